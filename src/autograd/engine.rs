@@ -1,0 +1,329 @@
+//! The backward engine: a GraphTask counts dependencies over the reachable graph, seeds the
+//! roots, and runs nodes as their inputs complete.
+//!
+//! Bookkeeping is dense: every reachable node gets a slot index at discovery, and dependency
+//! counts, input buffers and flags are vectors indexed by that slot. Contributions to a
+//! node's input are summed in a fixed order (by producing slot and edge), never by arrival,
+//! so gradients do not depend on scheduling.
+
+use super::{is_grad_enabled, GradModeGuard, Node};
+use crate::error::Result;
+use crate::ops;
+use crate::tensor::Tensor;
+use crate::{bail, ensure};
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
+
+/// One call of `backward` or `autograd.grad`.
+pub struct BackwardRequest {
+    pub outputs: Vec<Tensor>,
+    /// One gradient per output (already validated or implicitly created).
+    pub grad_outputs: Vec<Tensor>,
+    pub keep_graph: bool,
+    pub create_graph: bool,
+    /// Tensors whose gradients are wanted; `None` means every leaf reachable.
+    pub inputs: Option<Vec<Tensor>>,
+    /// Accumulate into `.grad` (backward) rather than return the gradients (grad).
+    pub accumulate: bool,
+}
+
+fn key(n: &Arc<Node>) -> usize {
+    Arc::as_ptr(n) as usize
+}
+
+/// Sum the contributions to one input slot in a fixed order.
+fn sum_contributions(mut parts: Vec<(u64, Tensor)>) -> Result<Option<Tensor>> {
+    parts.sort_by_key(|p| p.0);
+    let mut it = parts.into_iter();
+    let Some((_, mut acc)) = it.next() else { return Ok(None) };
+    for (_, t) in it {
+        acc = ops::add(&acc, &t)?;
+    }
+    Ok(Some(acc))
+}
+
+/// `Tensor.backward` / `autograd.backward`.
+pub fn backward(req: BackwardRequest) -> Result<()> {
+    run(req).map(|_| ())
+}
+
+/// `autograd.grad`: the gradients of the inputs (None where unreachable).
+pub fn grad(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
+    run(req)
+}
+
+struct Ready {
+    prio: u64,
+    slot: usize,
+}
+impl PartialEq for Ready {
+    fn eq(&self, o: &Self) -> bool {
+        self.prio == o.prio && self.slot == o.slot
+    }
+}
+impl Eq for Ready {}
+impl PartialOrd for Ready {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ready {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        // Later nodes first (PyTorch runs the highest sequence number first); ties by slot.
+        self.prio.cmp(&o.prio).then(o.slot.cmp(&self.slot))
+    }
+}
+
+fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
+    // ---- roots ----
+    let mut root_edges = Vec::with_capacity(req.outputs.len());
+    for (i, t) in req.outputs.iter().enumerate() {
+        match t.gradient_edge() {
+            Some(e) => root_edges.push(e),
+            None => bail!(Runtime, "element {} of tensors does not require grad and does not have a grad_fn", i),
+        }
+    }
+    // ---- discovery (iterative DFS) ----
+    let mut nodes: Vec<Arc<Node>> = Vec::new();
+    let mut index: HashMap<usize, usize> = HashMap::new();
+    let mut stack: Vec<Arc<Node>> = Vec::new();
+    for e in &root_edges {
+        if !index.contains_key(&key(&e.node)) {
+            index.insert(key(&e.node), nodes.len());
+            nodes.push(e.node.clone());
+            stack.push(e.node.clone());
+        }
+    }
+    let mut deps: Vec<u32> = Vec::new();
+    while let Some(n) = stack.pop() {
+        for e in n.next_edges.iter().flatten() {
+            let k = key(&e.node);
+            match index.get(&k) {
+                Some(&i) => {
+                    if deps.len() <= i {
+                        deps.resize(i + 1, 0);
+                    }
+                    deps[i] += 1;
+                }
+                None => {
+                    let i = nodes.len();
+                    index.insert(k, i);
+                    nodes.push(e.node.clone());
+                    if deps.len() <= i {
+                        deps.resize(i + 1, 0);
+                    }
+                    deps[i] += 1;
+                    stack.push(e.node.clone());
+                }
+            }
+        }
+    }
+    deps.resize(nodes.len(), 0);
+    let n = nodes.len();
+
+    // ---- targets (autograd.grad / backward(inputs=...)) ----
+    let mut captured: Vec<Option<Tensor>> = Vec::new();
+    let mut capture_at: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n];
+    let mut needed = vec![true; n];
+    if let Some(inputs) = &req.inputs {
+        captured = vec![None; inputs.len()];
+        let mut is_target = vec![false; n];
+        for (pos, t) in inputs.iter().enumerate() {
+            let Some(e) = t.gradient_edge() else { continue };
+            if let Some(&i) = index.get(&key(&e.node)) {
+                capture_at[i].push((e.input_nr, pos));
+                is_target[i] = true;
+            }
+        }
+        // needed = on a path to a target: reverse topological sweep (Kahn order).
+        let mut order = Vec::with_capacity(n);
+        let mut d = deps.clone();
+        let mut q: Vec<usize> = (0..n).filter(|&i| d[i] == 0).collect();
+        while let Some(i) = q.pop() {
+            order.push(i);
+            for e in nodes[i].next_edges.iter().flatten() {
+                let j = index[&key(&e.node)];
+                d[j] -= 1;
+                if d[j] == 0 {
+                    q.push(j);
+                }
+            }
+        }
+        for &i in order.iter().rev() {
+            needed[i] = is_target[i]
+                || nodes[i].next_edges.iter().flatten().any(|e| needed[index[&key(&e.node)]]);
+        }
+    }
+
+    // ---- seed ----
+    let mut buffers: Vec<Vec<Vec<(u64, Tensor)>>> =
+        nodes.iter().map(|nd| vec![Vec::new(); nd.input_meta.len().max(1)]).collect();
+    for (i, (e, g)) in root_edges.iter().zip(&req.grad_outputs).enumerate() {
+        let s = index[&key(&e.node)];
+        buffers[s][e.input_nr as usize].push((i as u64, g.clone()));
+    }
+    let mut ready = BinaryHeap::new();
+    for i in 0..n {
+        if deps[i] == 0 && needed[i] {
+            ready.push(Ready { prio: nodes[i].seq_nr, slot: i });
+        }
+    }
+
+    let _mode = GradModeGuard::new(req.create_graph);
+    while let Some(Ready { slot, .. }) = ready.pop() {
+        let node = nodes[slot].clone();
+        let mut inputs: Vec<Option<Tensor>> = Vec::with_capacity(buffers[slot].len());
+        for parts in std::mem::take(&mut buffers[slot]) {
+            inputs.push(sum_contributions(parts)?);
+        }
+        let outputs = evaluate(&node, inputs, &capture_at[slot], &mut captured, &req)?;
+        // ---- route the produced gradients ----
+        for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
+            let Some(edge) = edge else { continue };
+            let j = index[&key(&edge.node)];
+            if let Some(g) = g {
+                let g = validate(&node, pos, &edge.node, edge.input_nr as usize, g)?;
+                buffers[j][edge.input_nr as usize].push(((slot as u64) << 16 | pos as u64, g));
+            }
+            deps[j] -= 1;
+            if deps[j] == 0 && needed[j] {
+                ready.push(Ready { prio: edge.node.seq_nr, slot: j });
+            }
+        }
+    }
+    Ok(captured)
+}
+
+/// Run one node: hooks, captures, the backward formula (or leaf accumulation), post-hooks.
+fn evaluate(
+    node: &Arc<Node>,
+    mut inputs: Vec<Option<Tensor>>,
+    capture_at: &[(u32, usize)],
+    captured: &mut [Option<Tensor>],
+    req: &BackwardRequest,
+) -> Result<Vec<Option<Tensor>>> {
+    // Tensor pre-hooks: on a leaf they live on the tensor, otherwise on the node.
+    if let Some(var) = &node.variable {
+        let hooks: Vec<_> = var.meta().hooks.lock().iter().map(|h| h.1.clone()).collect();
+        for h in hooks {
+            if let Some(g) = &inputs[0] {
+                if let Some(new) = h.call(g)? {
+                    inputs[0] = Some(new);
+                }
+            }
+        }
+    } else {
+        let hooks: Vec<_> = node.hooks.lock().tensor_pre.iter().map(|(nr, _, h)| (*nr, h.clone())).collect();
+        for (nr, h) in hooks {
+            if let Some(g) = &inputs[nr as usize] {
+                if let Some(new) = h.call(g)? {
+                    inputs[nr as usize] = Some(new);
+                }
+            }
+        }
+    }
+    let pre: Vec<_> = node.hooks.lock().pre.iter().map(|h| h.1.clone()).collect();
+    for h in pre {
+        if let Some(new) = h.call(&inputs)? {
+            inputs = new;
+        }
+    }
+    // retain_grad runs after the tensor hooks, so it sees their result (PyTorch 2.x order).
+    let retain: Vec<_> = node.hooks.lock().retain.clone();
+    for (nr, w) in retain {
+        if let (Some(t), Some(g)) = (w.upgrade(), &inputs[nr as usize]) {
+            let t = Tensor(t);
+            let new = match t.grad() {
+                None => g.detach_copy()?,
+                Some(old) => ops::add(&old, g)?,
+            };
+            t.set_grad(Some(new));
+        }
+    }
+    for &(nr, pos) in capture_at {
+        captured[pos] = inputs[nr as usize].clone();
+    }
+    if let Some(var) = &node.variable {
+        let targeted = !capture_at.is_empty();
+        if req.accumulate && (req.inputs.is_none() || targeted) {
+            if let Some(g) = inputs.into_iter().next().flatten() {
+                accumulate_grad(var, g, req.create_graph)?;
+            }
+        }
+        return Ok(Vec::new());
+    }
+    if req.accumulate && !capture_at.is_empty() {
+        // backward(inputs=[non_leaf]): accumulate into its .grad.
+        for &(nr, pos) in capture_at {
+            if let (Some(g), Some(t)) = (&inputs[nr as usize], req.inputs.as_ref().map(|v| &v[pos])) {
+                accumulate_grad(t, g.clone(), req.create_graph)?;
+            }
+        }
+    }
+    let bw = node.backward.as_ref().expect("invariant: only AccumulateGrad has no backward");
+    if bw.materialize_grads() {
+        for (i, g) in inputs.iter_mut().enumerate() {
+            if g.is_none() {
+                let m = &node.input_meta[i];
+                *g = Some(crate::tensor::zeros(&m.shape, m.dtype));
+            }
+        }
+    }
+    let needs: Vec<bool> = node.next_edges.iter().map(|e| e.is_some()).collect();
+    let grad_outputs = if node.hooks.lock().post.is_empty() { Vec::new() } else { inputs.clone() };
+    let mut outputs = bw.apply(node, inputs, &needs)?;
+    ensure!(outputs.len() == node.next_edges.len(), Runtime,
+        "function {} returned an incorrect number of gradients (expected {}, got {})",
+        node.name, node.next_edges.len(), outputs.len());
+    let post: Vec<_> = node.hooks.lock().post.iter().map(|h| h.1.clone()).collect();
+    for h in post {
+        if let Some(new) = h.call(&outputs, &grad_outputs)? {
+            outputs = new;
+        }
+    }
+    if !req.keep_graph {
+        node.release();
+    }
+    Ok(outputs)
+}
+
+/// Check (and where PyTorch does, fix) a gradient against the input it flows into.
+fn validate(node: &Node, pos: usize, next: &Node, input_nr: usize, g: Tensor) -> Result<Tensor> {
+    let m = &next.input_meta[input_nr];
+    let mut g = g;
+    if g.shape() != m.shape {
+        match ops::sum_to(&g, &m.shape) {
+            Ok(s) => g = s,
+            Err(_) => bail!(Runtime, "Function {} returned an invalid gradient at index {} - got {} but expected shape compatible with {}",
+                node.name, pos, crate::shape::fmt_list(&g.shape()), crate::shape::fmt_list(&m.shape)),
+        }
+    }
+    if g.dtype() != m.dtype {
+        g = ops::to_dtype(&g, m.dtype)?;
+    }
+    Ok(g)
+}
+
+/// Write a gradient into a leaf's `.grad` (PyTorch's AccumulateGrad), then run its
+/// post-accumulate hooks.
+fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+    match var.grad() {
+        None => {
+            let new = if create_graph { g } else { g.detach_copy_if_shared()? };
+            var.set_grad(Some(new));
+        }
+        Some(old) => {
+            if create_graph || is_grad_enabled() && old.requires_grad() {
+                var.set_grad(Some(ops::add(&old, &g)?));
+            } else {
+                let _g = GradModeGuard::new(false);
+                ops::add_inplace_raw(&old, &g)?;
+            }
+        }
+    }
+    let hooks: Vec<_> = var.meta().post_acc_hooks.lock().iter().map(|h| h.1.clone()).collect();
+    for h in hooks {
+        h.call(var)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! Thread-local grad modes: `no_grad`, `enable_grad`, `inference_mode`.
+
+use std::cell::Cell;
+
+thread_local! {
+    static GRAD_ENABLED: Cell<bool> = const { Cell::new(true) };
+    static INFERENCE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether ops record autograd history on this thread.
+pub fn is_grad_enabled() -> bool {
+    GRAD_ENABLED.with(|g| g.get())
+}
+
+/// Set grad mode on this thread; returns the previous value.
+pub fn set_grad_enabled(on: bool) -> bool {
+    GRAD_ENABLED.with(|g| g.replace(on))
+}
+
+pub fn is_inference_mode() -> bool {
+    INFERENCE.with(|g| g.get())
+}
+
+/// Set inference mode on this thread; returns the previous value.
+pub fn set_inference_mode(on: bool) -> bool {
+    INFERENCE.with(|g| g.replace(on))
+}
+
+/// Restores the previous grad mode when dropped.
+pub struct GradModeGuard(bool);
+
+impl GradModeGuard {
+    pub fn new(on: bool) -> Self {
+        GradModeGuard(set_grad_enabled(on))
+    }
+}
+
+impl Drop for GradModeGuard {
+    fn drop(&mut self) {
+        set_grad_enabled(self.0);
+    }
+}

@@ -1,0 +1,11 @@
+//! Autograd: graph nodes and edges, saved tensors, grad modes and the backward engine.
+
+mod engine;
+mod grad_mode;
+mod node;
+mod saved;
+
+pub use engine::{backward, grad, BackwardRequest};
+pub use grad_mode::*;
+pub use node::*;
+pub use saved::*;

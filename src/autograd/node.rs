@@ -1,0 +1,254 @@
+//! Graph nodes (`Node`), edges, hooks, the iterative dropper, and `record`, which attaches a
+//! backward closure to the outputs of an op.
+
+use super::SavedTensor;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::shape::Dims;
+use crate::tensor::Tensor;
+use parking_lot::Mutex;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Where a gradient goes: input `input_nr` of `node`.
+#[derive(Clone)]
+pub struct Edge {
+    pub node: Arc<Node>,
+    pub input_nr: u32,
+}
+
+/// Shape and dtype of one forward output, i.e. of the gradient a node receives there.
+#[derive(Clone, Debug)]
+pub struct InputMeta {
+    pub shape: Dims,
+    pub dtype: DType,
+}
+
+/// A hook on a tensor's gradient; may return a replacement.
+pub trait TensorHook: Send + Sync {
+    fn call(&self, grad: &Tensor) -> Result<Option<Tensor>>;
+}
+/// A node pre-hook: sees the gradients flowing into the node; may replace them.
+pub trait PreHook: Send + Sync {
+    fn call(&self, grad_outputs: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>>;
+}
+/// A node post-hook: sees the gradients it produced and received; may replace the produced.
+pub trait PostHook: Send + Sync {
+    fn call(&self, grad_inputs: &[Option<Tensor>], grad_outputs: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>>;
+}
+/// Runs after a leaf's `.grad` was written.
+pub trait PostAccHook: Send + Sync {
+    fn call(&self, tensor: &Tensor) -> Result<()>;
+}
+
+/// Hooks registered on a node.
+#[derive(Default)]
+pub struct NodeHooks {
+    pub tensor_pre: Vec<(u32, u64, Arc<dyn TensorHook>)>,
+    pub pre: Vec<(u64, Arc<dyn PreHook>)>,
+    pub post: Vec<(u64, Arc<dyn PostHook>)>,
+    /// Outputs whose gradient is retained (`retain_grad`).
+    pub retain: Vec<(u32, std::sync::Weak<crate::tensor::TensorImpl>)>,
+}
+
+/// The backward computation of a node.
+pub trait Backward: Send + Sync {
+    /// Gradients w.r.t. the forward inputs, one per next edge.
+    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>>;
+    /// Free saved tensors.
+    fn release(&self) {}
+    /// Bytes held by saved tensors (storage keys and sizes).
+    fn saved(&self) -> Vec<(usize, usize)> {
+        Vec::new()
+    }
+    /// Whether missing gradients are filled with zeros before `apply`.
+    fn materialize_grads(&self) -> bool {
+        true
+    }
+    /// Whether `apply` calls into Python (such nodes run on the thread that called backward).
+    fn is_python(&self) -> bool {
+        false
+    }
+}
+
+/// One node of the autograd graph.
+pub struct Node {
+    pub name: String,
+    pub seq_nr: u64,
+    pub next_edges: Vec<Option<Edge>>,
+    pub input_meta: Vec<InputMeta>,
+    pub backward: Option<Box<dyn Backward>>,
+    /// For `AccumulateGrad`: the leaf it writes into.
+    pub variable: Option<Tensor>,
+    pub hooks: Mutex<NodeHooks>,
+    /// The bindings' cached Python object, for identity (`a.grad_fn is b.grad_fn`).
+    pub py_slot: Mutex<Option<Box<dyn std::any::Any + Send + Sync>>>,
+}
+
+static SEQ: AtomicU64 = AtomicU64::new(0);
+static HOOK_ID: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh id for a hook (used by removal handles).
+pub fn next_hook_id() -> u64 {
+    HOOK_ID.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Node {
+    pub fn new(name: impl Into<String>, next_edges: Vec<Option<Edge>>, input_meta: Vec<InputMeta>, backward: Box<dyn Backward>) -> Arc<Node> {
+        Arc::new(Node {
+            name: name.into(),
+            seq_nr: SEQ.fetch_add(1, Ordering::Relaxed),
+            next_edges,
+            input_meta,
+            backward: Some(backward),
+            variable: None,
+            hooks: Mutex::new(NodeHooks::default()),
+            py_slot: Mutex::new(None),
+        })
+    }
+    pub fn is_accumulate_grad(&self) -> bool {
+        self.variable.is_some()
+    }
+    /// Free saved tensors.
+    pub fn release(&self) {
+        if let Some(b) = &self.backward {
+            b.release();
+        }
+    }
+}
+
+/// The node that writes a leaf's `.grad`.
+pub struct AccumulateGrad;
+
+impl AccumulateGrad {
+    pub fn new_node(variable: Tensor) -> Arc<Node> {
+        let meta = InputMeta { shape: variable.shape(), dtype: variable.dtype() };
+        Arc::new(Node {
+            name: "AccumulateGrad".into(),
+            seq_nr: u64::MAX,
+            next_edges: Vec::new(),
+            input_meta: vec![meta],
+            backward: None,
+            variable: Some(variable),
+            hooks: Mutex::new(NodeHooks::default()),
+            py_slot: Mutex::new(None),
+        })
+    }
+}
+
+// Note [Iterative teardown]
+// A chain of a million nodes would overflow the stack if each Node dropped the next one
+// recursively (Node -> edge -> Node, or Node -> saved tensor -> grad_fn -> Node). Instead,
+// everything a node owns is pushed onto a thread-local queue, and only the outermost drop
+// drains it, one item at a time.
+thread_local! {
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
+    static QUEUE: RefCell<Vec<Box<dyn std::any::Any>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Drop `item` without recursion. See Note [Iterative teardown].
+pub fn defer_drop(item: Box<dyn std::any::Any>) {
+    QUEUE.with(|q| q.borrow_mut().push(item));
+    if DRAINING.with(|d| d.replace(true)) {
+        return;
+    }
+    loop {
+        let next = QUEUE.with(|q| q.borrow_mut().pop());
+        match next {
+            Some(x) => drop(x),
+            None => break,
+        }
+    }
+    DRAINING.with(|d| d.set(false));
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let edges = std::mem::take(&mut self.next_edges);
+        let bw = self.backward.take();
+        let var = self.variable.take();
+        defer_drop(Box::new((edges, bw, var)));
+    }
+}
+
+/// Saved tensors and the formula of an op's backward, as recorded by `record`.
+pub struct FnBackward<F> {
+    saved: Mutex<Vec<SavedTensor>>,
+    f: F,
+}
+
+/// Access to a node's saved tensors from inside its backward formula.
+pub struct Saved<'a> {
+    node: &'a Arc<Node>,
+    saved: &'a Mutex<Vec<SavedTensor>>,
+}
+
+impl Saved<'_> {
+    /// Saved tensor `i` (inputs first, in the order given to `record`, then outputs).
+    pub fn get(&self, i: usize) -> Result<Tensor> {
+        let s = self.saved.lock();
+        s[i].unpack(self.node)
+    }
+}
+
+type Formula = dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync;
+
+impl Backward for FnBackward<Box<Formula>> {
+    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+        let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
+        (self.f)(&Saved { node, saved: &self.saved }, &grads, needs)
+    }
+    fn release(&self) {
+        for s in self.saved.lock().iter_mut() {
+            s.release();
+        }
+    }
+    fn saved(&self) -> Vec<(usize, usize)> {
+        self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
+    }
+}
+
+/// What an op saves for backward.
+pub enum Save<'a> {
+    /// An input tensor.
+    In(&'a Tensor),
+    /// Output number `n` of the op.
+    Out(usize),
+}
+
+/// Whether an op over `inputs` must record history.
+pub fn needs_record(inputs: &[&Tensor]) -> bool {
+    super::is_grad_enabled() && inputs.iter().any(|t| t.requires_grad())
+}
+
+/// Attach a backward node named `name` to `outputs`, if any input requires grad.
+///
+/// `f(saved, grads, needs)` returns one gradient per input (`None` where not needed); grads
+/// are the gradients of `outputs`, zero-filled where none arrived.
+pub fn record(
+    name: &'static str,
+    inputs: &[&Tensor],
+    outputs: &[&Tensor],
+    save: &[Save<'_>],
+    f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+) -> Result<()> {
+    if !needs_record(inputs) {
+        return Ok(());
+    }
+    let mut saved = Vec::with_capacity(save.len());
+    for s in save {
+        saved.push(match s {
+            Save::In(t) => SavedTensor::input(t)?,
+            Save::Out(i) => SavedTensor::output(outputs[*i], *i as u32, name),
+        });
+    }
+    let edges = inputs.iter().map(|t| t.gradient_edge()).collect();
+    let meta = outputs.iter().map(|t| InputMeta { shape: t.shape(), dtype: t.dtype() }).collect();
+    let bw: Box<Formula> = Box::new(f);
+    let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f: bw }));
+    for (i, o) in outputs.iter().enumerate() {
+        o.set_grad_fn(Some(node.clone()), i as u32);
+    }
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! Saved tensors: what a backward node keeps from its forward, with a version check.
+
+use super::Node;
+use crate::error::Result;
+use crate::tensor::Tensor;
+use crate::{bail, ensure};
+use std::sync::Arc;
+
+/// The text PyTorch raises when a freed graph is walked again.
+pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
+
+/// A tensor saved for backward.
+pub struct SavedTensor {
+    /// The input itself, or a history-free alias of an output (saving an output with its
+    /// grad_fn would make a node own itself).
+    data: Option<Tensor>,
+    version: u64,
+    is_output: bool,
+    output_nr: u32,
+    /// Name of the node that produced the tensor, for the version-mismatch message.
+    producer: Option<String>,
+}
+
+impl SavedTensor {
+    /// Save an input of the op being recorded.
+    pub fn input(t: &Tensor) -> Result<SavedTensor> {
+        ensure!(!t.0.is_inference || crate::autograd::is_inference_mode(), Runtime,
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.");
+        Ok(SavedTensor {
+            data: Some(t.clone()),
+            version: t.version(),
+            is_output: false,
+            output_nr: t.output_nr(),
+            producer: t.grad_fn().map(|n| n.name.clone()),
+        })
+    }
+
+    /// Save an output of the op being recorded (node `name`, output `nr`).
+    pub fn output(t: &Tensor, nr: u32, name: &str) -> SavedTensor {
+        SavedTensor {
+            data: Some(t.detach()),
+            version: t.version(),
+            is_output: true,
+            output_nr: nr,
+            producer: Some(name.to_string()),
+        }
+    }
+
+    /// Free the tensor (after a backward without retain_graph).
+    pub fn release(&mut self) {
+        self.data = None;
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.data.as_ref().map_or(0, |t| t.numel() * t.dtype().itemsize())
+    }
+
+    /// The storage this saved tensor keeps alive (for de-duplicated memory reports).
+    pub fn storage_key(&self) -> Option<(usize, usize)> {
+        self.data.as_ref().map(|t| (Arc::as_ptr(&t.data().storage) as usize, t.storage_bytes()))
+    }
+
+    /// The tensor back, checked against in-place writes; an output gets `node` as grad_fn.
+    pub fn unpack(&self, node: &Arc<Node>) -> Result<Tensor> {
+        let Some(t) = &self.data else { bail!(Runtime, "{}", SECOND_BACKWARD) };
+        let now = t.version();
+        if now != self.version {
+            let d = t.shape();
+            let producer = match &self.producer {
+                Some(p) => format!("output {} of {}", self.output_nr, strip_backward(p)),
+                None => "a leaf Variable".to_string(),
+            };
+            bail!(Runtime, "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{} {}], which is {}, is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                t.dtype().legacy_name(), crate::shape::fmt_list(&d), producer, now, self.version);
+        }
+        if self.is_output {
+            let alias = t.detach();
+            alias.set_grad_fn(Some(node.clone()), self.output_nr);
+            return Ok(alias);
+        }
+        Ok(t.clone())
+    }
+}
+
+/// `ExpBackward0` -> `Exp` (the form PyTorch's version message uses).
+fn strip_backward(name: &str) -> &str {
+    match name.find("Backward") {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
+    }
+}

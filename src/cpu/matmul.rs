@@ -1,0 +1,57 @@
+//! Matrix products through the `gemm` crate (runtime CPU dispatch, any strides).
+
+use rayon::current_num_threads;
+
+/// One (batched) product `C = A @ B` with explicit element strides.
+pub struct MatmulArgs {
+    pub m: usize,
+    pub k: usize,
+    pub n: usize,
+    /// Row and column strides of A, B (in elements), and A/B offsets.
+    pub a_rs: isize,
+    pub a_cs: isize,
+    pub b_rs: isize,
+    pub b_cs: isize,
+}
+
+/// `c (m x n, row-major, fresh) = a @ b` for f32/f64 via gemm; other types by a plain loop.
+pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: usize, b: &[T], b_off: usize, c: &mut [T]) {
+    let MatmulArgs { m, k, n, a_rs, a_cs, b_rs, b_cs } = *args;
+    if m == 0 || n == 0 {
+        return;
+    }
+    let flops = m * n * k;
+    let par = if flops >= 1 << 18 && current_num_threads() > 1 {
+        gemm::Parallelism::Rayon(current_num_threads())
+    } else {
+        gemm::Parallelism::None
+    };
+    use std::any::TypeId;
+    if TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>() {
+        // SAFETY: a/b hold every element addressed by (offset + i*rs + j*cs) for i<m/k, j<k/n
+        // (checked by the caller's layouts); c is a fresh m*n row-major buffer; T is exactly
+        // the gemm element type by the TypeId check; read_dst=false so c is only written.
+        unsafe {
+            gemm::gemm(
+                m, n, k,
+                c.as_mut_ptr(), 1, n as isize, false,
+                a.as_ptr().add(a_off), a_cs, a_rs,
+                b.as_ptr().add(b_off), b_cs, b_rs,
+                T::from_f64(0.0), T::from_f64(1.0),
+                false, false, false, par,
+            );
+        }
+        return;
+    }
+    for i in 0..m {
+        for j in 0..n {
+            let mut acc = 0f64;
+            for p in 0..k {
+                let av = a[(a_off as isize + i as isize * a_rs + p as isize * a_cs) as usize].to_f64();
+                let bv = b[(b_off as isize + p as isize * b_rs + j as isize * b_cs) as usize].to_f64();
+                acc += av * bv;
+            }
+            c[i * n + j] = T::from_f64(acc);
+        }
+    }
+}

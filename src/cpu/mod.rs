@@ -1,0 +1,164 @@
+//! CPU kernels on (storage, layout): strided walks with contiguous fast paths, typed loops,
+//! rayon-parallel chunks above a size threshold. Nothing here knows about `Tensor`.
+
+mod matmul;
+pub use matmul::{gemm, MatmulArgs};
+
+use crate::dtype::{DType, Elem};
+use crate::shape::{walk1, walk2, Layout};
+use crate::storage::{CpuStorage, StorageElem};
+use crate::with_buf;
+use half::f16;
+use rayon::prelude::*;
+
+/// Below this many elements a kernel runs on the calling thread (a hand-off costs more).
+pub const PAR_THRESHOLD: usize = 1 << 16;
+const CHUNK: usize = 1 << 14;
+
+/// `out[i] = f(x[i])` over a layout, into a fresh contiguous Vec.
+pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let x = T::get(s);
+    if let Some(r) = l.contiguous_range() {
+        let x = &x[r];
+        if x.len() >= PAR_THRESHOLD {
+            let mut out = Vec::with_capacity(x.len());
+            let parts: Vec<Vec<U>> = x.par_chunks(CHUNK).map(|c| c.iter().map(|&v| f(v)).collect()).collect();
+            for p in parts {
+                out.extend_from_slice(&p);
+            }
+            return out;
+        }
+        return x.iter().map(|&v| f(v)).collect();
+    }
+    let mut out = Vec::with_capacity(l.numel());
+    walk1(l, |o| out.push(f(x[o])));
+    out
+}
+
+/// `out[i] = f(a[i], b[i])` over two layouts of the same (broadcast) shape.
+pub fn map2<T: StorageElem, U: StorageElem>(
+    a: &CpuStorage,
+    la: &Layout,
+    b: &CpuStorage,
+    lb: &Layout,
+    f: impl Fn(T, T) -> U + Sync,
+) -> Vec<U> {
+    let (xa, xb) = (T::get(a), T::get(b));
+    let n = la.numel();
+    if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
+        let (xa, xb) = (&xa[ra], &xb[rb]);
+        if n >= PAR_THRESHOLD {
+            let mut out: Vec<U> = vec![U::default(); n];
+            out.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| {
+                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+                    *o = f(a, b);
+                }
+            });
+            return out;
+        }
+        return xa.iter().zip(xb).map(|(&a, &b)| f(a, b)).collect();
+    }
+    // scalar operand: common in `x * 2`
+    if lb.strides.iter().all(|&s| s == 0) {
+        if let Some(ra) = la.contiguous_range() {
+            let c = xb[lb.offset];
+            return xa[ra].iter().map(|&a| f(a, c)).collect();
+        }
+    }
+    let mut out = Vec::with_capacity(n);
+    walk2(la, lb, |oa, ob| out.push(f(xa[oa], xb[ob])));
+    out
+}
+
+fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> Vec<U> {
+    let conv = |v: T| -> U {
+        if T::DTYPE.is_float() || U::DTYPE.is_float() {
+            U::from_f64(v.to_f64())
+        } else {
+            U::from_i64(v.to_i64())
+        }
+    };
+    match l.contiguous_range() {
+        Some(r) => x[r].iter().map(|&v| conv(v)).collect(),
+        None => {
+            let mut out = Vec::with_capacity(l.numel());
+            walk1(l, |o| out.push(conv(x[o])));
+            out
+        }
+    }
+}
+
+/// A contiguous copy of the elements of `l`, converted to `to`.
+pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> CpuStorage {
+    with_buf!(s, x => match to {
+        DType::Bool => bool::wrap(cast_vec(x, l)),
+        DType::Int32 => i32::wrap(cast_vec(x, l)),
+        DType::Int64 => i64::wrap(cast_vec(x, l)),
+        DType::Float16 => f16::wrap(cast_vec(x, l)),
+        DType::Float32 => f32::wrap(cast_vec(x, l)),
+        DType::Float64 => f64::wrap(cast_vec(x, l)),
+    })
+}
+
+/// Write `src` (contiguous, same dtype as `dst`, `dl.numel()` elements) into `dst` at `dl`.
+pub fn scatter_contiguous(dst: &mut CpuStorage, dl: &Layout, src: &CpuStorage) {
+    fn go<T: StorageElem>(dst: &mut CpuStorage, dl: &Layout, src: &CpuStorage) {
+        let s = T::get(src);
+        let d = T::get_mut(dst);
+        if let Some(r) = dl.contiguous_range() {
+            d[r].copy_from_slice(&s[..dl.numel()]);
+            return;
+        }
+        let mut i = 0;
+        walk1(dl, |o| {
+            d[o] = s[i];
+            i += 1;
+        });
+    }
+    match dst.dtype() {
+        DType::Bool => go::<bool>(dst, dl, src),
+        DType::Int32 => go::<i32>(dst, dl, src),
+        DType::Int64 => go::<i64>(dst, dl, src),
+        DType::Float16 => go::<f16>(dst, dl, src),
+        DType::Float32 => go::<f32>(dst, dl, src),
+        DType::Float64 => go::<f64>(dst, dl, src),
+    }
+}
+
+/// Reduce each contiguous row of length `row` with `f` (rows are `x.len() / row`).
+pub fn reduce_rows<T: Copy + Send + Sync, U: Send>(x: &[T], row: usize, f: impl Fn(&[T]) -> U + Sync + Send) -> Vec<U> {
+    if row == 0 {
+        return Vec::new();
+    }
+    if x.len() >= PAR_THRESHOLD && x.len() / row > 1 {
+        return x.par_chunks(row).map(&f).collect();
+    }
+    x.chunks(row).map(f).collect()
+}
+
+/// A pairwise-summed total of a contiguous slice, in f64 for accuracy with f32 inputs
+/// processed in independent lanes (vectorises, deterministic).
+pub fn sum_slice<T: Elem>(x: &[T]) -> f64 {
+    if x.len() >= PAR_THRESHOLD {
+        // fixed chunking keeps the result independent of the thread count
+        let parts: Vec<f64> = x.par_chunks(CHUNK).map(sum_slice_seq).collect();
+        return parts.iter().sum();
+    }
+    sum_slice_seq(x)
+}
+
+fn sum_slice_seq<T: Elem>(x: &[T]) -> f64 {
+    let mut lanes = [0f64; 8];
+    let chunks = x.chunks_exact(8);
+    let rem = chunks.remainder();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] += c[i].to_f64();
+        }
+    }
+    let mut s: f64 = lanes.iter().sum();
+    for v in rem {
+        s += v.to_f64();
+    }
+    s
+}

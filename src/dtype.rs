@@ -1,0 +1,232 @@
+//! Element types: the `DType` tag, the sealed `Elem` trait over Rust scalars, and PyTorch's
+//! type-promotion rules.
+
+use half::f16;
+
+/// The element type of a tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    Int32,
+    Int64,
+    Float16,
+    Float32,
+    Float64,
+}
+
+/// Promotion category: bool < integral < floating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Category {
+    Bool,
+    Integral,
+    Floating,
+}
+
+impl DType {
+    /// PyTorch's name (`float32`), as in `torch.float32`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::Int32 => "int32",
+            DType::Int64 => "int64",
+            DType::Float16 => "float16",
+            DType::Float32 => "float32",
+            DType::Float64 => "float64",
+        }
+    }
+    /// The legacy tensor-type name used in messages (`FloatTensor`).
+    pub fn legacy_name(self) -> &'static str {
+        match self {
+            DType::Bool => "BoolTensor",
+            DType::Int32 => "IntTensor",
+            DType::Int64 => "LongTensor",
+            DType::Float16 => "HalfTensor",
+            DType::Float32 => "FloatTensor",
+            DType::Float64 => "DoubleTensor",
+        }
+    }
+    /// The scalar-type name used in some messages (`Float`, `Long`).
+    pub fn scalar_name(self) -> &'static str {
+        match self {
+            DType::Bool => "Bool",
+            DType::Int32 => "Int",
+            DType::Int64 => "Long",
+            DType::Float16 => "Half",
+            DType::Float32 => "Float",
+            DType::Float64 => "Double",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<DType> {
+        Some(match s {
+            "bool" => DType::Bool,
+            "int32" | "int" => DType::Int32,
+            "int64" | "long" => DType::Int64,
+            "float16" | "half" => DType::Float16,
+            "float32" | "float" => DType::Float32,
+            "float64" | "double" => DType::Float64,
+            _ => return None,
+        })
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
+    }
+    pub fn itemsize(self) -> usize {
+        match self {
+            DType::Bool => 1,
+            DType::Int32 => 4,
+            DType::Int64 => 8,
+            DType::Float16 => 2,
+            DType::Float32 => 4,
+            DType::Float64 => 8,
+        }
+    }
+    pub fn category(self) -> Category {
+        match self {
+            DType::Bool => Category::Bool,
+            DType::Int32 | DType::Int64 => Category::Integral,
+            _ => Category::Floating,
+        }
+    }
+    /// Promotion of two dtypes of the same priority (PyTorch's `promoteTypes`).
+    pub fn promote(a: DType, b: DType) -> DType {
+        if a == b {
+            return a;
+        }
+        match (a.category(), b.category()) {
+            (x, y) if x != y => {
+                if x > y {
+                    a
+                } else {
+                    b
+                }
+            }
+            _ => a.max(b),
+        }
+    }
+}
+
+/// How an operand takes part in type promotion (PyTorch's result_type): dimensioned tensors
+/// outrank zero-dim tensors, which outrank Python scalars, unless a lower rank brings a
+/// higher category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    Scalar,
+    ZeroDim,
+    Dimensioned,
+}
+
+/// PyTorch's `result_type` over operands given as (dtype, priority).
+pub fn result_type(parts: &[(DType, Priority)]) -> DType {
+    let mut levels: [Option<DType>; 3] = [None; 3];
+    for &(d, p) in parts {
+        let slot = &mut levels[p as usize];
+        *slot = Some(slot.map_or(d, |s| DType::promote(s, d)));
+    }
+    let mut result: Option<DType> = None;
+    for p in [2usize, 1, 0] {
+        let Some(d) = levels[p] else { continue };
+        result = Some(match result {
+            None if p == 0 => scalar_default(d),
+            None => d,
+            Some(r) if d.category() > r.category() => {
+                if p == 0 {
+                    scalar_default(d)
+                } else {
+                    d
+                }
+            }
+            Some(r) => r,
+        });
+    }
+    result.unwrap_or(DType::Float32)
+}
+
+fn scalar_default(d: DType) -> DType {
+    match d.category() {
+        Category::Bool => DType::Bool,
+        Category::Integral => DType::Int64,
+        Category::Floating => default_float(),
+    }
+}
+
+static DEFAULT_FLOAT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The default floating dtype (`torch.get_default_dtype()`).
+pub fn default_float() -> DType {
+    if DEFAULT_FLOAT.load(std::sync::atomic::Ordering::Relaxed) == 1 {
+        DType::Float64
+    } else {
+        DType::Float32
+    }
+}
+
+/// Set the default floating dtype (float32 or float64).
+pub fn set_default_float(d: DType) {
+    DEFAULT_FLOAT.store(u8::from(d == DType::Float64), std::sync::atomic::Ordering::Relaxed);
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust scalar that can be a tensor element.
+pub trait Elem:
+    sealed::Sealed + Copy + Send + Sync + 'static + PartialOrd + Default + std::fmt::Debug
+{
+    const DTYPE: DType;
+    fn to_f64(self) -> f64;
+    fn from_f64(v: f64) -> Self;
+    fn to_i64(self) -> i64 {
+        self.to_f64() as i64
+    }
+    fn from_i64(v: i64) -> Self {
+        Self::from_f64(v as f64)
+    }
+}
+
+macro_rules! elem {
+    ($t:ty, $d:ident, $to:expr, $from:expr, $toi:expr, $fromi:expr) => {
+        impl sealed::Sealed for $t {}
+        impl Elem for $t {
+            const DTYPE: DType = DType::$d;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                $to(self)
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                $from(v)
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                $toi(self)
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                $fromi(v)
+            }
+        }
+    };
+}
+elem!(bool, Bool, |v: bool| v as u8 as f64, |v: f64| v != 0.0, |v: bool| v as i64, |v: i64| v != 0);
+elem!(i32, Int32, |v: i32| v as f64, |v: f64| v as i32, |v: i32| v as i64, |v: i64| v as i32);
+elem!(i64, Int64, |v: i64| v as f64, |v: f64| v as i64, |v: i64| v, |v: i64| v);
+elem!(f16, Float16, |v: f16| v.to_f64(), f16::from_f64, |v: f16| v.to_f64() as i64, |v: i64| f16::from_f64(v as f64));
+elem!(f32, Float32, |v: f32| v as f64, |v: f64| v as f32, |v: f32| v as i64, |v: i64| v as f32);
+elem!(f64, Float64, |v: f64| v, |v: f64| v, |v: f64| v as i64, |v: i64| v as f64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn promotion_follows_torch() {
+        use DType::*;
+        use Priority::*;
+        assert_eq!(result_type(&[(Int64, Dimensioned), (Float32, Dimensioned)]), Float32);
+        assert_eq!(result_type(&[(Int32, Dimensioned), (Int64, Scalar)]), Int32);
+        assert_eq!(result_type(&[(Int64, Dimensioned), (Float64, Scalar)]), Float32);
+        assert_eq!(result_type(&[(Int64, Dimensioned), (Float64, ZeroDim)]), Float64);
+        assert_eq!(result_type(&[(Float32, Dimensioned), (Float64, ZeroDim)]), Float32);
+        assert_eq!(result_type(&[(Bool, Dimensioned), (Bool, Dimensioned)]), Bool);
+    }
+}

@@ -1,0 +1,277 @@
+//! Advanced indexing with integer and boolean tensors: gather by flat offsets (`take`) and
+//! its adjoint, scatter-add (`put_add`); `index_put` for `x[idx] = v`; `nonzero`, `gather`.
+
+use super::{mul, sum_to};
+use crate::autograd::record;
+use crate::dtype::{DType, Elem};
+use crate::error::Result;
+use crate::shape::{contiguous_strides, walk1};
+use crate::storage::{CpuStorage, StorageElem};
+use crate::tensor::Tensor;
+use crate::{all_types, bail, ensure, num_types};
+use std::sync::Arc;
+
+/// Elements of `x` at flat (row-major logical) `offsets`, shaped `shape`. Differentiable.
+pub fn take(x: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
+    let dt = x.dtype();
+    let st = x.with_storage(|s, l| {
+        let table = storage_offsets(l);
+        all_types!(dt, T => {
+            let b = T::get(s);
+            T::wrap(offsets.iter().map(|&o| b[table[o]]).collect())
+        })
+    });
+    let out = Tensor::from_storage(st, shape);
+    let xs = x.shape();
+    record("IndexBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], offsets.clone(), &xs)?)]))?;
+    Ok(out)
+}
+
+/// Zeros of `shape` with `g`'s elements added at flat `offsets`. Differentiable.
+pub fn put_add(g: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
+    let dt = g.dtype();
+    let n: usize = shape.iter().product();
+    let src = g.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
+    let mut out = CpuStorage::zeros(dt, n);
+    num_types!(dt, T => {
+        let s = T::get(&src);
+        let o = T::get_mut(&mut out);
+        for (i, &off) in offsets.iter().enumerate() {
+            o[off] = o[off] + s[i];
+        }
+    });
+    let out = Tensor::from_storage(out, shape);
+    let gs = g.shape();
+    record("IndexPutBackward0", &[g], &[&out], &[], move |_, gg, _| Ok(vec![Some(take(&gg[0], offsets.clone(), &gs)?)]))?;
+    Ok(out)
+}
+
+/// Storage offset of every element of `l`, in row-major logical order.
+pub fn storage_offsets(l: &crate::shape::Layout) -> Vec<usize> {
+    let mut v = Vec::with_capacity(l.numel());
+    walk1(l, |o| v.push(o));
+    v
+}
+
+/// Turn boolean masks into integer indices (one per masked dim), checking shapes.
+fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Option<Tensor>>> {
+    let mut out = Vec::new();
+    let mut dim = 0;
+    for idx in indices {
+        match idx {
+            Some(t) if t.dtype() == DType::Bool => {
+                let ms = t.shape();
+                for (k, &s) in ms.iter().enumerate() {
+                    let have = x_shape.get(dim + k).copied().unwrap_or(0);
+                    if s != have {
+                        bail!(Index, "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                            crate::shape::fmt_list(&ms), k, crate::shape::fmt_list(x_shape), dim + k);
+                    }
+                }
+                if ms.is_empty() {
+                    bail!(NotImplemented, "indexing with a 0-dim boolean mask is not supported");
+                }
+                for c in nonzero_cols(t) {
+                    out.push(Some(c));
+                }
+                dim += ms.len();
+            }
+            Some(t) => {
+                ensure!(matches!(t.dtype(), DType::Int64 | DType::Int32), Index, "tensors used as indices must be long, int, byte or bool tensors");
+                out.push(Some(t.clone()));
+                dim += 1;
+            }
+            None => {
+                out.push(None);
+                dim += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn nonzero_cols(mask: &Tensor) -> Vec<Tensor> {
+    let shape = mask.shape();
+    let vals = mask.to_i64_vec();
+    let strides = contiguous_strides(&shape);
+    let hits: Vec<usize> = vals.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, _)| i).collect();
+    (0..shape.len())
+        .map(|k| Tensor::from_vec(hits.iter().map(|&i| ((i / strides[k]) % shape[k]) as i64).collect::<Vec<_>>(), &[hits.len()]))
+        .collect()
+}
+
+/// `nonzero(x)`: an (n, ndim) int64 tensor of the indices of non-zero elements.
+pub fn nonzero(x: &Tensor) -> Tensor {
+    let cols = nonzero_cols(x);
+    let n = cols.first().map_or(0, |c| c.numel());
+    let nd = cols.len();
+    let mut v = vec![0i64; n * nd];
+    for (k, c) in cols.iter().enumerate() {
+        for (i, val) in c.to_i64_vec().into_iter().enumerate() {
+            v[i * nd + k] = val;
+        }
+    }
+    Tensor::from_vec(v, &[n, nd])
+}
+
+/// Flat offsets and result shape of `x[indices]` (PyTorch's advanced-indexing rules: the
+/// broadcast index shape replaces the indexed dims where they are adjacent, else goes first).
+pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let indices = expand_masks(x_shape, indices)?;
+    ensure!(indices.len() <= x_shape.len(), Index, "too many indices for tensor of dimension {}", x_shape.len());
+    let cs = contiguous_strides(x_shape);
+    let dims: Vec<usize> = indices.iter().enumerate().filter(|(_, i)| i.is_some()).map(|(d, _)| d).collect();
+    let mut bshape: Vec<usize> = Vec::new();
+    for i in indices.iter().flatten() {
+        bshape = crate::shape::broadcast_shapes(&bshape, &i.shape())
+            .map_err(|_| crate::error::Error::Index("shape mismatch: indexing tensors could not be broadcast together".into()))?
+            .to_vec();
+    }
+    let bn: usize = bshape.iter().product();
+    // broadcast index values, bounds-checked
+    let mut vals: Vec<Vec<usize>> = Vec::new();
+    for (&d, t) in dims.iter().zip(indices.iter().flatten()) {
+        let l = t.layout().broadcast_to(&bshape)?;
+        let raw: Vec<i64> = t.with_storage(|s, _| {
+            let mut out = Vec::with_capacity(bn);
+            crate::with_buf!(s, b => walk1(&l, |o| out.push(b[o].to_i64())));
+            out
+        });
+        let n = x_shape[d] as i64;
+        let mut v = Vec::with_capacity(bn);
+        for i in raw {
+            if i < -n || i >= n {
+                bail!(Index, "index {} is out of bounds for dimension {} with size {}", i, d, n);
+            }
+            v.push((if i < 0 { i + n } else { i }) as usize);
+        }
+        vals.push(v);
+    }
+    let rest: Vec<usize> = (0..x_shape.len()).filter(|d| !dims.contains(d)).collect();
+    let adjacent = dims.windows(2).all(|w| w[1] == w[0] + 1);
+    let first = dims.first().copied().unwrap_or(0);
+    let (before, after): (Vec<usize>, Vec<usize>) = if adjacent {
+        (rest.iter().copied().filter(|&d| d < first).collect(), rest.iter().copied().filter(|&d| d > first).collect())
+    } else {
+        (Vec::new(), rest.clone())
+    };
+    let mut out_shape: Vec<usize> = before.iter().map(|&d| x_shape[d]).collect();
+    out_shape.extend(&bshape);
+    out_shape.extend(after.iter().map(|&d| x_shape[d]));
+    let total: usize = out_shape.iter().product();
+    let mut offsets = Vec::with_capacity(total);
+    let bsz: usize = before.iter().map(|&d| x_shape[d]).product();
+    let asz: usize = after.iter().map(|&d| x_shape[d]).product();
+    let sub = |dimset: &[usize], mut flat: usize| -> usize {
+        let mut off = 0;
+        for &d in dimset.iter().rev() {
+            off += (flat % x_shape[d]) * cs[d];
+            flat /= x_shape[d];
+        }
+        off
+    };
+    for bi in 0..bsz {
+        let ob = sub(&before, bi);
+        for j in 0..bn {
+            let oj: usize = dims.iter().zip(&vals).map(|(&d, v)| v[j] * cs[d]).sum();
+            for ai in 0..asz {
+                offsets.push(ob + oj + sub(&after, ai));
+            }
+        }
+    }
+    Ok((offsets, out_shape))
+}
+
+/// `x[indices]` for tensor indices (IndexBackward0).
+pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
+    let (offsets, shape) = index_offsets(&x.shape(), indices)?;
+    take(x, Arc::new(offsets), &shape)
+}
+
+/// `x.index_put(indices, values, accumulate)` out of place (for `x[idx] = v`).
+pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumulate: bool) -> Result<Tensor> {
+    let (offsets, shape) = index_offsets(&x.shape(), indices)?;
+    let offsets = Arc::new(offsets);
+    let dt = x.dtype();
+    let vals = values.layout().broadcast_to(&shape).map_err(|_| {
+        crate::error::Error::Runtime(format!("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+            crate::shape::fmt_list(&values.shape()), crate::shape::fmt_list(&shape)))
+    })?;
+    let src = values.with_storage(|s, _| crate::cpu::contiguous_cast(s, &vals, dt));
+    let mut base = x.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
+    all_types!(dt, T => {
+        let s = T::get(&src);
+        let o = T::get_mut(&mut base);
+        for (i, &off) in offsets.iter().enumerate() {
+            o[off] = if accumulate { T::from_f64(o[off].to_f64() + s[i].to_f64()) } else { s[i] };
+        }
+    });
+    let out = Tensor::from_storage(base, &x.shape());
+    let vshape = values.shape();
+    let offs = offsets.clone();
+    // d/dx: g with the written places zeroed (unless accumulating); d/dv: g at those places
+    record("IndexPutBackward0", &[x, values], &[&out], &[], move |_, g, n| {
+        let gx = if n[0] {
+            if accumulate { Some(g[0].clone()) } else {
+                let ones = crate::tensor::ones(&[offs.len()], g[0].dtype());
+                let hit = put_add(&ones, offs.clone(), &g[0].shape())?;
+                let keep = super::binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Eq)?;
+                Some(mul(&g[0], &super::cast_raw(&keep, g[0].dtype()))?)
+            }
+        } else { None };
+        let gv = if n[1] { Some(sum_to(&take(&g[0], offs.clone(), &shape)?, &vshape)?) } else { None };
+        Ok(vec![gx, gv])
+    })?;
+    Ok(out)
+}
+
+/// Scatter `g` (a reduction result along `dim`) back to `shape` at `ind` (for max/min).
+pub fn scatter_along(g: &Tensor, ind: &Tensor, shape: &[usize], dim: usize, keepdim: bool) -> Result<Tensor> {
+    let offsets = Arc::new(along_offsets(ind, shape, dim, keepdim));
+    put_add(&super::contiguous(g)?, offsets, shape)
+}
+
+fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize, keepdim: bool) -> Vec<usize> {
+    let cs = contiguous_strides(shape);
+    let idx = ind.to_i64_vec();
+    let mut kshape: Vec<usize> = shape.to_vec();
+    if !shape.is_empty() {
+        kshape[dim] = 1;
+    }
+    let _ = keepdim;
+    let n: usize = kshape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    for (flat, &iv) in idx.iter().enumerate().take(n) {
+        let mut f = flat;
+        let mut off = 0;
+        for d in (0..kshape.len()).rev() {
+            let c = f % kshape[d];
+            f /= kshape[d];
+            off += if d == dim { iv as usize } else { c } * cs[d];
+        }
+        out.push(off);
+    }
+    out
+}
+
+/// `gather(x, dim, index)`.
+pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let ishape = index.shape();
+    let cs = contiguous_strides(&shape);
+    let idx = index.to_i64_vec();
+    let mut offsets = Vec::with_capacity(idx.len());
+    for (flat, &iv) in idx.iter().enumerate() {
+        ensure!(iv >= 0 && (iv as usize) < shape[d], Runtime, "index {} is out of bounds for dimension {} with size {}", iv, d, shape[d]);
+        let mut f = flat;
+        let mut off = 0;
+        for k in (0..ishape.len()).rev() {
+            let c = f % ishape[k];
+            f /= ishape[k];
+            off += if k == d { iv as usize } else { c } * cs[k];
+        }
+        offsets.push(off);
+    }
+    take(x, Arc::new(offsets), &ishape)
+}

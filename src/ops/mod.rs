@@ -1,0 +1,334 @@
+//! Op families, forward and backward side by side. Shared here: dtype dispatch macros,
+//! casting, reducing a broadcast gradient back to an input's shape, and the in-place
+//! machinery (version bumps, leaf checks, CopySlices).
+
+pub mod binary;
+pub mod index;
+pub mod matmul;
+pub mod nn;
+pub mod reduce;
+pub mod shape;
+pub mod unary;
+
+pub use binary::*;
+pub use index::*;
+pub use matmul::*;
+pub use nn::*;
+pub use reduce::*;
+pub use shape::*;
+pub use unary::*;
+
+use crate::autograd::{is_grad_enabled, is_inference_mode, needs_record, record, Edge, InputMeta, Node};
+use crate::dtype::{Category, DType, Elem};
+use crate::error::Result;
+use crate::shape::{Dims, Layout};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+use crate::{bail, ensure};
+
+/// `float_types!(dtype, T => body)`: run body with `T` bound to the float element type.
+#[macro_export]
+macro_rules! float_types {
+    ($dt:expr, $T:ident => $body:expr) => {
+        match $dt {
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+            d => panic!("invariant: float dtype expected, got {:?}", d),
+        }
+    };
+}
+
+/// `num_types!(dtype, T => body)`: every dtype but bool.
+#[macro_export]
+macro_rules! num_types {
+    ($dt:expr, $T:ident => $body:expr) => {
+        match $dt {
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+            $crate::dtype::DType::Bool => panic!("invariant: numeric dtype expected"),
+        }
+    };
+}
+
+/// `all_types!(dtype, T => body)`: every dtype.
+#[macro_export]
+macro_rules! all_types {
+    ($dt:expr, $T:ident => $body:expr) => {
+        match $dt {
+            $crate::dtype::DType::Bool => { type $T = bool; $body }
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            $crate::dtype::DType::Float32 => { type $T = f32; $body }
+            $crate::dtype::DType::Float64 => { type $T = f64; $body }
+            $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+        }
+    };
+}
+
+impl Tensor {
+    /// A contiguous copy with no history (shares nothing with `self`).
+    pub fn detach_copy(&self) -> Result<Tensor> {
+        Ok(cast_raw(self, self.dtype()))
+    }
+    /// `self` detached if nothing else holds it and it owns a dense buffer, else a copy
+    /// (PyTorch steals a gradient that no one else references).
+    pub fn detach_copy_if_shared(&self) -> Result<Tensor> {
+        let d = self.data();
+        let dense = d.layout.offset == 0 && d.layout.is_contiguous()
+            && d.storage.data.read().len() == d.layout.numel();
+        if dense && std::sync::Arc::strong_count(&self.0) == 1 && std::sync::Arc::strong_count(&d.storage) == 1 && !self.requires_grad() {
+            drop(d);
+            return Ok(self.clone());
+        }
+        drop(d);
+        self.detach_copy()
+    }
+}
+
+/// A contiguous copy converted to `dtype`, without autograd.
+pub fn cast_raw(t: &Tensor, dtype: DType) -> Tensor {
+    let (s, shape) = t.with_storage(|s, l| (crate::cpu::contiguous_cast(s, l, dtype), l.shape.clone()));
+    Tensor::from_storage(s, &shape)
+}
+
+/// `t.to(dtype)`, differentiable (ToCopyBackward0). Returns `t` itself when nothing changes.
+pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    if t.dtype() == dtype {
+        return Ok(t.clone());
+    }
+    let out = cast_raw(t, dtype);
+    if dtype.is_float() {
+        let src = t.dtype();
+        record("ToCopyBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(to_dtype(&g[0], src)?)]))?;
+    }
+    Ok(out)
+}
+
+/// Floating inputs stay; integers and bools become the default float (for exp, div, ...).
+pub fn float_input(t: &Tensor) -> Tensor {
+    if t.dtype().is_float() {
+        t.clone()
+    } else {
+        cast_raw(t, crate::dtype::default_float())
+    }
+}
+
+/// Sum a gradient of a broadcast result back to `shape` (the one shared reduction helper).
+pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let gs = g.shape();
+    if &gs[..] == shape {
+        return Ok(g.clone());
+    }
+    ensure!(gs.len() >= shape.len(), Runtime, "sum_to: cannot reduce {:?} to {:?}", gs, shape);
+    let lead = gs.len() - shape.len();
+    let mut dims: Vec<usize> = (0..lead).collect();
+    for (i, &s) in shape.iter().enumerate() {
+        if s == 1 && gs[lead + i] != 1 {
+            dims.push(lead + i);
+        } else if s != gs[lead + i] {
+            bail!(Runtime, "sum_to: cannot reduce {:?} to {:?}", gs, shape);
+        }
+    }
+    let r = if dims.is_empty() { g.clone() } else { reduce::sum_dims(g, &dims, true, None)? };
+    reshape(&r, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+}
+
+/// The dtype an in-place result may be written as (PyTorch refuses float into int).
+fn check_inplace_cast(result: DType, target: DType) -> Result<()> {
+    let rank = |c: Category| c as u8;
+    if rank(result.category()) > rank(target.category()) {
+        bail!(Runtime, "result type {} can't be cast to the desired output type {}", result.scalar_name(), target.scalar_name());
+    }
+    Ok(())
+}
+
+/// The checks every in-place op makes before writing.
+pub fn check_inplace(target: &Tensor) -> Result<()> {
+    if target.0.is_inference && !is_inference_mode() {
+        bail!(Runtime, "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.");
+    }
+    if is_grad_enabled() && target.requires_grad() && target.is_leaf() {
+        bail!(Runtime, "a leaf Variable that requires grad is being used in an in-place operation.");
+    }
+    if is_grad_enabled() {
+        if let Some(base) = target.meta().view_base.clone() {
+            if base.requires_grad() && base.is_leaf() {
+                bail!(Runtime, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Write raw data of `src` (broadcast to `dst`'s shape, cast) into `dst`'s storage.
+pub fn write_into(dst: &Tensor, src: &Tensor) -> Result<()> {
+    let dl = dst.layout();
+    let dt = dst.dtype();
+    let src_c = {
+        let sl = src.layout().broadcast_to(&dl.shape).map_err(|_| {
+            crate::error::Error::Runtime(format!(
+                "output with shape {} doesn't match the broadcast shape {}",
+                crate::shape::fmt_list(&dl.shape),
+                crate::shape::fmt_list(&crate::shape::broadcast_shapes(&dl.shape, &src.shape()).unwrap_or_else(|_| src.shape()))
+            ))
+        })?;
+        src.with_storage(|s, _| crate::cpu::contiguous_cast(s, &sl, dt))
+    };
+    let d = dst.data();
+    let mut st = d.storage.data.write();
+    crate::cpu::scatter_contiguous(&mut st, &dl, &src_c);
+    Ok(())
+}
+
+/// Run an in-place op: `compute(input)` gives the new value of `target` out of place (with
+/// history when recording); it is written into `target`'s storage, the version is bumped,
+/// and the history is rebased onto `target` (or onto its base through CopySlices).
+pub fn inplace(target: &Tensor, compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
+    check_inplace(target)?;
+    let recording = is_grad_enabled();
+    // When recording, the op sees a snapshot: it may save its input, which the write below
+    // would otherwise corrupt (PyTorch clones `self` for the same reason).
+    let input = if recording && target.requires_grad() {
+        let snap = target.detach_copy()?;
+        if let Some(e) = target.gradient_edge() {
+            snap.set_grad_fn(Some(e.node), e.input_nr);
+        }
+        snap
+    } else {
+        target.clone()
+    };
+    let result = compute(&input)?;
+    check_inplace_cast(result.dtype(), target.dtype())?;
+    ensure!(result.shape() == target.shape() || crate::shape::broadcast_shapes(&target.shape(), &result.shape()).map(|s| s == target.shape()).unwrap_or(false),
+        Runtime, "output with shape {} doesn't match the broadcast shape {}", crate::shape::fmt_list(&target.shape()),
+        crate::shape::fmt_list(&crate::shape::broadcast_shapes(&target.shape(), &result.shape()).unwrap_or_else(|_| result.shape())));
+    write_into(target, &result)?;
+    target.bump_version();
+    if recording && result.requires_grad() {
+        rebase_history(target, &result)?;
+    }
+    Ok(())
+}
+
+/// After an in-place write of `result` into `target`, make autograd see it.
+fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
+    let result = if result.shape() != target.shape() { expand(result, &target.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())? } else { result.clone() };
+    let base = target.meta().view_base.clone();
+    match base {
+        Some(base) if !base.same(target) => {
+            let base_layout = base.layout();
+            let view_layout = target.layout();
+            ensure!(base_layout.is_contiguous() && base_layout.offset == 0, NotImplemented,
+                "in-place update of a view of a non-contiguous base is not supported");
+            let base_edge = base.gradient_edge();
+            let src_edge = result.gradient_edge();
+            let vl = view_layout.clone();
+            let bshape = base_layout.shape.clone();
+            let node = Node::new(
+                "CopySlices",
+                vec![base_edge, src_edge],
+                vec![InputMeta { shape: bshape.clone(), dtype: base.dtype() }],
+                Box::new(FnNode(move |g: &[Tensor], needs: &[bool]| {
+                    // d base = g with the written region zeroed; d src = g over the region
+                    let gb = if needs[0] {
+                        let c = clone(&g[0])?;
+                        let region = as_strided_view(&c, &vl);
+                        write_into(&region, &crate::tensor::zeros(&[], c.dtype()))?;
+                        Some(c)
+                    } else { None };
+                    let gs = if needs[1] { Some(as_strided(&contiguous(&g[0])?, &vl)?) } else { None };
+                    Ok(vec![gb, gs])
+                })),
+            );
+            base.set_grad_fn(Some(node), 0);
+            // the view now reads its gradient out of the base's new history
+            let view_node = as_strided_node(&base, &view_layout, &bshape);
+            target.set_grad_fn(Some(view_node), 0);
+        }
+        _ => {
+            let e = result.gradient_edge().expect("invariant: result requires grad");
+            target.set_grad_fn(Some(e.node), e.input_nr);
+        }
+    }
+    Ok(())
+}
+
+fn as_strided_node(base: &Tensor, view: &Layout, bshape: &Dims) -> std::sync::Arc<Node> {
+    let vl = view.clone();
+    let bshape = bshape.clone();
+    let dt = base.dtype();
+    Node::new(
+        "AsStridedBackward0",
+        vec![base.gradient_edge()],
+        vec![InputMeta { shape: vl.shape.clone(), dtype: dt }],
+        Box::new(FnNode(move |g: &[Tensor], _: &[bool]| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))),
+    )
+}
+
+/// A backward node from a plain closure with nothing saved (for nodes built by hand).
+pub struct FnNode<F>(pub F);
+
+impl<F> crate::autograd::Backward for FnNode<F>
+where
+    F: Fn(&[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync,
+{
+    fn apply(&self, _node: &std::sync::Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+        let g: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: materialized")).collect();
+        (self.0)(&g, needs)
+    }
+}
+
+/// A tensor viewing `t`'s storage through an explicit layout (no autograd).
+pub fn as_strided_view(t: &Tensor, layout: &Layout) -> Tensor {
+    let mut d = t.data().clone();
+    d.layout = layout.clone();
+    crate::tensor::Tensor::build(d, false)
+}
+
+/// `as_strided` (differentiable): a view of contiguous `t` with `layout`.
+pub fn as_strided(t: &Tensor, layout: &Layout) -> Result<Tensor> {
+    let out = as_strided_view(t, layout);
+    out.meta().view_base = Some(t.clone());
+    let vl = layout.clone();
+    let bshape = t.shape();
+    record("AsStridedBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))?;
+    Ok(out)
+}
+
+/// Zeros of `base_shape` with `g` added into the region `layout` (overlaps accumulate).
+pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
+    if needs_record(&[g]) {
+        // differentiable form for double backward: scatter of g is linear, its adjoint is
+        // as_strided of the incoming gradient.
+        let out = as_strided_scatter_raw(g, layout, base_shape)?;
+        let vl = layout.clone();
+        record("AsStridedScatterBackward0", &[g], &[&out], &[], move |_, gg, _| Ok(vec![Some(as_strided(&contiguous(&gg[0])?, &vl)?)]))?;
+        return Ok(out);
+    }
+    as_strided_scatter_raw(g, layout, base_shape)
+}
+
+fn as_strided_scatter_raw(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
+    let dt = g.dtype();
+    let n: usize = base_shape.iter().product();
+    let src = g.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
+    let mut out = crate::storage::CpuStorage::zeros(dt, n);
+    crate::num_types!(dt, T => {
+        use crate::storage::StorageElem;
+        let s = T::get(&src);
+        let o = T::get_mut(&mut out);
+        let mut i = 0;
+        crate::shape::walk1(layout, |off| { o[off] = T::from_f64(o[off].to_f64() + s[i].to_f64()); i += 1; });
+    });
+    let _ = Storage::new;
+    Ok(Tensor::from_storage(out, base_shape))
+}
+
+/// The gradient edge of every tensor (helper for hand-built nodes).
+pub fn edges(ts: &[&Tensor]) -> Vec<Option<Edge>> {
+    ts.iter().map(|t| t.gradient_edge()).collect()
+}

@@ -1,0 +1,350 @@
+//! Reductions: sum, mean, prod, max/min (whole and along a dim), argmax/argmin, norm,
+//! all/any. Each reduces contiguous rows after moving the reduced dims last.
+
+use super::{div, expand, mul, permute, reshape};
+use crate::autograd::{record, Save};
+use crate::cpu::{reduce_rows, sum_slice};
+use crate::dtype::{DType, Elem};
+use crate::error::Result;
+use crate::shape::wrap_dim;
+use crate::storage::StorageElem;
+use crate::tensor::{Scalar, Tensor};
+use crate::{all_types, bail};
+
+/// Normalised reduction dims (empty = all), sorted, checked.
+pub fn reduce_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
+    if dims.is_empty() {
+        return Ok((0..ndim).collect());
+    }
+    let mut out = Vec::with_capacity(dims.len());
+    for &d in dims {
+        let w = wrap_dim(d, ndim)?;
+        if ndim == 0 {
+            continue;
+        }
+        if out.contains(&w) {
+            bail!(Runtime, "dim {} appears multiple times in the list of dims", w);
+        }
+        out.push(w);
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Move `dims` last and make contiguous; returns (tensor, kept shape, row length).
+fn rows_last(x: &Tensor, dims: &[usize]) -> Result<(Tensor, Vec<usize>, usize)> {
+    let shape = x.shape();
+    let kept: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
+    let mut order: Vec<i64> = kept.iter().map(|&d| d as i64).collect();
+    order.extend(dims.iter().map(|&d| d as i64));
+    let p = if order.iter().enumerate().all(|(i, &d)| i as i64 == d) {
+        x.clone()
+    } else {
+        crate::ops::as_strided_view(x, &permute_layout(&x.layout(), &order))
+    };
+    let c = if p.is_contiguous() { p } else { super::cast_raw(&p, p.dtype()) };
+    let row: usize = dims.iter().map(|&d| shape[d]).product();
+    Ok((c, kept.iter().map(|&d| shape[d]).collect(), row))
+}
+
+fn permute_layout(l: &crate::shape::Layout, order: &[i64]) -> crate::shape::Layout {
+    crate::shape::Layout {
+        shape: order.iter().map(|&d| l.shape[d as usize]).collect(),
+        strides: order.iter().map(|&d| l.strides[d as usize]).collect(),
+        offset: l.offset,
+    }
+}
+
+/// The shape of a reduction result.
+fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, &s) in shape.iter().enumerate() {
+        if dims.contains(&i) {
+            if keepdim {
+                out.push(1);
+            }
+        } else {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Broadcast a reduced gradient back over the input shape.
+fn expand_back(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let keep_shape: Vec<i64> = in_shape.iter().enumerate().map(|(i, &s)| if dims.contains(&i) { 1 } else { s as i64 }).collect();
+    let g = if keepdim { g.clone() } else { reshape(g, &keep_shape)? };
+    expand(&g, &in_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
+}
+
+/// Raw typed sum of each row.
+fn sum_raw(x: &Tensor, dims: &[usize], keepdim: bool, out_dtype: DType) -> Result<Tensor> {
+    let shape = x.shape();
+    let (c, _, row) = rows_last(x, dims)?;
+    let oshape = out_shape(&shape, dims, keepdim);
+    let st = c.with_storage(|s, l| {
+        let r = l.contiguous_range().expect("invariant: contiguous");
+        if out_dtype.is_float() {
+            crate::float_types!(out_dtype, T => {
+                all_types!(c.dtype(), S => {
+                    let x = &S::get(s)[r];
+                    let v: Vec<T> = if row == 0 { vec![T::from_f64(0.0); oshape.iter().product()] }
+                        else { reduce_rows(x, row, |r| T::from_f64(sum_slice(r))) };
+                    T::wrap(v)
+                })
+            })
+        } else {
+            all_types!(c.dtype(), S => {
+                let x = &S::get(s)[r];
+                let v: Vec<i64> = if row == 0 { vec![0; oshape.iter().product()] }
+                    else { reduce_rows(x, row, |r| r.iter().map(|v| v.to_i64()).fold(0i64, |a, b| a.wrapping_add(b))) };
+                i64::wrap(v)
+            })
+        }
+    });
+    let t = Tensor::from_storage(st, &oshape);
+    Ok(if t.dtype() != out_dtype { super::cast_raw(&t, out_dtype) } else { t })
+}
+
+fn sum_dtype(d: DType) -> DType {
+    if d.is_float() { d } else { DType::Int64 }
+}
+
+/// `sum(x, dims, keepdim, dtype)`; no dims means every dim (SumBackward0), else SumBackward1.
+pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    let shape = x.shape();
+    let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
+    let out = sum_raw(x, dims, keepdim, od)?;
+    let dims_v = dims.to_vec();
+    // d/dx sum = 1, broadcast back
+    record("SumBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand_back(&g[0], &shape, &dims_v, keepdim)?)]))?;
+    Ok(out)
+}
+
+/// `x.sum()` over everything (SumBackward0).
+pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    let shape = x.shape();
+    let dims: Vec<usize> = (0..shape.len()).collect();
+    let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
+    let out = sum_raw(x, &dims, false, od)?;
+    record("SumBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand(&g[0], &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?)]))?;
+    Ok(out)
+}
+
+/// `mean(x)` over `dims` (None = all: MeanBackward0).
+pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    let d = dtype.unwrap_or(x.dtype());
+    if !d.is_float() {
+        bail!(Runtime, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", d.scalar_name());
+    }
+    let shape = x.shape();
+    let all: Vec<usize> = (0..shape.len()).collect();
+    let dv = dims.map(|d| d.to_vec()).unwrap_or(all);
+    let n: usize = dv.iter().map(|&i| shape[i]).product();
+    let s = sum_raw(x, &dv, keepdim, d)?;
+    let out = super::binary_raw(&s, &Tensor::wrapped_scalar(Scalar::Float(n as f64)), super::BinOp::Div)?;
+    let out = if out.dtype() != d { super::cast_raw(&out, d) } else { out };
+    let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
+    // d/dx mean = 1/n, broadcast back
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        let e = expand_back(&g[0], &shape, &dv, keepdim)?;
+        Ok(vec![Some(div(&e, &Tensor::wrapped_scalar(Scalar::Int(n as i64)))?)])
+    })?;
+    Ok(out)
+}
+
+/// `prod(x)` (all, ProdBackward0) or along `dim` (ProdBackward1).
+pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
+    let shape = x.shape();
+    let dims: Vec<usize> = match dim { Some(d) => vec![d], None => (0..shape.len()).collect() };
+    let (c, _, row) = rows_last(x, &dims)?;
+    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let oshape = out_shape(&shape, &dims, keepdim && dim.is_some());
+    let st = c.with_storage(|s, l| {
+        let r = l.contiguous_range().expect("invariant: contiguous");
+        all_types!(c.dtype(), S => {
+            let x = &S::get(s)[r];
+            let v: Vec<f64> = if row == 0 { vec![1.0; oshape.iter().product()] } else { reduce_rows(x, row, |r| r.iter().map(|v| v.to_f64()).product()) };
+            v
+        })
+    });
+    let out = crate::tensor::from_f64s(&st, &oshape, od);
+    let name = if dim.is_some() { "ProdBackward1" } else { "ProdBackward0" };
+    let kd = keepdim && dim.is_some();
+    record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        let xt = s.get(0)?;
+        let has_zero = xt.to_f64_vec().iter().any(|&v| v == 0.0);
+        let ge = expand_back(&g[0], &shape, &dims, kd)?;
+        if !has_zero {
+            let r = expand_back(&s.get(1)?, &shape, &dims, kd)?;
+            return Ok(vec![Some(div(&mul(&ge, &r)?, &xt)?)]);
+        }
+        // with zeros: product of the others, by prefix and suffix products (not differentiable again)
+        let others = prod_of_others(&xt, &dims)?;
+        Ok(vec![Some(mul(&ge, &others)?)])
+    })?;
+    Ok(out)
+}
+
+fn prod_of_others(x: &Tensor, dims: &[usize]) -> Result<Tensor> {
+    let shape = x.shape();
+    let (c, kept, row) = rows_last(x, dims)?;
+    let v = c.to_f64_vec();
+    let mut out = vec![0.0; v.len()];
+    for (ri, chunk) in v.chunks(row.max(1)).enumerate() {
+        let mut pre = 1.0;
+        let mut prefix = vec![1.0; chunk.len()];
+        for i in 0..chunk.len() { prefix[i] = pre; pre *= chunk[i]; }
+        let mut suf = 1.0;
+        for i in (0..chunk.len()).rev() { out[ri * row + i] = prefix[i] * suf; suf *= chunk[i]; }
+    }
+    // back from (kept..., reduced...) order to the input's dim order
+    let mut pshape: Vec<usize> = kept.clone();
+    pshape.extend(dims.iter().map(|&d| shape[d]));
+    let t = crate::tensor::from_f64s(&out, &pshape, x.dtype());
+    let kept_dims: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
+    let mut order = kept_dims.clone();
+    order.extend(dims);
+    let mut inv = vec![0i64; order.len()];
+    for (i, &d) in order.iter().enumerate() { inv[d] = i as i64; }
+    super::contiguous(&permute(&t, &inv)?)
+}
+
+/// Whole-tensor max or min (MaxBackward1/MinBackward1): ties share the gradient evenly.
+pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
+    if x.numel() == 0 {
+        bail!(Runtime, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
+    }
+    let dt = x.dtype();
+    let v = x.with_storage(|s, l| all_types!(dt, T => {
+        let b = T::get(s);
+        let mut best: Option<T> = None;
+        crate::shape::walk1(l, |o| {
+            let v = b[o];
+            best = Some(match best {
+                None => v,
+                Some(c) => if v != v || (c == c && if is_max { v > c } else { v < c }) { v } else { c },
+            });
+        });
+        T::wrap(vec![best.expect("invariant: numel > 0")])
+    }));
+    let out = Tensor::from_storage(v, &[]);
+    let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
+    record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], |s, g, _| {
+        let (xt, r) = (s.get(0)?, s.get(1)?);
+        let mask = super::cast_raw(&super::binary_raw(&xt, &r, super::BinOp::Eq)?, g[0].dtype());
+        let count = super::sum(&mask, None)?;
+        Ok(vec![Some(mul(&div(&mask, &count)?, &g[0])?)])
+    })?;
+    Ok(out)
+}
+
+/// max/min along `dim`: (values, indices); the gradient goes to the first extreme.
+pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    let shape = x.shape();
+    let d = wrap_dim(dim, shape.len())?;
+    let dims = if shape.is_empty() { vec![] } else { vec![d] };
+    let (c, _, row) = rows_last(x, &dims)?;
+    if row == 0 {
+        bail!(Index, "max(): Expected reduction dim {} to have non-zero size.", d);
+    }
+    let oshape = out_shape(&shape, &dims, keepdim);
+    let dt = x.dtype();
+    let (vals, idx) = c.with_storage(|s, l| {
+        let r = l.contiguous_range().expect("invariant: contiguous");
+        all_types!(dt, T => {
+            let b = &T::get(s)[r];
+            let res: Vec<(T, i64)> = reduce_rows(b, row, |r| {
+                let mut bi = 0usize;
+                for (i, &v) in r.iter().enumerate() {
+                    let c = r[bi];
+                    if c != c { break; }
+                    if v != v || if is_max { v > c } else { v < c } { bi = i; }
+                }
+                (r[bi], bi as i64)
+            });
+            let (v, i): (Vec<T>, Vec<i64>) = res.into_iter().unzip();
+            (T::wrap(v), i)
+        })
+    });
+    let values = Tensor::from_storage(vals, &oshape);
+    let indices = Tensor::from_vec(idx, &oshape);
+    let name = if is_max { "MaxBackward0" } else { "MinBackward0" };
+    if dt.is_float() {
+        let ind = indices.clone();
+        record(name, &[x], &[&values], &[], move |_, g, _| {
+            Ok(vec![Some(super::index::scatter_along(&g[0], &ind, &shape, d, keepdim)?)])
+        })?;
+    }
+    Ok((values, indices))
+}
+
+
+/// argmax/argmin over everything (dim None) or along a dim.
+pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    match dim {
+        Some(d) => Ok(max_dim(&x.detach(), d, keepdim, is_max)?.1),
+        None => {
+            let flat = reshape(&x.detach(), &[-1])?;
+            let (_, i) = max_dim(&flat, 0, false, is_max)?;
+            Ok(i)
+        }
+    }
+}
+
+/// Vector p-norm over `dims` (all when empty). p=2 is LinalgVectorNormBackward0.
+pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        bail!(Runtime, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}", x.dtype().scalar_name());
+    }
+    let shape = x.shape();
+    let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
+    if p == 2.0 {
+        let sq = super::binary_raw(x, x, super::BinOp::Mul)?;
+        let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, x.dtype())?)?;
+        let out = out.detach();
+        // d/dx ||x|| = x / ||x|| (0 where the norm is 0)
+        record("LinalgVectorNormBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+            let (xt, n) = (s.get(0)?, s.get(1)?);
+            let ne = expand_back(&n, &shape, &dv, keepdim)?;
+            let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
+            let zero = super::binary_raw(&ne, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?;
+            let safe = super::where_(&zero, &crate::tensor::ones(&[], ne.dtype()), &ne)?;
+            let r = div(&mul(&ge, &xt)?, &safe)?;
+            Ok(vec![Some(super::where_(&zero, &crate::tensor::zeros(&[], r.dtype()), &r)?)])
+        })?;
+        return Ok(out);
+    }
+    let a = super::abs(x)?;
+    if p.is_infinite() {
+        let r = if dims.is_empty() && !keepdim { max_all(&a, p > 0.0)? } else {
+            let mut cur = a;
+            for &d in dv.iter().rev() { cur = max_dim(&cur, d as i64, keepdim, p > 0.0)?.0; }
+            cur
+        };
+        return Ok(r);
+    }
+    if p == 1.0 {
+        return sum_dims(&a, &dv, keepdim, None);
+    }
+    if p == 0.0 {
+        let nz = super::cast_raw(&super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?, x.dtype());
+        return sum_dims(&nz, &dv, keepdim, None);
+    }
+    let s = sum_dims(&super::pow_scalar(&a, Scalar::Float(p))?, &dv, keepdim, None)?;
+    super::pow_scalar(&s, Scalar::Float(1.0 / p))
+}
+
+/// all/any over everything or along a dim (bool result).
+pub fn all_any(x: &Tensor, dim: Option<i64>, keepdim: bool, is_all: bool) -> Result<Tensor> {
+    let shape = x.shape();
+    let dims = match dim { Some(d) => vec![wrap_dim(d, shape.len())?].into_iter().filter(|_| !shape.is_empty()).collect(), None => (0..shape.len()).collect::<Vec<_>>() };
+    let b = if x.dtype() == DType::Bool { x.clone() } else { super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)? };
+    let (c, _, row) = rows_last(&b, &dims)?;
+    let oshape = out_shape(&shape, &dims, keepdim && dim.is_some());
+    let v = c.to_vec::<bool>();
+    let res: Vec<bool> = if row == 0 { vec![is_all; oshape.iter().product()] } else {
+        v.chunks(row).map(|r| if is_all { r.iter().all(|&x| x) } else { r.iter().any(|&x| x) }).collect()
+    };
+    Ok(Tensor::from_vec(res, &oshape))
+}

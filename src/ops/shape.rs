@@ -1,0 +1,374 @@
+//! Shape and view ops: view/reshape, transpose/permute, squeeze/unsqueeze, expand,
+//! slicing and select, contiguous/clone, cat/stack. Views share storage and version counter.
+
+use super::{as_strided_scatter, sum_to};
+use crate::autograd::record;
+use crate::error::Result;
+use crate::shape::{fmt_list, infer_shape, view_strides, wrap_dim, Dims, Layout};
+use crate::tensor::Tensor;
+use crate::{bail, ensure};
+use smallvec::SmallVec;
+
+/// A tensor sharing `x`'s storage and version counter, with another layout.
+pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
+    let mut d = x.data().clone();
+    d.layout = layout;
+    let v = Tensor::build(d, false);
+    let base = x.meta().view_base.clone().unwrap_or_else(|| x.clone());
+    v.meta().view_base = Some(base);
+    v
+}
+
+fn i64s(s: &[usize]) -> Vec<i64> {
+    s.iter().map(|&d| d as i64).collect()
+}
+
+/// `view(shape)`: no copy; fails when the strides do not allow it.
+pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    let new_shape = infer_shape(shape, l.numel())?;
+    let Some(strides) = view_strides(&l, &new_shape) else {
+        bail!(Runtime, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    };
+    let out = make_view(x, Layout { shape: new_shape, strides, offset: l.offset });
+    let in_shape = i64s(&l.shape);
+    record("ViewBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// `reshape(shape)`: a view when possible, else a copy.
+pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    let new_shape = infer_shape(shape, l.numel())?;
+    if new_shape == l.shape {
+        // matches torch: reshape to the same shape is still a view op in the graph
+        return view(x, shape);
+    }
+    if view_strides(&l, &new_shape).is_some() {
+        return view(x, shape);
+    }
+    view(&contiguous(x)?, shape)
+}
+
+/// Layout of a transpose of dims a and b.
+pub fn layout_transpose(l: &Layout, a: usize, b: usize) -> Layout {
+    let mut n = l.clone();
+    n.shape.swap(a, b);
+    n.strides.swap(a, b);
+    n
+}
+
+/// `transpose(d0, d1)`.
+pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
+    let nd = x.dim();
+    let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
+    if nd == 0 {
+        return view(x, &[]);
+    }
+    let out = make_view(x, layout_transpose(&x.layout(), a, b));
+    record("TransposeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(transpose(&g[0], a as i64, b as i64)?)]))?;
+    Ok(out)
+}
+
+/// `t()`: transpose of a matrix (vectors and scalars unchanged).
+pub fn t(x: &Tensor) -> Result<Tensor> {
+    let nd = x.dim();
+    ensure!(nd <= 2, Runtime, "t() expects a tensor with <= 2 dimensions, but self is {}D", nd);
+    let l = x.layout();
+    let nl = if nd == 2 { layout_transpose(&l, 0, 1) } else { l };
+    let out = make_view(x, nl);
+    record("TBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(t(&g[0])?)]))?;
+    Ok(out)
+}
+
+/// `t_()`: transpose in place (changes the layout; TBackward1).
+pub fn t_(x: &Tensor) -> Result<()> {
+    let nd = x.dim();
+    ensure!(nd <= 2, Runtime, "t_() expects a tensor with <= 2 dimensions, but self is {}D", nd);
+    super::check_inplace(x)?;
+    let recording = crate::autograd::needs_record(&[x]);
+    let edge = if recording { x.gradient_edge() } else { None };
+    let mut d = x.data().clone();
+    if nd == 2 {
+        d.layout = layout_transpose(&d.layout, 0, 1);
+    }
+    x.set_data(d);
+    x.bump_version();
+    if let Some(e) = edge {
+        let meta = crate::autograd::InputMeta { shape: x.shape(), dtype: x.dtype() };
+        let node = crate::autograd::Node::new("TBackward1", vec![Some(e)], vec![meta],
+            Box::new(super::FnNode(|g: &[Tensor], _: &[bool]| Ok(vec![Some(t(&g[0])?)]))));
+        x.set_grad_fn(Some(node), 0);
+    }
+    Ok(())
+}
+
+/// `permute(dims)`.
+pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let nd = x.dim();
+    ensure!(dims.len() == nd, Runtime, "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}", nd, dims.len());
+    let mut order = Vec::with_capacity(nd);
+    for &d in dims {
+        let w = wrap_dim(d, nd)?;
+        ensure!(!order.contains(&w), Runtime, "permute(): duplicate dims are not allowed.");
+        order.push(w);
+    }
+    let l = x.layout();
+    let nl = Layout { shape: order.iter().map(|&d| l.shape[d]).collect(), strides: order.iter().map(|&d| l.strides[d]).collect(), offset: l.offset };
+    let out = make_view(x, nl);
+    let mut inv = vec![0i64; nd];
+    for (i, &d) in order.iter().enumerate() {
+        inv[d] = i as i64;
+    }
+    record("PermuteBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(permute(&g[0], &inv)?)]))?;
+    Ok(out)
+}
+
+/// `squeeze()` (all size-1 dims, SqueezeBackward0) or `squeeze(dim)` (SqueezeBackward1).
+pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    let l = x.layout();
+    let keep: Vec<usize> = match dim {
+        None => (0..l.ndim()).filter(|&i| l.shape[i] != 1).collect(),
+        Some(d) => {
+            let w = wrap_dim(d, l.ndim())?;
+            (0..l.ndim()).filter(|&i| i != w || l.shape[i] != 1).collect()
+        }
+    };
+    let nl = Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset };
+    let out = make_view(x, nl);
+    let in_shape = i64s(&l.shape);
+    let name = if dim.is_none() { "SqueezeBackward0" } else { "SqueezeBackward1" };
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// `unsqueeze(dim)`.
+pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let l = x.layout();
+    let d = wrap_dim(dim, l.ndim() + 1)?;
+    let mut nl = l.clone();
+    let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
+    nl.shape.insert(d, 1);
+    nl.strides.insert(d, st);
+    let out = make_view(x, nl);
+    let in_shape = i64s(&l.shape);
+    record("UnsqueezeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// `expand(sizes)` with -1 for "keep".
+pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    ensure!(sizes.len() >= l.ndim(), Runtime, "expand(torch.FloatTensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+        l.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "), fmt_list(&sizes.iter().map(|&s| s.max(0) as usize).collect::<Vec<_>>()), sizes.len(), l.ndim());
+    let lead = sizes.len() - l.ndim();
+    let target: Dims = sizes.iter().enumerate().map(|(i, &s)| if s == -1 && i >= lead { l.shape[i - lead] } else { s.max(0) as usize }).collect();
+    if target == l.shape {
+        let out = make_view(x, l.clone());
+        let in_shape = l.shape.clone();
+        record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
+        return Ok(out);
+    }
+    let nl = l.broadcast_to(&target)?;
+    let out = make_view(x, nl);
+    let in_shape = l.shape.clone();
+    record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// Layout of `x[..., start:end:step, ...]` along `dim` (bounds already clamped).
+pub fn layout_slice(l: &Layout, dim: usize, start: usize, end: usize, step: usize) -> Layout {
+    let mut n = l.clone();
+    let len = if end > start { (end - start).div_ceil(step) } else { 0 };
+    n.offset = l.offset + start * l.strides[dim];
+    n.shape[dim] = len;
+    n.strides[dim] = l.strides[dim] * step;
+    n
+}
+
+/// Layout of `x.select(dim, index)`.
+pub fn layout_select(l: &Layout, dim: usize, index: usize) -> Layout {
+    let mut n = l.clone();
+    n.offset = l.offset + index * l.strides[dim];
+    n.shape.remove(dim);
+    n.strides.remove(dim);
+    n
+}
+
+/// A view node whose backward scatters the gradient into zeros of the input's shape.
+fn view_with_scatter(x: &Tensor, name: &'static str, nl: Layout, rel: Layout) -> Result<Tensor> {
+    let out = make_view(x, nl);
+    let in_shape = x.shape();
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &rel, &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// `x[:, start:end:step]` along `dim` with Python slice semantics (clamped bounds).
+pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> Result<Tensor> {
+    ensure!(step > 0, Value, "step must be greater than zero");
+    let l = x.layout();
+    let d = wrap_dim(dim, l.ndim())?;
+    let n = l.shape[d] as i64;
+    let norm = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
+    let s = norm(start.unwrap_or(0)) as usize;
+    let e = norm(end.unwrap_or(n)).max(s as i64) as usize;
+    let nl = layout_slice(&l, d, s, e, step as usize);
+    let rel = layout_slice(&Layout::contiguous(&l.shape), d, s, e, step as usize);
+    view_with_scatter(x, "SliceBackward0", nl, rel)
+}
+
+/// `narrow(dim, start, length)`.
+pub fn narrow(x: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
+    let l = x.layout();
+    let d = wrap_dim(dim, l.ndim())?;
+    let n = l.shape[d] as i64;
+    let s = if start < 0 { start + n } else { start };
+    ensure!(s >= 0 && length >= 0 && s + length <= n, Runtime, "start ({}) + length ({}) exceeds dimension size ({}).", s, length, n);
+    slice(x, d as i64, Some(s), Some(s + length), 1)
+}
+
+/// `x.select(dim, index)` / `x[i]`.
+pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
+    let l = x.layout();
+    ensure!(l.ndim() > 0, Index, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    let d = wrap_dim(dim, l.ndim())?;
+    let n = l.shape[d] as i64;
+    if index < -n || index >= n {
+        bail!(Index, "index {} is out of bounds for dimension {} with size {}", index, d, n);
+    }
+    let i = if index < 0 { index + n } else { index } as usize;
+    let nl = layout_select(&l, d, i);
+    let rel = layout_select(&Layout::contiguous(&l.shape), d, i);
+    view_with_scatter(x, "SelectBackward0", nl, rel)
+}
+
+/// A contiguous copy, differentiable (CloneBackward0).
+pub fn clone(x: &Tensor) -> Result<Tensor> {
+    let out = super::cast_raw(x, x.dtype());
+    record("CloneBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+    Ok(out)
+}
+
+/// `contiguous()`: `x` itself when already contiguous, else a clone.
+pub fn contiguous(x: &Tensor) -> Result<Tensor> {
+    if x.is_contiguous() {
+        return Ok(x.clone());
+    }
+    clone(x)
+}
+
+/// `flatten(start, end)`.
+pub fn flatten(x: &Tensor, start: i64, end: i64) -> Result<Tensor> {
+    let shape = x.shape();
+    if shape.is_empty() {
+        return reshape(x, &[1]);
+    }
+    let (s, e) = (wrap_dim(start, shape.len())?, wrap_dim(end, shape.len())?);
+    let mut ns: Vec<i64> = shape[..s].iter().map(|&d| d as i64).collect();
+    ns.push(shape[s..=e].iter().product::<usize>() as i64);
+    ns.extend(shape[e + 1..].iter().map(|&d| d as i64));
+    reshape(x, &ns)
+}
+
+/// `cat(tensors, dim)`.
+pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    ensure!(!ts.is_empty(), Runtime, "torch.cat(): expected a non-empty list of Tensors");
+    // matches torch: 1-D empty tensors are skipped
+    let parts: Vec<&Tensor> = ts.iter().filter(|t| !(t.dim() == 1 && t.numel() == 0)).collect();
+    let parts: Vec<&Tensor> = if parts.is_empty() { vec![&ts[0]] } else { parts };
+    let first = parts[0].shape();
+    ensure!(!first.is_empty(), Runtime, "zero-dimensional tensor (at position 0) cannot be concatenated");
+    let d = wrap_dim(dim, first.len())?;
+    let dt = parts.iter().skip(1).fold(parts[0].dtype(), |a, t| crate::dtype::DType::promote(a, t.dtype()));
+    let mut total = 0;
+    for (i, t) in parts.iter().enumerate() {
+        let s = t.shape();
+        ensure!(s.len() == first.len(), Runtime, "Tensors must have same number of dimensions: got {} and {}", first.len(), s.len());
+        for k in 0..s.len() {
+            if k != d && s[k] != first[k] {
+                bail!(Runtime, "Sizes of tensors must match except in dimension {}. Expected size {} but got size {} for tensor number {} in the list.", d, first[k], s[k], i);
+            }
+        }
+        total += s[d];
+    }
+    let mut shape = first.clone();
+    shape[d] = total;
+    let out = crate::tensor::zeros(&shape, dt);
+    let mut at = 0;
+    let mut sizes = Vec::new();
+    {
+        for t in &parts {
+            let s = t.shape()[d];
+            let region = super::as_strided_view(&out, &layout_slice(&out.layout(), d, at, at + s, 1));
+            super::write_into(&region, t)?;
+            sizes.push((at, s));
+            at += s;
+        }
+    }
+    let inputs: Vec<&Tensor> = parts.clone();
+    record("CatBackward0", &inputs, &[&out], &[], move |_, g, n| {
+        let mut r = Vec::new();
+        for (i, &(a, s)) in sizes.iter().enumerate() {
+            r.push(if n[i] { Some(narrow(&g[0], d as i64, a as i64, s as i64)?) } else { None });
+        }
+        Ok(r)
+    })?;
+    Ok(out)
+}
+
+/// `stack(tensors, dim)`.
+pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
+    ensure!(!ts.is_empty(), Runtime, "stack expects a non-empty TensorList");
+    let first = ts[0].shape();
+    for (i, t) in ts.iter().enumerate().skip(1) {
+        if t.shape() != first {
+            bail!(Runtime, "stack expects each tensor to be equal size, but got {} at entry 0 and {} at entry {}", fmt_list(&first), fmt_list(&t.shape()), i);
+        }
+    }
+    let d = wrap_dim(dim, first.len() + 1)?;
+    let parts: Vec<Tensor> = ts.iter().map(|t| super::as_strided_view(t, &{
+        let l = t.layout();
+        let mut nl = l.clone();
+        let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
+        nl.shape.insert(d, 1);
+        nl.strides.insert(d, st);
+        nl
+    })).collect();
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        cat(&parts, d as i64)?
+    };
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    let n = ts.len();
+    record("StackBackward0", &refs, &[&out], &[], move |_, g, need| {
+        (0..n).map(|i| if need[i] { select(&g[0], d as i64, i as i64).map(Some) } else { Ok(None) }).collect()
+    })?;
+    Ok(out)
+}
+
+/// `unbind(dim)`: views of every index along `dim`.
+pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    let d = wrap_dim(dim, x.dim())?;
+    (0..x.shape()[d]).map(|i| select(x, d as i64, i as i64)).collect()
+}
+
+/// `split(size, dim)` / `chunk`: narrow views.
+pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+    let d = wrap_dim(dim, x.dim())?;
+    let n = x.shape()[d];
+    let size = size.max(1);
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < n || (n == 0 && out.is_empty()) {
+        let len = size.min(n - at);
+        out.push(narrow(x, d as i64, at as i64, len as i64)?);
+        at += len;
+        if n == 0 { break; }
+    }
+    Ok(out)
+}
+
+/// Inline dims helper for callers building shapes.
+pub fn dims_of(v: &[usize]) -> Dims {
+    SmallVec::from_slice(v)
+}

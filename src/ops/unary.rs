@@ -1,0 +1,304 @@
+//! Unary elementwise ops and their backward formulas (each written with differentiable ops,
+//! so higher-order gradients work).
+
+use super::binary::{binary_raw, BinOp};
+use super::{add, div, float_input, mul, sub};
+use crate::autograd::{record, Save};
+use crate::cpu::map1;
+use crate::dtype::{DType, Elem};
+use crate::error::Result;
+use crate::storage::StorageElem;
+use crate::tensor::{Scalar, Tensor};
+use crate::{bail, float_types, num_types};
+use num_traits::{Float, One};
+
+/// Map a float function over `x` (integers are promoted to the default float first).
+macro_rules! map_float {
+    ($x:expr, |$v:ident : $T:ident| $body:expr) => {{
+        let x = float_input($x);
+        let dt = x.dtype();
+        let (st, shape) = x.with_storage(|s, l| {
+            (float_types!(dt, $T => $T::wrap(map1::<$T, $T>(s, l, |$v: $T| $body))), l.shape.clone())
+        });
+        Tensor::from_storage(st, &shape)
+    }};
+}
+
+/// Map a function over any numeric dtype, keeping it.
+macro_rules! map_num {
+    ($x:expr, |$v:ident : $T:ident| $body:expr) => {{
+        let x = $x;
+        let dt = x.dtype();
+        if dt == DType::Bool {
+            bail!(Runtime, "operation not supported for bool tensors");
+        }
+        let (st, shape) = x.with_storage(|s, l| {
+            (num_types!(dt, $T => $T::wrap(map1::<$T, $T>(s, l, |$v: $T| $body))), l.shape.clone())
+        });
+        Tensor::from_storage(st, &shape)
+    }};
+}
+
+fn sc(v: f64) -> Tensor {
+    Tensor::wrapped_scalar(Scalar::Float(v))
+}
+
+/// `exp(x)`.
+pub fn exp(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.exp());
+    // d/dx exp = exp
+    record("ExpBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
+    Ok(out)
+}
+
+/// `log(x)`.
+pub fn log(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.ln());
+    // d/dx log = 1/x
+    record("LogBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &s.get(0)?)?)]))?;
+    Ok(out)
+}
+
+/// `sqrt(x)`.
+pub fn sqrt(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.sqrt());
+    // d/dx sqrt = 1 / (2 sqrt x)
+    record("SqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(2.0))?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `rsqrt(x) = 1/sqrt(x)`.
+pub fn rsqrt(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.sqrt().recip());
+    // d/dx x^-1/2 = -1/2 x^-3/2 = -0.5 r³
+    record("RsqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        let r = s.get(0)?;
+        Ok(vec![Some(mul(&g[0], &mul(&pow_scalar(&r, Scalar::Int(3))?, &sc(-0.5))?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `sin(x)`.
+pub fn sin(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.sin());
+    // d/dx sin = cos
+    record("SinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &cos(&s.get(0)?)?)?)]))?;
+    Ok(out)
+}
+
+/// `cos(x)`.
+pub fn cos(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.cos());
+    // d/dx cos = -sin
+    record("CosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| {
+        Ok(vec![Some(mul(&g[0], &neg(&sin(&s.get(0)?)?)?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `tanh(x)`.
+pub fn tanh(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.tanh());
+    // d/dx tanh = 1 - tanh²
+    record("TanhBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        let t = s.get(0)?;
+        Ok(vec![Some(mul(&g[0], &super::rsub(&mul(&t, &t)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `sigmoid(x)`.
+pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| T::one() / (T::one() + (-v).exp()));
+    // d/dx σ = σ (1 - σ)
+    record("SigmoidBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        let r = s.get(0)?;
+        Ok(vec![Some(mul(&g[0], &mul(&r, &super::rsub(&r, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `relu(x)`.
+pub fn relu(x: &Tensor) -> Result<Tensor> {
+    let out = map_num!(x, |v: T| if v > T::default() { v } else { T::default() });
+    // d/dx relu = [x > 0]
+    record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        let r = s.get(0)?;
+        let mask = super::cast_raw(&binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?, g[0].dtype());
+        Ok(vec![Some(mul(&g[0], &mask)?)])
+    })?;
+    Ok(out)
+}
+
+/// `|x|`.
+pub fn abs(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        return Ok(x.detach_copy()?);
+    }
+    let out = map_num!(x, |v: T| if v < T::default() { T::from_f64(-v.to_f64()) } else { v });
+    // d/dx |x| = sign(x)
+    record("AbsBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &sign(&s.get(0)?)?)?)]))?;
+    Ok(out)
+}
+
+/// `sign(x)` (no gradient flows: its derivative is zero).
+pub fn sign(x: &Tensor) -> Result<Tensor> {
+    let out = map_num!(x, |v: T| if v > T::default() { T::from_f64(1.0) } else if v < T::default() { T::from_f64(-1.0) } else { T::default() });
+    let shape = x.shape();
+    let dt = x.dtype();
+    record("SignBackward0", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(crate::tensor::zeros(&shape, dt))]))?;
+    Ok(out)
+}
+
+/// `-x`.
+pub fn neg(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        bail!(Runtime, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    let out = map_num!(x, |v: T| T::from_f64(0.0) - v);
+    record("NegBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(neg(&g[0])?)]))?;
+    Ok(out)
+}
+
+/// `1/x`.
+pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
+    let out = map_float!(x, |v: T| v.recip());
+    // d/dx 1/x = -1/x² = -r²
+    record("ReciprocalBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+        let r = s.get(0)?;
+        Ok(vec![Some(mul(&g[0], &neg(&mul(&r, &r)?)?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `x ** p` for a scalar exponent.
+pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
+    let out = if !x.dtype().is_float() && !matches!(p, Scalar::Float(_)) {
+        let e = p.as_i64();
+        if e < 0 {
+            bail!(Runtime, "Integers to negative integer powers are not allowed.");
+        }
+        if x.dtype() == DType::Bool {
+            super::cast_raw(&map_num!(&super::cast_raw(x, DType::Int64), |v: T| T::from_i64(v.to_i64().pow(e as u32))), DType::Bool)
+        } else {
+            map_num!(x, |v: T| T::from_i64(v.to_i64().wrapping_pow(e as u32)))
+        }
+    } else {
+        let pf = p.as_f64();
+        if pf == 2.0 {
+            map_float!(x, |v: T| v * v)
+        } else {
+            map_float!(x, |v: T| v.powf(T::from_f64(pf)))
+        }
+    };
+    // d/dx x^p = p x^(p-1)
+    record("PowBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
+        let pf = p.as_f64();
+        if pf == 0.0 {
+            return Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]);
+        }
+        let xt = s.get(0)?;
+        let d = if pf == 2.0 { mul(&xt, &sc(2.0))? } else {
+            let pm1 = match p { Scalar::Int(i) => Scalar::Int(i - 1), _ => Scalar::Float(pf - 1.0) };
+            mul(&pow_scalar(&xt, pm1)?, &Tensor::wrapped_scalar(p))?
+        };
+        Ok(vec![Some(mul(&g[0], &d)?)])
+    })?;
+    Ok(out)
+}
+
+/// `clamp(x, min, max)`: the gradient passes where min <= x <= max.
+pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tensor> {
+    if lo.is_none() && hi.is_none() {
+        bail!(Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    }
+    let promote = lo.iter().chain(hi.iter()).any(|s| matches!(s, Scalar::Float(_))) && !x.dtype().is_float();
+    let xin = if promote { float_input(x) } else { x.clone() };
+    let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
+    let out = map_num!(&xin, |v: T| {
+        let mut r = v;
+        if let Some(l) = l { if r < T::from_f64(l) { r = T::from_f64(l); } }
+        if let Some(h) = h { if r > T::from_f64(h) { r = T::from_f64(h); } }
+        r
+    });
+    if crate::autograd::needs_record(&[x]) {
+        // mask computed now, so an in-place clamp_ needs no copy of its input
+        let mask = map_num!(&xin, |v: T| {
+            let ok = l.is_none_or(|l| v >= T::from_f64(l)) && h.is_none_or(|h| v <= T::from_f64(h));
+            if ok { T::from_f64(1.0) } else { T::default() }
+        });
+        record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
+    }
+    Ok(out)
+}
+
+/// Rounding family: floor, ceil, round, trunc (zero gradient).
+pub fn rounding(x: &Tensor, kind: &str) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        return x.detach_copy();
+    }
+    let out = match kind {
+        "floor" => map_float!(x, |v: T| v.floor()),
+        "ceil" => map_float!(x, |v: T| v.ceil()),
+        "trunc" => map_float!(x, |v: T| v.trunc()),
+        _ => map_float!(x, |v: T| {
+            // round half to even, like torch
+            let r = v.round();
+            if (v - v.trunc()).abs() == T::from_f64(0.5) { (v / T::from_f64(2.0)).round() * T::from_f64(2.0) } else { r }
+        }),
+    };
+    let shape = x.shape();
+    let dt = x.dtype();
+    let name: &'static str = match kind { "floor" => "FloorBackward0", "ceil" => "CeilBackward0", "trunc" => "TruncBackward0", _ => "RoundBackward0" };
+    record(name, &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(crate::tensor::zeros(&shape, dt))]))?;
+    Ok(out)
+}
+
+/// `log1p`, `expm1`, `log2`, `log10`, `exp2`, `tan`, `asin`... (less common unary ops).
+pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
+    match kind {
+        "log1p" => { let out = map_float!(x, |v: T| v.ln_1p()); record("Log1PBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "expm1" => { let out = map_float!(x, |v: T| v.exp_m1()); record("Expm1Backward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "log2" => { let out = map_float!(x, |v: T| v.log2()); record("Log2Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
+        "log10" => { let out = map_float!(x, |v: T| v.log10()); record("Log10Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
+        "tan" => { let out = map_float!(x, |v: T| v.tan()); record("TanBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "atan" => { let out = map_float!(x, |v: T| v.atan()); record("AtanBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &add(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "asin" => { let out = map_float!(x, |v: T| v.asin()); record("AsinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
+        "acos" => { let out = map_float!(x, |v: T| v.acos()); record("AcosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
+        "sinh" => { let out = map_float!(x, |v: T| v.sinh()); record("SinhBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
+        "cosh" => { let out = map_float!(x, |v: T| v.cosh()); record("CoshBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
+        "square" => pow_scalar(x, Scalar::Int(2)),
+        _ => bail!(NotImplemented, "unary op {} is not implemented", kind),
+    }
+}
+
+/// `x.logical_not()` / `~mask`.
+pub fn logical_not(x: &Tensor) -> Result<Tensor> {
+    let b = if x.dtype() == DType::Bool { x.clone() } else { binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)? };
+    let (st, shape) = b.with_storage(|s, l| (bool::wrap(map1::<bool, bool>(s, l, |v| !v)), l.shape.clone()));
+    Ok(Tensor::from_storage(st, &shape))
+}
+
+/// `isnan`/`isinf`/`isfinite` masks.
+pub fn float_test(x: &Tensor, kind: &str) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        let v = kind == "isfinite";
+        return Ok(crate::tensor::full(&x.shape(), Scalar::Bool(v), DType::Bool));
+    }
+    let dt = x.dtype();
+    let (st, shape) = x.with_storage(|s, l| {
+        (float_types!(dt, T => bool::wrap(map1::<T, bool>(s, l, |v: T| match kind {
+            "isnan" => v.is_nan(),
+            "isinf" => v.is_infinite(),
+            _ => v.is_finite(),
+        }))), l.shape.clone())
+    });
+    Ok(Tensor::from_storage(st, &shape))
+}
+
+/// Shared with `sub` users that need `1 - x`.
+pub fn one_minus(x: &Tensor) -> Result<Tensor> {
+    sub(&Tensor::wrapped_scalar(Scalar::Int(1)), x)
+}

@@ -1,0 +1,167 @@
+//! CPU storage: one typed buffer per dtype, shared by every view of it.
+
+use crate::dtype::{DType, Elem};
+use half::f16;
+use parking_lot::RwLock;
+
+/// A typed element buffer: owned by us, or borrowed from outside (a NumPy array) with an
+/// owner object that keeps the memory alive.
+pub enum Buf<T> {
+    Owned(Vec<T>),
+    External { ptr: *mut T, len: usize, _owner: Box<dyn std::any::Any + Send + Sync> },
+}
+
+// SAFETY: an External buffer is only created by `Buf::external`, whose contract makes the
+// memory valid for the owner's lifetime and accessible from any thread; all access goes
+// through the storage RwLock.
+unsafe impl<T: Send> Send for Buf<T> {}
+// SAFETY: see `Send` above.
+unsafe impl<T: Sync> Sync for Buf<T> {}
+
+impl<T> Buf<T> {
+    /// Wrap memory owned by `owner`.
+    ///
+    /// # Safety
+    /// `ptr` must point to `len` initialised, properly aligned `T`s that stay valid and are
+    /// not freed while `owner` lives, and nothing else may create a Rust reference to them.
+    pub unsafe fn external(ptr: *mut T, len: usize, owner: Box<dyn std::any::Any + Send + Sync>) -> Self {
+        Buf::External { ptr, len, _owner: owner }
+    }
+}
+
+impl<T> std::ops::Deref for Buf<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Buf::Owned(v) => v,
+            // SAFETY: guaranteed valid for `len` elements by `Buf::external`'s contract.
+            Buf::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
+        }
+    }
+}
+
+impl<T> std::ops::DerefMut for Buf<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            Buf::Owned(v) => v,
+            // SAFETY: as in Deref; `&mut self` proves exclusive access through this buffer.
+            Buf::External { ptr, len, .. } => unsafe { std::slice::from_raw_parts_mut(*ptr, *len) },
+        }
+    }
+}
+
+/// The elements of one storage, typed.
+pub enum CpuStorage {
+    Bool(Buf<bool>),
+    I32(Buf<i32>),
+    I64(Buf<i64>),
+    F16(Buf<f16>),
+    F32(Buf<f32>),
+    F64(Buf<f64>),
+}
+
+/// Dispatch over every dtype: `with_buf!(storage, v => expr using v: &Buf<T>)`.
+#[macro_export]
+macro_rules! with_buf {
+    ($s:expr, $v:ident => $body:expr) => {
+        match $s {
+            $crate::storage::CpuStorage::Bool($v) => $body,
+            $crate::storage::CpuStorage::I32($v) => $body,
+            $crate::storage::CpuStorage::I64($v) => $body,
+            $crate::storage::CpuStorage::F16($v) => $body,
+            $crate::storage::CpuStorage::F32($v) => $body,
+            $crate::storage::CpuStorage::F64($v) => $body,
+        }
+    };
+}
+
+/// Typed access to a `CpuStorage` variant.
+pub trait StorageElem: Elem {
+    fn wrap(v: Vec<Self>) -> CpuStorage;
+    fn get(s: &CpuStorage) -> &[Self];
+    fn get_mut(s: &mut CpuStorage) -> &mut [Self];
+}
+
+macro_rules! storage_elem {
+    ($t:ty, $var:ident) => {
+        impl StorageElem for $t {
+            fn wrap(v: Vec<Self>) -> CpuStorage {
+                CpuStorage::$var(Buf::Owned(v))
+            }
+            fn get(s: &CpuStorage) -> &[Self] {
+                match s {
+                    CpuStorage::$var(b) => b,
+                    _ => panic!("invariant: storage dtype checked by caller"),
+                }
+            }
+            fn get_mut(s: &mut CpuStorage) -> &mut [Self] {
+                match s {
+                    CpuStorage::$var(b) => b,
+                    _ => panic!("invariant: storage dtype checked by caller"),
+                }
+            }
+        }
+    };
+}
+storage_elem!(bool, Bool);
+storage_elem!(i32, I32);
+storage_elem!(i64, I64);
+storage_elem!(f16, F16);
+storage_elem!(f32, F32);
+storage_elem!(f64, F64);
+
+impl CpuStorage {
+    pub fn dtype(&self) -> DType {
+        match self {
+            CpuStorage::Bool(_) => DType::Bool,
+            CpuStorage::I32(_) => DType::Int32,
+            CpuStorage::I64(_) => DType::Int64,
+            CpuStorage::F16(_) => DType::Float16,
+            CpuStorage::F32(_) => DType::Float32,
+            CpuStorage::F64(_) => DType::Float64,
+        }
+    }
+    pub fn len(&self) -> usize {
+        with_buf!(self, b => b.len())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// A zero-filled buffer of `n` elements.
+    pub fn zeros(dtype: DType, n: usize) -> CpuStorage {
+        match dtype {
+            DType::Bool => bool::wrap(vec![false; n]),
+            DType::Int32 => i32::wrap(vec![0; n]),
+            DType::Int64 => i64::wrap(vec![0; n]),
+            DType::Float16 => f16::wrap(vec![f16::ZERO; n]),
+            DType::Float32 => f32::wrap(vec![0.0; n]),
+            DType::Float64 => f64::wrap(vec![0.0; n]),
+        }
+    }
+    /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers).
+    pub fn filled(dtype: DType, n: usize, v: crate::Scalar) -> CpuStorage {
+        match dtype {
+            DType::Bool => bool::wrap(vec![v.as_f64() != 0.0; n]),
+            DType::Int32 => i32::wrap(vec![v.as_i64() as i32; n]),
+            DType::Int64 => i64::wrap(vec![v.as_i64(); n]),
+            DType::Float16 => f16::wrap(vec![f16::from_f64(v.as_f64()); n]),
+            DType::Float32 => f32::wrap(vec![v.as_f64() as f32; n]),
+            DType::Float64 => f64::wrap(vec![v.as_f64(); n]),
+        }
+    }
+    /// Raw address of the first element (for `data_ptr`).
+    pub fn as_ptr(&self) -> usize {
+        with_buf!(self, b => b.as_ptr() as usize)
+    }
+}
+
+/// Storage shared by a tensor and its views.
+pub struct Storage {
+    pub data: RwLock<CpuStorage>,
+}
+
+impl Storage {
+    pub fn new(data: CpuStorage) -> std::sync::Arc<Storage> {
+        std::sync::Arc::new(Storage { data: RwLock::new(data) })
+    }
+}

@@ -1,0 +1,346 @@
+//! The tensor handle: a cheap `Arc` to storage + layout + dtype + autograd metadata.
+
+mod factory;
+pub use factory::*;
+
+use crate::autograd::{AccumulateGrad, Edge, Node, PostAccHook, TensorHook};
+use crate::dtype::{DType, Elem, Priority};
+use crate::error::Result;
+use crate::shape::{Dims, Layout};
+use crate::storage::{CpuStorage, Storage, StorageElem};
+use crate::{bail, with_buf};
+use parking_lot::{Mutex, RwLock, RwLockReadGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+
+/// A Python-style scalar operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::Bool(b) => b as u8 as f64,
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Scalar::Bool(b) => b as i64,
+            Scalar::Int(i) => i,
+            Scalar::Float(f) => f as i64,
+        }
+    }
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::Int(_) => DType::Int64,
+            Scalar::Float(_) => DType::Float64,
+        }
+    }
+}
+
+/// The data half of a tensor: which storage, where in it, what type.
+#[derive(Clone)]
+pub struct TensorData {
+    pub storage: Arc<Storage>,
+    pub layout: Layout,
+    pub dtype: DType,
+    /// Shared by views; bumped by every in-place write (see `Tensor::bump_version`).
+    pub version: Arc<AtomicU64>,
+}
+
+/// Hooks registered on a tensor, removable by id.
+pub type HookList<H> = Arc<Mutex<Vec<(u64, Arc<H>)>>>;
+
+/// The autograd half of a tensor.
+#[derive(Default)]
+pub struct AutogradMeta {
+    pub requires_grad: bool,
+    pub grad: Option<Tensor>,
+    pub grad_fn: Option<Arc<Node>>,
+    pub output_nr: u32,
+    pub retains_grad: bool,
+    /// Hooks of a leaf (non-leaf hooks live on the grad_fn node).
+    pub hooks: HookList<dyn TensorHook>,
+    pub post_acc_hooks: HookList<dyn PostAccHook>,
+    pub grad_accumulator: Weak<Node>,
+    /// For a view created while recording: the base it looks into (for CopySlices).
+    pub view_base: Option<Tensor>,
+}
+
+/// What a `Tensor` points to.
+pub struct TensorImpl {
+    data: RwLock<TensorData>,
+    autograd: Mutex<AutogradMeta>,
+    pub is_inference: bool,
+    /// A Python scalar wrapped as a tensor (lowest promotion priority).
+    pub is_wrapped_number: bool,
+    /// The bindings' cached Python object (a weak reference), for identity (`x.grad is g`).
+    pub py_slot: Mutex<Option<Box<dyn std::any::Any + Send + Sync>>>,
+}
+
+/// A tensor: a cheap, clonable handle.
+#[derive(Clone)]
+pub struct Tensor(pub Arc<TensorImpl>);
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tensor(shape={:?}, dtype={})", self.shape(), self.dtype().name())
+    }
+}
+
+impl Drop for TensorImpl {
+    fn drop(&mut self) {
+        // A grad_fn may head a long chain: hand it to the iterative dropper.
+        let meta = self.autograd.get_mut();
+        if let Some(n) = meta.grad_fn.take() {
+            crate::autograd::defer_drop(Box::new(n));
+        }
+        if let Some(b) = meta.view_base.take() {
+            crate::autograd::defer_drop(Box::new(b));
+        }
+    }
+}
+
+impl Tensor {
+    /// A new tensor over `storage` with `layout`.
+    pub fn from_parts(storage: Arc<Storage>, layout: Layout, dtype: DType) -> Tensor {
+        Tensor::build(TensorData { storage, layout, dtype, version: Arc::new(AtomicU64::new(0)) }, false)
+    }
+
+    pub(crate) fn build(data: TensorData, wrapped: bool) -> Tensor {
+        Tensor(Arc::new(TensorImpl {
+            data: RwLock::new(data),
+            autograd: Mutex::new(AutogradMeta::default()),
+            is_inference: crate::autograd::is_inference_mode(),
+            is_wrapped_number: wrapped,
+            py_slot: Mutex::new(None),
+        }))
+    }
+
+    /// A contiguous tensor owning `data`.
+    pub fn from_storage(data: CpuStorage, shape: &[usize]) -> Tensor {
+        let dtype = data.dtype();
+        Tensor::from_parts(Storage::new(data), Layout::contiguous(shape), dtype)
+    }
+
+    pub fn from_vec<T: StorageElem>(v: Vec<T>, shape: &[usize]) -> Tensor {
+        Tensor::from_storage(T::wrap(v), shape)
+    }
+
+    /// A 0-dim tensor standing for a Python scalar in an op (`x * 2`).
+    pub fn wrapped_scalar(s: Scalar) -> Tensor {
+        let storage = match s {
+            Scalar::Bool(b) => bool::wrap(vec![b]),
+            Scalar::Int(i) => i64::wrap(vec![i]),
+            Scalar::Float(f) => f64::wrap(vec![f]),
+        };
+        Tensor::build(
+            TensorData {
+                storage: Storage::new(storage),
+                layout: Layout::contiguous(&[]),
+                dtype: s.dtype(),
+                version: Arc::new(AtomicU64::new(0)),
+            },
+            true,
+        )
+    }
+
+    pub fn data(&self) -> RwLockReadGuard<'_, TensorData> {
+        self.0.data.read()
+    }
+    pub fn set_data(&self, d: TensorData) {
+        *self.0.data.write() = d;
+    }
+    pub fn meta(&self) -> parking_lot::MutexGuard<'_, AutogradMeta> {
+        self.0.autograd.lock()
+    }
+    pub fn layout(&self) -> Layout {
+        self.0.data.read().layout.clone()
+    }
+    pub fn shape(&self) -> Dims {
+        self.0.data.read().layout.shape.clone()
+    }
+    pub fn strides(&self) -> Dims {
+        self.0.data.read().layout.strides.clone()
+    }
+    pub fn dim(&self) -> usize {
+        self.0.data.read().layout.ndim()
+    }
+    pub fn numel(&self) -> usize {
+        self.0.data.read().layout.numel()
+    }
+    pub fn dtype(&self) -> DType {
+        self.0.data.read().dtype
+    }
+    pub fn is_contiguous(&self) -> bool {
+        self.0.data.read().layout.is_contiguous()
+    }
+    pub fn version(&self) -> u64 {
+        self.0.data.read().version.load(Ordering::Relaxed)
+    }
+    pub fn bump_version(&self) {
+        self.0.data.read().version.fetch_add(1, Ordering::Relaxed);
+    }
+    pub fn same(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+    pub fn shares_storage(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.data().storage, &other.data().storage)
+    }
+    pub fn priority(&self) -> Priority {
+        if self.0.is_wrapped_number {
+            Priority::Scalar
+        } else if self.dim() == 0 {
+            Priority::ZeroDim
+        } else {
+            Priority::Dimensioned
+        }
+    }
+
+    // ---- autograd metadata ----
+    pub fn requires_grad(&self) -> bool {
+        let m = self.meta();
+        m.requires_grad || m.grad_fn.is_some()
+    }
+    pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        self.meta().grad_fn.clone()
+    }
+    pub fn output_nr(&self) -> u32 {
+        self.meta().output_nr
+    }
+    pub fn is_leaf(&self) -> bool {
+        self.meta().grad_fn.is_none()
+    }
+    pub fn grad(&self) -> Option<Tensor> {
+        self.meta().grad.clone()
+    }
+    pub fn set_grad(&self, g: Option<Tensor>) {
+        self.meta().grad = g;
+    }
+    /// `requires_grad_(flag)` with PyTorch's checks.
+    pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
+        let mut m = self.meta();
+        if m.grad_fn.is_some() {
+            if flag {
+                return Ok(());
+            }
+            bail!(Runtime, "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+        }
+        if flag && !self.dtype().is_float() {
+            bail!(Runtime, "only Tensors of floating point dtype can require gradients");
+        }
+        m.requires_grad = flag;
+        Ok(())
+    }
+    pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>, output_nr: u32) {
+        let mut m = self.meta();
+        m.requires_grad = node.is_some() || m.requires_grad;
+        m.grad_fn = node;
+        m.output_nr = output_nr;
+    }
+    /// The edge a gradient for this tensor flows into: its grad_fn, or its leaf accumulator.
+    pub fn gradient_edge(&self) -> Option<Edge> {
+        let m = self.meta();
+        if let Some(n) = &m.grad_fn {
+            return Some(Edge { node: n.clone(), input_nr: m.output_nr });
+        }
+        if !m.requires_grad {
+            return None;
+        }
+        if let Some(acc) = m.grad_accumulator.upgrade() {
+            return Some(Edge { node: acc, input_nr: 0 });
+        }
+        drop(m);
+        let acc = AccumulateGrad::new_node(self.clone());
+        let mut m = self.meta();
+        m.grad_accumulator = Arc::downgrade(&acc);
+        Some(Edge { node: acc, input_nr: 0 })
+    }
+    /// A new handle on the same data and version counter, without autograd history.
+    pub fn detach(&self) -> Tensor {
+        let d = self.data().clone();
+        Tensor::build(d, false)
+    }
+    /// `.data`: like detach but with its own version counter (writes stay invisible to autograd).
+    pub fn data_alias(&self) -> Tensor {
+        let mut d = self.data().clone();
+        d.version = Arc::new(AtomicU64::new(0));
+        Tensor::build(d, false)
+    }
+    /// `detach_()`: drop the history in place.
+    pub fn detach_(&self) -> Result<()> {
+        let mut m = self.meta();
+        m.grad_fn = None;
+        m.requires_grad = false;
+        m.output_nr = 0;
+        Ok(())
+    }
+
+    // ---- element access ----
+    /// Run `f` on the storage under a read lock.
+    pub fn with_storage<R>(&self, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> R {
+        let d = self.data();
+        let s = d.storage.data.read();
+        f(&s, &d.layout)
+    }
+    /// All elements in row-major order, converted to f64.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        self.with_storage(|s, l| {
+            let mut out = Vec::with_capacity(l.numel());
+            with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_f64())));
+            out
+        })
+    }
+    /// All elements in row-major order, converted to i64 exactly.
+    pub fn to_i64_vec(&self) -> Vec<i64> {
+        self.with_storage(|s, l| {
+            let mut out = Vec::with_capacity(l.numel());
+            with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_i64())));
+            out
+        })
+    }
+    /// Elements as a typed contiguous Vec (no conversion; dtype must match `T`).
+    pub fn to_vec<T: StorageElem>(&self) -> Vec<T> {
+        self.with_storage(|s, l| {
+            let b = T::get(s);
+            match l.contiguous_range() {
+                Some(r) => b[r].to_vec(),
+                None => {
+                    let mut out = Vec::with_capacity(l.numel());
+                    crate::shape::walk1(l, |o| out.push(b[o]));
+                    out
+                }
+            }
+        })
+    }
+    /// The single element as a scalar (`item()`).
+    pub fn item(&self) -> Result<Scalar> {
+        let n = self.numel();
+        if n != 1 {
+            bail!(Runtime, "a Tensor with {} elements cannot be converted to Scalar", n);
+        }
+        Ok(match self.dtype() {
+            DType::Bool => Scalar::Bool(self.to_i64_vec()[0] != 0),
+            DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()[0]),
+            _ => Scalar::Float(self.to_f64_vec()[0]),
+        })
+    }
+    pub fn data_ptr(&self) -> usize {
+        let d = self.data();
+        let base = d.storage.data.read().as_ptr();
+        base + d.layout.offset * d.dtype.itemsize()
+    }
+    /// Bytes of the storage behind this tensor.
+    pub fn storage_bytes(&self) -> usize {
+        let d = self.data();
+        let n = d.storage.data.read().len();
+        n * d.dtype.itemsize()
+    }
+}
