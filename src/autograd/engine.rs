@@ -327,3 +327,36 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// Memory held by the graph behind a tensor.
+pub struct GraphReport {
+    /// Live nodes reachable from the tensor's grad_fn.
+    pub nodes: usize,
+    /// Bytes of distinct storages kept alive by saved tensors.
+    pub total_bytes: usize,
+    /// (node name, sequence number, bytes of its saved tensors).
+    pub per_node: Vec<(String, u64, usize)>,
+}
+
+/// Walk the graph behind `t` (iteratively) and report saved-tensor memory.
+pub fn graph_report(t: &Tensor) -> GraphReport {
+    let mut seen: HashMap<usize, ()> = HashMap::new();
+    let mut storages: HashMap<usize, usize> = HashMap::new();
+    let mut per_node = Vec::new();
+    let mut stack: Vec<Arc<Node>> = t.grad_fn().into_iter().collect();
+    while let Some(n) = stack.pop() {
+        if seen.insert(key(&n), ()).is_some() {
+            continue;
+        }
+        let saved = n.backward.as_ref().map(|b| b.saved()).unwrap_or_default();
+        let bytes: usize = saved.iter().map(|s| s.1).sum();
+        for (k, b) in saved {
+            storages.insert(k, b);
+        }
+        per_node.push((n.name.clone(), n.seq_nr, bytes));
+        for e in n.next_edges.iter().flatten() {
+            stack.push(e.node.clone());
+        }
+    }
+    GraphReport { nodes: per_node.len(), total_bytes: storages.values().sum(), per_node }
+}

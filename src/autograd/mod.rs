@@ -5,7 +5,7 @@ mod grad_mode;
 mod node;
 mod saved;
 
-pub use engine::{backward, grad, BackwardRequest};
+pub use engine::{backward, grad, graph_report, BackwardRequest, GraphReport};
 pub use grad_mode::*;
 pub use node::*;
 pub use saved::*;

@@ -70,6 +70,8 @@ pub trait Backward: Send + Sync {
     fn is_python(&self) -> bool {
         false
     }
+    /// For downcasting (the bindings reach their Function node's saved tensors).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// One node of the autograd graph.
@@ -83,7 +85,7 @@ pub struct Node {
     pub variable: Option<Tensor>,
     pub hooks: Mutex<NodeHooks>,
     /// The bindings' cached Python object, for identity (`a.grad_fn is b.grad_fn`).
-    pub py_slot: Mutex<Option<Box<dyn std::any::Any + Send + Sync>>>,
+    pub py_slot: std::sync::atomic::AtomicUsize,
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -104,7 +106,7 @@ impl Node {
             backward: Some(backward),
             variable: None,
             hooks: Mutex::new(NodeHooks::default()),
-            py_slot: Mutex::new(None),
+            py_slot: std::sync::atomic::AtomicUsize::new(0),
         })
     }
     pub fn is_accumulate_grad(&self) -> bool {
@@ -132,7 +134,7 @@ impl AccumulateGrad {
             backward: None,
             variable: Some(variable),
             hooks: Mutex::new(NodeHooks::default()),
-            py_slot: Mutex::new(None),
+            py_slot: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 }
@@ -194,7 +196,7 @@ impl Saved<'_> {
 
 type Formula = dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync;
 
-impl Backward for FnBackward<Box<Formula>> {
+impl Backward for FnBackward<Box<Formula>> where Self: 'static {
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
         (self.f)(&Saved { node, saved: &self.saved }, &grads, needs)
@@ -206,6 +208,9 @@ impl Backward for FnBackward<Box<Formula>> {
     }
     fn saved(&self) -> Vec<(usize, usize)> {
         self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

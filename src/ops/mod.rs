@@ -274,11 +274,14 @@ pub struct FnNode<F>(pub F);
 
 impl<F> crate::autograd::Backward for FnNode<F>
 where
-    F: Fn(&[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync,
+    F: Fn(&[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 {
     fn apply(&self, _node: &std::sync::Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let g: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: materialized")).collect();
         (self.0)(&g, needs)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -372,3 +372,19 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
 pub fn dims_of(v: &[usize]) -> Dims {
     SmallVec::from_slice(v)
 }
+
+/// The value `dst` takes in `dst.copy_(src)`: `src` broadcast to `dst`'s shape and cast to its
+/// dtype (CopyBackwards: the gradient goes to `src`, none to the old `dst`).
+pub fn copy_from(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
+    let shape = dst.shape();
+    let dt = dst.dtype();
+    let l = src.layout().broadcast_to(&shape)?;
+    let out = Tensor::from_storage(src.with_storage(|s, _| crate::cpu::contiguous_cast(s, &l, dt)), &shape);
+    let (ss, sdt) = (src.shape(), src.dtype());
+    record("CopyBackwards", &[dst, src], &[&out], &[], move |_, g, n| {
+        let gd = if n[0] { Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype())) } else { None };
+        let gs = if n[1] { Some(super::to_dtype(&sum_to(&g[0], &ss)?, sdt)?) } else { None };
+        Ok(vec![gd, gs])
+    })?;
+    Ok(out)
+}

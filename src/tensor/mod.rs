@@ -82,7 +82,7 @@ pub struct TensorImpl {
     /// A Python scalar wrapped as a tensor (lowest promotion priority).
     pub is_wrapped_number: bool,
     /// The bindings' cached Python object (a weak reference), for identity (`x.grad is g`).
-    pub py_slot: Mutex<Option<Box<dyn std::any::Any + Send + Sync>>>,
+    pub py_slot: std::sync::atomic::AtomicUsize,
 }
 
 /// A tensor: a cheap, clonable handle.
@@ -120,7 +120,7 @@ impl Tensor {
             autograd: Mutex::new(AutogradMeta::default()),
             is_inference: crate::autograd::is_inference_mode(),
             is_wrapped_number: wrapped,
-            py_slot: Mutex::new(None),
+            py_slot: std::sync::atomic::AtomicUsize::new(0),
         }))
     }
 

@@ -1,0 +1,314 @@
+"""ferrograd: PyTorch-compatible autograd with a Rust core.
+
+``import ferrograd as torch`` runs autograd code written for PyTorch: the same names, the
+same results, the same ``grad_fn`` names, printing and errors. The tensor type and every op
+are native (``ferrograd._C``); this package adds the parts that are Python by nature.
+"""
+
+import builtins as _builtins
+import math as _math
+
+from . import _C
+from ._C import Tensor, dtype
+from ._helpers import Size, device
+from ._tensor_str import set_printoptions
+
+__version__ = "0.1.0"
+
+bool, int32, int64, float16, float32, float64 = _C._dtypes()
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+uint8 = int64  # not a distinct type here; the closest integer type
+
+# ---- factories -------------------------------------------------------------------------
+tensor = _C.tensor
+from_numpy = _C.from_numpy
+as_tensor = _C.as_tensor
+zeros = _C.zeros
+ones = _C.ones
+empty = _C.empty
+full = _C.full
+rand = _C.rand
+randn = _C.randn
+randint = _C.randint
+randperm = _C.randperm
+arange = _C.arange
+linspace = _C.linspace
+eye = _C.eye
+cat = _C.cat
+concat = _C.cat
+concatenate = _C.cat
+stack = _C.stack
+is_grad_enabled = _C.is_grad_enabled
+is_inference_mode_enabled = _C.is_inference_mode_enabled
+get_num_threads = _C.get_num_threads
+
+
+def where(condition, input=None, other=None):
+    """``torch.where(cond, x, y)``; with one argument, the indices of non-zero elements."""
+    if input is None and other is None:
+        return tuple(condition.nonzero().t())
+    return _C.where(condition, input, other)
+
+
+def manual_seed(seed):
+    """Seed the random generator."""
+    _C.manual_seed(_builtins.int(seed))
+    return _Generator(seed)
+
+
+class _Generator:
+    def __init__(self, seed):
+        self._seed = seed
+
+    def initial_seed(self):
+        return self._seed
+
+
+def seed():
+    import random
+
+    s = random.getrandbits(63)
+    _C.manual_seed(s)
+    return s
+
+
+def get_default_dtype():
+    return float64 if _C._default_float() == "float64" else float32
+
+
+def set_default_dtype(d):
+    _C._set_default_float(str(d).split(".")[-1])
+
+
+def _like(fn):
+    def make(input, *args, dtype=None, requires_grad=False, device=None, layout=None, memory_format=None, **kw):
+        return fn(input, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, device=device, **kw)
+
+    return make
+
+
+zeros_like = _like(lambda x, dtype, requires_grad, device: zeros(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
+ones_like = _like(lambda x, dtype, requires_grad, device: ones(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
+empty_like = _like(lambda x, dtype, requires_grad, device: empty(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
+full_like = _like(lambda x, v, dtype, requires_grad, device: full(tuple(x.shape), v, dtype=dtype, requires_grad=requires_grad, device=device))
+rand_like = _like(lambda x, dtype, requires_grad, device: rand(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
+randn_like = _like(lambda x, dtype, requires_grad, device: randn(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
+
+
+def randint_like(input, low=0, high=None, dtype=None, **kw):
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.is_floating_point()
+
+
+def numel(t):
+    return t.numel()
+
+
+# ---- functions that are Tensor methods -------------------------------------------------
+# `torch.exp(x)` is `Tensor.exp(x)`: the method descriptor takes the tensor as first arg.
+for _name in (
+    "add sub mul multiply div divide true_divide pow neg negative exp log sqrt rsqrt sin cos tan tanh "
+    "sigmoid relu abs sign reciprocal floor ceil trunc round log1p expm1 log2 log10 atan asin acos "
+    "sinh cosh square clamp clip clamp_min clamp_max sum mean prod max min amax argmax argmin norm all any "
+    "softmax log_softmax matmul mm bmm mv dot eq ne lt le gt ge equal allclose maximum minimum "
+    "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
+    "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
+    "split chunk gather index_select masked_fill nonzero sort topk clone detach"
+).split():
+    globals()[_name] = getattr(Tensor, _name)
+del _name
+
+
+def numel(input):  # noqa: F811
+    return input.numel()
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    diff = (input - other).abs()
+    close = diff <= atol + rtol * other.abs()
+    if equal_nan:
+        close = close | (input.isnan() & other.isnan())
+    return close | (input == other)
+
+
+def outer(a, b):
+    return a.unsqueeze(1) * b.unsqueeze(0)
+
+
+def broadcast_tensors(*tensors):
+    shape = ()
+    for t in tensors:
+        shape = _broadcast_shape(shape, tuple(t.shape))
+    return tuple(t.expand(*shape) for t in tensors)
+
+
+def _broadcast_shape(a, b):
+    n = _builtins.max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    return tuple(_builtins.max(x, y) if 1 in (x, y) else x for x, y in zip(a, b))
+
+
+# ---- Tensor methods written in Python --------------------------------------------------
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Compute the gradient of this tensor w.r.t. graph leaves (``Tensor.backward``)."""
+    autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def _to(self, *args, **kwargs):
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; returns ``self``
+    when nothing changes."""
+    dt = kwargs.get("dtype")
+    dev = kwargs.get("device")
+    for a in args:
+        if isinstance(a, dtype):
+            dt = a
+        elif isinstance(a, Tensor):
+            dt = a.dtype
+            dev = a.device
+        elif isinstance(a, (str, device)):
+            dev = a
+    if dev is not None and device(dev).type == "cuda":
+        cuda._lazy_init()
+    out = self
+    if dt is not None and dt != self.dtype:
+        out = self._to_dtype(dt)
+    if kwargs.get("copy") and out is self:
+        out = self.clone()
+    return out
+
+
+_LEGACY = {}
+
+
+def _type(self, dtype=None, non_blocking=False, **kwargs):
+    """``x.type()`` names the legacy type; ``x.type(torch.DoubleTensor)`` converts."""
+    if dtype is None:
+        return "torch." + _LEGACY_NAMES[self.dtype]
+    if isinstance(dtype, str):
+        dtype = {"torch." + v: k for k, v in _LEGACY_NAMES.items()}[dtype]
+    if isinstance(dtype, type) and hasattr(dtype, "_dtype"):
+        if getattr(dtype, "_cuda", False):
+            cuda._lazy_init()
+        dtype = dtype._dtype
+    return self.to(dtype)
+
+
+def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def _cuda(self, device=None, non_blocking=False):
+    cuda._lazy_init()
+    return self
+
+
+def _normal_(self, mean=0.0, std=1.0, generator=None):
+    with no_grad():
+        self.copy_(randn(*self.shape, dtype=self.dtype) * std + mean)
+    return self
+
+
+def _register_methods():
+    T = Tensor
+    T.backward = _backward
+    T.to = _to
+    T.type = _type
+    T.float = lambda self: self.to(float32)
+    T.double = lambda self: self.to(float64)
+    T.half = lambda self: self.to(float16)
+    T.long = lambda self: self.to(int64)
+    T.int = lambda self: self.to(int32)
+    T.bool = lambda self: self.to(bool)
+    T.cpu = lambda self, *a, **k: self
+    T.cuda = _cuda
+    T.type_as = lambda self, other: self.to(other.dtype)
+    T.new_tensor = _new_tensor
+    T.new_zeros = _new_zeros
+    T.new_ones = _new_ones
+    T.new_empty = _new_zeros
+    T.new_full = _new_full
+    T.normal_ = _normal_
+    T.where = lambda self, condition, other: self.where_(condition, other)
+    T.__array_priority__ = 1000
+    T.is_sparse = False
+    T.is_quantized = False
+    T.is_meta = False
+    T.layout = "torch.strided"
+    T.__module__ = "ferrograd"
+    T.__reduce_ex__ = lambda self, proto: (tensor, (self.tolist(), None, None, self.requires_grad))
+
+
+_LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTensor",
+                 int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor"}
+
+
+class _LegacyMeta(type):
+    def __call__(cls, *args, **kwargs):
+        if getattr(cls, "_cuda", False):
+            cuda._lazy_init()
+        if len(args) == 0:
+            return empty(0, dtype=cls._dtype)
+        if len(args) == 1 and not isinstance(args[0], _builtins.int):
+            if isinstance(args[0], Size):
+                return zeros(*args[0], dtype=cls._dtype)
+            return tensor(args[0], dtype=cls._dtype)
+        return zeros(*args, dtype=cls._dtype)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype == cls._dtype and not getattr(cls, "_cuda", False)
+
+
+def _legacy(name, dt, is_cuda=False):
+    return _LegacyMeta(name, (), {"_dtype": dt, "_cuda": is_cuda, "__module__": "ferrograd.cuda" if is_cuda else "ferrograd"})
+
+
+FloatTensor = _legacy("FloatTensor", float32)
+DoubleTensor = _legacy("DoubleTensor", float64)
+LongTensor = _legacy("LongTensor", int64)
+IntTensor = _legacy("IntTensor", int32)
+BoolTensor = _legacy("BoolTensor", bool)
+HalfTensor = _legacy("HalfTensor", float16)
+
+_register_methods()
+
+from . import autograd, cuda, nn, optim  # noqa: E402
+from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
+from . import return_types  # noqa: E402,F401
+
+
+def set_num_threads(n):
+    """Threads for intra-op kernels and the backward engine (set before first use)."""
+    import os
+
+    os.environ["RAYON_NUM_THREADS"] = str(n)
+
+
+def compile(model=None, **kwargs):
+    """No compiler here: returns the model unchanged (eager only)."""
+    return model if model is not None else (lambda m: m)

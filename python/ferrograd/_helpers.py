@@ -1,0 +1,90 @@
+"""Small Python-side pieces the native module calls back into: ``Size``, ``device``,
+tensor printing, node classes named after PyTorch's ``grad_fn`` classes, and the named
+tuples returned by ``max``/``min``/``sort``."""
+
+import collections
+
+from . import _C
+from ._tensor_str import tensor_repr as _tensor_repr  # noqa: F401 (called from Rust)
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self):
+        return "ferrograd.Size([" + ", ".join(str(int(d)) for d in self) + "])"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+
+class device:
+    """``torch.device``."""
+
+    def __init__(self, type, index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if isinstance(type, str) and ":" in type:
+            type, idx = type.split(":", 1)
+            index = int(idx)
+        if type not in ("cpu", "cuda", "meta"):
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and self.type == other.type and self.index == other.index
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+
+_cpu_device = device("cpu")
+
+_NODE_CLASSES = {}
+
+
+def _metadata(self):
+    d = self.__dict__.get("_metadata")
+    if d is None:
+        d = self.__dict__["_metadata"] = {}
+    return d
+
+
+def _node_class(name):
+    """The Python class of builtin nodes called ``name`` (e.g. ``MulBackward0``)."""
+    cls = _NODE_CLASSES.get(name)
+    if cls is None:
+        # module "builtins" makes the default repr read `<MulBackward0 object at 0x...>`
+        cls = type(name, (_C.Node,), {"__module__": "builtins", "metadata": property(_metadata)})
+        _NODE_CLASSES[name] = cls
+    return cls
+
+
+_RETURN_TYPES = {}
+
+
+def _return_type(kind, values, indices):
+    cls = _RETURN_TYPES.get(kind)
+    if cls is None:
+        cls = collections.namedtuple(kind, ["values", "indices"])
+        cls.__module__ = "ferrograd.return_types"
+        _RETURN_TYPES[kind] = cls
+    return cls(values, indices)

@@ -1,0 +1,106 @@
+"""``ferrograd.autograd``: backward, grad, custom Functions, grad modes, functional
+transforms and gradient checking."""
+
+from .. import _C
+from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """The legacy ``Variable``: a tensor sharing ``data``'s values."""
+    t = data.detach()
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _tensors(x):
+    from .. import Tensor
+
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def _make_grads(outputs, grads):
+    from .. import ones_like
+
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if g is not None:
+            if tuple(g.shape) != tuple(o.shape):
+                raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape of {o.shape}.")
+            out.append(g)
+        elif o.requires_grad:
+            if o.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not o.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {o.dtype}")
+            out.append(ones_like(o))
+        else:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    return out
+
+
+def _grad_list(grads, n):
+    from .. import Tensor
+
+    if grads is None:
+        return [None] * n
+    if isinstance(grads, Tensor):
+        return [grads]
+    return list(grads)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    """Accumulate gradients of ``tensors`` into the ``.grad`` of graph leaves."""
+    outputs = _tensors(tensors)
+    if grad_variables is not None and grad_tensors is None:
+        grad_tensors = grad_variables
+    grads = _make_grads(outputs, _grad_list(grad_tensors, len(outputs)))
+    if retain_graph is None:
+        retain_graph = create_graph
+    ins = None
+    if inputs is not None:
+        ins = _tensors(inputs)
+        if not ins:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    _C._run_backward(outputs, grads, retain_graph, create_graph, ins, True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Gradients of ``outputs`` w.r.t. ``inputs``, returned rather than accumulated."""
+    from .. import Tensor, zeros_like
+
+    outs = _tensors(outputs)
+    single_input = isinstance(inputs, Tensor)
+    ins = _tensors(inputs)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.")
+    for t in ins:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    grads = _make_grads(outs, _grad_list(grad_outputs, len(outs)))
+    if retain_graph is None:
+        retain_graph = create_graph
+    res = _C._run_backward(outs, grads, retain_graph, create_graph, ins, False)
+    out = []
+    for i, (g, t) in enumerate(zip(res, ins)):
+        if g is None:
+            if materialize_grads:
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.")
+        out.append(g)
+    return tuple(out)
+
+
+from . import functional, graph  # noqa: E402,F401
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
+from . import function  # noqa: E402,F401

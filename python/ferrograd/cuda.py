@@ -1,0 +1,46 @@
+"""``ferrograd.cuda``: the GPU backend is not part of this build, so ``is_available()`` is
+False and CUDA calls raise PyTorch's errors."""
+
+
+def is_available():
+    return False
+
+
+def device_count():
+    return 0
+
+
+def _lazy_init():
+    raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+def synchronize(device=None):
+    _lazy_init()
+
+
+def manual_seed(seed):
+    pass
+
+
+def manual_seed_all(seed):
+    pass
+
+
+def current_device():
+    _lazy_init()
+
+
+def _legacy(name, dt):
+    import ferrograd
+
+    return ferrograd._legacy(name, dt, is_cuda=True)
+
+
+def __getattr__(name):
+    import ferrograd
+
+    table = {"FloatTensor": ferrograd.float32, "DoubleTensor": ferrograd.float64, "LongTensor": ferrograd.int64,
+             "IntTensor": ferrograd.int32, "BoolTensor": ferrograd.bool, "HalfTensor": ferrograd.float16}
+    if name in table:
+        return _legacy(name, table[name])
+    raise AttributeError(name)

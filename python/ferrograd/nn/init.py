@@ -1,0 +1,34 @@
+"""Parameter initialisers."""
+
+import math
+
+
+def uniform_(t, a=0.0, b=1.0):
+    from .. import no_grad, rand
+
+    with no_grad():
+        t.copy_(rand(*t.shape, dtype=t.dtype) * (b - a) + a)
+    return t
+
+
+def normal_(t, mean=0.0, std=1.0):
+    from .. import no_grad, randn
+
+    with no_grad():
+        t.copy_(randn(*t.shape, dtype=t.dtype) * std + mean)
+    return t
+
+
+def zeros_(t):
+    from .. import no_grad
+
+    with no_grad():
+        t.zero_()
+    return t
+
+
+def kaiming_uniform_(t, a=math.sqrt(5)):
+    fan_in = t.shape[1] if t.dim() > 1 else t.shape[0]
+    gain = math.sqrt(2.0 / (1 + a * a))
+    bound = gain * math.sqrt(3.0 / fan_in)
+    return uniform_(t, -bound, bound)

@@ -1,0 +1,1 @@
+"""Named tuples returned by ``max``, ``min``, ``sort``, ``topk`` (as ``torch.return_types``)."""

@@ -1,0 +1,279 @@
+//! Python data <-> tensors: nested lists with dtype inference, NumPy sharing, tolist.
+
+use super::tensor::{dtype_arg, PyTensor};
+use crate::dtype::{default_float, DType};
+use crate::storage::{Buf, CpuStorage, Storage, StorageElem};
+use crate::tensor::{Scalar, Tensor};
+use crate::with_buf;
+use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PySequence, PyTuple};
+
+/// One scalar read from Python data.
+#[derive(Clone, Copy)]
+enum Val {
+    B(bool),
+    I(i64),
+    F(f64),
+}
+
+fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(Some(Val::B(obj.extract()?)));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(Some(Val::I(obj.extract()?)));
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        return Ok(Some(Val::F(obj.extract()?)));
+    }
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        let t = &t.get().t;
+        if t.numel() == 1 && t.dim() == 0 {
+            return Ok(Some(match t.item()? {
+                Scalar::Bool(b) => Val::B(b),
+                Scalar::Int(i) => Val::I(i),
+                Scalar::Float(f) => Val::F(f),
+            }));
+        }
+    }
+    // numpy scalars and other numbers
+    if obj.hasattr("__float__")? && !obj.is_instance_of::<PyList>() && !obj.is_instance_of::<PyTuple>() && !obj.hasattr("__len__")? {
+        if obj.hasattr("dtype")? {
+            let kind: String = obj.getattr("dtype")?.getattr("kind")?.extract()?;
+            if kind == "b" { return Ok(Some(Val::B(obj.extract::<bool>().or_else(|_| obj.call_method0("__bool__")?.extract())?))); }
+            if kind == "i" || kind == "u" { return Ok(Some(Val::I(obj.call_method0("__int__")?.extract()?))); }
+        }
+        return Ok(Some(Val::F(obj.call_method0("__float__")?.extract()?)));
+    }
+    Ok(None)
+}
+
+fn walk(obj: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut Vec<Val>) -> PyResult<()> {
+    if let Some(v) = scalar_of(obj)? {
+        if depth < shape.len() {
+            return Err(PyValueError::new_err(format!("expected sequence of length {} at dim {} (got 0)", shape[depth], depth)));
+        }
+        out.push(v);
+        return Ok(());
+    }
+    if obj.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(format!("new(): invalid data type '{}'", obj.get_type().name()?)));
+    }
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        // a tensor inside a list: splice its values
+        let t = &t.get().t;
+        let s = t.shape();
+        if depth == shape.len() {
+            shape.extend(s.iter().copied());
+        }
+        let vals = t.to_f64_vec();
+        let is_int = !t.dtype().is_float();
+        for v in vals {
+            out.push(if t.dtype() == DType::Bool { Val::B(v != 0.0) } else if is_int { Val::I(v as i64) } else { Val::F(v) });
+        }
+        return Ok(());
+    }
+    let seq = obj.cast::<PySequence>().map_err(|_| {
+        PyTypeError::new_err(format!("Could not infer dtype of {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()))
+    })?;
+    let n = seq.len()?;
+    if depth == shape.len() {
+        shape.push(n);
+    } else if shape[depth] != n {
+        return Err(PyValueError::new_err(format!("expected sequence of length {} at dim {} (got {})", shape[depth], depth, n)));
+    }
+    for i in 0..n {
+        walk(&seq.get_item(i)?, depth + 1, shape, out)?;
+    }
+    Ok(())
+}
+
+/// `torch.tensor(data)`-style conversion (always copies).
+pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    if let Ok(t) = data.cast::<PyTensor>() {
+        let t = t.get().t.detach_copy()?;
+        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+    }
+    if data.cast::<PyUntypedArray>().is_ok() {
+        let t = from_numpy(data)?.detach_copy()?;
+        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+    }
+    let mut shape = Vec::new();
+    let mut vals = Vec::new();
+    walk(data, 0, &mut shape, &mut vals)?;
+    let inferred = if vals.iter().any(|v| matches!(v, Val::F(_))) {
+        default_float()
+    } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Val::B(_))) {
+        DType::Bool
+    } else if vals.is_empty() {
+        default_float()
+    } else {
+        DType::Int64
+    };
+    let dt = dtype.unwrap_or(inferred);
+    Ok(if dt.is_float() {
+        let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) => f }).collect();
+        crate::tensor::from_f64s(&f, &shape, dt)
+    } else {
+        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) => f as i64 }).collect();
+        crate::tensor::from_i64s(&i, &shape, dt)
+    })
+}
+
+/// Keeps a NumPy array alive while a storage borrows its memory.
+struct ArrayOwner(#[allow(dead_code)] Py<PyAny>);
+
+fn borrow_array<T: StorageElem + numpy::Element>(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let a = arr.cast::<PyArrayDyn<T>>()?;
+    let item = std::mem::size_of::<T>() as isize;
+    let shape: Vec<usize> = a.shape().to_vec();
+    let mut strides = Vec::with_capacity(shape.len());
+    for &s in a.strides() {
+        if s < 0 {
+            return Err(PyValueError::new_err("At least one stride in the given numpy array is negative, and tensors with negative strides are not currently supported. (You can probably work around this by making a copy of your array  with array.copy().) "));
+        }
+        strides.push((s / item) as usize);
+    }
+    let numel: usize = shape.iter().product();
+    let extent = if numel == 0 { 0 } else { 1 + shape.iter().zip(&strides).map(|(&n, &s)| (n - 1) * s).sum::<usize>() };
+    let ptr = a.data();
+    // SAFETY: `ptr` is the array's data pointer; the array is kept alive by the owner box for
+    // as long as the storage lives, and every element address within `extent` lies inside its
+    // buffer (non-negative strides checked above).
+    let buf = unsafe { Buf::external(ptr, extent, Box::new(ArrayOwner(arr.clone().unbind()))) };
+    let storage = match T::wrap(Vec::new()) {
+        CpuStorage::Bool(_) => CpuStorage::Bool(cast_buf(buf)),
+        CpuStorage::I32(_) => CpuStorage::I32(cast_buf(buf)),
+        CpuStorage::I64(_) => CpuStorage::I64(cast_buf(buf)),
+        CpuStorage::F16(_) => CpuStorage::F16(cast_buf(buf)),
+        CpuStorage::F32(_) => CpuStorage::F32(cast_buf(buf)),
+        CpuStorage::F64(_) => CpuStorage::F64(cast_buf(buf)),
+    };
+    let layout = crate::shape::Layout { shape: shape.into_iter().collect(), strides: strides.into_iter().collect(), offset: 0 };
+    Ok(Tensor::from_parts(Storage::new(storage), layout, T::DTYPE))
+}
+
+/// Reinterpret a `Buf<T>` as `Buf<U>` where T and U are the same type (checked by DTYPE).
+fn cast_buf<T: 'static, U: 'static>(b: Buf<T>) -> Buf<U> {
+    let any: Box<dyn std::any::Any> = Box::new(b);
+    *any.downcast::<Buf<U>>().expect("invariant: same element type")
+}
+
+/// `torch.from_numpy(arr)`: shares the array's memory.
+pub fn from_numpy(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let ua = arr.cast::<PyUntypedArray>().map_err(|_| PyTypeError::new_err(format!("expected np.ndarray (got {})", arr.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
+    let kind = ua.dtype().kind();
+    let size = ua.dtype().itemsize();
+    match (kind, size) {
+        (b'f', 4) => borrow_array::<f32>(arr),
+        (b'f', 8) => borrow_array::<f64>(arr),
+        (b'f', 2) => {
+            let f = arr.call_method1("astype", ("float32",))?;
+            Ok(crate::ops::cast_raw(&borrow_array::<f32>(&f)?, DType::Float16))
+        }
+        (b'i', 8) => borrow_array::<i64>(arr),
+        (b'i', 4) => borrow_array::<i32>(arr),
+        (b'b', 1) => borrow_array::<bool>(arr),
+        (b'i', _) | (b'u', _) => {
+            let f = arr.call_method1("astype", ("int64",))?;
+            borrow_array::<i64>(&f)
+        }
+        _ => Err(PyTypeError::new_err(format!("can't convert np.ndarray of type {}. The only supported types are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, and bool.", arr.getattr("dtype")?.str()?))),
+    }
+}
+
+/// `tensor.numpy()`: a NumPy view over the tensor's storage, kept alive by the tensor.
+pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> {
+    let t = &slf.get().t;
+    let d = t.data();
+    let l = d.layout.clone();
+    let st = d.storage.data.read();
+    fn view<'py, T: StorageElem + numpy::Element>(buf: &[T], l: &crate::shape::Layout, owner: Bound<'py, PyAny>) -> Bound<'py, PyAny> {
+        use numpy::ndarray::{ArrayView, IxDyn, ShapeBuilder};
+        let shape: Vec<usize> = l.shape.to_vec();
+        let strides: Vec<usize> = l.strides.to_vec();
+        let base = if buf.is_empty() { buf.as_ptr() } else { buf[l.offset..].as_ptr() };
+        // SAFETY: the layout addresses only elements inside `buf` (the storage), which the
+        // owner tensor keeps alive; the view is handed to NumPy with that owner as its base.
+        unsafe {
+            let v = ArrayView::from_shape_ptr(IxDyn(&shape).strides(IxDyn(&strides)), base);
+            numpy::PyArray::borrow_from_array(&v, owner).into_any()
+        }
+    }
+    let owner = slf.clone().into_any();
+    Ok(match &*st {
+        CpuStorage::F32(b) => view::<f32>(b, &l, owner),
+        CpuStorage::F64(b) => view::<f64>(b, &l, owner),
+        CpuStorage::I64(b) => view::<i64>(b, &l, owner),
+        CpuStorage::I32(b) => view::<i32>(b, &l, owner),
+        CpuStorage::Bool(b) => view::<bool>(b, &l, owner),
+        CpuStorage::F16(_) => {
+            drop(st);
+            let f = crate::ops::cast_raw(t, DType::Float32);
+            let arr = to_numpy(&Bound::new(slf.py(), PyTensor::new(f))?)?;
+            return arr.call_method1("astype", ("float16",));
+        }
+    })
+}
+
+/// `tolist()`: nested Python lists of bool/int/float.
+pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
+    let shape = t.shape();
+    let dt = t.dtype();
+    let items: Vec<Py<PyAny>> = t.with_storage(|s, l| -> PyResult<Vec<Py<PyAny>>> {
+        let mut out = Vec::with_capacity(l.numel());
+        with_buf!(s, b => crate::shape::walk1(l, |o| {
+            use crate::dtype::Elem;
+            let v = b[o];
+            let r = match dt {
+                DType::Bool => PyBool::new(py, v.to_i64() != 0).to_owned().into_any().unbind(),
+                DType::Int32 | DType::Int64 => pyo3::types::PyInt::new(py, v.to_i64()).into_any().unbind(),
+                _ => PyFloat::new(py, v.to_f64()).into_any().unbind(),
+            };
+            out.push(r);
+        }));
+        Ok(out)
+    })?;
+    if shape.is_empty() {
+        return Ok(items.into_iter().next().expect("invariant: one element"));
+    }
+    fn build(py: Python<'_>, shape: &[usize], items: &mut std::vec::IntoIter<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+        let n = shape[0];
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            if shape.len() == 1 {
+                v.push(items.next().expect("invariant: enough items"));
+            } else {
+                v.push(build(py, &shape[1..], items)?);
+            }
+        }
+        Ok(PyList::new(py, v)?.into_any().unbind())
+    }
+    let mut it = items.into_iter();
+    build(py, &shape, &mut it)
+}
+
+/// A Python number or bool as a scalar, if it is one.
+pub fn py_scalar(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
+    if obj.is_instance_of::<PyBool>() {
+        return obj.extract().ok().map(Scalar::Bool);
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return obj.extract().ok().map(Scalar::Int);
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        return obj.extract().ok().map(Scalar::Float);
+    }
+    None
+}
+
+/// Parse `dtype=` keyword values.
+pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => dtype_arg(o).map(Some),
+    }
+}

@@ -1,0 +1,193 @@
+//! Custom `autograd.Function`: the node that calls a Python `backward`, and `_function_apply`,
+//! which wires a forward's outputs into the graph with PyTorch's ctx semantics.
+
+use super::hooks::attached;
+use super::node::PyNode;
+use super::tensor::{wrap, PyTensor};
+use crate::autograd::{is_grad_enabled, Backward, InputMeta, Node, SavedTensor};
+use crate::error::Result;
+use crate::tensor::Tensor;
+use parking_lot::Mutex;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use std::sync::Arc;
+
+/// The backward of a Python Function: calls `ctx._forward_cls.backward(ctx, *grads)`.
+pub struct PyFunctionBackward {
+    ctx: Py<PyAny>,
+    saved: Mutex<Vec<SavedTensor>>,
+    materialize: bool,
+    /// Which forward args were tensors (non-tensors must get None).
+    is_tensor: Vec<bool>,
+}
+
+impl Backward for PyFunctionBackward {
+    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+        let grads: Vec<Option<Tensor>> = if self.materialize {
+            grads.into_iter().enumerate().map(|(i, g)| Some(g.unwrap_or_else(|| crate::tensor::zeros(&node.input_meta[i].shape, node.input_meta[i].dtype)))).collect()
+        } else {
+            grads
+        };
+        attached(|py| {
+            let ctx = self.ctx.bind(py);
+            let args: Vec<Py<PyAny>> = std::iter::once(Ok(ctx.clone().unbind()))
+                .chain(grads.into_iter().map(|g| super::tensor::wrap_opt(py, g)))
+                .collect::<PyResult<_>>()?;
+            let bw = ctx.getattr("_forward_cls")?.getattr("backward")?;
+            let r = bw.call1(PyTuple::new(py, args)?)?;
+            let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = r.cast::<PyTuple>() { t.iter().collect() } else if let Ok(l) = r.cast::<PyList>() { l.iter().collect() } else { vec![r] };
+            let n = self.is_tensor.len();
+            let mut items = items;
+            // matches torch: extra trailing Nones are allowed
+            while items.len() > n && items.last().is_some_and(|x| x.is_none()) {
+                items.pop();
+            }
+            if items.len() != n {
+                return Err(PyRuntimeError::new_err(format!("function {} returned an incorrect number of gradients (expected {}, got {})", node.name, n, items.len())));
+            }
+            let mut out = Vec::with_capacity(n);
+            for (i, it) in items.iter().enumerate() {
+                if it.is_none() {
+                    out.push(None);
+                } else if let Ok(t) = it.cast::<PyTensor>() {
+                    if !self.is_tensor[i] {
+                        return Err(PyRuntimeError::new_err(format!("function {} returned a gradient different than None at position {}, but the corresponding forward input was not a Variable", node.name, i + 1)));
+                    }
+                    out.push(Some(t.get().t.clone()));
+                } else {
+                    return Err(PyTypeError::new_err(format!("expected Tensor or None (got {})", it.get_type().name()?)));
+                }
+            }
+            Ok(out)
+        })
+    }
+    fn release(&self) {
+        for s in self.saved.lock().iter_mut() {
+            s.release();
+        }
+    }
+    fn saved(&self) -> Vec<(usize, usize)> {
+        self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
+    }
+    fn materialize_grads(&self) -> bool {
+        false
+    }
+    fn is_python(&self) -> bool {
+        true
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `ctx.saved_tensors` once the ctx is bound to its node.
+#[pyfunction]
+pub fn _saved_tensors(py: Python<'_>, ctx: &Bound<'_, PyNode>) -> PyResult<Py<PyTuple>> {
+    let node = ctx.get().node()?;
+    let bw = node.backward.as_ref().and_then(|b| b.as_any().downcast_ref::<PyFunctionBackward>())
+        .ok_or_else(|| PyRuntimeError::new_err("not a custom Function node"))?;
+    let saved = bw.saved.lock();
+    let objs: Vec<Py<PyAny>> = saved.iter().map(|s| s.unpack(&node).map_err(PyErr::from).and_then(|t| wrap(py, t))).collect::<PyResult<_>>()?;
+    Ok(PyTuple::new(py, objs)?.unbind())
+}
+
+fn same(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
+    a.is(b)
+}
+
+/// Wire the outputs of `Function.forward` into the graph.
+///
+/// `args` are the forward's arguments, `outputs` what it returned (a tensor or a tuple),
+/// `to_save`, `dirty`, `non_diff` the ctx's marks. Returns the outputs to hand to the user.
+#[pyfunction]
+#[pyo3(signature = (ctx, name, args, outputs, to_save, dirty, non_diff, materialize))]
+#[allow(clippy::too_many_arguments)]
+pub fn _function_apply<'py>(
+    py: Python<'py>,
+    ctx: &Bound<'py, PyNode>,
+    name: String,
+    args: &Bound<'py, PyTuple>,
+    outputs: &Bound<'py, PyAny>,
+    to_save: &Bound<'py, PyTuple>,
+    dirty: &Bound<'py, PyTuple>,
+    non_diff: &Bound<'py, PyTuple>,
+    materialize: bool,
+) -> PyResult<Py<PyAny>> {
+    let single = !outputs.is_instance_of::<PyTuple>();
+    let outs: Vec<Bound<'py, PyAny>> = if single { vec![outputs.clone()] } else { outputs.cast::<PyTuple>()?.iter().collect() };
+    let inputs: Vec<Option<Tensor>> = args.iter().map(|a| a.cast::<PyTensor>().ok().map(|t| t.get().t.clone())).collect();
+    let record = is_grad_enabled() && inputs.iter().flatten().any(|t| t.requires_grad());
+    if !record {
+        // no graph: outputs are plain results (dirty inputs keep their own history)
+        return Ok(outputs.clone().unbind());
+    }
+    let is_dirty = |o: &Bound<'py, PyAny>| dirty.iter().any(|d| same(&d, o));
+    let is_non_diff = |o: &Bound<'py, PyAny>| non_diff.iter().any(|d| same(&d, o));
+    // dirty inputs: the leaf rule first
+    for o in &outs {
+        if is_dirty(o) {
+            if let Ok(t) = o.cast::<PyTensor>() {
+                let t = &t.get().t;
+                if t.requires_grad() && t.is_leaf() {
+                    return Err(PyRuntimeError::new_err("a leaf Variable that requires grad has been used in an in-place operation."));
+                }
+            }
+        }
+    }
+    let edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
+    let mut meta = Vec::new();
+    let mut result: Vec<Py<PyAny>> = Vec::with_capacity(outs.len());
+    let mut out_tensors: Vec<(usize, Tensor)> = Vec::new();
+    for (i, o) in outs.iter().enumerate() {
+        match o.cast::<PyTensor>() {
+            Ok(pt) => {
+                let mut t = pt.get().t.clone();
+                let is_input = args.iter().any(|a| same(&a, o));
+                if is_input && !is_dirty(o) {
+                    // an input returned as is: the output is a new alias of it (torch makes a view)
+                    t = t.detach();
+                    result.push(wrap(py, t.clone())?);
+                } else {
+                    result.push(o.clone().unbind());
+                }
+                meta.push(InputMeta { shape: t.shape(), dtype: t.dtype() });
+                out_tensors.push((i, t));
+            }
+            Err(_) => {
+                meta.push(InputMeta { shape: Default::default(), dtype: crate::dtype::DType::Float32 });
+                result.push(o.clone().unbind());
+            }
+        }
+    }
+    // saved tensors: outputs are saved as outputs (no self-reference), others as inputs
+    let mut saved = Vec::with_capacity(to_save.len());
+    for s in to_save.iter() {
+        if s.is_none() {
+            continue;
+        }
+        let st = s.cast::<PyTensor>()?.get().t.clone();
+        let out_pos = outs.iter().position(|o| same(o, &s));
+        saved.push(match out_pos {
+            Some(p) if !is_non_diff(&outs[p]) => SavedTensor::output(&st, p as u32, &name),
+            _ => SavedTensor::input(&st)?,
+        });
+    }
+    let bw = PyFunctionBackward { ctx: ctx.clone().into_any().unbind(), saved: Mutex::new(saved), materialize, is_tensor: inputs.iter().map(|t| t.is_some()).collect() };
+    let node = Node::new(name, edges, meta, Box::new(bw));
+    PyNode::bind_weak(ctx, &node);
+    for (i, t) in &out_tensors {
+        let o = &outs[*i];
+        if is_non_diff(o) {
+            continue;
+        }
+        if !t.dtype().is_float() {
+            continue;
+        }
+        t.set_grad_fn(Some(node.clone()), *i as u32);
+    }
+    if single {
+        return Ok(result.into_iter().next().expect("invariant: one output"));
+    }
+    Ok(PyTuple::new(py, result)?.into_any().unbind())
+}

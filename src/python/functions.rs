@@ -1,0 +1,304 @@
+//! Module-level functions of `ferrograd._C`: factories, joins, grad modes, the backward
+//! entry point, threads, and the graph memory report.
+
+use super::convert::{self, opt_dtype};
+use super::tensor::{self as pt, shape_args, usize_shape, wrap, PyTensor};
+use crate::autograd::{self, BackwardRequest};
+use crate::dtype::{default_float, DType};
+use crate::tensor::{self as tf, Scalar, Tensor};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+const FACTORY_GRAD: &str = "Only Tensors of floating point and complex dtype can require gradients";
+
+fn finish(py: Python<'_>, t: Tensor, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    if requires_grad {
+        if !t.dtype().is_float() {
+            return Err(PyRuntimeError::new_err(FACTORY_GRAD));
+        }
+        t.set_requires_grad(true)?;
+    }
+    wrap(py, t)
+}
+
+fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    if let Some(d) = device {
+        if d.is_none() {
+            return Ok(());
+        }
+        let s = d.str()?.to_string();
+        if s.starts_with("cuda") {
+            return Err(PyRuntimeError::new_err("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"));
+        }
+    }
+    Ok(())
+}
+
+#[pyfunction]
+#[pyo3(name = "tensor", signature = (data, *, dtype=None, device=None, requires_grad=false, pin_memory=false))]
+fn tensor_(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<Py<PyAny>> {
+    let _ = pin_memory;
+    check_device(device)?;
+    let t = convert::tensor_from_data(data, opt_dtype(dtype)?)?;
+    finish(py, t, requires_grad)
+}
+
+#[pyfunction]
+fn from_numpy(py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    wrap(py, convert::from_numpy(arr)?)
+}
+
+#[pyfunction]
+#[pyo3(signature = (data, dtype=None, device=None))]
+fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    check_device(device)?;
+    let dt = opt_dtype(dtype)?;
+    if let Ok(t) = data.cast::<PyTensor>() {
+        return match dt {
+            Some(d) if d != t.get().t.dtype() => wrap(py, crate::ops::to_dtype(&t.get().t, d)?),
+            _ => Ok(t.clone().into_any().unbind()),
+        };
+    }
+    if data.cast::<numpy::PyUntypedArray>().is_ok() {
+        let t = convert::from_numpy(data)?;
+        return wrap(py, match dt { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+    }
+    wrap(py, convert::tensor_from_data(data, dt)?)
+}
+
+fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType) -> Tensor) -> PyResult<Py<PyAny>> {
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
+    let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
+    let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
+    check_device(get("device")?.as_ref())?;
+    let shape = usize_shape(&shape_args(size)?)?;
+    finish(py, make(&shape, dtype), rg)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, **kw))]
+fn zeros(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    factory(py, size, kw, tf::zeros)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, **kw))]
+fn ones(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    factory(py, size, kw, tf::ones)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, **kw))]
+fn empty(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    factory(py, size, kw, tf::zeros)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, **kw))]
+fn rand(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    factory(py, size, kw, tf::rand)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*size, **kw))]
+fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    factory(py, size, kw, tf::randn)
+}
+
+#[pyfunction]
+#[pyo3(signature = (size, fill_value, *, dtype=None, device=None, requires_grad=false))]
+fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    check_device(device)?;
+    let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
+    let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
+        .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
+    let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });
+    finish(py, tf::full(&shape, v, dt), requires_grad)
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, end=None, step=None, *, dtype=None, device=None, requires_grad=false))]
+fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny>>, step: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    check_device(device)?;
+    let sc = |o: &Bound<'_, PyAny>| -> PyResult<Scalar> {
+        convert::py_scalar(o).or_else(|| o.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok())).ok_or_else(|| PyTypeError::new_err("arange(): arguments must be numbers"))
+    };
+    let (s, e) = match end { Some(e) if !e.is_none() => (sc(start)?, sc(e)?), _ => (Scalar::Int(0), sc(start)?) };
+    let st = match step { Some(x) if !x.is_none() => sc(x)?, _ => Scalar::Int(1) };
+    let all_int = [s, e, st].iter().all(|x| !matches!(x, Scalar::Float(_)));
+    let dt = opt_dtype(dtype)?.unwrap_or(if all_int { DType::Int64 } else { default_float() });
+    finish(py, tf::arange(s.as_f64(), e.as_f64(), st.as_f64(), dt)?, requires_grad)
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, end, steps, *, dtype=None, device=None, requires_grad=false))]
+fn linspace(py: Python<'_>, start: f64, end: f64, steps: usize, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    check_device(device)?;
+    let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
+    finish(py, tf::linspace(start, end, steps, dt), requires_grad)
+}
+
+#[pyfunction]
+#[pyo3(signature = (n, m=None, *, dtype=None, device=None, requires_grad=false))]
+fn eye(py: Python<'_>, n: usize, m: Option<usize>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    check_device(device)?;
+    let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
+    finish(py, tf::eye(n, m.unwrap_or(n), dt), requires_grad)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*args, **kw))]
+fn randint(py: Python<'_>, args: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
+    let (low, high, size) = match args.len() {
+        2 => (0i64, args.get_item(0)?.extract::<i64>()?, args.get_item(1)?),
+        3 => (args.get_item(0)?.extract::<i64>()?, args.get_item(1)?.extract::<i64>()?, args.get_item(2)?),
+        _ => {
+            let size = get("size")?.ok_or_else(|| PyTypeError::new_err("randint() missing required argument 'size'"))?;
+            match args.len() {
+                1 => (0, args.get_item(0)?.extract()?, size),
+                _ => (args.get_item(0)?.extract()?, args.get_item(1)?.extract()?, size),
+            }
+        }
+    };
+    if high <= low {
+        return Err(PyRuntimeError::new_err(format!("random_ expects 'from' to be less than 'to', but got from={} >= to={}", low, high)));
+    }
+    let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
+    let dt = opt_dtype(get("dtype")?.as_ref())?.unwrap_or(DType::Int64);
+    wrap(py, tf::randint(low, high, &shape, dt))
+}
+
+#[pyfunction]
+fn randperm(py: Python<'_>, n: usize) -> PyResult<Py<PyAny>> {
+    wrap(py, tf::randperm(n))
+}
+
+#[pyfunction]
+fn manual_seed(seed: i64) {
+    tf::manual_seed(seed as u64);
+}
+
+fn tensor_list(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
+    seq.try_iter()?.map(|x| Ok(x?.cast::<PyTensor>().map_err(|_| PyTypeError::new_err("expected a sequence of Tensors"))?.get().t.clone())).collect()
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0))]
+fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyAny>> {
+    let ts = tensor_list(tensors)?;
+    let work: usize = ts.iter().map(|t| t.numel()).sum();
+    super::tensor_ops::run(py, work, || crate::ops::cat(&ts, dim))
+}
+
+#[pyfunction]
+#[pyo3(signature = (tensors, dim=0))]
+fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyAny>> {
+    let ts = tensor_list(tensors)?;
+    let work: usize = ts.iter().map(|t| t.numel()).sum();
+    super::tensor_ops::run(py, work, || crate::ops::stack(&ts, dim))
+}
+
+#[pyfunction]
+#[pyo3(name = "where")]
+fn where_(py: Python<'_>, condition: PyRef<'_, PyTensor>, input: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let a = pt::need_tensor(input, "where")?;
+    let b = pt::need_tensor(other, "where")?;
+    wrap(py, crate::ops::where_(&condition.t, &a, &b)?)
+}
+
+#[pyfunction]
+fn is_grad_enabled() -> bool {
+    autograd::is_grad_enabled()
+}
+
+#[pyfunction]
+fn _set_grad_enabled(on: bool) -> bool {
+    autograd::set_grad_enabled(on)
+}
+
+#[pyfunction]
+fn is_inference_mode_enabled() -> bool {
+    autograd::is_inference_mode()
+}
+
+#[pyfunction]
+fn _set_inference_mode(on: bool) -> bool {
+    autograd::set_inference_mode(on)
+}
+
+#[pyfunction]
+fn _default_float() -> &'static str {
+    default_float().name()
+}
+
+#[pyfunction]
+fn _set_default_float(name: &str) -> PyResult<()> {
+    match DType::from_name(name) {
+        Some(d @ (DType::Float32 | DType::Float64)) => {
+            crate::dtype::set_default_float(d);
+            Ok(())
+        }
+        _ => Err(PyTypeError::new_err("only floating-point types are supported as the default type")),
+    }
+}
+
+/// The engine entry point behind `backward` and `autograd.grad`; runs with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (outputs, grad_outputs, keep_graph, create_graph, inputs, accumulate))]
+fn _run_backward(py: Python<'_>, outputs: &Bound<'_, PyAny>, grad_outputs: &Bound<'_, PyAny>, keep_graph: bool, create_graph: bool, inputs: Option<&Bound<'_, PyAny>>, accumulate: bool) -> PyResult<Py<PyList>> {
+    let outs = tensor_list(outputs)?;
+    let grads = tensor_list(grad_outputs)?;
+    let ins = match inputs { Some(i) if !i.is_none() => Some(tensor_list(i)?), _ => None };
+    let req = BackwardRequest { outputs: outs, grad_outputs: grads, keep_graph, create_graph, inputs: ins, accumulate };
+    let res = py.detach(move || autograd::grad(req))?;
+    let objs: Vec<Py<PyAny>> = res.into_iter().map(|g| pt::wrap_opt(py, g)).collect::<PyResult<_>>()?;
+    Ok(PyList::new(py, objs)?.unbind())
+}
+
+#[pyfunction]
+fn get_num_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Bytes held by saved tensors in the graph behind `t`: (live nodes, total bytes, [(name, bytes)]).
+#[pyfunction]
+fn _graph_report(t: PyRef<'_, PyTensor>) -> (usize, usize, Vec<(String, u64, usize)>) {
+    let r = crate::autograd::graph_report(&t.t);
+    (r.nodes, r.total_bytes, r.per_node)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(tensor_, m)?)?;
+    m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(as_tensor, m)?)?;
+    m.add_function(wrap_pyfunction!(zeros, m)?)?;
+    m.add_function(wrap_pyfunction!(ones, m)?)?;
+    m.add_function(wrap_pyfunction!(empty, m)?)?;
+    m.add_function(wrap_pyfunction!(rand, m)?)?;
+    m.add_function(wrap_pyfunction!(randn, m)?)?;
+    m.add_function(wrap_pyfunction!(full, m)?)?;
+    m.add_function(wrap_pyfunction!(arange, m)?)?;
+    m.add_function(wrap_pyfunction!(linspace, m)?)?;
+    m.add_function(wrap_pyfunction!(eye, m)?)?;
+    m.add_function(wrap_pyfunction!(randint, m)?)?;
+    m.add_function(wrap_pyfunction!(randperm, m)?)?;
+    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(stack, m)?)?;
+    m.add_function(wrap_pyfunction!(where_, m)?)?;
+    m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_grad_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(is_inference_mode_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_inference_mode, m)?)?;
+    m.add_function(wrap_pyfunction!(_default_float, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_default_float, m)?)?;
+    m.add_function(wrap_pyfunction!(_run_backward, m)?)?;
+    m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(_graph_report, m)?)?;
+    m.add_function(wrap_pyfunction!(pt::_dtypes, m)?)?;
+    m.add_function(wrap_pyfunction!(super::function::_function_apply, m)?)?;
+    m.add_function(wrap_pyfunction!(super::function::_saved_tensors, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,113 @@
+//! Python callables as core hooks (each call attaches to the interpreter), and the handle
+//! that removes a hook.
+
+use super::tensor::{wrap, PyTensor};
+use crate::autograd::{PostAccHook, PostHook, PreHook, TensorHook};
+use crate::error::Result;
+use crate::tensor::Tensor;
+use parking_lot::Mutex;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+fn py_err(e: PyErr) -> crate::Error {
+    super::errors::from_py(e)
+}
+
+/// Run `f` attached to the interpreter; a Python exception becomes `Error::Python`.
+pub fn attached<R>(f: impl FnOnce(Python<'_>) -> PyResult<R>) -> Result<R> {
+    Python::attach(|py| f(py).map_err(py_err))
+}
+
+fn opt_tensor(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    if o.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(o.cast::<PyTensor>()?.get().t.clone()))
+}
+
+fn tensors_tuple<'py>(py: Python<'py>, ts: &[Option<Tensor>]) -> PyResult<Bound<'py, PyTuple>> {
+    let objs: Vec<Py<PyAny>> = ts.iter().map(|t| super::tensor::wrap_opt(py, t.clone())).collect::<PyResult<_>>()?;
+    PyTuple::new(py, objs)
+}
+
+fn tensors_from(o: &Bound<'_, PyAny>) -> PyResult<Vec<Option<Tensor>>> {
+    o.try_iter()?.map(|x| opt_tensor(&x?)).collect()
+}
+
+/// `tensor.register_hook(fn)`.
+pub struct PyTensorHook(pub Py<PyAny>);
+
+impl TensorHook for PyTensorHook {
+    fn call(&self, grad: &Tensor) -> Result<Option<Tensor>> {
+        attached(|py| {
+            let r = self.0.call1(py, (wrap(py, grad.clone())?,))?;
+            opt_tensor(r.bind(py))
+        })
+    }
+}
+
+/// `tensor.register_post_accumulate_grad_hook(fn)`.
+pub struct PyPostAccHook(pub Py<PyAny>);
+
+impl PostAccHook for PyPostAccHook {
+    fn call(&self, t: &Tensor) -> Result<()> {
+        attached(|py| {
+            self.0.call1(py, (wrap(py, t.clone())?,))?;
+            Ok(())
+        })
+    }
+}
+
+/// `node.register_prehook(fn)`: fn(grad_outputs) -> new grad_outputs or None.
+pub struct PyPreHook(pub Py<PyAny>);
+
+impl PreHook for PyPreHook {
+    fn call(&self, grads: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> {
+        attached(|py| {
+            let r = self.0.call1(py, (tensors_tuple(py, grads)?,))?;
+            let r = r.bind(py);
+            if r.is_none() { Ok(None) } else { tensors_from(r).map(Some) }
+        })
+    }
+}
+
+/// `node.register_hook(fn)`: fn(grad_inputs, grad_outputs) -> new grad_inputs or None.
+pub struct PyPostHook(pub Py<PyAny>);
+
+impl PostHook for PyPostHook {
+    fn call(&self, grad_inputs: &[Option<Tensor>], grad_outputs: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> {
+        attached(|py| {
+            let r = self.0.call1(py, (tensors_tuple(py, grad_inputs)?, tensors_tuple(py, grad_outputs)?))?;
+            let r = r.bind(py);
+            if r.is_none() { Ok(None) } else { tensors_from(r).map(Some) }
+        })
+    }
+}
+
+/// The handle returned by `register_hook`; `remove()` unregisters.
+#[pyclass(module = "ferrograd.utils.hooks", frozen)]
+pub struct RemovableHandle {
+    remove: Mutex<Option<Box<dyn FnOnce() + Send + Sync>>>,
+}
+
+impl RemovableHandle {
+    pub fn new(f: impl FnOnce() + Send + Sync + 'static) -> Self {
+        RemovableHandle { remove: Mutex::new(Some(Box::new(f))) }
+    }
+}
+
+#[pymethods]
+impl RemovableHandle {
+    /// Remove the hook (idempotent).
+    fn remove(&self) {
+        if let Some(f) = self.remove.lock().take() {
+            f();
+        }
+    }
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+    fn __exit__(&self, _a: Py<PyAny>, _b: Py<PyAny>, _c: Py<PyAny>) {
+        self.remove();
+    }
+}

@@ -1,0 +1,27 @@
+//! PyO3 bindings: the `ferrograd._C` module. The only place that imports pyo3.
+
+mod convert;
+mod errors;
+mod function;
+mod functions;
+mod hooks;
+mod node;
+mod tensor;
+mod tensor_ops;
+
+pub use node::PyNode;
+pub use tensor::PyTensor;
+
+use pyo3::prelude::*;
+
+/// The native module `ferrograd._C`.
+#[pymodule]
+#[pyo3(name = "_C")]
+fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<tensor::PyTensor>()?;
+    m.add_class::<tensor::PyDType>()?;
+    m.add_class::<node::PyNode>()?;
+    m.add_class::<hooks::RemovableHandle>()?;
+    functions::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! Graph nodes as Python objects (`grad_fn`): one Python class per node name, identity
+//! kept through the node's `py_slot`, and custom-Function contexts.
+
+use super::hooks::{PyPostHook, PyPreHook, RemovableHandle};
+use super::tensor::wrap;
+use crate::autograd::{next_hook_id, Node};
+use parking_lot::Mutex;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyTuple;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+
+/// How a Python node object holds its graph node.
+pub enum NodeRef {
+    Unbound,
+    Strong(Arc<Node>),
+    /// A custom Function's ctx: the node owns the ctx, so the ctx only points back weakly.
+    Weak(Weak<Node>),
+}
+
+/// `ferrograd._C.Node`: base class of every `grad_fn` class.
+#[pyclass(name = "Node", module = "ferrograd._C", subclass, dict, weakref, frozen)]
+pub struct PyNode {
+    pub inner: Mutex<NodeRef>,
+    me: AtomicUsize,
+}
+
+impl Drop for PyNode {
+    fn drop(&mut self) {
+        let me = self.me.load(Ordering::Relaxed);
+        if me == 0 {
+            return;
+        }
+        if let NodeRef::Strong(n) = &*self.inner.lock() {
+            let _ = n.py_slot.compare_exchange(me, 0, Ordering::AcqRel, Ordering::Relaxed);
+        }
+    }
+}
+
+impl PyNode {
+    pub fn node(&self) -> PyResult<Arc<Node>> {
+        match &*self.inner.lock() {
+            NodeRef::Strong(n) => Ok(n.clone()),
+            NodeRef::Weak(w) => w.upgrade().ok_or_else(|| PyRuntimeError::new_err("the graph node of this object was freed")),
+            NodeRef::Unbound => Err(PyRuntimeError::new_err("this Function context is not attached to a graph node yet")),
+        }
+    }
+    /// Bind a ctx object to its node (custom Functions).
+    pub fn bind_weak(obj: &Bound<'_, PyNode>, node: &Arc<Node>) {
+        *obj.get().inner.lock() = NodeRef::Weak(Arc::downgrade(node));
+        node.py_slot.store(obj.as_ptr() as usize, Ordering::Release);
+    }
+}
+
+fn class_for<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static F: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let f = F.get_or_try_init(py, || -> PyResult<Py<PyAny>> { Ok(py.import("ferrograd._helpers")?.getattr("_node_class")?.unbind()) })?;
+    f.bind(py).call1((name,))
+}
+
+/// The Python object for a graph node (the same object every time while it lives).
+pub fn wrap_node(py: Python<'_>, n: Arc<Node>) -> PyResult<Py<PyAny>> {
+    let p = n.py_slot.load(Ordering::Acquire);
+    if p != 0 {
+        // SAFETY: a non-zero slot is the address of a live node object: either a builtin
+        // wrapper (cleared in its Drop, under the GIL like this code) or a custom Function ctx
+        // that the node itself keeps alive.
+        return Ok(unsafe { Py::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
+    }
+    let cls = class_for(py, &n.name)?;
+    let obj = cls.call0()?;
+    let pn = obj.cast::<PyNode>()?;
+    let addr = obj.as_ptr() as usize;
+    *pn.get().inner.lock() = NodeRef::Strong(n.clone());
+    pn.get().me.store(addr, Ordering::Relaxed);
+    n.py_slot.store(addr, Ordering::Release);
+    Ok(obj.unbind())
+}
+
+#[pymethods]
+impl PyNode {
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn py_new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> Self {
+        PyNode { inner: Mutex::new(NodeRef::Unbound), me: AtomicUsize::new(0) }
+    }
+
+    /// The node's class name (`MulBackward0`).
+    fn name(&self) -> PyResult<String> {
+        Ok(self.node()?.name.clone())
+    }
+
+    /// `((node, input_nr), ...)` for each input of the forward op.
+    #[getter]
+    fn next_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = self.node()?;
+        let items: Vec<Bound<'py, PyTuple>> = n
+            .next_edges
+            .iter()
+            .map(|e| match e {
+                Some(e) => PyTuple::new(py, [wrap_node(py, e.node.clone())?, e.input_nr.into_pyobject(py)?.into_any().unbind()]),
+                None => PyTuple::new(py, [py.None(), 0i64.into_pyobject(py)?.into_any().unbind()]),
+            })
+            .collect::<PyResult<_>>()?;
+        PyTuple::new(py, items)
+    }
+
+    /// For `AccumulateGrad`: the leaf tensor.
+    #[getter]
+    fn variable(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match &self.node()?.variable {
+            Some(v) => wrap(py, v.clone()),
+            None => Err(pyo3::exceptions::PyAttributeError::new_err("'Node' object has no attribute 'variable'")),
+        }
+    }
+
+    /// Register `fn(grad_inputs, grad_outputs)`, run after the node.
+    fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
+        let n = self.node()?;
+        let id = next_hook_id();
+        n.hooks.lock().post.push((id, Arc::new(PyPostHook(hook))));
+        let w = Arc::downgrade(&n);
+        Ok(RemovableHandle::new(move || {
+            if let Some(n) = w.upgrade() {
+                n.hooks.lock().post.retain(|(i, _)| *i != id);
+            }
+        }))
+    }
+
+    /// Register `fn(grad_outputs)`, run before the node.
+    fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
+        let n = self.node()?;
+        let id = next_hook_id();
+        n.hooks.lock().pre.push((id, Arc::new(PyPreHook(hook))));
+        let w = Arc::downgrade(&n);
+        Ok(RemovableHandle::new(move || {
+            if let Some(n) = w.upgrade() {
+                n.hooks.lock().pre.retain(|(i, _)| *i != id);
+            }
+        }))
+    }
+
+    /// The sequence number (creation order) of the node.
+    fn _sequence_nr(&self) -> PyResult<u64> {
+        Ok(self.node()?.seq_nr)
+    }
+
+    /// Bytes held by this node's saved tensors.
+    fn _saved_bytes(&self) -> PyResult<usize> {
+        let n = self.node()?;
+        Ok(n.backward.as_ref().map_or(0, |b| b.saved().iter().map(|s| s.1).sum()))
+    }
+}

@@ -1,0 +1,775 @@
+//! The `Tensor` class: identity-preserving wrapping, properties, conversion, indexing,
+//! hooks. Op methods live in `tensor_ops.rs`.
+
+use super::convert;
+use super::hooks::{PyPostAccHook, PyTensorHook, RemovableHandle};
+use crate::autograd::next_hook_id;
+use crate::dtype::DType;
+use crate::ops;
+use crate::tensor::{Scalar, Tensor};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyEllipsis, PyList, PySlice, PyTuple};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// `ferrograd.dtype`.
+#[pyclass(name = "dtype", module = "ferrograd", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyDType {
+    pub d: DType,
+}
+
+#[pymethods]
+impl PyDType {
+    fn __repr__(&self) -> String {
+        format!("ferrograd.{}", self.d.name())
+    }
+    #[getter]
+    fn is_floating_point(&self) -> bool {
+        self.d.is_float()
+    }
+    #[getter]
+    fn is_signed(&self) -> bool {
+        self.d != DType::Bool
+    }
+    #[getter]
+    fn itemsize(&self) -> usize {
+        self.d.itemsize()
+    }
+    #[getter]
+    fn is_complex(&self) -> bool {
+        false
+    }
+    fn __reduce__(&self) -> (String,) {
+        (self.d.name().to_string(),)
+    }
+}
+
+static DTYPES: PyOnceLock<Vec<Py<PyDType>>> = PyOnceLock::new();
+const ALL_DTYPES: [DType; 6] = [DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64];
+
+/// The one Python object for each dtype (so `x.dtype is torch.float32`).
+pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
+    let all = DTYPES.get_or_init(py, || ALL_DTYPES.iter().map(|&d| Py::new(py, PyDType { d }).expect("dtype object")).collect());
+    let i = ALL_DTYPES.iter().position(|&x| x == d).expect("invariant: known dtype");
+    all[i].clone_ref(py)
+}
+
+/// The dtype singletons, for the Python package.
+#[pyfunction]
+pub fn _dtypes(py: Python<'_>) -> Vec<Py<PyDType>> {
+    ALL_DTYPES.iter().map(|&d| dtype_obj(py, d)).collect()
+}
+
+/// Accept a dtype argument: `torch.float32`, or Python's `float`/`int`/`bool`.
+pub fn dtype_arg(o: &Bound<'_, PyAny>) -> PyResult<DType> {
+    if let Ok(d) = o.cast::<PyDType>() {
+        return Ok(d.get().d);
+    }
+    let py = o.py();
+    if o.is(py.get_type::<pyo3::types::PyFloat>()) {
+        return Ok(DType::Float64);
+    }
+    if o.is(py.get_type::<pyo3::types::PyInt>()) {
+        return Ok(DType::Int64);
+    }
+    if o.is(py.get_type::<pyo3::types::PyBool>()) {
+        return Ok(DType::Bool);
+    }
+    if let Ok(d) = o.getattr("dtype") {
+        if let Ok(d) = d.cast::<PyDType>() {
+            return Ok(d.get().d);
+        }
+    }
+    Err(PyTypeError::new_err(format!("dtype must be a ferrograd.dtype, not {}", o.get_type().name()?)))
+}
+
+/// `ferrograd.Tensor`.
+#[pyclass(name = "Tensor", module = "ferrograd", subclass, weakref, dict, frozen)]
+pub struct PyTensor {
+    pub t: Tensor,
+    /// This object's address, registered in the tensor's `py_slot` for identity.
+    me: AtomicUsize,
+}
+
+impl PyTensor {
+    pub fn new(t: Tensor) -> PyTensor {
+        PyTensor { t, me: AtomicUsize::new(0) }
+    }
+}
+
+impl Drop for PyTensor {
+    fn drop(&mut self) {
+        let me = self.me.load(Ordering::Relaxed);
+        if me != 0 {
+            let _ = self.t.0.py_slot.compare_exchange(me, 0, Ordering::AcqRel, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The Python object for `t`: the existing one if `t` already has one, else a new one.
+pub fn wrap(py: Python<'_>, t: Tensor) -> PyResult<Py<PyAny>> {
+    let p = t.0.py_slot.load(Ordering::Acquire);
+    if p != 0 {
+        // SAFETY: a non-zero slot is the address of the live PyTensor registered below; it is
+        // cleared in that object's Drop (which runs with the GIL held, as does this code), so
+        // the pointer is valid here and we take a new strong reference to it.
+        return Ok(unsafe { Py::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
+    }
+    let obj = Py::new(py, PyTensor::new(t.clone()))?;
+    let addr = obj.as_ptr() as usize;
+    obj.get().me.store(addr, Ordering::Relaxed);
+    t.0.py_slot.store(addr, Ordering::Release);
+    Ok(obj.into_any())
+}
+
+pub fn wrap_opt(py: Python<'_>, t: Option<Tensor>) -> PyResult<Py<PyAny>> {
+    match t {
+        Some(t) => wrap(py, t),
+        None => Ok(py.None()),
+    }
+}
+
+/// Register a Python subclass instance (created through `__new__`) as its tensor's object.
+fn register(obj: &Bound<'_, PyTensor>) {
+    let addr = obj.as_ptr() as usize;
+    obj.get().me.store(addr, Ordering::Relaxed);
+    obj.get().t.0.py_slot.store(addr, Ordering::Release);
+}
+
+fn py_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    static MOD: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let m = MOD.get_or_try_init(py, || py.import("ferrograd._helpers").map(|m| m.unbind()))?;
+    m.bind(py).getattr(name)
+}
+
+/// A tensor from an operand: a Tensor, or a Python number wrapped as a scalar.
+pub fn operand(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    if let Ok(t) = o.cast::<PyTensor>() {
+        return Ok(Some(t.get().t.clone()));
+    }
+    Ok(convert::py_scalar(o).map(Tensor::wrapped_scalar))
+}
+
+/// Like `operand` but raising TypeError for anything else.
+pub fn need_tensor(o: &Bound<'_, PyAny>, what: &str) -> PyResult<Tensor> {
+    operand(o)?.ok_or_else(|| PyTypeError::new_err(format!("{}: expected Tensor as argument, but got {}", what, o.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+}
+
+/// Sizes given as `f(2, 3)` or `f((2, 3))`.
+pub fn shape_args(args: &Bound<'_, PyTuple>) -> PyResult<Vec<i64>> {
+    if args.len() == 1 {
+        let a = args.get_item(0)?;
+        if !a.is_instance_of::<pyo3::types::PyInt>() {
+            if let Ok(v) = a.extract::<Vec<i64>>() {
+                return Ok(v);
+            }
+        }
+    }
+    args.iter().map(|a| a.extract::<i64>().map_err(|_| PyTypeError::new_err(format!("expected a sequence of integers or a single integer, got '{}'", a.get_type().name().map(|n| n.to_string()).unwrap_or_default())))).collect()
+}
+
+pub fn usize_shape(v: &[i64]) -> PyResult<Vec<usize>> {
+    v.iter().map(|&d| if d < 0 { Err(PyRuntimeError::new_err(format!("Trying to create tensor with negative dimension {}: {:?}", d, v))) } else { Ok(d as usize) }).collect()
+}
+
+const NONLEAF_GRAD: &str = "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.";
+
+/// One parsed indexing item.
+enum Item {
+    Int(i64),
+    Slice(Option<i64>, Option<i64>, i64),
+    NewAxis,
+    Ellipsis,
+    Adv(Tensor),
+}
+
+fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = key.cast::<PyTuple>() { t.iter().collect() } else { vec![key.clone()] };
+    let mut out = Vec::with_capacity(items.len());
+    for it in items {
+        if it.is_none() {
+            out.push(Item::NewAxis);
+        } else if it.is_instance_of::<PyEllipsis>() {
+            out.push(Item::Ellipsis);
+        } else if let Ok(s) = it.cast::<PySlice>() {
+            let get = |n: &str| -> PyResult<Option<i64>> {
+                let v = s.getattr(n)?;
+                if v.is_none() { Ok(None) } else { Ok(Some(index_int(&v)?)) }
+            };
+            out.push(Item::Slice(get("start")?, get("stop")?, get("step")?.unwrap_or(1)));
+        } else if it.is_instance_of::<pyo3::types::PyBool>() {
+            out.push(Item::Adv(Tensor::from_vec(vec![it.extract::<bool>()?], &[])));
+        } else if it.is_instance_of::<pyo3::types::PyInt>() {
+            out.push(Item::Int(it.extract()?));
+        } else if let Ok(t) = it.cast::<PyTensor>() {
+            let t = &t.get().t;
+            if t.dim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32) {
+                out.push(Item::Int(t.to_i64_vec()[0]));
+            } else {
+                out.push(Item::Adv(t.clone()));
+            }
+        } else if it.is_instance_of::<PyList>() || it.hasattr("__array__")? {
+            out.push(Item::Adv(convert::tensor_from_data(&it, None)?));
+        } else if it.hasattr("__index__")? {
+            out.push(Item::Int(it.call_method0("__index__")?.extract()?));
+        } else {
+            return Err(PyIndexError::new_err("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ".to_string() + &it.get_type().name()?.to_string() + ")"));
+        }
+    }
+    Ok(out)
+}
+
+fn index_int(v: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if let Ok(t) = v.cast::<PyTensor>() {
+        return Ok(t.get().t.to_i64_vec()[0]);
+    }
+    v.extract::<i64>().or_else(|_| v.call_method0("__index__")?.extract())
+}
+
+/// Apply the basic part of an index (ints, slices, None, ...) as views; return the view and
+/// the advanced indices positioned against its dims.
+fn apply_basic(x: &Tensor, items: Vec<Item>) -> PyResult<(Tensor, Vec<Option<Tensor>>)> {
+    let consumed: usize = items.iter().map(|i| match i {
+        Item::Int(_) | Item::Slice(..) => 1,
+        Item::Adv(t) if t.dtype() == DType::Bool => t.dim().max(1),
+        Item::Adv(_) => 1,
+        _ => 0,
+    }).sum();
+    let nd = x.dim();
+    if consumed > nd {
+        return Err(PyIndexError::new_err(format!("too many indices for tensor of dimension {}", nd)));
+    }
+    let mut cur = x.clone();
+    let mut dim: i64 = 0;
+    let mut adv: Vec<Option<Tensor>> = Vec::new();
+    let mut any_adv = false;
+    let mut view_made = false;
+    for it in items {
+        match it {
+            Item::Int(i) => {
+                cur = ops::select(&cur, dim, i).map_err(|e| match e {
+                    crate::Error::Index(m) if m.starts_with("index") => {
+                        // report the dim of the original tensor, as torch does
+                        PyIndexError::new_err(m)
+                    }
+                    e => e.into(),
+                })?;
+                view_made = true;
+            }
+            Item::Slice(s, e, st) => {
+                cur = ops::slice(&cur, dim, s, e, st)?;
+                view_made = true;
+                adv.push(None);
+                dim += 1;
+            }
+            Item::NewAxis => {
+                cur = ops::unsqueeze(&cur, dim)?;
+                view_made = true;
+                adv.push(None);
+                dim += 1;
+            }
+            Item::Ellipsis => {
+                let skip = nd - consumed;
+                for _ in 0..skip {
+                    adv.push(None);
+                }
+                dim += skip as i64;
+            }
+            Item::Adv(t) => {
+                let k = if t.dtype() == DType::Bool { t.dim().max(1) } else { 1 };
+                if t.dtype() == DType::Bool && t.dim() == 0 {
+                    // x[True] adds a dim of size 1 (or 0)
+                    cur = ops::unsqueeze(&cur, dim)?;
+                    let m = Tensor::from_vec(vec![t.to_i64_vec()[0] != 0], &[1]);
+                    adv.push(Some(m));
+                    any_adv = true;
+                    dim += 1;
+                    continue;
+                }
+                adv.push(Some(t));
+                any_adv = true;
+                dim += k as i64;
+            }
+        }
+    }
+    if !view_made && !any_adv {
+        cur = ops::make_view(&cur, cur.layout());
+        crate::autograd::record("AliasBackward0", &[x], &[&cur], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+    }
+    if !any_adv {
+        adv.clear();
+    }
+    Ok((cur, adv))
+}
+
+fn select_error_dims(x: &Tensor, items: &[Item]) -> Option<PyErr> {
+    // PyTorch names the dim of the *original* tensor in "index i is out of bounds" errors.
+    let shape = x.shape();
+    let mut d = 0usize;
+    for it in items {
+        match it {
+            Item::Int(i) => {
+                if let Some(&n) = shape.get(d) {
+                    let n = n as i64;
+                    if *i < -n || *i >= n {
+                        return Some(PyIndexError::new_err(format!("index {} is out of bounds for dimension {} with size {}", i, d, n)));
+                    }
+                }
+                d += 1;
+            }
+            Item::Slice(..) | Item::Adv(_) => d += 1,
+            Item::Ellipsis => return None,
+            Item::NewAxis => {}
+        }
+    }
+    None
+}
+
+#[pymethods]
+impl PyTensor {
+    #[new]
+    #[pyo3(signature = (*args, **kwargs))]
+    fn py_new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        if let Some(kw) = kwargs {
+            if let Some(a) = kw.get_item("_alias")? {
+                // used by subclasses (nn.Parameter): a new tensor object over the same data
+                let t = a.cast::<PyTensor>()?.get().t.detach();
+                return Ok(PyTensor::new(t));
+            }
+        }
+        if args.is_empty() {
+            return Ok(PyTensor::new(crate::tensor::zeros(&[0], crate::dtype::default_float())));
+        }
+        let a0 = args.get_item(0)?;
+        if args.len() == 1 && !a0.is_instance_of::<pyo3::types::PyInt>() {
+            if let Ok(t) = a0.cast::<PyTensor>() {
+                return Ok(PyTensor::new(t.get().t.detach()));
+            }
+            if let Ok(v) = a0.extract::<Vec<i64>>() {
+                if a0.get_type().name()?.to_string() == "Size" {
+                    return Ok(PyTensor::new(crate::tensor::zeros(&usize_shape(&v)?, crate::dtype::default_float())));
+                }
+            }
+            let t = convert::tensor_from_data(&a0, Some(crate::dtype::default_float()))?;
+            return Ok(PyTensor::new(t));
+        }
+        let shape = usize_shape(&shape_args(args)?)?;
+        Ok(PyTensor::new(crate::tensor::zeros(&shape, crate::dtype::default_float())))
+    }
+
+    /// Register a freshly constructed subclass instance (called by `__init__` helpers).
+    fn _register(slf: &Bound<'_, Self>) {
+        register(slf);
+    }
+
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let s: Vec<usize> = self.t.shape().to_vec();
+        py_helper(py, "Size")?.call1((s,))
+    }
+
+    #[pyo3(signature = (dim=None))]
+    fn size<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        match dim {
+            Some(d) => {
+                let s = self.t.shape();
+                let w = crate::shape::wrap_dim(d, s.len())?;
+                Ok(s.get(w).copied().unwrap_or(1).into_pyobject(py)?.into_any())
+            }
+            None => self.shape(py),
+        }
+    }
+
+    #[pyo3(signature = (dim=None))]
+    fn stride<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
+        let s = self.t.strides();
+        match dim {
+            Some(d) => {
+                let w = crate::shape::wrap_dim(d, s.len())?;
+                Ok(s[w].into_pyobject(py)?.into_any())
+            }
+            None => Ok(PyTuple::new(py, s.iter().copied())?.into_any()),
+        }
+    }
+
+    #[getter]
+    fn dtype(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.t.dtype())
+    }
+
+    #[getter]
+    fn get_requires_grad(&self) -> bool {
+        self.t.requires_grad()
+    }
+
+    #[setter]
+    fn set_requires_grad(&self, v: bool) -> PyResult<()> {
+        self.check_requires_grad(v)?;
+        Ok(self.t.set_requires_grad(v)?)
+    }
+
+    #[pyo3(signature = (requires_grad=true))]
+    fn requires_grad_<'py>(slf: &Bound<'py, Self>, requires_grad: bool) -> PyResult<Bound<'py, Self>> {
+        slf.get().check_requires_grad(requires_grad)?;
+        slf.get().t.set_requires_grad(requires_grad)?;
+        Ok(slf.clone())
+    }
+
+    #[getter]
+    fn get_grad(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let (leaf, retains) = { let m = self.t.meta(); (m.grad_fn.is_none(), m.retains_grad) };
+        if !leaf && !retains {
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &std::ffi::CString::new(NONLEAF_GRAD).expect("no NUL"), 1)?;
+        }
+        wrap_opt(py, self.t.grad())
+    }
+
+    #[setter]
+    fn set_grad(&self, g: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        match g {
+            None => self.t.set_grad(None),
+            Some(o) if o.is_none() => self.t.set_grad(None),
+            Some(o) => {
+                let tn = o.get_type().name()?.to_string();
+                let g = o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err(format!("assigned grad expected to be a Tensor or None but got grad of type {}", tn)))?;
+                let g = g.get().t.clone();
+                if g.shape() != self.t.shape() {
+                    return Err(PyRuntimeError::new_err("assigned grad has data of a different size"));
+                }
+                if g.dtype() != self.t.dtype() {
+                    return Err(PyRuntimeError::new_err("assigned grad has data of a different type"));
+                }
+                self.t.set_grad(Some(g));
+            }
+        }
+        Ok(())
+    }
+
+    #[getter]
+    fn grad_fn(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match self.t.grad_fn() {
+            Some(n) => super::node::wrap_node(py, n),
+            None => Ok(py.None()),
+        }
+    }
+
+    #[getter]
+    fn is_leaf(&self) -> bool {
+        self.t.is_leaf()
+    }
+
+    #[getter]
+    fn get_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, self.t.data_alias())
+    }
+
+    #[setter]
+    fn set_data(&self, other: PyRef<'_, PyTensor>) {
+        let d = other.t.data().clone();
+        let mut cur = self.t.data().clone();
+        cur.storage = d.storage;
+        cur.layout = d.layout;
+        cur.dtype = d.dtype;
+        self.t.set_data(cur);
+    }
+
+    #[getter]
+    fn _version(&self) -> u64 {
+        self.t.version()
+    }
+
+    #[getter]
+    fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_helper(py, "_cpu_device")
+    }
+
+    #[getter]
+    fn is_cuda(&self) -> bool {
+        false
+    }
+
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.t.dim()
+    }
+
+    fn dim(&self) -> usize {
+        self.t.dim()
+    }
+
+    fn ndimension(&self) -> usize {
+        self.t.dim()
+    }
+
+    fn numel(&self) -> usize {
+        self.t.numel()
+    }
+
+    fn nelement(&self) -> usize {
+        self.t.numel()
+    }
+
+    fn element_size(&self) -> usize {
+        self.t.dtype().itemsize()
+    }
+
+    fn storage_offset(&self) -> usize {
+        self.t.layout().offset
+    }
+
+    fn data_ptr(&self) -> usize {
+        self.t.data_ptr()
+    }
+
+    #[pyo3(signature = (memory_format=None))]
+    fn is_contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> bool {
+        let _ = memory_format;
+        self.t.is_contiguous()
+    }
+
+    fn is_floating_point(&self) -> bool {
+        self.t.dtype().is_float()
+    }
+
+    fn is_inference(&self) -> bool {
+        self.t.0.is_inference
+    }
+
+    #[getter]
+    fn retains_grad(&self) -> bool {
+        self.t.meta().retains_grad
+    }
+
+    #[getter]
+    fn output_nr(&self) -> u32 {
+        self.t.output_nr()
+    }
+
+    fn item(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(match self.t.item()? {
+            Scalar::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
+            Scalar::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+            Scalar::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+        })
+    }
+
+    fn tolist(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        convert::tolist(py, &self.t)
+    }
+
+    #[pyo3(signature = (force=false))]
+    fn numpy<'py>(slf: &Bound<'py, Self>, force: bool) -> PyResult<Bound<'py, PyAny>> {
+        if slf.get().t.requires_grad() && !force {
+            return Err(PyRuntimeError::new_err("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."));
+        }
+        if force {
+            let d = Bound::new(slf.py(), PyTensor::new(slf.get().t.detach()))?;
+            return convert::to_numpy(&d);
+        }
+        convert::to_numpy(slf)
+    }
+
+    #[pyo3(signature = (dtype=None, copy=None))]
+    fn __array__<'py>(slf: &Bound<'py, Self>, dtype: Option<&Bound<'py, PyAny>>, copy: Option<bool>) -> PyResult<Bound<'py, PyAny>> {
+        let _ = copy;
+        let d = Bound::new(slf.py(), PyTensor::new(slf.get().t.detach()))?;
+        let a = convert::to_numpy(&d)?;
+        match dtype {
+            Some(dt) if !dt.is_none() => a.call_method1("astype", (dt,)),
+            _ => Ok(a),
+        }
+    }
+
+    fn detach(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, self.t.detach())
+    }
+
+    fn detach_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        slf.get().t.detach_()?;
+        Ok(slf.clone())
+    }
+
+    fn retain_grad(&self) -> PyResult<()> {
+        let t = &self.t;
+        if !t.requires_grad() {
+            return Err(PyRuntimeError::new_err("can't retain_grad on Tensor that has requires_grad=False"));
+        }
+        if t.is_leaf() {
+            return Ok(());
+        }
+        let mut m = t.meta();
+        if m.retains_grad {
+            return Ok(());
+        }
+        m.retains_grad = true;
+        let node = m.grad_fn.clone().expect("invariant: non-leaf");
+        let nr = m.output_nr;
+        drop(m);
+        node.hooks.lock().retain.push((nr, Arc::downgrade(&t.0)));
+        Ok(())
+    }
+
+    fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
+        let t = &self.t;
+        if !t.requires_grad() {
+            return Err(PyRuntimeError::new_err("cannot register a hook on a tensor that doesn't require gradient"));
+        }
+        let id = next_hook_id();
+        let h: Arc<dyn crate::autograd::TensorHook> = Arc::new(PyTensorHook(hook));
+        match t.grad_fn() {
+            Some(node) => {
+                node.hooks.lock().tensor_pre.push((t.output_nr(), id, h));
+                let w = Arc::downgrade(&node);
+                Ok(RemovableHandle::new(move || {
+                    if let Some(n) = w.upgrade() {
+                        n.hooks.lock().tensor_pre.retain(|(_, i, _)| *i != id);
+                    }
+                }))
+            }
+            None => {
+                let list = t.meta().hooks.clone();
+                list.lock().push((id, h));
+                let w = Arc::downgrade(&list);
+                Ok(RemovableHandle::new(move || {
+                    if let Some(l) = w.upgrade() {
+                        l.lock().retain(|(i, _)| *i != id);
+                    }
+                }))
+            }
+        }
+    }
+
+    fn register_post_accumulate_grad_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
+        let t = &self.t;
+        if !t.is_leaf() {
+            return Err(PyRuntimeError::new_err("post accumulate grad hooks cannot be registered on non-leaf tensors"));
+        }
+        if !t.requires_grad() {
+            return Err(PyRuntimeError::new_err("cannot register a hook on a tensor that doesn't require gradient"));
+        }
+        let id = next_hook_id();
+        let list = t.meta().post_acc_hooks.clone();
+        list.lock().push((id, Arc::new(PyPostAccHook(hook))));
+        let w = Arc::downgrade(&list);
+        Ok(RemovableHandle::new(move || {
+            if let Some(l) = w.upgrade() {
+                l.lock().retain(|(i, _)| *i != id);
+            }
+        }))
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        py_helper(slf.py(), "_tensor_repr")?.call1((slf,))?.extract()
+    }
+
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::__repr__(slf)
+    }
+
+    fn __format__(slf: &Bound<'_, Self>, spec: &str) -> PyResult<String> {
+        let t = &slf.get().t;
+        if t.dim() == 0 {
+            let item = slf.get().item(slf.py())?;
+            return item.bind(slf.py()).call_method1("__format__", (spec,))?.extract();
+        }
+        Self::__repr__(slf)
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        let s = self.t.shape();
+        if s.is_empty() {
+            return Err(PyTypeError::new_err("len() of a 0-d tensor"));
+        }
+        Ok(s[0])
+    }
+
+    fn __iter__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let t = &slf.get().t;
+        if t.dim() == 0 {
+            return Err(PyTypeError::new_err("iteration over a 0-d tensor"));
+        }
+        let parts = ops::unbind(t, 0)?;
+        let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
+        Ok(PyList::new(py, objs)?.call_method0("__iter__")?.unbind())
+    }
+
+    fn __bool__(&self) -> PyResult<bool> {
+        let n = self.t.numel();
+        if n != 1 {
+            return Err(PyRuntimeError::new_err(format!("Boolean value of Tensor with {} values is ambiguous", if n == 0 { "no".to_string() } else { "more than one".to_string() })));
+        }
+        Ok(self.t.item()?.as_f64() != 0.0)
+    }
+
+    fn __float__(&self) -> PyResult<f64> {
+        Ok(self.t.item()?.as_f64())
+    }
+
+    fn __int__(&self) -> PyResult<i64> {
+        Ok(self.t.item()?.as_i64())
+    }
+
+    fn __index__(&self) -> PyResult<i64> {
+        if self.t.dtype().is_float() || self.t.numel() != 1 {
+            return Err(PyTypeError::new_err("only integer tensors of a single element can be converted to an index"));
+        }
+        Ok(self.t.item()?.as_i64())
+    }
+
+    fn __hash__(slf: &Bound<'_, Self>) -> isize {
+        slf.as_ptr() as isize
+    }
+
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let items = parse_key(key)?;
+        if let Some(e) = select_error_dims(&self.t, &items) {
+            return Err(e);
+        }
+        let (view, adv) = apply_basic(&self.t, items)?;
+        if adv.is_empty() {
+            return wrap(py, view);
+        }
+        let out = py.detach(|| ops::index(&view, &adv))?;
+        wrap(py, out)
+    }
+
+    fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = parse_key(key)?;
+        if let Some(e) = select_error_dims(&self.t, &items) {
+            return Err(e);
+        }
+        let val = match operand(value)? {
+            Some(v) if v.0.is_wrapped_number => crate::ops::cast_raw(&v, self.t.dtype()),
+            Some(v) => v,
+            None => convert::tensor_from_data(value, Some(self.t.dtype()))?,
+        };
+        let (view, adv) = {
+            let _g = crate::autograd::GradModeGuard::new(crate::autograd::is_grad_enabled());
+            apply_basic(&self.t, items)?
+        };
+        if adv.is_empty() {
+            ops::inplace(&view, |inp| ops::copy_from(inp, &val))?;
+        } else {
+            ops::inplace(&view, |inp| ops::index_put(inp, &adv, &val, false))?;
+        }
+        Ok(())
+    }
+}
+
+impl PyTensor {
+    fn check_requires_grad(&self, v: bool) -> PyResult<()> {
+        if v && !self.t.dtype().is_float() && self.t.is_leaf() {
+            return Err(PyRuntimeError::new_err("only Tensors of floating point dtype can require gradients"));
+        }
+        Ok(())
+    }
+}
+
+/// Errors for bad values in Python-facing argument parsing.
+pub fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}

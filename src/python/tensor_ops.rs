@@ -1,0 +1,645 @@
+//! Tensor op methods: operators, math, reductions, shape ops, in-place variants. Each
+//! parses its arguments once and calls the core op; big ops run with the GIL released.
+
+use super::convert::{opt_dtype, py_scalar};
+use super::tensor::{operand, shape_args, wrap, PyTensor};
+use crate::dtype::DType;
+use crate::error::Result as CoreResult;
+use crate::ops::{self, BinOp};
+use crate::tensor::{Scalar, Tensor};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyTuple, PyDict};
+
+/// Elements above which an op releases the GIL while it runs.
+const DETACH_AT: usize = 1 << 15;
+
+/// Run a core op, releasing the GIL when the work is big enough to matter.
+pub fn run(py: Python<'_>, work: usize, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+    let t = if work >= DETACH_AT { py.detach(f)? } else { f()? };
+    wrap(py, t)
+}
+
+fn binop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>) -> PyResult<Py<PyAny>> {
+    match operand(other)? {
+        Some(b) => run(py, a.numel(), || f(a, &b)),
+        None => Ok(py.NotImplemented()),
+    }
+}
+
+fn rbinop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>) -> PyResult<Py<PyAny>> {
+    match operand(other)? {
+        Some(b) => run(py, a.numel(), || f(&b, a)),
+        None => Ok(py.NotImplemented()),
+    }
+}
+
+fn need(other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    operand(other)?.ok_or_else(|| PyTypeError::new_err(format!("unsupported operand type: '{}'", other.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+}
+
+fn floordiv(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    ops::compare(a, b, BinOp::FloorDiv)
+}
+fn rem(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    ops::compare(a, b, BinOp::Rem)
+}
+fn and(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    ops::compare(a, b, BinOp::And)
+}
+fn or(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    ops::compare(a, b, BinOp::Or)
+}
+fn xor(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    ops::compare(a, b, BinOp::Xor)
+}
+fn rdiv(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    // matches torch: `s / x` is `x.reciprocal() * s` (MulBackward0 over ReciprocalBackward0)
+    if a.0.is_wrapped_number {
+        return ops::mul(&ops::reciprocal(b)?, a);
+    }
+    ops::div(a, b)
+}
+fn rsub(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
+    if a.0.is_wrapped_number {
+        return ops::rsub(b, a);
+    }
+    ops::sub(a, b)
+}
+
+/// Dims argument: an int, a sequence of ints, or None.
+pub fn dims_arg(o: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
+    match o {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => {
+            if let Ok(i) = o.extract::<i64>() {
+                return Ok(Some(vec![i]));
+            }
+            Ok(Some(o.extract::<Vec<i64>>()?))
+        }
+    }
+}
+
+fn scalar_opt(o: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Scalar>> {
+    match o {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => match py_scalar(o) {
+            Some(s) => Ok(Some(s)),
+            None => {
+                let t = o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err("clamp(): min/max must be numbers"))?;
+                Ok(Some(t.get().t.item()?))
+            }
+        },
+    }
+}
+
+fn return_pair(py: Python<'_>, kind: &str, a: Tensor, b: Tensor) -> PyResult<Py<PyAny>> {
+    let h = py.import("ferrograd._helpers")?.getattr("_return_type")?;
+    Ok(h.call1((kind, wrap(py, a)?, wrap(py, b)?))?.unbind())
+}
+
+macro_rules! unary_methods {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                    let t = &self.t;
+                    run(py, t.numel(), || ($f)(t))
+                }
+            )*
+        }
+    };
+}
+
+unary_methods! {
+    exp => ops::exp, log => ops::log, sqrt => ops::sqrt, rsqrt => ops::rsqrt,
+    sin => ops::sin, cos => ops::cos, tanh => ops::tanh, sigmoid => ops::sigmoid,
+    relu => ops::relu, abs => ops::abs, neg => ops::neg, negative => ops::neg,
+    reciprocal => ops::reciprocal, sign => ops::sign,
+    floor => |t| ops::rounding(t, "floor"), ceil => |t| ops::rounding(t, "ceil"),
+    trunc => |t| ops::rounding(t, "trunc"), round => |t| ops::rounding(t, "round"),
+    log1p => |t| ops::unary_extra(t, "log1p"), expm1 => |t| ops::unary_extra(t, "expm1"),
+    log2 => |t| ops::unary_extra(t, "log2"), log10 => |t| ops::unary_extra(t, "log10"),
+    tan => |t| ops::unary_extra(t, "tan"), atan => |t| ops::unary_extra(t, "atan"),
+    asin => |t| ops::unary_extra(t, "asin"), acos => |t| ops::unary_extra(t, "acos"),
+    sinh => |t| ops::unary_extra(t, "sinh"), cosh => |t| ops::unary_extra(t, "cosh"),
+    square => |t| ops::unary_extra(t, "square"),
+    logical_not => ops::logical_not,
+    isnan => |t| ops::float_test(t, "isnan"), isinf => |t| ops::float_test(t, "isinf"),
+    isfinite => |t| ops::float_test(t, "isfinite"),
+    t => ops::t, contiguous => ops::contiguous, clone => ops::clone,
+}
+
+macro_rules! binary_methods {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+                    let t = &self.t;
+                    let o = need(other)?;
+                    run(py, t.numel(), || ($f)(t, &o))
+                }
+            )*
+        }
+    };
+}
+
+binary_methods! {
+    mul => ops::mul, multiply => ops::mul, true_divide => ops::div,
+    eq => |a, b| ops::compare(a, b, BinOp::Eq), ne => |a, b| ops::compare(a, b, BinOp::Ne),
+    lt => |a, b| ops::compare(a, b, BinOp::Lt), le => |a, b| ops::compare(a, b, BinOp::Le),
+    gt => |a, b| ops::compare(a, b, BinOp::Gt), ge => |a, b| ops::compare(a, b, BinOp::Ge),
+    logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::And),
+    logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::Or),
+    logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::Xor),
+    floor_divide => floordiv, remainder => rem, fmod => rem,
+    maximum => ops::maximum, minimum => ops::minimum,
+    matmul => ops::matmul, mm => ops::mm, bmm => ops::bmm, mv => ops::mv, dot => ops::dot,
+    bitwise_and => and, bitwise_or => or, bitwise_xor => xor,
+}
+
+macro_rules! inplace_binary {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+                    let o = need(other)?;
+                    let t = &slf.get().t;
+                    ops::inplace(t, |inp| ($f)(inp, &o))?;
+                    Ok(slf.clone())
+                }
+            )*
+        }
+    };
+}
+
+inplace_binary! {
+    mul_ => ops::mul, copy_ => ops::copy_from, pow_ => ops::pow,
+}
+
+macro_rules! inplace_unary {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                fn $name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+                    let t = &slf.get().t;
+                    ops::inplace(t, |inp| ($f)(inp))?;
+                    Ok(slf.clone())
+                }
+            )*
+        }
+    };
+}
+
+inplace_unary! {
+    exp_ => ops::exp, log_ => ops::log, sqrt_ => ops::sqrt, neg_ => ops::neg, abs_ => ops::abs,
+    relu_ => ops::relu, sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
+    reciprocal_ => ops::reciprocal, floor_ => |t| ops::rounding(t, "floor"),
+    zero_ => |t: &Tensor| Ok(crate::tensor::zeros(&t.shape(), t.dtype())),
+}
+
+#[pymethods]
+impl PyTensor {
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::add) }
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, ops::add) }
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::sub) }
+    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rsub) }
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::mul) }
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, ops::mul) }
+    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::div) }
+    fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rdiv) }
+    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, floordiv) }
+    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, floordiv) }
+    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, rem) }
+    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rem) }
+    fn __matmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); let a = &self.t; Ok(py.detach(|| ops::matmul(a, &b)).map_err(PyErr::from).and_then(|t| wrap(py, t))?) } Err(_) => Ok(py.NotImplemented()) }
+    }
+    fn __rmatmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); wrap(py, ops::matmul(&b, &self.t)?) } Err(_) => Ok(py.NotImplemented()) }
+    }
+    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, and) }
+    fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, and) }
+    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, or) }
+    fn __ror__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, or) }
+    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, xor) }
+    fn __rxor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, xor) }
+    fn __neg__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> { wrap(py, ops::neg(&self.t)?) }
+    fn __pos__(slf: Py<Self>) -> Py<Self> { slf }
+    fn __abs__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> { wrap(py, ops::abs(&self.t)?) }
+    fn __invert__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if self.t.dtype() != DType::Bool {
+            return Err(PyTypeError::new_err("~ (bitwise_not) is only implemented for bool tensors here"));
+        }
+        wrap(py, ops::logical_not(&self.t)?)
+    }
+    fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let _ = modulo;
+        binop(py, &self.t, other, ops::pow)
+    }
+    fn __rpow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let _ = modulo;
+        rbinop(py, &self.t, other, ops::pow)
+    }
+    fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
+        use pyo3::basic::CompareOp::*;
+        let Some(b) = operand(other)? else { return Ok(py.NotImplemented()) };
+        let k = match op { Lt => BinOp::Lt, Le => BinOp::Le, Eq => BinOp::Eq, Ne => BinOp::Ne, Gt => BinOp::Gt, Ge => BinOp::Ge };
+        wrap(py, ops::compare(&self.t, &b, k)?)
+    }
+    fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = need(other)?;
+        Ok(ops::inplace(&self.t, |inp| ops::add(inp, &o))?)
+    }
+    fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = need(other)?;
+        Ok(ops::inplace(&self.t, |inp| ops::mul(inp, &o))?)
+    }
+    fn __itruediv__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = need(other)?;
+        Ok(ops::inplace(&self.t, |inp| ops::div(inp, &o))?)
+    }
+    fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let o = need(other)?;
+        Ok(ops::inplace(&self.t, |inp| ops::sub(inp, &o))?)
+    }
+
+    #[pyo3(signature = (other, alpha=None))]
+    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let o = need(other)?;
+        let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        let t = &self.t;
+        run(py, t.numel(), || ops::add_scaled(t, &o, a))
+    }
+    #[pyo3(signature = (other, alpha=None))]
+    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let o = need(other)?;
+        let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        let t = &self.t;
+        run(py, t.numel(), || if a.as_f64() == 1.0 { ops::sub(t, &o) } else { ops::sub(t, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })
+    }
+    #[pyo3(signature = (other, *, rounding_mode=None))]
+    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<Py<PyAny>> {
+        let o = need(other)?;
+        let t = &self.t;
+        match rounding_mode {
+            Some("floor") => wrap(py, floordiv(t, &o)?),
+            Some("trunc") => wrap(py, ops::rounding(&ops::div(t, &o)?, "trunc")?),
+            _ => run(py, t.numel(), || ops::div(t, &o)),
+        }
+    }
+    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.div(py, other, None)
+    }
+    fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let o = need(exponent)?;
+        let t = &self.t;
+        run(py, t.numel(), || ops::pow(t, &o))
+    }
+    #[pyo3(signature = (other, alpha=None))]
+    fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let o = need(other)?;
+        let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        ops::inplace(&slf.get().t, |inp| ops::add_scaled(inp, &o, a))?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (other, alpha=None))]
+    fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let o = need(other)?;
+        let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        ops::inplace(&slf.get().t, |inp| if a.as_f64() == 1.0 { ops::sub(inp, &o) } else { ops::sub(inp, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })?;
+        Ok(slf.clone())
+    }
+    fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = need(other)?;
+        ops::inplace(&slf.get().t, |inp| ops::div(inp, &o))?;
+        Ok(slf.clone())
+    }
+    fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let v = need(value)?;
+        ops::inplace(&slf.get().t, |inp| {
+            let out = crate::tensor::zeros(&inp.shape(), inp.dtype());
+            ops::write_into(&out, &v)?;
+            // the gradient of fill_ w.r.t. the old value is zero: no history from `inp`
+            if v.requires_grad() { ops::add(&out, &ops::sub(&v, &v.detach())?) } else { Ok(out) }
+        })?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clamp(&self, py: Python<'_>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
+        let t = &self.t;
+        run(py, t.numel(), || ops::clamp(t, lo, hi))
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clip(&self, py: Python<'_>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        self.clamp(py, min, max)
+    }
+    fn clamp_min(&self, py: Python<'_>, min: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.clamp(py, Some(min), None)
+    }
+    fn clamp_max(&self, py: Python<'_>, max: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.clamp(py, None, Some(max))
+    }
+    #[pyo3(signature = (min=None, max=None))]
+    fn clamp_<'py>(slf: &Bound<'py, Self>, min: Option<&Bound<'py, PyAny>>, max: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
+        ops::inplace(&slf.get().t, |inp| ops::clamp(inp, lo, hi))?;
+        Ok(slf.clone())
+    }
+
+    // ---- reductions ----
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn sum(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let d = dims_arg(dim)?;
+        let dt = opt_dtype(dtype)?;
+        let t = &self.t;
+        run(py, t.numel(), || match d {
+            None => ops::sum(t, dt),
+            Some(d) => ops::sum_dims(t, &ops::reduce_dims(&d, t.dim())?, keepdim, dt),
+        })
+    }
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn mean(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let d = dims_arg(dim)?;
+        let dt = opt_dtype(dtype)?;
+        let t = &self.t;
+        run(py, t.numel(), || match d {
+            None => ops::mean(t, None, false, dt),
+            Some(d) => ops::mean(t, Some(&ops::reduce_dims(&d, t.dim())?), keepdim, dt),
+        })
+    }
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn prod(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let dt = opt_dtype(dtype)?;
+        let t = match dt { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        let d = match dim { Some(d) => Some(crate::shape::wrap_dim(d, t.dim())?), None => None };
+        wrap(py, ops::prod(&t, d, keepdim)?)
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn max(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        self.minmax(py, dim, keepdim, true)
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn min(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        self.minmax(py, dim, keepdim, false)
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn amax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        match dims_arg(dim)? {
+            None => wrap(py, ops::max_all(&self.t, true)?),
+            Some(d) => { let mut cur = self.t.clone(); let mut ds = ops::reduce_dims(&d, cur.dim())?; ds.reverse(); for x in ds { cur = ops::max_dim(&cur, x as i64, keepdim, true)?.0; } wrap(py, cur) }
+        }
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmax(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::argmax(&self.t, dim, keepdim, true)?)
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn argmin(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::argmax(&self.t, dim, keepdim, false)?)
+    }
+    #[pyo3(signature = (p=None, dim=None, keepdim=false, dtype=None))]
+    fn norm(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let _ = dtype;
+        let pv = match p {
+            None => 2.0,
+            Some(p) if p.is_none() => 2.0,
+            Some(p) => match p.extract::<String>() {
+                Ok(s) if s == "fro" => 2.0,
+                Ok(s) => return Err(PyRuntimeError::new_err(format!("norm: unsupported p '{}'", s))),
+                Err(_) => p.extract::<f64>()?,
+            },
+        };
+        let t = &self.t;
+        let dims = match dims_arg(dim)? { Some(d) => ops::reduce_dims(&d, t.dim())?, None => vec![] };
+        run(py, t.numel(), || ops::norm(t, pv, &dims, keepdim))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn all(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::all_any(&self.t, dim, keepdim, true)?)
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn any(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::all_any(&self.t, dim, keepdim, false)?)
+    }
+    #[pyo3(signature = (dim, dtype=None))]
+    fn softmax(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        run(py, t.numel(), || ops::softmax(&t, dim))
+    }
+    #[pyo3(signature = (dim, dtype=None))]
+    fn log_softmax(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        run(py, t.numel(), || ops::log_softmax(&t, dim))
+    }
+
+    // ---- shape ----
+    #[pyo3(signature = (*shape))]
+    fn view(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if shape.len() == 1 {
+            if let Ok(d) = shape.get_item(0)?.cast::<super::tensor::PyDType>() {
+                if d.get().d == self.t.dtype() { return wrap(py, ops::view(&self.t, &self.t.shape().iter().map(|&x| x as i64).collect::<Vec<_>>())?); }
+                return Err(PyRuntimeError::new_err("view(dtype) with a different element size is not supported"));
+            }
+        }
+        wrap(py, ops::view(&self.t, &shape_args(shape)?)?)
+    }
+    #[pyo3(signature = (*shape))]
+    fn reshape(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::reshape(&self.t, &shape_args(shape)?)?)
+    }
+    fn view_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::view(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
+    }
+    fn reshape_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::reshape(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
+    }
+    fn transpose(&self, py: Python<'_>, dim0: i64, dim1: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::transpose(&self.t, dim0, dim1)?)
+    }
+    fn swapaxes(&self, py: Python<'_>, dim0: i64, dim1: i64) -> PyResult<Py<PyAny>> {
+        self.transpose(py, dim0, dim1)
+    }
+    fn t_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        ops::t_(&slf.get().t)?;
+        Ok(slf.clone())
+    }
+    #[getter(T)]
+    fn big_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let nd = self.t.dim() as i64;
+        let dims: Vec<i64> = (0..nd).rev().collect();
+        wrap(py, ops::permute(&self.t, &dims)?)
+    }
+    #[getter(mT)]
+    fn m_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::transpose(&self.t, -2, -1)?)
+    }
+    #[pyo3(signature = (*dims))]
+    fn permute(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::permute(&self.t, &shape_args(dims)?)?)
+    }
+    #[pyo3(signature = (dim=None))]
+    fn squeeze(&self, py: Python<'_>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::squeeze(&self.t, dim)?)
+    }
+    fn unsqueeze(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::unsqueeze(&self.t, dim)?)
+    }
+    #[pyo3(signature = (*sizes))]
+    fn expand(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::expand(&self.t, &shape_args(sizes)?)?)
+    }
+    fn expand_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::expand(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
+    }
+    fn narrow(&self, py: Python<'_>, dim: i64, start: i64, length: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::narrow(&self.t, dim, start, length)?)
+    }
+    fn select(&self, py: Python<'_>, dim: i64, index: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::select(&self.t, dim, index)?)
+    }
+    #[pyo3(signature = (start_dim=0, end_dim=-1))]
+    fn flatten(&self, py: Python<'_>, start_dim: i64, end_dim: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::flatten(&self.t, start_dim, end_dim)?)
+    }
+    #[pyo3(signature = (dim=0))]
+    fn unbind(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyTuple>> {
+        let parts = ops::unbind(&self.t, dim)?;
+        let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
+        Ok(PyTuple::new(py, objs)?.unbind())
+    }
+    #[pyo3(signature = (split_size, dim=0))]
+    fn split(&self, py: Python<'_>, split_size: usize, dim: i64) -> PyResult<Py<PyTuple>> {
+        let parts = ops::split(&self.t, split_size, dim)?;
+        let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
+        Ok(PyTuple::new(py, objs)?.unbind())
+    }
+    #[pyo3(signature = (chunks, dim=0))]
+    fn chunk(&self, py: Python<'_>, chunks: usize, dim: i64) -> PyResult<Py<PyTuple>> {
+        let d = crate::shape::wrap_dim(dim, self.t.dim())?;
+        let n = self.t.shape()[d];
+        self.split(py, n.div_ceil(chunks.max(1)).max(1), dim)
+    }
+    fn gather(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::gather(&self.t, dim, &index.t)?)
+    }
+    fn index_select(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        let d = crate::shape::wrap_dim(dim, self.t.dim())?;
+        let mut idx: Vec<Option<Tensor>> = vec![None; d];
+        idx.push(Some(index.t.clone()));
+        wrap(py, ops::index(&self.t, &idx)?)
+    }
+    fn masked_fill(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let v = need(value)?;
+        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, self.t.dtype()) } else { v };
+        wrap(py, ops::where_(&mask.t, &v, &self.t)?)
+    }
+    fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let v = need(value)?;
+        let m = mask.t.clone();
+        let dt = slf.get().t.dtype();
+        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, dt) } else { v };
+        ops::inplace(&slf.get().t, |inp| ops::where_(&m, &v, inp))?;
+        Ok(slf.clone())
+    }
+    fn where_(&self, py: Python<'_>, condition: PyRef<'_, PyTensor>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let o = need(other)?;
+        wrap(py, ops::where_(&condition.t, &self.t, &o)?)
+    }
+    fn nonzero(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::nonzero(&self.t))
+    }
+    fn equal(&self, other: PyRef<'_, PyTensor>) -> PyResult<bool> {
+        if self.t.shape() != other.t.shape() {
+            return Ok(false);
+        }
+        Ok(ops::all_any(&ops::compare(&self.t, &other.t, BinOp::Eq)?, None, false, true)?.item()?.as_f64() != 0.0)
+    }
+    #[pyo3(signature = (other, rtol=1e-5, atol=1e-8, equal_nan=false))]
+    fn allclose(&self, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<bool> {
+        let a = self.t.to_f64_vec();
+        let shape = crate::shape::broadcast_shapes(&self.t.shape(), &other.t.shape())?;
+        let l = other.t.layout().broadcast_to(&shape)?;
+        let la = self.t.layout().broadcast_to(&shape)?;
+        let av = ops::as_strided_view(&self.t, &la).to_f64_vec();
+        let bv = ops::as_strided_view(&other.t, &l).to_f64_vec();
+        let _ = a;
+        Ok(av.iter().zip(&bv).all(|(&x, &y)| {
+            if x.is_nan() || y.is_nan() { return equal_nan && x.is_nan() && y.is_nan(); }
+            if x == y { return true; }
+            (x - y).abs() <= atol + rtol * y.abs()
+        }))
+    }
+    #[pyo3(signature = (dim=-1, descending=false, stable=false))]
+    fn sort(&self, py: Python<'_>, dim: i64, descending: bool, stable: bool) -> PyResult<Py<PyAny>> {
+        let _ = stable;
+        let t = &self.t;
+        let d = crate::shape::wrap_dim(dim, t.dim())?;
+        // sort each row along d: build indices, gather
+        let moved = ops::contiguous(&ops::transpose(&t.detach(), d as i64, -1)?)?;
+        let vals = moved.to_f64_vec();
+        let n = moved.shape().last().copied().unwrap_or(1).max(1);
+        let mut idx = Vec::with_capacity(vals.len());
+        for row in vals.chunks(n) {
+            let mut ix: Vec<usize> = (0..row.len()).collect();
+            ix.sort_by(|&a, &b| {
+                let o = row[a].partial_cmp(&row[b]).unwrap_or_else(|| row[a].is_nan().cmp(&row[b].is_nan()));
+                if descending { o.reverse() } else { o }
+            });
+            idx.extend(ix.into_iter().map(|i| i as i64));
+        }
+        let it = Tensor::from_vec(idx, &moved.shape());
+        let it = ops::contiguous(&ops::transpose(&it, d as i64, -1)?)?;
+        let values = ops::gather(t, d as i64, &it)?;
+        return_pair(py, "sort", values, it)
+    }
+    #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]
+    fn topk(&self, py: Python<'_>, k: usize, dim: i64, largest: bool, sorted: bool) -> PyResult<Py<PyAny>> {
+        let _ = sorted;
+        let r = self.sort(py, dim, largest, false)?;
+        let r = r.bind(py);
+        let (v, i) = (r.get_item(0)?, r.get_item(1)?);
+        let v = ops::narrow(&v.cast::<PyTensor>()?.get().t, dim, 0, k as i64)?;
+        let i = ops::narrow(&i.cast::<PyTensor>()?.get().t, dim, 0, k as i64)?;
+        return_pair(py, "topk", v, i)
+    }
+    fn _to_dtype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let d = super::tensor::dtype_arg(dtype)?;
+        wrap(py, ops::to_dtype(&self.t, d)?)
+    }
+    #[pyo3(signature = (**_kwargs))]
+    fn uniform_<'py>(slf: &Bound<'py, Self>, _kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, Self>> {
+        let t = &slf.get().t;
+        let (lo, hi) = match _kwargs { Some(k) => (k.get_item("a")?.map(|v| v.extract::<f64>()).transpose()?.unwrap_or(0.0), k.get_item("b")?.map(|v| v.extract::<f64>()).transpose()?.unwrap_or(1.0)), None => (0.0, 1.0) };
+        let r = crate::tensor::rand(&t.shape(), t.dtype());
+        let r = ops::add(&ops::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(hi - lo)))?, &Tensor::wrapped_scalar(Scalar::Float(lo)))?;
+        let _g = crate::autograd::GradModeGuard::new(false);
+        ops::inplace(t, |_| Ok(r.clone()))?;
+        Ok(slf.clone())
+    }
+}
+
+impl PyTensor {
+    fn minmax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, is_max: bool) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => wrap(py, ops::max_all(&self.t, is_max)?),
+            Some(d) if d.is_none() => wrap(py, ops::max_all(&self.t, is_max)?),
+            Some(d) => {
+                if let Ok(other) = d.cast::<PyTensor>() {
+                    let o = other.get().t.clone();
+                    return wrap(py, if is_max { ops::maximum(&self.t, &o)? } else { ops::minimum(&self.t, &o)? });
+                }
+                let d: i64 = d.extract()?;
+                let (v, i) = ops::max_dim(&self.t, d, keepdim, is_max)?;
+                return_pair(py, if is_max { "max" } else { "min" }, v, i)
+            }
+        }
+    }
+}
