@@ -89,7 +89,8 @@ pub fn fmt_list(v: &[usize]) -> String {
 pub fn broadcast_shapes(a: &[usize], b: &[usize]) -> Result<Dims> {
     let nd = a.len().max(b.len());
     let mut out: Dims = SmallVec::from_elem(0, nd);
-    for i in 0..nd {
+    // matches torch: report the right-most mismatching dim
+    for i in (0..nd).rev() {
         let da = if i + a.len() >= nd { a[i + a.len() - nd] } else { 1 };
         let db = if i + b.len() >= nd { b[i + b.len() - nd] } else { 1 };
         out[i] = if da == db || db == 1 {

@@ -6,7 +6,7 @@
 //! node's input are summed in a fixed order (by producing slot and edge), never by arrival,
 //! so gradients do not depend on scheduling.
 
-use super::{is_grad_enabled, GradModeGuard, Node};
+use super::{GradModeGuard, Node};
 use crate::error::Result;
 use crate::ops;
 use crate::tensor::Tensor;
@@ -309,11 +309,16 @@ fn validate(node: &Node, pos: usize, next: &Node, input_nr: usize, g: Tensor) ->
 fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     match var.grad() {
         None => {
-            let new = if create_graph { g } else { g.detach_copy_if_shared()? };
+            let new = if create_graph && g.requires_grad() {
+                // matches torch: the grad is a fresh copy of the incoming one (CopyBackwards)
+                ops::copy_from(&crate::tensor::zeros(&g.shape(), g.dtype()), &g)?
+            } else {
+                g.detach_copy_if_shared()?
+            };
             var.set_grad(Some(new));
         }
         Some(old) => {
-            if create_graph || is_grad_enabled() && old.requires_grad() {
+            if create_graph {
                 var.set_grad(Some(ops::add(&old, &g)?));
             } else {
                 let _g = GradModeGuard::new(false);

@@ -15,10 +15,8 @@ def _as_tuple(x):
 
 def _numerical_jacobian(fn, inputs, eps):
     """d out_flat / d in_flat for each differentiable input, by central differences."""
-    from .. import no_grad
-
     jacs = []
-    with no_grad():
+    if True:
         for x in inputs:
             if not (hasattr(x, "requires_grad") and x.requires_grad):
                 jacs.append(None)
