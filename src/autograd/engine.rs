@@ -203,7 +203,7 @@ fn evaluate(
     req: &BackwardRequest,
 ) -> Result<Vec<Option<Tensor>>> {
     // Tensor pre-hooks: on a leaf they live on the tensor, otherwise on the node.
-    if let Some(var) = &node.variable {
+    if let Some(var) = &node.leaf() {
         let hooks: Vec<_> = var.meta().hooks.lock().iter().map(|h| h.1.clone()).collect();
         for h in hooks {
             if let Some(g) = &inputs[0] {
@@ -243,7 +243,9 @@ fn evaluate(
     for &(nr, pos) in capture_at {
         captured[pos] = inputs[nr as usize].clone();
     }
-    if let Some(var) = &node.variable {
+    if node.is_accumulate_grad() {
+        let Some(var) = node.leaf() else { return Ok(Vec::new()) };
+        let var = &var;
         let targeted = !capture_at.is_empty();
         if req.accumulate && (req.inputs.is_none() || targeted) {
             if let Some(g) = inputs.into_iter().next().flatten() {
@@ -271,7 +273,20 @@ fn evaluate(
     }
     let needs: Vec<bool> = node.next_edges.iter().map(|e| e.is_some()).collect();
     let grad_outputs = if node.hooks.lock().post.is_empty() { Vec::new() } else { inputs.clone() };
+    let (anomaly, check_nan) = super::anomaly();
+    let inputs_bad = if anomaly && check_nan { inputs.iter().flatten().any(non_finite) } else { false };
     let mut outputs = bw.apply(node, inputs, &needs)?;
+    if anomaly && check_nan {
+        for (i, g) in outputs.iter().enumerate() {
+            let Some(g) = g else { continue };
+            if non_finite(g) {
+                let kind = if g.to_f64_vec().iter().any(|v| v.is_nan()) { "nan" } else { "inf" };
+                // matches torch's first line; the second says whether the input was already bad
+                bail!(Runtime, "Function '{}' returned {} values in its {}th output.\n(anomaly mode: the gradient flowing into '{}' was {})",
+                    node.name, kind, i, node.name, if inputs_bad { "already non-finite" } else { "finite" });
+            }
+        }
+    }
     ensure!(outputs.len() == node.next_edges.len(), Runtime,
         "function {} returned an incorrect number of gradients (expected {}, got {})",
         node.name, node.next_edges.len(), outputs.len());
@@ -364,4 +379,8 @@ pub fn graph_report(t: &Tensor) -> GraphReport {
         }
     }
     GraphReport { nodes: per_node.len(), total_bytes: storages.values().sum(), per_node }
+}
+
+fn non_finite(t: &Tensor) -> bool {
+    t.dtype().is_float() && t.to_f64_vec().iter().any(|v| !v.is_finite())
 }

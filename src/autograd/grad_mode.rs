@@ -40,3 +40,17 @@ impl Drop for GradModeGuard {
         set_grad_enabled(self.0);
     }
 }
+
+static ANOMALY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Anomaly mode: when on with `check_nan`, the engine names the first node whose backward
+/// produced NaN/Inf.
+pub fn set_anomaly(enabled: bool, check_nan: bool) {
+    ANOMALY.store(u8::from(enabled) | (u8::from(check_nan) << 1), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// (enabled, check_nan).
+pub fn anomaly() -> (bool, bool) {
+    let v = ANOMALY.load(std::sync::atomic::Ordering::Relaxed);
+    (v & 1 != 0, v & 2 != 0)
+}

@@ -81,8 +81,10 @@ pub struct Node {
     pub next_edges: Vec<Option<Edge>>,
     pub input_meta: Vec<InputMeta>,
     pub backward: Option<Box<dyn Backward>>,
-    /// For `AccumulateGrad`: the leaf it writes into.
-    pub variable: Option<Tensor>,
+    /// For `AccumulateGrad`: the leaf it writes into. Weak, so that a leaf's `.grad` built
+    /// with `create_graph=True` (whose history ends here) does not keep the leaf alive in a
+    /// cycle, the leak PyTorch documents for gradient penalties.
+    pub variable: Option<std::sync::Weak<crate::tensor::TensorImpl>>,
     pub hooks: Mutex<NodeHooks>,
     /// The bindings' cached Python object, for identity (`a.grad_fn is b.grad_fn`).
     pub py_slot: std::sync::atomic::AtomicUsize,
@@ -112,6 +114,10 @@ impl Node {
     pub fn is_accumulate_grad(&self) -> bool {
         self.variable.is_some()
     }
+    /// For `AccumulateGrad`: the leaf, if it is still alive.
+    pub fn leaf(&self) -> Option<Tensor> {
+        self.variable.as_ref().and_then(|w| w.upgrade()).map(Tensor)
+    }
     /// Free saved tensors.
     pub fn release(&self) {
         if let Some(b) = &self.backward {
@@ -132,7 +138,7 @@ impl AccumulateGrad {
             next_edges: Vec::new(),
             input_meta: vec![meta],
             backward: None,
-            variable: Some(variable),
+            variable: Some(Arc::downgrade(&variable.0)),
             hooks: Mutex::new(NodeHooks::default()),
             py_slot: std::sync::atomic::AtomicUsize::new(0),
         })
@@ -245,7 +251,7 @@ pub fn record(
     for s in save {
         saved.push(match s {
             Save::In(t) => SavedTensor::input(t)?,
-            Save::Out(i) => SavedTensor::output(outputs[*i], *i as u32, name),
+            Save::Out(i) => SavedTensor::output(outputs[*i], *i as u32, name)?,
         });
     }
     let edges = inputs.iter().map(|t| t.gradient_edge()).collect();

@@ -9,8 +9,44 @@ use std::sync::Arc;
 /// The text PyTorch raises when a freed graph is walked again.
 pub const SECOND_BACKWARD: &str = "Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.";
 
+/// `saved_tensors_hooks`: transform tensors when saved (pack) and when used (unpack).
+pub trait SavedTensorHooks: Send + Sync {
+    fn pack(&self, t: &Tensor) -> Result<Box<dyn std::any::Any + Send + Sync>>;
+    fn unpack(&self, packed: &(dyn std::any::Any + Send + Sync)) -> Result<Tensor>;
+}
+
+thread_local! {
+    static SAVED_HOOKS: std::cell::RefCell<Vec<Arc<dyn SavedTensorHooks>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Make `h` the active saved-tensor hooks on this thread (until `pop_saved_hooks`).
+pub fn push_saved_hooks(h: Arc<dyn SavedTensorHooks>) {
+    SAVED_HOOKS.with(|s| s.borrow_mut().push(h));
+}
+
+/// Deactivate the innermost saved-tensor hooks.
+pub fn pop_saved_hooks() {
+    SAVED_HOOKS.with(|s| s.borrow_mut().pop());
+}
+
+fn active_hooks() -> Option<Arc<dyn SavedTensorHooks>> {
+    SAVED_HOOKS.with(|s| s.borrow().last().cloned())
+}
+
+/// Pack with the hooks suspended, so ops inside a pack hook do not pack again.
+fn pack_with(h: &Arc<dyn SavedTensorHooks>, t: &Tensor) -> Result<Box<dyn std::any::Any + Send + Sync>> {
+    let saved = SAVED_HOOKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let r = h.pack(t);
+    SAVED_HOOKS.with(|s| *s.borrow_mut() = saved);
+    r
+}
+
+type Packed = (Arc<dyn SavedTensorHooks>, Box<dyn std::any::Any + Send + Sync>);
+
 /// A tensor saved for backward.
 pub struct SavedTensor {
+    /// Set instead of `data` when saved-tensor hooks were active.
+    packed: Option<Packed>,
     /// The input itself, or a history-free alias of an output (saving an output with its
     /// grad_fn would make a node own itself).
     data: Option<Tensor>,
@@ -26,7 +62,12 @@ impl SavedTensor {
     pub fn input(t: &Tensor) -> Result<SavedTensor> {
         ensure!(!t.0.is_inference || crate::autograd::is_inference_mode(), Runtime,
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.");
+        if let Some(h) = active_hooks() {
+            let p = pack_with(&h, t)?;
+            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: false, output_nr: t.output_nr(), producer: None });
+        }
         Ok(SavedTensor {
+            packed: None,
             data: Some(t.clone()),
             version: t.version(),
             is_output: false,
@@ -36,19 +77,25 @@ impl SavedTensor {
     }
 
     /// Save an output of the op being recorded (node `name`, output `nr`).
-    pub fn output(t: &Tensor, nr: u32, name: &str) -> SavedTensor {
-        SavedTensor {
+    pub fn output(t: &Tensor, nr: u32, name: &str) -> Result<SavedTensor> {
+        if let Some(h) = active_hooks() {
+            let p = pack_with(&h, &t.detach())?;
+            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: true, output_nr: nr, producer: None });
+        }
+        Ok(SavedTensor {
+            packed: None,
             data: Some(t.detach()),
             version: t.version(),
             is_output: true,
             output_nr: nr,
             producer: Some(name.to_string()),
-        }
+        })
     }
 
     /// Free the tensor (after a backward without retain_graph).
     pub fn release(&mut self) {
         self.data = None;
+        self.packed = None;
     }
 
     pub fn bytes(&self) -> usize {
@@ -62,6 +109,15 @@ impl SavedTensor {
 
     /// The tensor back, checked against in-place writes; an output gets `node` as grad_fn.
     pub fn unpack(&self, node: &Arc<Node>) -> Result<Tensor> {
+        if let Some((h, p)) = &self.packed {
+            let t = h.unpack(p.as_ref())?;
+            if self.is_output {
+                let alias = t.detach();
+                alias.set_grad_fn(Some(node.clone()), self.output_nr);
+                return Ok(alias);
+            }
+            return Ok(t);
+        }
         let Some(t) = &self.data else { bail!(Runtime, "{}", SECOND_BACKWARD) };
         let now = t.version();
         if now != self.version {

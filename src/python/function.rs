@@ -169,7 +169,7 @@ pub fn _function_apply<'py>(
         let st = s.cast::<PyTensor>()?.get().t.clone();
         let out_pos = outs.iter().position(|o| same(o, &s));
         saved.push(match out_pos {
-            Some(p) if !is_non_diff(&outs[p]) => SavedTensor::output(&st, p as u32, &name),
+            Some(p) if !is_non_diff(&outs[p]) => SavedTensor::output(&st, p as u32, &name)?,
             _ => SavedTensor::input(&st)?,
         });
     }

@@ -300,5 +300,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pt::_dtypes, m)?)?;
     m.add_function(wrap_pyfunction!(super::function::_function_apply, m)?)?;
     m.add_function(wrap_pyfunction!(super::function::_saved_tensors, m)?)?;
+    m.add_function(wrap_pyfunction!(super::hooks::_push_saved_hooks, m)?)?;
+    m.add_function(wrap_pyfunction!(super::hooks::_pop_saved_hooks, m)?)?;
+    m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;
     Ok(())
 }

@@ -111,3 +111,41 @@ impl RemovableHandle {
         self.remove();
     }
 }
+
+/// `autograd.graph.saved_tensors_hooks(pack, unpack)`.
+pub struct PySavedHooks {
+    pack: Py<PyAny>,
+    unpack: Py<PyAny>,
+}
+
+impl crate::autograd::SavedTensorHooks for PySavedHooks {
+    fn pack(&self, t: &Tensor) -> Result<Box<dyn std::any::Any + Send + Sync>> {
+        attached(|py| {
+            let r = self.pack.call1(py, (wrap(py, t.clone())?,))?;
+            Ok(Box::new(r) as Box<dyn std::any::Any + Send + Sync>)
+        })
+    }
+    fn unpack(&self, packed: &(dyn std::any::Any + Send + Sync)) -> Result<Tensor> {
+        let obj = packed.downcast_ref::<Py<PyAny>>().expect("invariant: packed by PySavedHooks");
+        attached(|py| {
+            let r = self.unpack.call1(py, (obj.clone_ref(py),))?;
+            let t = r.bind(py).cast::<PyTensor>().map_err(|_| pyo3::exceptions::PyTypeError::new_err("Output of saved tensor unpack_hook expected to be a Tensor"))?;
+            Ok(t.get().t.clone())
+        })
+    }
+}
+
+#[pyfunction]
+pub fn _push_saved_hooks(pack: Py<PyAny>, unpack: Py<PyAny>) {
+    crate::autograd::push_saved_hooks(std::sync::Arc::new(PySavedHooks { pack, unpack }));
+}
+
+#[pyfunction]
+pub fn _pop_saved_hooks() {
+    crate::autograd::pop_saved_hooks();
+}
+
+#[pyfunction]
+pub fn _set_anomaly(enabled: bool, check_nan: bool) {
+    crate::autograd::set_anomaly(enabled, check_nan);
+}

@@ -110,8 +110,8 @@ impl PyNode {
     /// For `AccumulateGrad`: the leaf tensor.
     #[getter]
     fn variable(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match &self.node()?.variable {
-            Some(v) => wrap(py, v.clone()),
+        match self.node()?.leaf() {
+            Some(v) => wrap(py, v),
             None => Err(pyo3::exceptions::PyAttributeError::new_err("'Node' object has no attribute 'variable'")),
         }
     }

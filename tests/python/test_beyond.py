@@ -1,0 +1,107 @@
+"""What PyTorch's autograd lacks or gets wrong, each with a test PyTorch would fail."""
+
+import gc
+import os
+import time
+
+import pytest
+
+import ferrograd as torch
+
+
+def rss_mb():
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def penalty_step():
+    # A fresh parameter each step, trained with a gradient penalty via backward(create_graph=True).
+    # PyTorch leaks each step here: param -> .grad -> grad's graph -> AccumulateGrad -> param.
+    w = torch.randn(4096, requires_grad=True)
+    x = torch.randn(4096)
+    y = ((w * x).tanh() ** 2).sum()
+    y.backward(create_graph=True)
+    penalty = (w.grad ** 2).sum()
+    penalty.backward()
+    return penalty.item()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc to read resident memory")
+def test_create_graph_does_not_leak_over_10k_steps():
+    for _ in range(500):
+        penalty_step()
+    gc.collect()
+    before = rss_mb()
+    for _ in range(10_000):
+        penalty_step()
+    gc.collect()
+    grown = rss_mb() - before
+    # a leak of the ~100 KiB each step holds would be ~1 GiB; allow generous noise
+    assert grown < 64, f"resident memory grew by {grown:.1f} MiB over 10k steps"
+
+
+def chain(n):
+    x = torch.tensor([1.0], requires_grad=True)
+    y = x
+    t0 = time.perf_counter()
+    for _ in range(n):
+        y = y * 1.0
+    y.sum().backward()
+    del y
+    return x, time.perf_counter() - t0
+
+
+def test_million_node_chain_no_recursion_linear_time():
+    x, t_small = chain(100_000)
+    assert x.grad.item() == 1.0
+    x, t_big = chain(1_000_000)
+    assert x.grad.item() == 1.0
+    # linear would be 10x; allow noise but reject quadratic behaviour
+    assert t_big < 25 * t_small + 1.0
+
+
+def test_saved_tensors_report_matches_hand_count():
+    x = torch.ones(1000, requires_grad=True)  # 4000 bytes
+    e = x.exp()  # ExpBackward0 saves its output: 4000 bytes
+    y = e * x  # MulBackward0 saves e (already counted) and x: 4000 more
+    r = torch.autograd.graph.saved_tensors_report(y)
+    assert r["nodes"] == 3
+    assert r["total_bytes"] == 8000
+    per = {name: b for name, _, b in r["per_node"]}
+    assert per == {"MulBackward0": 8000, "ExpBackward0": 4000, "AccumulateGrad": 0}
+    y.sum().backward()
+    assert torch.autograd.graph.saved_tensors_report(y)["total_bytes"] == 0  # freed by backward
+
+
+def test_anomaly_mode_names_first_nan_node():
+    x = torch.tensor([-1.0, 4.0], requires_grad=True)
+    y = (x.sqrt() * 2).sum()  # sqrt(-1) is nan; its backward is the first to produce nan
+    with pytest.warns(UserWarning):
+        ctx = torch.autograd.detect_anomaly()
+    with ctx:
+        with pytest.raises(RuntimeError) as info:
+            y.backward()
+    lines = str(info.value).splitlines()
+    assert lines[0] == "Function 'SqrtBackward0' returned nan values in its 0th output."
+    assert "finite" in lines[1] and "already" not in lines[1]
+    # off again: no check
+    x.grad = None
+    (x.sqrt() * 2).sum().backward()
+
+
+def test_saved_tensors_hooks_pack_unpack():
+    packed = []
+
+    def pack(t):
+        packed.append(tuple(t.shape))
+        return t * 1  # a copy stands in for offloading
+
+    def unpack(t):
+        return t
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x * x
+    assert packed == [(2,), (2,)]
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 4.0]
