@@ -14,6 +14,7 @@
 //! ```
 
 pub mod autograd;
+pub mod runtime;
 pub mod cpu;
 pub mod dtype;
 pub mod error;

@@ -302,11 +302,7 @@ from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_e
 from . import return_types  # noqa: E402,F401
 
 
-def set_num_threads(n):
-    """Threads for intra-op kernels and the backward engine (set before first use)."""
-    import os
-
-    os.environ["RAYON_NUM_THREADS"] = str(n)
+set_num_threads = _C.set_num_threads
 
 
 def compile(model=None, **kwargs):

@@ -169,6 +169,12 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         }
     }
 
+    if crate::runtime::num_threads() > 1 && has_parallel_branches(&nodes, &index, &needed) {
+        if let Some(pool) = crate::runtime::pool() {
+            let task = GraphTask { nodes, index, needed, capture_at, req };
+            return run_parallel(pool, task, deps, buffers, captured, ready.into_iter().map(|r| r.slot).collect());
+        }
+    }
     let _mode = GradModeGuard::new(req.create_graph);
     while let Some(Ready { slot, .. }) = ready.pop() {
         let node = nodes[slot].clone();
@@ -176,7 +182,11 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         for parts in std::mem::take(&mut buffers[slot]) {
             inputs.push(sum_contributions(parts)?);
         }
-        let outputs = evaluate(&node, inputs, &capture_at[slot], &mut captured, &req)?;
+        let (outputs, caps) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(&node, inputs, &capture_at[slot], &req)))
+            .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))?;
+        for (pos, g) in caps {
+            captured[pos] = g;
+        }
         // ---- route the produced gradients ----
         for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
             let Some(edge) = edge else { continue };
@@ -194,14 +204,207 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     Ok(captured)
 }
 
+/// Whether some node feeds two or more non-leaf nodes: only then can branches overlap (a
+/// chain, or an MLP whose only fan-out is into leaf accumulators, runs sequentially).
+fn has_parallel_branches(nodes: &[Arc<Node>], index: &HashMap<usize, usize>, needed: &[bool]) -> bool {
+    nodes.iter().any(|n| {
+        n.next_edges.iter().flatten().filter(|e| !e.node.is_accumulate_grad() && needed[index[&key(&e.node)]]).count() >= 2
+    })
+}
+
+/// Whether a node must run on the thread that called backward: it calls into Python (a
+/// custom Function) or has hooks (which come from Python in the bindings).
+fn needs_caller(node: &Node) -> bool {
+    if node.backward.as_ref().is_some_and(|b| b.is_python()) {
+        return true;
+    }
+    {
+        let h = node.hooks.lock();
+        if !h.tensor_pre.is_empty() || !h.pre.is_empty() || !h.post.is_empty() {
+            return true;
+        }
+    }
+    node.leaf().is_some_and(|v| {
+        let m = v.meta();
+        let hooks = !m.hooks.lock().is_empty();
+        let post = !m.post_acc_hooks.lock().is_empty();
+        hooks || post
+    })
+}
+
+/// The read-only part of a GraphTask, shared by the workers.
+struct GraphTask {
+    nodes: Vec<Arc<Node>>,
+    index: HashMap<usize, usize>,
+    needed: Vec<bool>,
+    capture_at: Vec<Vec<(u32, usize)>>,
+    req: BackwardRequest,
+}
+
+/// The mutable part, behind one lock that is never held while a node runs.
+struct TaskState {
+    deps: Vec<u32>,
+    buffers: Vec<Vec<Vec<(u64, Tensor)>>>,
+    captured: Vec<Option<Tensor>>,
+    outstanding: usize,
+    error: Option<crate::Error>,
+}
+
+enum Msg {
+    /// Run this slot on the calling thread (it carries Python).
+    Caller(usize),
+    Done,
+}
+
+struct Shared {
+    task: GraphTask,
+    state: parking_lot::Mutex<TaskState>,
+    tx: crossbeam_channel::Sender<Msg>,
+    pool: Arc<rayon::ThreadPool>,
+}
+
+// Note [Parallel backward]
+// Ready native nodes run on the worker pool; a worker that finishes a node continues inline
+// with one of the nodes it made ready (no hand-off along a chain) and spawns the others.
+// Nodes that carry Python go to the calling thread, which waits on a channel with the GIL
+// released and runs them (attaching for each call). The task lock guards only counters and
+// buffers; it is never held while a node runs, while entering rayon, or while attaching to
+// Python. Sums are taken in key order, so the result does not depend on which thread ran what.
+fn run_parallel(
+    pool: Arc<rayon::ThreadPool>,
+    task: GraphTask,
+    deps: Vec<u32>,
+    buffers: Vec<Vec<Vec<(u64, Tensor)>>>,
+    captured: Vec<Option<Tensor>>,
+    initial: Vec<usize>,
+) -> Result<Vec<Option<Tensor>>> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let outstanding = initial.len();
+    let shared = Arc::new(Shared {
+        task,
+        state: parking_lot::Mutex::new(TaskState { deps, buffers, captured, outstanding, error: None }),
+        tx,
+        pool,
+    });
+    if outstanding > 0 {
+        for slot in initial {
+            dispatch(&shared, slot);
+        }
+        loop {
+            match rx.recv() {
+                Ok(Msg::Caller(slot)) => process(&shared, slot, true),
+                Ok(Msg::Done) | Err(_) => break,
+            }
+        }
+    }
+    let mut st = shared.state.lock();
+    if let Some(e) = st.error.take() {
+        return Err(e);
+    }
+    Ok(std::mem::take(&mut st.captured))
+}
+
+fn dispatch(shared: &Arc<Shared>, slot: usize) {
+    if needs_caller(&shared.task.nodes[slot]) {
+        let _ = shared.tx.send(Msg::Caller(slot));
+    } else {
+        let s = shared.clone();
+        shared.pool.spawn(move || process(&s, slot, false));
+    }
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Run `slot`, then keep going inline with a successor that belongs on this thread.
+fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
+    let t = &shared.task;
+    let _mode = GradModeGuard::new(t.req.create_graph);
+    loop {
+        let parts = {
+            let mut st = shared.state.lock();
+            if st.error.is_some() {
+                None
+            } else {
+                Some(std::mem::take(&mut st.buffers[slot]))
+            }
+        };
+        let node = &t.nodes[slot];
+        let result = parts.map(|parts| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<_> {
+                let mut inputs = Vec::with_capacity(parts.len());
+                for p in parts {
+                    inputs.push(sum_contributions(p)?);
+                }
+                let (outputs, caps) = evaluate(node, inputs, &t.capture_at[slot], &t.req)?;
+                let mut routed = Vec::new();
+                for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
+                    let Some(edge) = edge else { continue };
+                    let g = match g {
+                        Some(g) => Some(validate(node, pos, &edge.node, edge.input_nr as usize, g)?),
+                        None => None,
+                    };
+                    routed.push((t.index[&key(&edge.node)], edge.input_nr as usize, pos, g));
+                }
+                Ok((routed, caps))
+            }))
+            .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))
+        });
+        let mut ready = Vec::new();
+        let done = {
+            let mut st = shared.state.lock();
+            match result {
+                None => {}
+                Some(Err(e)) => {
+                    if st.error.is_none() {
+                        st.error = Some(e);
+                    }
+                }
+                Some(Ok((routed, caps))) => {
+                    for (pos, g) in caps {
+                        st.captured[pos] = g;
+                    }
+                    for (j, nr, pos, g) in routed {
+                        if let Some(g) = g {
+                            st.buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
+                        }
+                        st.deps[j] -= 1;
+                        if st.deps[j] == 0 && t.needed[j] && st.error.is_none() {
+                            ready.push(j);
+                        }
+                    }
+                }
+            }
+            st.outstanding = st.outstanding + ready.len() - 1;
+            st.outstanding == 0
+        };
+        if done {
+            let _ = shared.tx.send(Msg::Done);
+            return;
+        }
+        // continue inline with one successor that belongs on this thread; hand off the rest
+        let pick = ready.iter().position(|&j| needs_caller(&t.nodes[j]) == on_caller);
+        let next = pick.map(|i| ready.swap_remove(i));
+        for j in ready {
+            dispatch(shared, j);
+        }
+        match next {
+            Some(j) => slot = j,
+            None => return,
+        }
+    }
+}
+
 /// Run one node: hooks, captures, the backward formula (or leaf accumulation), post-hooks.
+type Captures = Vec<(usize, Option<Tensor>)>;
+
 fn evaluate(
     node: &Arc<Node>,
     mut inputs: Vec<Option<Tensor>>,
     capture_at: &[(u32, usize)],
-    captured: &mut [Option<Tensor>],
     req: &BackwardRequest,
-) -> Result<Vec<Option<Tensor>>> {
+) -> Result<(Vec<Option<Tensor>>, Captures)> {
     // Tensor pre-hooks: on a leaf they live on the tensor, otherwise on the node.
     if let Some(var) = &node.leaf() {
         let hooks: Vec<_> = var.meta().hooks.lock().iter().map(|h| h.1.clone()).collect();
@@ -240,11 +443,9 @@ fn evaluate(
             t.set_grad(Some(new));
         }
     }
-    for &(nr, pos) in capture_at {
-        captured[pos] = inputs[nr as usize].clone();
-    }
+    let caps: Captures = capture_at.iter().map(|&(nr, pos)| (pos, inputs[nr as usize].clone())).collect();
     if node.is_accumulate_grad() {
-        let Some(var) = node.leaf() else { return Ok(Vec::new()) };
+        let Some(var) = node.leaf() else { return Ok((Vec::new(), caps)) };
         let var = &var;
         let targeted = !capture_at.is_empty();
         if req.accumulate && (req.inputs.is_none() || targeted) {
@@ -252,7 +453,7 @@ fn evaluate(
                 accumulate_grad(var, g, req.create_graph)?;
             }
         }
-        return Ok(Vec::new());
+        return Ok((Vec::new(), caps));
     }
     if req.accumulate && !capture_at.is_empty() {
         // backward(inputs=[non_leaf]): accumulate into its .grad.
@@ -299,7 +500,7 @@ fn evaluate(
     if !req.keep_graph {
         node.release();
     }
-    Ok(outputs)
+    Ok((outputs, caps))
 }
 
 /// Check (and where PyTorch does, fix) a gradient against the input it flows into.

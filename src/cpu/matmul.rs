@@ -1,6 +1,5 @@
 //! Matrix products through the `gemm` crate (runtime CPU dispatch, any strides).
 
-use rayon::current_num_threads;
 
 /// One (batched) product `C = A @ B` with explicit element strides.
 pub struct MatmulArgs {
@@ -21,26 +20,25 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         return;
     }
     let flops = m * n * k;
-    let par = if flops >= 1 << 18 && current_num_threads() > 1 {
-        gemm::Parallelism::Rayon(current_num_threads())
-    } else {
-        gemm::Parallelism::None
-    };
+    let threads = crate::runtime::num_threads();
+    let par = if flops >= 1 << 18 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
     if TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>() {
-        // SAFETY: a/b hold every element addressed by (offset + i*rs + j*cs) for i<m/k, j<k/n
-        // (checked by the caller's layouts); c is a fresh m*n row-major buffer; T is exactly
-        // the gemm element type by the TypeId check; read_dst=false so c is only written.
-        unsafe {
-            gemm::gemm(
+        let mut run = move || {
+            // SAFETY: a/b hold every element addressed by (offset + i*rs + j*cs) for i<m/k,
+            // j<k/n (checked by the caller's layouts); c is a fresh m*n row-major buffer; T is
+            // exactly the gemm element type by the TypeId check; read_dst=false so c is only
+            // written.
+            unsafe { gemm::gemm(
                 m, n, k,
                 c.as_mut_ptr(), 1, n as isize, false,
                 a.as_ptr().add(a_off), a_cs, a_rs,
                 b.as_ptr().add(b_off), b_cs, b_rs,
                 T::from_f64(0.0), T::from_f64(1.0),
                 false, false, false, par,
-            );
-        }
+            ) }
+        };
+        if matches!(par, gemm::Parallelism::None) { run() } else { crate::runtime::install(run) }
         return;
     }
     for i in 0..m {

@@ -20,9 +20,9 @@ pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl 
     let x = T::get(s);
     if let Some(r) = l.contiguous_range() {
         let x = &x[r];
-        if x.len() >= PAR_THRESHOLD {
+        if x.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
             let mut out = Vec::with_capacity(x.len());
-            let parts: Vec<Vec<U>> = x.par_chunks(CHUNK).map(|c| c.iter().map(|&v| f(v)).collect()).collect();
+            let parts: Vec<Vec<U>> = crate::runtime::install(|| x.par_chunks(CHUNK).map(|c| c.iter().map(|&v| f(v)).collect()).collect());
             for p in parts {
                 out.extend_from_slice(&p);
             }
@@ -47,13 +47,13 @@ pub fn map2<T: StorageElem, U: StorageElem>(
     let n = la.numel();
     if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
         let (xa, xb) = (&xa[ra], &xb[rb]);
-        if n >= PAR_THRESHOLD {
+        if n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
             let mut out: Vec<U> = vec![U::default(); n];
-            out.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| {
+            crate::runtime::install(|| out.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| {
                 for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
                     *o = f(a, b);
                 }
-            });
+            }));
             return out;
         }
         return xa.iter().zip(xb).map(|(&a, &b)| f(a, b)).collect();
@@ -130,8 +130,8 @@ pub fn reduce_rows<T: Copy + Send + Sync, U: Send>(x: &[T], row: usize, f: impl 
     if row == 0 {
         return Vec::new();
     }
-    if x.len() >= PAR_THRESHOLD && x.len() / row > 1 {
-        return x.par_chunks(row).map(&f).collect();
+    if x.len() >= PAR_THRESHOLD && x.len() / row > 1 && crate::runtime::num_threads() > 1 {
+        return crate::runtime::install(|| x.par_chunks(row).map(&f).collect());
     }
     x.chunks(row).map(f).collect()
 }
@@ -141,7 +141,11 @@ pub fn reduce_rows<T: Copy + Send + Sync, U: Send>(x: &[T], row: usize, f: impl 
 pub fn sum_slice<T: Elem>(x: &[T]) -> f64 {
     if x.len() >= PAR_THRESHOLD {
         // fixed chunking keeps the result independent of the thread count
-        let parts: Vec<f64> = x.par_chunks(CHUNK).map(sum_slice_seq).collect();
+        let parts: Vec<f64> = if crate::runtime::num_threads() > 1 {
+            crate::runtime::install(|| x.par_chunks(CHUNK).map(sum_slice_seq).collect())
+        } else {
+            x.chunks(CHUNK).map(sum_slice_seq).collect()
+        };
         return parts.iter().sum();
     }
     sum_slice_seq(x)

@@ -257,9 +257,20 @@ fn _run_backward(py: Python<'_>, outputs: &Bound<'_, PyAny>, grad_outputs: &Boun
     Ok(PyList::new(py, objs)?.unbind())
 }
 
+/// Threads used by kernels and the backward engine.
 #[pyfunction]
 fn get_num_threads() -> usize {
-    rayon::current_num_threads()
+    crate::runtime::num_threads()
+}
+
+/// Set the number of threads for kernels and the backward engine.
+#[pyfunction]
+fn set_num_threads(n: usize) -> PyResult<()> {
+    if n == 0 {
+        return Err(PyRuntimeError::new_err("set_num_threads expects a positive integer"));
+    }
+    crate::runtime::set_num_threads(n);
+    Ok(())
 }
 
 /// Bytes held by saved tensors in the graph behind `t`: (live nodes, total bytes, [(name, bytes)]).
@@ -296,6 +307,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_set_default_float, m)?)?;
     m.add_function(wrap_pyfunction!(_run_backward, m)?)?;
     m.add_function(wrap_pyfunction!(get_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(_graph_report, m)?)?;
     m.add_function(wrap_pyfunction!(pt::_dtypes, m)?)?;
     m.add_function(wrap_pyfunction!(super::function::_function_apply, m)?)?;
@@ -304,4 +316,17 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_pop_saved_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;
     Ok(())
+}
+
+/// Test support: `y = x` with a backward that panics (to show a panic in a worker becomes a
+/// RuntimeError and leaves the engine usable).
+#[pyfunction]
+fn _panicking_identity(py: Python<'_>, x: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    let out = crate::ops::clone(&x.t.detach())?;
+    crate::autograd::record("PanicBackward", &[&x.t], &[&out], &[], |_, _, _| panic!("injected panic"))?;
+    wrap(py, out)
+}
+
+pub fn register_test_support(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_panicking_identity, m)?)
 }

@@ -23,5 +23,6 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNode>()?;
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
+    functions::register_test_support(m)?;
     Ok(())
 }

@@ -67,6 +67,38 @@ fn rsub(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
     ops::sub(a, b)
 }
 
+/// Write an op's result into `out=` (resizing it if the shape differs) and return `out`.
+fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    if r.requires_grad() && crate::autograd::is_grad_enabled() {
+        return Err(PyRuntimeError::new_err("out=... arguments don't support automatic differentiation, but one of the arguments requires grad."));
+    }
+    let o = &out.get().t;
+    if o.shape() == r.shape() {
+        let r = if r.dtype() != o.dtype() { ops::cast_raw(&r, o.dtype()) } else { r };
+        py.detach(|| ops::write_into(o, &r))?;
+        o.bump_version();
+    } else {
+        let r = ops::cast_raw(&r, o.dtype());
+        let mut d = o.data().clone();
+        let nd = r.data().clone();
+        d.storage = nd.storage;
+        d.layout = nd.layout;
+        o.set_data(d);
+    }
+    Ok(out.clone().into_any().unbind())
+}
+
+/// Run a core op and hand back a new tensor, or write into `out=`.
+fn run_out(py: Python<'_>, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+    match out {
+        None => run(py, work, f),
+        Some(o) => {
+            let r = if work >= DETACH_AT { py.detach(f)? } else { f()? };
+            into_out(py, r, o)
+        }
+    }
+}
+
 /// Dims argument: an int, a sequence of ints, or None.
 pub fn dims_arg(o: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     match o {
@@ -105,9 +137,10 @@ macro_rules! unary_methods {
         #[pymethods]
         impl PyTensor {
             $(
-                fn $name(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+                #[pyo3(signature = (*, out=None))]
+                fn $name(&self, py: Python<'_>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
-                    run(py, t.numel(), || ($f)(t))
+                    run_out(py, t.numel(), out, || ($f)(t))
                 }
             )*
         }
@@ -138,10 +171,11 @@ macro_rules! binary_methods {
         #[pymethods]
         impl PyTensor {
             $(
-                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+                #[pyo3(signature = (other, *, out=None))]
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
                     let o = need(other)?;
-                    run(py, t.numel(), || ($f)(t, &o))
+                    run_out(py, t.numel(), out, || ($f)(t, &o))
                 }
             )*
         }
@@ -270,37 +304,39 @@ impl PyTensor {
         Ok(ops::inplace(&self.t, |inp| ops::sub(inp, &o))?)
     }
 
-    #[pyo3(signature = (other, alpha=None))]
-    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (other, alpha=None, *, out=None))]
+    fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        run(py, t.numel(), || ops::add_scaled(t, &o, a))
+        run_out(py, t.numel(), out, || ops::add_scaled(t, &o, a))
     }
-    #[pyo3(signature = (other, alpha=None))]
-    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (other, alpha=None, *, out=None))]
+    fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        run(py, t.numel(), || if a.as_f64() == 1.0 { ops::sub(t, &o) } else { ops::sub(t, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })
+        run_out(py, t.numel(), out, || if a.as_f64() == 1.0 { ops::sub(t, &o) } else { ops::sub(t, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })
     }
-    #[pyo3(signature = (other, *, rounding_mode=None))]
-    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
+    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         let t = &self.t;
         match rounding_mode {
-            Some("floor") => wrap(py, floordiv(t, &o)?),
-            Some("trunc") => wrap(py, ops::rounding(&ops::div(t, &o)?, "trunc")?),
-            _ => run(py, t.numel(), || ops::div(t, &o)),
+            Some("floor") => run_out(py, t.numel(), out, || floordiv(t, &o)),
+            Some("trunc") => run_out(py, t.numel(), out, || ops::rounding(&ops::div(t, &o)?, "trunc")),
+            _ => run_out(py, t.numel(), out, || ops::div(t, &o)),
         }
     }
-    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.div(py, other, None)
+    #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
+    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        self.div(py, other, rounding_mode, out)
     }
-    fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (exponent, *, out=None))]
+    fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(exponent)?;
         let t = &self.t;
-        run(py, t.numel(), || ops::pow(t, &o))
+        run_out(py, t.numel(), out, || ops::pow(t, &o))
     }
     #[pyo3(signature = (other, alpha=None))]
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
