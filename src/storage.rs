@@ -76,7 +76,7 @@ macro_rules! with_buf {
 }
 
 /// Typed access to a `CpuStorage` variant.
-pub trait StorageElem: Elem {
+pub trait StorageElem: Elem + crate::cpu::alloc::Cached {
     fn wrap(v: Vec<Self>) -> CpuStorage;
     fn get(s: &CpuStorage) -> &[Self];
     fn get_mut(s: &mut CpuStorage) -> &mut [Self];
@@ -152,6 +152,25 @@ impl CpuStorage {
     /// Raw address of the first element (for `data_ptr`).
     pub fn as_ptr(&self) -> usize {
         with_buf!(self, b => b.as_ptr() as usize)
+    }
+}
+
+impl Drop for CpuStorage {
+    fn drop(&mut self) {
+        use crate::cpu::alloc::Cached;
+        fn give<T: Cached>(b: &mut Buf<T>) {
+            if let Buf::Owned(v) = b {
+                T::cache().give(std::mem::take(v));
+            }
+        }
+        match self {
+            CpuStorage::Bool(b) => give(b),
+            CpuStorage::I32(b) => give(b),
+            CpuStorage::I64(b) => give(b),
+            CpuStorage::F16(b) => give(b),
+            CpuStorage::F32(b) => give(b),
+            CpuStorage::F64(b) => give(b),
+        }
     }
 }
 

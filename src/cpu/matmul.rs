@@ -2,6 +2,7 @@
 
 
 /// One (batched) product `C = A @ B` with explicit element strides.
+#[derive(Clone, Copy)]
 pub struct MatmulArgs {
     pub m: usize,
     pub k: usize,
@@ -23,7 +24,23 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     let threads = crate::runtime::num_threads();
     let par = if flops >= 1 << 18 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
-    if TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>() {
+    let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
+    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 18) && m >= 32 {
+        // mid-size products: split the rows over the threads, one single-threaded gemm each
+        // (gemm's own threading only pays off on large products)
+        let rows = m.div_ceil(threads);
+        let a_base = a_off as isize;
+        crate::runtime::install(|| {
+            use rayon::prelude::*;
+            c.par_chunks_mut(rows * n).enumerate().for_each(|(i, cc)| {
+                let r0 = (i * rows) as isize;
+                let sub = MatmulArgs { m: cc.len() / n, ..*args };
+                gemm_serial(&sub, a, (a_base + r0 * a_rs) as usize, b, b_off, cc);
+            })
+        });
+        return;
+    }
+    if is_gemm_type {
         let mut run = move || {
             // SAFETY: a/b hold every element addressed by (offset + i*rs + j*cs) for i<m/k,
             // j<k/n (checked by the caller's layouts); c is a fresh m*n row-major buffer; T is
@@ -51,5 +68,21 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
             }
             c[i * n + j] = T::from_f64(acc);
         }
+    }
+}
+
+fn gemm_serial<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: usize, b: &[T], b_off: usize, c: &mut [T]) {
+    let MatmulArgs { m, k, n, a_rs, a_cs, b_rs, b_cs } = *args;
+    // SAFETY: as in `gemm`: the caller's layouts address only elements of a/b, c holds m*n
+    // row-major elements, and T is f32 or f64 (checked by the caller).
+    unsafe {
+        gemm::gemm(
+            m, n, k,
+            c.as_mut_ptr(), 1, n as isize, false,
+            a.as_ptr().add(a_off), a_cs, a_rs,
+            b.as_ptr().add(b_off), b_cs, b_rs,
+            T::from_f64(0.0), T::from_f64(1.0),
+            false, false, false, gemm::Parallelism::None,
+        );
     }
 }

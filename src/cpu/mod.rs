@@ -1,6 +1,8 @@
 //! CPU kernels on (storage, layout): strided walks with contiguous fast paths, typed loops,
 //! rayon-parallel chunks above a size threshold. Nothing here knows about `Tensor`.
 
+pub mod alloc;
+pub mod math;
 mod matmul;
 pub use matmul::{gemm, MatmulArgs};
 
@@ -15,24 +17,39 @@ use rayon::prelude::*;
 pub const PAR_THRESHOLD: usize = 1 << 16;
 const CHUNK: usize = 1 << 14;
 
-/// `out[i] = f(x[i])` over a layout, into a fresh contiguous Vec.
+/// `out[i] = f(x[i])` over a layout, into a fresh contiguous Vec (from the buffer cache).
 pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let mut out = alloc::take::<U>(l.numel());
+    map1_into(&mut out, s, l, f);
+    out
+}
+
+/// `dst[i] = f(x[i])` over a layout into a contiguous destination of `l.numel()` elements.
+pub fn map1_into<T: StorageElem, U: StorageElem>(dst: &mut [U], s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) {
     let x = T::get(s);
     if let Some(r) = l.contiguous_range() {
         let x = &x[r];
-        if x.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-            let mut out = Vec::with_capacity(x.len());
-            let parts: Vec<Vec<U>> = crate::runtime::install(|| x.par_chunks(CHUNK).map(|c| c.iter().map(|&v| f(v)).collect()).collect());
-            for p in parts {
-                out.extend_from_slice(&p);
+        par_zip1(dst, x, |o, x| {
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = f(v);
             }
-            return out;
-        }
-        return x.iter().map(|&v| f(v)).collect();
+        });
+        return;
     }
-    let mut out = Vec::with_capacity(l.numel());
-    walk1(l, |o| out.push(f(x[o])));
-    out
+    let mut i = 0;
+    walk1(l, |o| {
+        dst[i] = f(x[o]);
+        i += 1;
+    });
+}
+
+/// Run `k(out_chunk, in_chunk)` over matching chunks, in parallel above the threshold.
+pub fn par_zip1<T: Sync, U: Send>(dst: &mut [U], x: &[T], k: impl Fn(&mut [U], &[T]) + Sync) {
+    if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
+        crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(x.par_chunks(CHUNK)).for_each(|(o, x)| k(o, x)));
+    } else {
+        k(dst, x);
+    }
 }
 
 /// `out[i] = f(a[i], b[i])` over two layouts of the same (broadcast) shape.
@@ -43,31 +60,82 @@ pub fn map2<T: StorageElem, U: StorageElem>(
     lb: &Layout,
     f: impl Fn(T, T) -> U + Sync,
 ) -> Vec<U> {
-    let (xa, xb) = (T::get(a), T::get(b));
+    let mut out = alloc::take::<U>(la.numel());
+    map2_into(&mut out, T::get(a), la, T::get(b), lb, f);
+    out
+}
+
+/// `dst[i] = f(a[i], b[i])` into a contiguous destination.
+pub fn map2_into<T: Copy + Sync, U: Send>(dst: &mut [U], xa: &[T], la: &Layout, xb: &[T], lb: &Layout, f: impl Fn(T, T) -> U + Sync) {
     let n = la.numel();
     if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
         let (xa, xb) = (&xa[ra], &xb[rb]);
+        let kernel = |o: &mut [U], a: &[T], b: &[T]| {
+            for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+                *o = f(a, b);
+            }
+        };
         if n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-            let mut out: Vec<U> = vec![U::default(); n];
-            crate::runtime::install(|| out.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| {
-                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-                    *o = f(a, b);
-                }
-            }));
-            return out;
+            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| kernel(o, a, b)));
+        } else {
+            kernel(dst, xa, xb);
         }
-        return xa.iter().zip(xb).map(|(&a, &b)| f(a, b)).collect();
+        return;
     }
     // scalar operand: common in `x * 2`
     if lb.strides.iter().all(|&s| s == 0) {
         if let Some(ra) = la.contiguous_range() {
             let c = xb[lb.offset];
-            return xa[ra].iter().map(|&a| f(a, c)).collect();
+            par_zip1(dst, &xa[ra], |o, a| {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = f(a, c);
+                }
+            });
+            return;
         }
     }
-    let mut out = Vec::with_capacity(n);
-    walk2(la, lb, |oa, ob| out.push(f(xa[oa], xb[ob])));
-    out
+    let mut i = 0;
+    walk2(la, lb, |oa, ob| {
+        dst[i] = f(xa[oa], xb[ob]);
+        i += 1;
+    });
+}
+
+/// `dst[i] = f(dst[i], b[i])` in place over a contiguous destination.
+pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, f: impl Fn(T, T) -> T + Sync) {
+    if lb.strides.iter().all(|&s| s == 0) {
+        let c = xb[lb.offset];
+        let kernel = |o: &mut [T]| {
+            for o in o.iter_mut() {
+                *o = f(*o, c);
+            }
+        };
+        if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
+            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).for_each(kernel));
+        } else {
+            kernel(dst);
+        }
+        return;
+    }
+    if let Some(rb) = lb.contiguous_range() {
+        let xb = &xb[rb];
+        let kernel = |o: &mut [T], b: &[T]| {
+            for (o, &b) in o.iter_mut().zip(b) {
+                *o = f(*o, b);
+            }
+        };
+        if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
+            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(xb.par_chunks(CHUNK)).for_each(|(o, b)| kernel(o, b)));
+        } else {
+            kernel(dst, xb);
+        }
+        return;
+    }
+    let mut i = 0;
+    walk1(lb, |ob| {
+        dst[i] = f(dst[i], xb[ob]);
+        i += 1;
+    });
 }
 
 fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> Vec<U> {
@@ -152,6 +220,12 @@ pub fn sum_slice<T: Elem>(x: &[T]) -> f64 {
 }
 
 fn sum_slice_seq<T: Elem>(x: &[T]) -> f64 {
+    if T::DTYPE == crate::dtype::DType::Float32 {
+        // SAFETY: T is f32 (checked through its DTYPE tag; the Elem trait is sealed and only
+        // f32 carries DType::Float32), so the slice can be viewed as f32.
+        let f = unsafe { std::slice::from_raw_parts(x.as_ptr() as *const f32, x.len()) };
+        return math::sum_f32(f);
+    }
     let mut lanes = [0f64; 8];
     let chunks = x.chunks_exact(8);
     let rem = chunks.remainder();

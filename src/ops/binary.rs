@@ -347,3 +347,89 @@ pub fn add_inplace_raw(a: &Tensor, b: &Tensor) -> Result<()> {
     a.bump_version();
     Ok(())
 }
+
+/// `with_float_op!(op, T, f => body)`: bind `f` to the arithmetic closure of `op` on `T`.
+macro_rules! with_float_op {
+    ($op:expr, $T:ident, $f:ident => $body:expr) => {
+        match $op {
+            BinOp::Add => { let $f = |x: $T, y: $T| x + y; $body }
+            BinOp::Sub => { let $f = |x: $T, y: $T| x - y; $body }
+            BinOp::Mul => { let $f = |x: $T, y: $T| x * y; $body }
+            _ => { let $f = |x: $T, y: $T| x / y; $body }
+        }
+    };
+}
+
+/// Write `a op b` (op one of + - * /) straight into `dst`'s buffer, without a temporary,
+/// when nothing stands in the way: float dtype equal for all, `dst` contiguous with the
+/// broadcast shape, and `dst` aliasing at most `a` with the same layout (the in-place case).
+/// Records no history. Returns false to ask the caller for the general path.
+pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp) -> Result<bool> {
+    if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+        return Ok(false);
+    }
+    let dt = dst.dtype();
+    if !matches!(dt, DType::Float32 | DType::Float64) || a.dtype() != dt || compute_dtype(a, b, op) != dt {
+        return Ok(false);
+    }
+    let b_scalar = if b.0.is_wrapped_number {
+        Some(b.item()?.as_f64())
+    } else if b.dtype() != dt {
+        return Ok(false);
+    } else {
+        None
+    };
+    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    if shape != dst.shape() {
+        return Ok(false);
+    }
+    let (dd, da, db) = (dst.data(), a.data(), b.data());
+    let Some(range) = dd.layout.contiguous_range() else { return Ok(false) };
+    let a_alias = std::sync::Arc::ptr_eq(&dd.storage, &da.storage);
+    let b_alias = b_scalar.is_none() && std::sync::Arc::ptr_eq(&dd.storage, &db.storage);
+    if b_alias || (a_alias && da.layout != dd.layout) {
+        return Ok(false);
+    }
+    let la = da.layout.broadcast_to(&shape)?;
+    let scalar_layout = crate::shape::Layout { shape: shape.clone(), strides: smallvec::SmallVec::from_elem(0, shape.len()), offset: 0 };
+    let lb = if b_scalar.is_some() { scalar_layout } else { db.layout.broadcast_to(&shape)? };
+    float_types!(dt, T => {
+        with_float_op!(op, T, f => {
+            let cs = [T::from_f64(b_scalar.unwrap_or(0.0))];
+            if a_alias {
+                let mut st = dd.storage.data.write();
+                let d = &mut T::get_mut(&mut st)[range];
+                match b_scalar {
+                    Some(_) => crate::cpu::zip_inplace(d, &cs, &lb, f),
+                    None => {
+                        let sb = db.storage.data.read();
+                        crate::cpu::zip_inplace(d, T::get(&sb), &lb, f);
+                    }
+                }
+            } else {
+                let sa = da.storage.data.read();
+                let sb_guard;
+                let xb: &[T] = match b_scalar {
+                    Some(_) => &cs,
+                    None if std::sync::Arc::ptr_eq(&da.storage, &db.storage) => T::get(&sa),
+                    None => { sb_guard = db.storage.data.read(); T::get(&sb_guard) }
+                };
+                let mut st = dd.storage.data.write();
+                crate::cpu::map2_into(&mut T::get_mut(&mut st)[range], T::get(&sa), &la, xb, &lb, f);
+            }
+        })
+    });
+    Ok(true)
+}
+
+/// An in-place `target op= other`: written straight into the buffer when no history needs
+/// recording, else through the general in-place path (snapshot, rebase, CopySlices).
+pub fn inplace_binary(target: &Tensor, other: &Tensor, op: BinOp, general: fn(&Tensor, &Tensor) -> Result<Tensor>) -> Result<()> {
+    super::check_inplace(target)?;
+    let recording = crate::autograd::is_grad_enabled() && (target.requires_grad() || other.requires_grad());
+    if !recording && binary_into_fast(target, target, other, op)? {
+        target.bump_version();
+        return Ok(());
+    }
+    super::inplace(target, |inp| general(inp, other))
+}

@@ -39,13 +39,61 @@ macro_rules! map_num {
     }};
 }
 
+/// Contiguous float32 through a vectorised kernel from `cpu::math`, if `x` qualifies.
+fn f32_fast(x: &Tensor, k: fn(&[f32], &mut [f32])) -> Option<Tensor> {
+    if x.dtype() != DType::Float32 {
+        return None;
+    }
+    x.with_storage(|s, l| {
+        let r = l.contiguous_range()?;
+        let src = &f32::get(s)[r];
+        let mut out = crate::cpu::alloc::take::<f32>(src.len());
+        crate::cpu::par_zip1(&mut out, src, |o, x| k(x, o));
+        Some(Tensor::from_vec(out, &l.shape))
+    })
+}
+
+/// Elementwise `f(g, t)` over two tensors of one shape and float dtype, as one fused pass
+/// (for backward formulas when no graph of the backward is being recorded).
+fn fused2(g: &Tensor, t: &Tensor, f32f: fn(f32, f32) -> f32, f64f: fn(f64, f64) -> f64) -> Option<Tensor> {
+    if crate::autograd::needs_record(&[g, t]) || g.dtype() != t.dtype() || g.shape() != t.shape() {
+        return None;
+    }
+    let (lg, lt) = (g.layout(), t.layout());
+    let out = match g.dtype() {
+        DType::Float32 => g.with_storage(|sg, _| t.with_storage(|st, _| f32::wrap(crate::cpu::map2::<f32, f32>(sg, &lg, st, &lt, f32f)))),
+        DType::Float64 => g.with_storage(|sg, _| t.with_storage(|st, _| f64::wrap(crate::cpu::map2::<f64, f64>(sg, &lg, st, &lt, f64f)))),
+        _ => return None,
+    };
+    Some(Tensor::from_storage(out, &g.shape()))
+}
+
+/// `dst = kernel(x)` straight into a contiguous float32 `dst` (for `out=`), no history.
+pub fn unary_into_fast(dst: &Tensor, x: &Tensor, kind: &str) -> Result<bool> {
+    let k: fn(&[f32], &mut [f32]) = match kind {
+        "exp" => crate::cpu::math::exp_slice,
+        "tanh" => crate::cpu::math::tanh_slice,
+        "sigmoid" => crate::cpu::math::sigmoid_slice,
+        _ => return Ok(false),
+    };
+    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || dst.shape() != x.shape() || dst.shares_storage(x) {
+        return Ok(false);
+    }
+    let (dd, dx) = (dst.data(), x.data());
+    let (Some(rd), Some(rx)) = (dd.layout.contiguous_range(), dx.layout.contiguous_range()) else { return Ok(false) };
+    let sx = dx.storage.data.read();
+    let mut sd = dd.storage.data.write();
+    crate::cpu::par_zip1(&mut f32::get_mut(&mut sd)[rd], &f32::get(&sx)[rx], |o, x| k(x, o));
+    Ok(true)
+}
+
 fn sc(v: f64) -> Tensor {
     Tensor::wrapped_scalar(Scalar::Float(v))
 }
 
 /// `exp(x)`.
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.exp());
+    let out = f32_fast(x, crate::cpu::math::exp_slice).unwrap_or_else(|| map_float!(x, |v: T| v.exp()));
     // d/dx exp = exp
     record("ExpBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
     Ok(out)
@@ -100,10 +148,13 @@ pub fn cos(x: &Tensor) -> Result<Tensor> {
 
 /// `tanh(x)`.
 pub fn tanh(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.tanh());
+    let out = f32_fast(x, crate::cpu::math::tanh_slice).unwrap_or_else(|| map_float!(x, |v: T| v.tanh()));
     // d/dx tanh = 1 - tanh²
     record("TanhBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let t = s.get(0)?;
+        if let Some(r) = fused2(&g[0], &t, |g, t| g * (1.0 - t * t), |g, t| g * (1.0 - t * t)) {
+            return Ok(vec![Some(r)]);
+        }
         Ok(vec![Some(mul(&g[0], &super::rsub(&mul(&t, &t)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)])
     })?;
     Ok(out)
@@ -111,10 +162,13 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
 
 /// `sigmoid(x)`.
 pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| T::one() / (T::one() + (-v).exp()));
+    let out = f32_fast(x, crate::cpu::math::sigmoid_slice).unwrap_or_else(|| map_float!(x, |v: T| T::one() / (T::one() + (-v).exp())));
     // d/dx σ = σ (1 - σ)
     record("SigmoidBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
+        if let Some(d) = fused2(&g[0], &r, |g, r| g * r * (1.0 - r), |g, r| g * r * (1.0 - r)) {
+            return Ok(vec![Some(d)]);
+        }
         Ok(vec![Some(mul(&g[0], &mul(&r, &super::rsub(&r, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)])
     })?;
     Ok(out)
@@ -126,6 +180,9 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     // d/dx relu = [x > 0]
     record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
+        if let Some(d) = fused2(&g[0], &r, |g, r| if r > 0.0 { g } else { 0.0 }, |g, r| if r > 0.0 { g } else { 0.0 }) {
+            return Ok(vec![Some(d)]);
+        }
         let mask = super::cast_raw(&binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?, g[0].dtype());
         Ok(vec![Some(mul(&g[0], &mask)?)])
     })?;
@@ -229,7 +286,13 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
             let ok = l.is_none_or(|l| v >= T::from_f64(l)) && h.is_none_or(|h| v <= T::from_f64(h));
             if ok { T::from_f64(1.0) } else { T::default() }
         });
-        record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
+        record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
+            let m = s.get(0)?;
+            if let Some(d) = fused2(&g[0], &m, |g, m| g * m, |g, m| g * m) {
+                return Ok(vec![Some(d)]);
+            }
+            Ok(vec![Some(mul(&g[0], &m)?)])
+        })?;
     }
     Ok(out)
 }

@@ -140,6 +140,15 @@ macro_rules! unary_methods {
                 #[pyo3(signature = (*, out=None))]
                 fn $name(&self, py: Python<'_>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
+                    if let Some(dst) = out {
+                        if !(crate::autograd::is_grad_enabled() && t.requires_grad()) {
+                            let d = dst.get().t.clone();
+                            if py.detach(|| ops::unary_into_fast(&d, t, stringify!($name)))? {
+                                d.bump_version();
+                                return Ok(dst.clone().into_any().unbind());
+                            }
+                        }
+                    }
                     run_out(py, t.numel(), out, || ($f)(t))
                 }
             )*
@@ -213,7 +222,7 @@ macro_rules! inplace_binary {
 }
 
 inplace_binary! {
-    mul_ => ops::mul, copy_ => ops::copy_from, pow_ => ops::pow,
+    copy_ => ops::copy_from, pow_ => ops::pow,
 }
 
 macro_rules! inplace_unary {
@@ -289,19 +298,24 @@ impl PyTensor {
     }
     fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
-        Ok(ops::inplace(&self.t, |inp| ops::add(inp, &o))?)
+        Ok(ops::inplace_binary(&self.t, &o, BinOp::Add, ops::add)?)
+    }
+    fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let o = need(other)?;
+        ops::inplace_binary(&slf.get().t, &o, BinOp::Mul, ops::mul)?;
+        Ok(slf.clone())
     }
     fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
-        Ok(ops::inplace(&self.t, |inp| ops::mul(inp, &o))?)
+        Ok(ops::inplace_binary(&self.t, &o, BinOp::Mul, ops::mul)?)
     }
     fn __itruediv__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
-        Ok(ops::inplace(&self.t, |inp| ops::div(inp, &o))?)
+        Ok(ops::inplace_binary(&self.t, &o, BinOp::Div, ops::div)?)
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
-        Ok(ops::inplace(&self.t, |inp| ops::sub(inp, &o))?)
+        Ok(ops::inplace_binary(&self.t, &o, BinOp::Sub, ops::sub)?)
     }
 
     #[pyo3(signature = (other, alpha=None, *, out=None))]
@@ -309,6 +323,13 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
+        if let (Some(dst), true) = (out, a.as_f64() == 1.0 && !(crate::autograd::is_grad_enabled() && (t.requires_grad() || o.requires_grad()))) {
+            let d = dst.get().t.clone();
+            if py.detach(|| ops::binary_into_fast(&d, t, &o, BinOp::Add))? {
+                d.bump_version();
+                return Ok(dst.clone().into_any().unbind());
+            }
+        }
         run_out(py, t.numel(), out, || ops::add_scaled(t, &o, a))
     }
     #[pyo3(signature = (other, alpha=None, *, out=None))]
@@ -342,19 +363,28 @@ impl PyTensor {
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
-        ops::inplace(&slf.get().t, |inp| ops::add_scaled(inp, &o, a))?;
+        if a.as_f64() == 1.0 {
+            ops::inplace_binary(&slf.get().t, &o, BinOp::Add, ops::add)?;
+        } else {
+            ops::inplace(&slf.get().t, |inp| ops::add_scaled(inp, &o, a))?;
+        }
         Ok(slf.clone())
     }
     #[pyo3(signature = (other, alpha=None))]
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
-        ops::inplace(&slf.get().t, |inp| if a.as_f64() == 1.0 { ops::sub(inp, &o) } else { ops::sub(inp, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })?;
+        if a.as_f64() == 1.0 {
+            ops::inplace_binary(&slf.get().t, &o, BinOp::Sub, ops::sub)?;
+        } else {
+            let scaled = ops::mul(&o, &Tensor::wrapped_scalar(a))?;
+            ops::inplace_binary(&slf.get().t, &scaled, BinOp::Sub, ops::sub)?;
+        }
         Ok(slf.clone())
     }
     fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
-        ops::inplace(&slf.get().t, |inp| ops::div(inp, &o))?;
+        ops::inplace_binary(&slf.get().t, &o, BinOp::Div, ops::div)?;
         Ok(slf.clone())
     }
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
