@@ -5,12 +5,14 @@
 
 use parking_lot::Mutex;
 
-/// Buffers smaller than this are left to the system allocator.
-pub const MIN_BYTES: usize = 1 << 20;
+/// Buffers smaller than this are left to the system allocator. (glibc serves blocks from
+/// 128 KiB up with fresh mmaps by default, so anything near that size pays page faults on
+/// every allocation.)
+pub const MIN_BYTES: usize = 1 << 14;
 /// The cache never holds more than this many bytes.
 const MAX_TOTAL: usize = 1 << 30;
 /// At most this many buffers of one length are kept.
-const PER_SIZE: usize = 4;
+const PER_SIZE: usize = 8;
 
 /// A cache of `Vec<T>`s keyed by length.
 pub struct VecCache<T> {

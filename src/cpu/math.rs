@@ -10,7 +10,10 @@ fn exp_f32(x: f32) -> f32 {
     const C2: f32 = -2.121_944_4e-4;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting rounds to integer
     let xc = x.clamp(-87.3, 88.72);
-    let fx = (xc * LOG2E + ROUND) - ROUND;
+    let t = xc * LOG2E + ROUND;
+    let fx = t - ROUND;
+    // the integer sits in the low mantissa bits of t: no float->int conversion needed
+    let e = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
     let r = xc - fx * C1 - fx * C2;
     let mut p = 1.987_569_1e-4f32;
     p = p * r + 1.398_199_9e-3;
@@ -20,7 +23,6 @@ fn exp_f32(x: f32) -> f32 {
     p = p * r + 5.000_000_1e-1;
     let y = p * r * r + r + 1.0;
     // 2^fx in two halves, so fx = 128 (x near 88.7) and fx = -126 stay representable
-    let e = fx as i32;
     let h = e >> 1;
     let p1 = f32::from_bits(((h + 127) as u32) << 23);
     let p2 = f32::from_bits(((e - h + 127) as u32) << 23);
@@ -103,10 +105,11 @@ pub fn sum_f32(x: &[f32]) -> f64 {
 fn sum_blocks(x: &[f32]) -> f64 {
     let mut total = 0f64;
     for block in x.chunks(4096) {
-        let mut lanes = [0f32; 16];
-        let mut it = block.chunks_exact(16);
+        // 64 lanes: eight independent vector accumulators hide the add latency
+        let mut lanes = [0f32; 64];
+        let mut it = block.chunks_exact(64);
         for c in &mut it {
-            for i in 0..16 {
+            for i in 0..64 {
                 lanes[i] += c[i];
             }
         }

@@ -66,7 +66,7 @@ pub fn map2<T: StorageElem, U: StorageElem>(
 }
 
 /// `dst[i] = f(a[i], b[i])` into a contiguous destination.
-pub fn map2_into<T: Copy + Sync, U: Send>(dst: &mut [U], xa: &[T], la: &Layout, xb: &[T], lb: &Layout, f: impl Fn(T, T) -> U + Sync) {
+pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &Layout, xb: &[T], lb: &Layout, f: impl Fn(T, T) -> U + Sync) {
     let n = la.numel();
     if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
         let (xa, xb) = (&xa[ra], &xb[rb]);
@@ -90,6 +90,28 @@ pub fn map2_into<T: Copy + Sync, U: Send>(dst: &mut [U], xa: &[T], la: &Layout, 
                 for (o, &a) in o.iter_mut().zip(a) {
                     *o = f(a, c);
                 }
+            });
+            return;
+        }
+    }
+    // broadcast along outer dims with unit- or zero-stride rows (`x + bias`): row by row
+    let nd = la.ndim();
+    if nd >= 1 && la.strides[nd - 1] <= 1 && lb.strides[nd - 1] <= 1 {
+        let row = la.shape[nd - 1];
+        if row > 0 {
+            let outer = Layout { shape: la.shape[..nd - 1].into(), strides: la.strides[..nd - 1].into(), offset: la.offset };
+            let outer_b = Layout { shape: lb.shape[..nd - 1].into(), strides: lb.strides[..nd - 1].into(), offset: lb.offset };
+            let (sa, sb) = (la.strides[nd - 1], lb.strides[nd - 1]);
+            let mut r = 0;
+            walk2(&outer, &outer_b, |oa, ob| {
+                let o = &mut dst[r * row..(r + 1) * row];
+                match (sa, sb) {
+                    (1, 1) => o.iter_mut().zip(&xa[oa..oa + row]).zip(&xb[ob..ob + row]).for_each(|((o, &a), &b)| *o = f(a, b)),
+                    (1, _) => { let c = xb[ob]; o.iter_mut().zip(&xa[oa..oa + row]).for_each(|(o, &a)| *o = f(a, c)) }
+                    (_, 1) => { let c = xa[oa]; o.iter_mut().zip(&xb[ob..ob + row]).for_each(|(o, &b)| *o = f(c, b)) }
+                    _ => { let v = f(xa[oa], xb[ob]); o.iter_mut().for_each(|o| *o = v) }
+                }
+                r += 1;
             });
             return;
         }

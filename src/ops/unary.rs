@@ -274,12 +274,13 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
     let promote = lo.iter().chain(hi.iter()).any(|s| matches!(s, Scalar::Float(_))) && !x.dtype().is_float();
     let xin = if promote { float_input(x) } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
-    let out = map_num!(&xin, |v: T| {
-        let mut r = v;
-        if let Some(l) = l { if r < T::from_f64(l) { r = T::from_f64(l); } }
-        if let Some(h) = h { if r > T::from_f64(h) { r = T::from_f64(h); } }
-        r
-    });
+    // one specialised loop per bound combination (NaN passes through, like torch)
+    let out = match (l, h) {
+        (Some(l), Some(h)) => map_num!(&xin, |v: T| { let (lo, hi) = (T::from_f64(l), T::from_f64(h)); if v < lo { lo } else if v > hi { hi } else { v } }),
+        (Some(l), None) => map_num!(&xin, |v: T| { let lo = T::from_f64(l); if v < lo { lo } else { v } }),
+        (None, Some(h)) => map_num!(&xin, |v: T| { let hi = T::from_f64(h); if v > hi { hi } else { v } }),
+        (None, None) => unreachable!("checked above"),
+    };
     if crate::autograd::needs_record(&[x]) {
         // mask computed now, so an in-place clamp_ needs no copy of its input
         let mask = map_num!(&xin, |v: T| {
