@@ -30,11 +30,9 @@ fn default_threads() -> usize {
 
 /// Set the number of threads (takes effect for the next parallel region).
 pub fn set_num_threads(n: usize) {
+    // the pool is kept when going single-threaded (it is simply not used), and rebuilt only
+    // for a different multi-thread count: fresh workers start cold (no packing buffers)
     *REQUESTED.lock() = Some(n.max(1));
-    let mut g = POOL.lock();
-    if g.as_ref().is_some_and(|s| s.threads != n.max(1)) {
-        *g = None;
-    }
 }
 
 /// The number of threads parallel regions use.

@@ -126,7 +126,8 @@ for _name in (
     "softmax log_softmax matmul mm bmm mv dot eq ne lt le gt ge equal allclose maximum minimum "
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
-    "split chunk gather index_select masked_fill nonzero sort topk clone detach"
+    "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
+    "cumsum flip"
 ).split():
     globals()[_name] = getattr(Tensor, _name)
 del _name

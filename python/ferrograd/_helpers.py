@@ -84,7 +84,11 @@ _RETURN_TYPES = {}
 def _return_type(kind, values, indices):
     cls = _RETURN_TYPES.get(kind)
     if cls is None:
-        cls = collections.namedtuple(kind, ["values", "indices"])
-        cls.__module__ = "ferrograd.return_types"
+        base = collections.namedtuple(kind, ["values", "indices"])
+
+        def __repr__(self, _kind=kind):
+            return f"ferrograd.return_types.{_kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+        cls = type(kind, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "ferrograd.return_types"})
         _RETURN_TYPES[kind] = cls
     return cls(values, indices)

@@ -63,7 +63,10 @@ fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &crate::shape::Layout) -> R
 
 /// Compute `a op b` without recording history.
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
-    let shape = broadcast_shapes(&a.shape(), &b.shape())?;
+    let shape = {
+        let (da, db) = (a.data(), b.data());
+        if da.layout.shape == db.layout.shape { da.layout.shape.clone() } else { broadcast_shapes(&da.layout.shape, &db.layout.shape)? }
+    };
     let ct = compute_dtype(a, b, op);
     let a = if a.dtype() != ct { super::cast_raw(a, ct) } else { a.clone() };
     let b = if b.dtype() != ct { super::cast_raw(b, ct) } else { b.clone() };
@@ -160,6 +163,9 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
 /// `a + b`.
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
+    if !crate::autograd::needs_record(&[a, b]) {
+        return Ok(out);
+    }
     let (sa, sb) = (a.shape(), b.shape());
     // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
     record("AddBackward0", &[a, b], &[&out], &[], move |_, g, n| {
@@ -179,6 +185,9 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
 /// `a - b`.
 pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Sub)?;
+    if !crate::autograd::needs_record(&[a, b]) {
+        return Ok(out);
+    }
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1, d/db = -1
     record("SubBackward0", &[a, b], &[&out], &[], move |_, g, n| {
@@ -198,6 +207,9 @@ pub fn rsub(a: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// `a * b`.
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Mul)?;
+    if !crate::autograd::needs_record(&[a, b]) {
+        return Ok(out);
+    }
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = b, d/db = a; each is saved only when the other side needs it
     let (ra, rb) = (a.requires_grad(), b.requires_grad());
@@ -215,6 +227,9 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `a / b` (true division).
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Div)?;
+    if !crate::autograd::needs_record(&[a, b]) {
+        return Ok(out);
+    }
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1/b, d/db = -a/b²
     let save = if b.requires_grad() { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };

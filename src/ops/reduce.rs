@@ -348,3 +348,110 @@ pub fn all_any(x: &Tensor, dim: Option<i64>, keepdim: bool, is_all: bool) -> Res
     };
     Ok(Tensor::from_vec(res, &oshape))
 }
+
+/// Variance over `dims` (all when None) with Bessel's `correction` (VarBackward0).
+pub fn var(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool) -> Result<Tensor> {
+    var_std(x, dims, correction, keepdim, false)
+}
+
+/// Standard deviation (StdBackward0).
+pub fn std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool) -> Result<Tensor> {
+    var_std(x, dims, correction, keepdim, true)
+}
+
+fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        bail!(Runtime, "{}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", if take_sqrt { "std" } else { "var" }, x.dtype().scalar_name());
+    }
+    let shape = x.shape();
+    let dv: Vec<usize> = dims.map(|d| d.to_vec()).unwrap_or_else(|| (0..shape.len()).collect());
+    let n: usize = dv.iter().map(|&i| shape[i]).product();
+    let (out, centered) = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        let m = mean(x, Some(&dv), true, None)?;
+        let c = super::sub(x, &m)?;
+        let ss = sum_dims(&mul(&c, &c)?, &dv, keepdim, None)?;
+        let v = div(&ss, &Tensor::wrapped_scalar(Scalar::Float((n as f64 - correction).max(0.0))))?;
+        (if take_sqrt { super::sqrt(&v)? } else { v }, c)
+    };
+    let name = if take_sqrt { "StdBackward0" } else { "VarBackward0" };
+    let denom = (n as f64 - correction).max(0.0);
+    // d var/dx = 2 (x - mean) / (N - c); d std/dx = (x - mean) / ((N - c) std)
+    record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        let xt = s.get(0)?;
+        let c = super::sub(&xt, &mean(&xt, Some(&dv), true, None)?)?;
+        let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
+        let r = if take_sqrt {
+            let sd = expand_back(&s.get(1)?, &shape, &dv, keepdim)?;
+            div(&mul(&ge, &c)?, &mul(&sd, &Tensor::wrapped_scalar(Scalar::Float(denom)))?)?
+        } else {
+            mul(&ge, &mul(&c, &Tensor::wrapped_scalar(Scalar::Float(2.0 / denom)))?)?
+        };
+        Ok(vec![Some(r)])
+    })?;
+    drop(centered);
+    Ok(out)
+}
+
+/// `logsumexp(x, dims, keepdim)` (LogsumexpBackward0): stable, gradient `g * softmax`.
+pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let x = &super::float_input(x);
+    let shape = x.shape();
+    let dv = dims.to_vec();
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        let mut m = x.detach();
+        for &d in dv.iter().rev() {
+            m = max_dim(&m, d as i64, true, true)?.0;
+        }
+        let m = super::where_(&super::float_test(&m, "isinf")?, &crate::tensor::zeros(&[], m.dtype()), &m)?;
+        let s = sum_dims(&super::exp(&super::sub(x, &m)?)?, &dv, true, None)?;
+        let r = super::add(&super::log(&s)?, &m)?;
+        if keepdim { r } else { sum_dims(&r, &dv, false, None)? }
+    };
+    record("LogsumexpBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        let (xt, r) = (s.get(0)?, s.get(1)?);
+        let re = expand_back(&r, &shape, &dv, keepdim)?;
+        let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
+        Ok(vec![Some(mul(&ge, &super::exp(&super::sub(&xt, &re)?)?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `cumsum(x, dim)` (CumsumBackward0: the reversed cumulative sum of the gradient).
+pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let shape = x.shape();
+    let d = wrap_dim(dim, shape.len())?;
+    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let dims = if shape.is_empty() { vec![] } else { vec![d] };
+    let (c, kept, row) = rows_last(x, &dims)?;
+    let v = c.to_f64_vec();
+    let mut out = vec![0.0; v.len()];
+    for (o, r) in out.chunks_mut(row.max(1)).zip(v.chunks(row.max(1))) {
+        let mut acc = 0.0;
+        for (o, &x) in o.iter_mut().zip(r) {
+            acc += x;
+            *o = acc;
+        }
+    }
+    let mut pshape = kept.clone();
+    if !shape.is_empty() {
+        pshape.push(shape[d]);
+    }
+    let t = crate::tensor::from_f64s(&out, &pshape, od);
+    let out = if shape.is_empty() { t } else {
+        let nd = shape.len();
+        let mut inv: Vec<i64> = Vec::with_capacity(nd);
+        for i in 0..nd {
+            inv.push(if i < d { i as i64 } else if i == d { (nd - 1) as i64 } else { (i - 1) as i64 });
+        }
+        super::contiguous(&permute(&t, &inv)?)?.detach()
+    };
+    record("CumsumBackward0", &[x], &[&out], &[], move |_, g, _| {
+        if shape.is_empty() {
+            return Ok(vec![Some(g[0].clone())]);
+        }
+        Ok(vec![Some(super::flip(&cumsum(&super::flip(&g[0], &[d as i64])?, d as i64)?, &[d as i64])?)])
+    })?;
+    Ok(out)
+}

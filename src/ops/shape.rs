@@ -388,3 +388,74 @@ pub fn copy_from(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
     })?;
     Ok(out)
 }
+
+/// `flip(dims)`: a reversed copy along `dims` (FlipBackward0).
+pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    let mut ds = Vec::new();
+    for &d in dims {
+        ds.push(wrap_dim(d, l.ndim())?);
+    }
+    // read through a layout that walks the flipped dims backwards
+    let n = l.numel();
+    let src_offsets = {
+        let mut v = Vec::with_capacity(n);
+        let shape = &l.shape;
+        let cs = crate::shape::contiguous_strides(shape);
+        for flat in 0..n {
+            let mut off = l.offset;
+            for k in 0..shape.len() {
+                let mut i = (flat / cs[k]) % shape[k];
+                if ds.contains(&k) {
+                    i = shape[k] - 1 - i;
+                }
+                off += i * l.strides[k];
+            }
+            v.push(off);
+        }
+        v
+    };
+    let dt = x.dtype();
+    let st = x.with_storage(|s, _| crate::all_types!(dt, T => {
+        use crate::storage::StorageElem;
+        let b = T::get(s);
+        T::wrap(src_offsets.iter().map(|&o| b[o]).collect())
+    }));
+    let out = Tensor::from_storage(st, &l.shape);
+    let dims_v: Vec<i64> = dims.to_vec();
+    record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
+    Ok(out)
+}
+
+/// `repeat(sizes)`: tile the tensor (RepeatBackward0: sum over the tiles).
+pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
+    let shape = x.shape();
+    ensure!(sizes.len() >= shape.len(), Runtime, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    let lead = sizes.len() - shape.len();
+    let padded: Vec<usize> = (0..sizes.len()).map(|i| if i < lead { 1 } else { shape[i - lead] }).collect();
+    // view as (1, s0, 1, s1, ...) expanded to (r0, s0, r1, s1, ...), then flatten pairs
+    let mut inter: Vec<i64> = Vec::new();
+    let mut exp_shape: Vec<i64> = Vec::new();
+    let mut out_shape: Vec<i64> = Vec::new();
+    for (i, &s) in padded.iter().enumerate() {
+        inter.extend([1, s as i64]);
+        exp_shape.extend([sizes[i], s as i64]);
+        out_shape.push(sizes[i] * s as i64);
+    }
+    let _g = crate::autograd::GradModeGuard::new(false);
+    let base = reshape(&contiguous(x)?, &inter)?;
+    let out = reshape(&contiguous(&expand(&base, &exp_shape)?)?, &out_shape)?.detach();
+    drop(_g);
+    let (sz, pd, orig) = (sizes.to_vec(), padded.clone(), shape.clone());
+    record("RepeatBackward0", &[x], &[&out], &[], move |_, g, _| {
+        let mut split: Vec<i64> = Vec::new();
+        for (i, &s) in pd.iter().enumerate() {
+            split.extend([sz[i], s as i64]);
+        }
+        let r = reshape(&g[0], &split)?;
+        let dims: Vec<usize> = (0..pd.len()).map(|i| 2 * i).collect();
+        let summed = super::sum_dims(&r, &dims, false, None)?;
+        Ok(vec![Some(reshape(&summed, &orig.iter().map(|&d| d as i64).collect::<Vec<_>>())?)])
+    })?;
+    Ok(out)
+}

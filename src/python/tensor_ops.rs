@@ -495,6 +495,34 @@ impl PyTensor {
     fn any(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::all_any(&self.t, dim, keepdim, false)?)
     }
+    #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
+    fn var(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
+        let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
+        wrap(py, ops::var(&self.t, dims.as_deref(), c, keepdim)?)
+    }
+    #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
+    fn std(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
+        let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
+        wrap(py, ops::std(&self.t, dims.as_deref(), c, keepdim)?)
+    }
+    #[pyo3(signature = (dim, keepdim=false))]
+    fn logsumexp(&self, py: Python<'_>, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        let d = dims_arg(Some(dim))?.unwrap_or_default();
+        wrap(py, ops::logsumexp(&self.t, &ops::reduce_dims(&d, self.t.dim())?, keepdim)?)
+    }
+    #[pyo3(signature = (dim, *, dtype=None))]
+    fn cumsum(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        wrap(py, ops::cumsum(&t, dim)?)
+    }
+    #[pyo3(signature = (*dims))]
+    fn flip(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::flip(&self.t, &shape_args(dims)?)?)
+    }
+    #[pyo3(signature = (*sizes))]
+    fn repeat(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::repeat(&self.t, &shape_args(sizes)?)?)
+    }
     #[pyo3(signature = (dim, dtype=None))]
     fn softmax(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
@@ -690,6 +718,21 @@ impl PyTensor {
         ops::inplace(t, |_| Ok(r.clone()))?;
         Ok(slf.clone())
     }
+}
+
+fn var_args(t: &Tensor, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, correction: Option<f64>) -> PyResult<(Option<Vec<usize>>, f64)> {
+    // torch.var(x, False) passes `unbiased` positionally where dim would be
+    let (dim, unbiased) = match dim {
+        Some(d) if d.is_instance_of::<pyo3::types::PyBool>() => (None, Some(d.clone())),
+        _ => (dim.cloned(), unbiased.cloned()),
+    };
+    let c = match (correction, unbiased) {
+        (Some(c), _) => c,
+        (None, Some(u)) => if u.is_truthy()? { 1.0 } else { 0.0 },
+        (None, None) => 1.0,
+    };
+    let dims = match dims_arg(dim.as_ref())? { Some(d) => Some(ops::reduce_dims(&d, t.dim())?), None => None };
+    Ok((dims, c))
 }
 
 impl PyTensor {

@@ -24,7 +24,7 @@ pub fn ones(shape: &[usize], dtype: DType) -> Tensor {
 pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Tensor> {
     crate::ensure!(step != 0.0, Runtime, "step must be nonzero");
     crate::ensure!((step > 0.0 && end >= start) || (step < 0.0 && end <= start), Runtime,
-        "upper bound and larger bound inconsistent with step sign");
+        "upper bound and lower bound inconsistent with step sign");
     let n = ((end - start) / step).ceil().max(0.0) as usize;
     let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
     Ok(from_f64s(&vals, &[n], dtype))
@@ -32,6 +32,16 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
 
 /// `linspace(start, end, steps)`; PyTorch fills the second half from the end for symmetry.
 pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Tensor {
+    if dtype == DType::Float32 {
+        // matches torch: the arithmetic is done in the output precision
+        let (s32, e32) = (start as f32, end as f32);
+        let step = if steps > 1 { (e32 - s32) / (steps - 1) as f32 } else { 0.0 };
+        let half = steps / 2;
+        let vals: Vec<f32> = (0..steps)
+            .map(|i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })
+            .collect();
+        return Tensor::from_vec(vals, &[steps]);
+    }
     let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
     let half = steps / 2;
     let vals: Vec<f64> = (0..steps)
