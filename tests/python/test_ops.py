@@ -98,6 +98,13 @@ REDUCTIONS = [
     ("norm_p1", lambda t: t.norm(p=1), lambda a: np.abs(a).sum()),
     ("softmax", lambda t: t.softmax(1), lambda a: np.exp(a) / np.exp(a).sum(1, keepdims=True)),
     ("log_softmax", lambda t: t.log_softmax(0), lambda a: a - np.log(np.exp(a).sum(0, keepdims=True))),
+    ("var", lambda t: t.var(), lambda a: a.var(ddof=1)),
+    ("var_dim", lambda t: t.var(1, unbiased=False), lambda a: a.var(1)),
+    ("std", lambda t: t.std(dim=0), lambda a: a.std(0, ddof=1)),
+    ("logsumexp", lambda t: t.logsumexp(1), lambda a: np.log(np.exp(a).sum(1))),
+    ("cumsum", lambda t: t.cumsum(1), lambda a: a.cumsum(1)),
+    ("flip", lambda t: t.flip(0), lambda a: a[::-1]),
+    ("repeat", lambda t: t.repeat(2, 1), lambda a: np.tile(a, (2, 1))),
 ]
 
 
