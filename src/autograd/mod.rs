@@ -1,11 +1,13 @@
 //! Autograd: graph nodes and edges, saved tensors, grad modes and the backward engine.
 
 mod engine;
+mod function;
 mod grad_mode;
 mod node;
 mod saved;
 
 pub use engine::{backward, grad, graph_report, BackwardRequest, GraphReport};
+pub use function::{apply_function, BackwardCtx, Function, FunctionCtx};
 pub use grad_mode::*;
 pub use node::*;
 pub use saved::*;

@@ -9,8 +9,6 @@ mod node;
 mod tensor;
 mod tensor_ops;
 
-pub use node::PyNode;
-pub use tensor::PyTensor;
 
 use pyo3::prelude::*;
 

@@ -67,7 +67,7 @@ pub fn wrap_node(py: Python<'_>, n: Arc<Node>) -> PyResult<Py<PyAny>> {
         // SAFETY: a non-zero slot is the address of a live node object: either a builtin
         // wrapper (cleared in its Drop, under the GIL like this code) or a custom Function ctx
         // that the node itself keeps alive.
-        return Ok(unsafe { Py::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
+        return Ok(unsafe { Bound::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) }.unbind());
     }
     let cls = class_for(py, &n.name)?;
     let obj = cls.call0()?;

@@ -7,7 +7,7 @@ use crate::autograd::next_hook_id;
 use crate::dtype::DType;
 use crate::ops;
 use crate::tensor::{Scalar, Tensor};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyUserWarning, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyEllipsis, PyList, PySlice, PyTuple};
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// `ferrograd.dtype`.
-#[pyclass(name = "dtype", module = "ferrograd", frozen, eq, hash)]
+#[pyclass(name = "dtype", module = "ferrograd", frozen, eq, hash, skip_from_py_object)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyDType {
     pub d: DType,
@@ -116,7 +116,7 @@ pub fn wrap(py: Python<'_>, t: Tensor) -> PyResult<Py<PyAny>> {
         // SAFETY: a non-zero slot is the address of the live PyTensor registered below; it is
         // cleared in that object's Drop (which runs with the GIL held, as does this code), so
         // the pointer is valid here and we take a new strong reference to it.
-        return Ok(unsafe { Py::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) });
+        return Ok(unsafe { Bound::from_borrowed_ptr(py, p as *mut pyo3::ffi::PyObject) }.unbind());
     }
     let obj = Py::new(py, PyTensor::new(t.clone()))?;
     let addr = obj.as_ptr() as usize;
@@ -767,9 +767,4 @@ impl PyTensor {
         }
         Ok(())
     }
-}
-
-/// Errors for bad values in Python-facing argument parsing.
-pub fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(msg.into())
 }
