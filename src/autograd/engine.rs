@@ -226,8 +226,8 @@ fn needs_caller(node: &Node) -> bool {
     }
     node.leaf().is_some_and(|v| {
         let m = v.meta();
-        let hooks = !m.hooks.lock().is_empty();
-        let post = !m.post_acc_hooks.lock().is_empty();
+        let hooks = m.hooks.as_ref().is_some_and(|l| !l.lock().is_empty());
+        let post = m.post_acc_hooks.as_ref().is_some_and(|l| !l.lock().is_empty());
         hooks || post
     })
 }
@@ -407,7 +407,7 @@ fn evaluate(
 ) -> Result<(Vec<Option<Tensor>>, Captures)> {
     // Tensor pre-hooks: on a leaf they live on the tensor, otherwise on the node.
     if let Some(var) = &node.leaf() {
-        let hooks: Vec<_> = var.meta().hooks.lock().iter().map(|h| h.1.clone()).collect();
+        let hooks = var.meta().leaf_hooks();
         for h in hooks {
             if let Some(g) = &inputs[0] {
                 if let Some(new) = h.call(g)? {
@@ -542,7 +542,7 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
             }
         }
     }
-    let hooks: Vec<_> = var.meta().post_acc_hooks.lock().iter().map(|h| h.1.clone()).collect();
+    let hooks = var.meta().post_hooks();
     for h in hooks {
         h.call(var)?;
     }
@@ -574,7 +574,7 @@ pub fn graph_report(t: &Tensor) -> GraphReport {
         for (k, b) in saved {
             storages.insert(k, b);
         }
-        per_node.push((n.name.clone(), n.seq_nr, bytes));
+        per_node.push((n.name.to_string(), n.seq_nr, bytes));
         for e in n.next_edges.iter().flatten() {
             stack.push(e.node.clone());
         }

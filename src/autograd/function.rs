@@ -179,8 +179,8 @@ pub fn apply_function<F: Function>(f: F, inputs: &[Tensor]) -> Result<Vec<Tensor
             None => SavedTensor::input(t)?,
         });
     }
-    let edges = inputs.iter().map(|t| t.gradient_edge()).collect();
-    let meta = outputs.iter().map(|t| InputMeta { shape: t.shape(), dtype: t.dtype() }).collect();
+    let edges: super::Edges = inputs.iter().map(|t| t.gradient_edge()).collect();
+    let meta: Vec<InputMeta> = outputs.iter().map(|t| InputMeta { shape: t.shape(), dtype: t.dtype() }).collect();
     let non_diff: Vec<bool> = outputs.iter().map(|o| ctx.non_differentiable.iter().any(|n| n.same(o)) || !o.dtype().is_float()).collect();
     let dirty: Vec<bool> = outputs.iter().map(|o| ctx.dirty.iter().any(|d| d.same(o))).collect();
     let node = Node::new(name, edges, meta, Box::new(RustFunctionBackward { f, ctx: Mutex::new(ctx) }));

@@ -7,6 +7,8 @@ use crate::error::Result;
 use crate::shape::Dims;
 use crate::tensor::Tensor;
 use parking_lot::Mutex;
+use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -17,6 +19,9 @@ pub struct Edge {
     pub node: Arc<Node>,
     pub input_nr: u32,
 }
+
+/// A node's outgoing edges, inline up to two (most ops have one or two inputs).
+pub type Edges = SmallVec<[Option<Edge>; 2]>;
 
 /// Shape and dtype of one forward output, i.e. of the gradient a node receives there.
 #[derive(Clone, Debug)]
@@ -76,10 +81,10 @@ pub trait Backward: Send + Sync {
 
 /// One node of the autograd graph.
 pub struct Node {
-    pub name: String,
+    pub name: Cow<'static, str>,
     pub seq_nr: u64,
-    pub next_edges: Vec<Option<Edge>>,
-    pub input_meta: Vec<InputMeta>,
+    pub next_edges: Edges,
+    pub input_meta: SmallVec<[InputMeta; 1]>,
     pub backward: Option<Box<dyn Backward>>,
     /// For `AccumulateGrad`: the leaf it writes into. Weak, so that a leaf's `.grad` built
     /// with `create_graph=True` (whose history ends here) does not keep the leaf alive in a
@@ -99,12 +104,12 @@ pub fn next_hook_id() -> u64 {
 }
 
 impl Node {
-    pub fn new(name: impl Into<String>, next_edges: Vec<Option<Edge>>, input_meta: Vec<InputMeta>, backward: Box<dyn Backward>) -> Arc<Node> {
+    pub fn new(name: impl Into<Cow<'static, str>>, next_edges: impl Into<Edges>, input_meta: impl Into<SmallVec<[InputMeta; 1]>>, backward: Box<dyn Backward>) -> Arc<Node> {
         Arc::new(Node {
             name: name.into(),
             seq_nr: SEQ.fetch_add(1, Ordering::Relaxed),
-            next_edges,
-            input_meta,
+            next_edges: next_edges.into(),
+            input_meta: input_meta.into(),
             backward: Some(backward),
             variable: None,
             hooks: Mutex::new(NodeHooks::default()),
@@ -133,10 +138,10 @@ impl AccumulateGrad {
     pub fn new_node(variable: Tensor) -> Arc<Node> {
         let meta = InputMeta { shape: variable.shape(), dtype: variable.dtype() };
         Arc::new(Node {
-            name: "AccumulateGrad".into(),
+            name: Cow::Borrowed("AccumulateGrad"),
             seq_nr: u64::MAX,
-            next_edges: Vec::new(),
-            input_meta: vec![meta],
+            next_edges: Edges::new(),
+            input_meta: smallvec::smallvec![meta],
             backward: None,
             variable: Some(Arc::downgrade(&variable.0)),
             hooks: Mutex::new(NodeHooks::default()),
@@ -244,7 +249,12 @@ pub fn record(
     save: &[Save<'_>],
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 ) -> Result<()> {
-    if !needs_record(inputs) {
+    if !super::is_grad_enabled() {
+        return Ok(());
+    }
+    // the inputs' gradient edges double as the requires-grad test (one lock per input)
+    let edges: Edges = inputs.iter().map(|t| t.gradient_edge()).collect();
+    if edges.iter().all(|e| e.is_none()) {
         return Ok(());
     }
     let mut saved = Vec::with_capacity(save.len());
@@ -254,8 +264,13 @@ pub fn record(
             Save::Out(i) => SavedTensor::output(outputs[*i], *i as u32, name)?,
         });
     }
-    let edges = inputs.iter().map(|t| t.gradient_edge()).collect();
-    let meta = outputs.iter().map(|t| InputMeta { shape: t.shape(), dtype: t.dtype() }).collect();
+    let meta: SmallVec<[InputMeta; 1]> = outputs
+        .iter()
+        .map(|t| {
+            let d = t.data();
+            InputMeta { shape: d.layout.shape.clone(), dtype: d.dtype }
+        })
+        .collect();
     let bw: Box<Formula> = Box::new(f);
     let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f: bw }));
     for (i, o) in outputs.iter().enumerate() {

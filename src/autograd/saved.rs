@@ -54,7 +54,7 @@ pub struct SavedTensor {
     is_output: bool,
     output_nr: u32,
     /// Name of the node that produced the tensor, for the version-mismatch message.
-    producer: Option<String>,
+    producer: Option<std::borrow::Cow<'static, str>>,
 }
 
 impl SavedTensor {
@@ -88,7 +88,7 @@ impl SavedTensor {
             version: t.version(),
             is_output: true,
             output_nr: nr,
-            producer: Some(name.to_string()),
+            producer: Some(std::borrow::Cow::Owned(name.to_string())),
         })
     }
 

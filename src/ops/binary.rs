@@ -63,11 +63,19 @@ fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &crate::shape::Layout) -> R
 
 /// Compute `a op b` without recording history.
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
-    let shape = {
+    let (shape, ct) = {
         let (da, db) = (a.data(), b.data());
-        if da.layout.shape == db.layout.shape { da.layout.shape.clone() } else { broadcast_shapes(&da.layout.shape, &db.layout.shape)? }
+        let shape = if da.layout.shape == db.layout.shape { da.layout.shape.clone() } else { broadcast_shapes(&da.layout.shape, &db.layout.shape)? };
+        let prio = |t: &Tensor, d: &crate::tensor::TensorData| {
+            if t.0.is_wrapped_number { crate::dtype::Priority::Scalar } else if d.layout.ndim() == 0 { crate::dtype::Priority::ZeroDim } else { crate::dtype::Priority::Dimensioned }
+        };
+        let rt = if da.dtype == db.dtype { da.dtype } else { result_type(&[(da.dtype, prio(a, &da)), (db.dtype, prio(b, &db))]) };
+        let ct = match op {
+            BinOp::Div if !rt.is_float() => crate::dtype::default_float(),
+            _ => rt,
+        };
+        (shape, ct)
     };
-    let ct = compute_dtype(a, b, op);
     let a = if a.dtype() != ct { super::cast_raw(a, ct) } else { a.clone() };
     let b = if b.dtype() != ct { super::cast_raw(b, ct) } else { b.clone() };
     let la = a.layout().broadcast_to(&shape)?;

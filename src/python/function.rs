@@ -135,7 +135,7 @@ pub fn _function_apply<'py>(
             }
         }
     }
-    let edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
+    let edges: crate::autograd::Edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
     let mut meta = Vec::new();
     let mut result: Vec<Py<PyAny>> = Vec::with_capacity(outs.len());
     let mut out_tensors: Vec<(usize, Tensor)> = Vec::new();

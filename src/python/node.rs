@@ -89,7 +89,7 @@ impl PyNode {
 
     /// The node's class name (`MulBackward0`).
     fn name(&self) -> PyResult<String> {
-        Ok(self.node()?.name.clone())
+        Ok(self.node()?.name.to_string())
     }
 
     /// `((node, input_nr), ...)` for each input of the forward op.

@@ -630,7 +630,7 @@ impl PyTensor {
                 }))
             }
             None => {
-                let list = t.meta().hooks.clone();
+                let list = t.meta().hooks_list();
                 list.lock().push((id, h));
                 let w = Arc::downgrade(&list);
                 Ok(RemovableHandle::new(move || {
@@ -651,7 +651,7 @@ impl PyTensor {
             return Err(PyRuntimeError::new_err("cannot register a hook on a tensor that doesn't require gradient"));
         }
         let id = next_hook_id();
-        let list = t.meta().post_acc_hooks.clone();
+        let list = t.meta().post_acc_list();
         list.lock().push((id, Arc::new(PyPostAccHook(hook))));
         let w = Arc::downgrade(&list);
         Ok(RemovableHandle::new(move || {

@@ -66,12 +66,32 @@ pub struct AutogradMeta {
     pub grad_fn: Option<Arc<Node>>,
     pub output_nr: u32,
     pub retains_grad: bool,
-    /// Hooks of a leaf (non-leaf hooks live on the grad_fn node).
-    pub hooks: HookList<dyn TensorHook>,
-    pub post_acc_hooks: HookList<dyn PostAccHook>,
+    /// Hooks of a leaf (non-leaf hooks live on the grad_fn node); created on first use, so
+    /// a fresh tensor costs no allocation for them.
+    pub hooks: Option<HookList<dyn TensorHook>>,
+    pub post_acc_hooks: Option<HookList<dyn PostAccHook>>,
     pub grad_accumulator: Weak<Node>,
     /// For a view created while recording: the base it looks into (for CopySlices).
     pub view_base: Option<Tensor>,
+}
+
+impl AutogradMeta {
+    /// The leaf's hook list, created on first use.
+    pub fn hooks_list(&mut self) -> HookList<dyn TensorHook> {
+        self.hooks.get_or_insert_with(Default::default).clone()
+    }
+    /// The leaf's post-accumulate hook list, created on first use.
+    pub fn post_acc_list(&mut self) -> HookList<dyn PostAccHook> {
+        self.post_acc_hooks.get_or_insert_with(Default::default).clone()
+    }
+    /// Snapshot of the leaf hooks (empty when none were registered).
+    pub fn leaf_hooks(&self) -> Vec<Arc<dyn TensorHook>> {
+        self.hooks.as_ref().map(|l| l.lock().iter().map(|h| h.1.clone()).collect()).unwrap_or_default()
+    }
+    /// Snapshot of the post-accumulate hooks.
+    pub fn post_hooks(&self) -> Vec<Arc<dyn PostAccHook>> {
+        self.post_acc_hooks.as_ref().map(|l| l.lock().iter().map(|h| h.1.clone()).collect()).unwrap_or_default()
+    }
 }
 
 /// What a `Tensor` points to.
