@@ -1,8 +1,8 @@
 """Turn the five seed tutorials (notebook dumps in ../shared/seeds/) into runnable scripts
 under examples/seeds/, with `import torch` replaced by `import ferrograd as torch`.
 
-A cell is the code after an `In [N]:` line up to the first blank line. Shell cells (`!pip`)
-are dropped. Run: python tools/extract_seeds.py ../shared/seeds examples/seeds
+A cell is the code after an `In [N]:` line, up to the printed output or prose that follows.
+Shell cells (`!pip`) are dropped. The scripts run their cells with examples/seeds/_runner.py. Run: python tools/extract_seeds.py ../shared/seeds examples/seeds
 """
 
 import ast
@@ -54,39 +54,19 @@ def cells(text):
 
 HEADER = '''"""Generated from the seed tutorial %s by tools/extract_seeds.py.
 
-Each notebook cell runs in one shared namespace, as in Jupyter; a cell that raises (some
-cells of the tutorial demonstrate errors on purpose) prints the error and the next runs.
+Each notebook cell runs in one shared namespace, as in Jupyter (see _runner.py).
 """
 
-import ast
-import traceback
+from _runner import run
 
 CELLS = [
 '''
 
 FOOTER = ''']
 
-
-def main():
-    ns = {"__name__": "__seed__"}
-    for n, code in CELLS:
-        print("In [%s]:" % n)
-        try:
-            tree = ast.parse(code)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-            exec(compile(tree, "<cell %s>" % n, "exec"), ns)
-            if last is not None:  # like Jupyter, show the value of a trailing expression
-                value = eval(compile(ast.Expression(last.value), "<cell %s>" % n, "eval"), ns)
-                if value is not None:
-                    print(repr(value))
-        except Exception as e:  # the notebook shows the error and goes on
-            print("".join(traceback.format_exception_only(type(e), e)).strip())
-
-
 if __name__ == "__main__":
-    main()
+    run(CELLS)
 '''
-
 
 def port(line):
     # GPU cells fall back to the CPU where no GPU is present

@@ -1,11 +1,9 @@
 """Generated from the seed tutorial 001_4d13fb9692af3b3c.txt by tools/extract_seeds.py.
 
-Each notebook cell runs in one shared namespace, as in Jupyter; a cell that raises (some
-cells of the tutorial demonstrate errors on purpose) prints the error and the next runs.
+Each notebook cell runs in one shared namespace, as in Jupyter (see _runner.py).
 """
 
-import ast
-import traceback
+from _runner import run
 
 CELLS = [
 
@@ -20,22 +18,5 @@ CELLS = [
     ('10', 'a = torch.tensor((1., 2., 3.), requires_grad=True)\nb = torch.tensor((2., 4., 6.), requires_grad=True)\nc = a * b\nd = c ** 2\nd.retain_grad()\nprint(d.grad)\ne = torch.sum(d)\ne.backward()\nprint(d.grad)'),
 ]
 
-
-def main():
-    ns = {"__name__": "__seed__"}
-    for n, code in CELLS:
-        print("In [%s]:" % n)
-        try:
-            tree = ast.parse(code)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-            exec(compile(tree, "<cell %s>" % n, "exec"), ns)
-            if last is not None:  # like Jupyter, show the value of a trailing expression
-                value = eval(compile(ast.Expression(last.value), "<cell %s>" % n, "eval"), ns)
-                if value is not None:
-                    print(repr(value))
-        except Exception as e:  # the notebook shows the error and goes on
-            print("".join(traceback.format_exception_only(type(e), e)).strip())
-
-
 if __name__ == "__main__":
-    main()
+    run(CELLS)

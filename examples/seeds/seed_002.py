@@ -1,11 +1,9 @@
 """Generated from the seed tutorial 002_6a046a34fe0ce8e2.txt by tools/extract_seeds.py.
 
-Each notebook cell runs in one shared namespace, as in Jupyter; a cell that raises (some
-cells of the tutorial demonstrate errors on purpose) prints the error and the next runs.
+Each notebook cell runs in one shared namespace, as in Jupyter (see _runner.py).
 """
 
-import ast
-import traceback
+from _runner import run
 
 CELLS = [
 
@@ -23,22 +21,5 @@ CELLS = [
     ('19', '# 或者使用Tensor.detach()，返回的值与x一样但是不再具有追踪功能\nprint(x.requires_grad)\ny = x.detach()\nprint(y.requires_grad)\n# Tensor0.eq(Tensor1) 与torch.eq()一样，会返回一个elementwise的BoolTensor\n# BoolTensor.all()会返回另一个boolTensor，如果BoolTensor全部都是True，它也返回一个True,否则只要有一个是False就返回一个False\nprint(x.eq(y).all())'),
 ]
 
-
-def main():
-    ns = {"__name__": "__seed__"}
-    for n, code in CELLS:
-        print("In [%s]:" % n)
-        try:
-            tree = ast.parse(code)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-            exec(compile(tree, "<cell %s>" % n, "exec"), ns)
-            if last is not None:  # like Jupyter, show the value of a trailing expression
-                value = eval(compile(ast.Expression(last.value), "<cell %s>" % n, "eval"), ns)
-                if value is not None:
-                    print(repr(value))
-        except Exception as e:  # the notebook shows the error and goes on
-            print("".join(traceback.format_exception_only(type(e), e)).strip())
-
-
 if __name__ == "__main__":
-    main()
+    run(CELLS)

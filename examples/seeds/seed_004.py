@@ -1,11 +1,9 @@
 """Generated from the seed tutorial 004_78a19db150a1eb93.txt by tools/extract_seeds.py.
 
-Each notebook cell runs in one shared namespace, as in Jupyter; a cell that raises (some
-cells of the tutorial demonstrate errors on purpose) prints the error and the next runs.
+Each notebook cell runs in one shared namespace, as in Jupyter (see _runner.py).
 """
 
-import ast
-import traceback
+from _runner import run
 
 CELLS = [
 
@@ -29,22 +27,5 @@ CELLS = [
     ('38', "x.grad.data.zero_() # If we don't use this, we will accumulate values\nx_grad.backward(th.ones(2, 2))\nx.grad"),
 ]
 
-
-def main():
-    ns = {"__name__": "__seed__"}
-    for n, code in CELLS:
-        print("In [%s]:" % n)
-        try:
-            tree = ast.parse(code)
-            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-            exec(compile(tree, "<cell %s>" % n, "exec"), ns)
-            if last is not None:  # like Jupyter, show the value of a trailing expression
-                value = eval(compile(ast.Expression(last.value), "<cell %s>" % n, "eval"), ns)
-                if value is not None:
-                    print(repr(value))
-        except Exception as e:  # the notebook shows the error and goes on
-            print("".join(traceback.format_exception_only(type(e), e)).strip())
-
-
 if __name__ == "__main__":
-    main()
+    run(CELLS)
