@@ -283,10 +283,12 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
     };
     if crate::autograd::needs_record(&[x]) {
         // mask computed now, so an in-place clamp_ needs no copy of its input
-        let mask = map_num!(&xin, |v: T| {
-            let ok = l.is_none_or(|l| v >= T::from_f64(l)) && h.is_none_or(|h| v <= T::from_f64(h));
-            if ok { T::from_f64(1.0) } else { T::default() }
-        });
+        let mask = match (l, h) {
+            (Some(l), Some(h)) => map_num!(&xin, |v: T| if v >= T::from_f64(l) && v <= T::from_f64(h) { T::from_f64(1.0) } else { T::default() }),
+            (Some(l), None) => map_num!(&xin, |v: T| if v >= T::from_f64(l) { T::from_f64(1.0) } else { T::default() }),
+            (None, Some(h)) => map_num!(&xin, |v: T| if v <= T::from_f64(h) { T::from_f64(1.0) } else { T::default() }),
+            (None, None) => unreachable!("checked above"),
+        };
         record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
             let m = s.get(0)?;
             if let Some(d) = fused2(&g[0], &m, |g, m| g * m, |g, m| g * m) {
