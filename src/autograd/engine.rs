@@ -204,12 +204,14 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     Ok(captured)
 }
 
-/// Whether some node feeds two or more non-leaf nodes: only then can branches overlap (a
-/// chain, or an MLP whose only fan-out is into leaf accumulators, runs sequentially).
+/// Whether some node feeds two or more branches that each continue past one node: only then
+/// can work overlap. A chain, or an MLP whose only fan-out is into leaf accumulators and
+/// `TBackward -> AccumulateGrad` stubs, runs sequentially (a hand-off would cost more).
 fn has_parallel_branches(nodes: &[Arc<Node>], index: &HashMap<usize, usize>, needed: &[bool]) -> bool {
-    nodes.iter().any(|n| {
-        n.next_edges.iter().flatten().filter(|e| !e.node.is_accumulate_grad() && needed[index[&key(&e.node)]]).count() >= 2
-    })
+    let substantial = |n: &Arc<Node>| {
+        !n.is_accumulate_grad() && needed[index[&key(n)]] && n.next_edges.iter().flatten().any(|e| !e.node.is_accumulate_grad())
+    };
+    nodes.iter().any(|n| n.next_edges.iter().flatten().filter(|e| substantial(&e.node)).count() >= 2)
 }
 
 /// Whether a node must run on the thread that called backward: it calls into Python (a

@@ -22,10 +22,11 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     }
     let flops = m * n * k;
     let threads = crate::runtime::num_threads();
-    let par = if flops >= 1 << 18 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
+    // below ~4M multiply-adds (~35 µs on one core) waking a pool worker costs more than it saves
+    let par = if flops >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
     let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
-    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 18) && m >= 32 {
+    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && m >= 32 {
         // mid-size products: split the rows over the threads, one single-threaded gemm each
         // (gemm's own threading only pays off on large products)
         let rows = m.div_ceil(threads);
