@@ -27,30 +27,17 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     use std::any::TypeId;
     let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
     if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && m >= 32 {
-        // Mid-size products: split the rows over the threads, one single-threaded gemm each.
-        // The calling thread takes the first block and scoped helper threads the rest: a
-        // sleeping pool worker takes longer to wake than a fresh thread takes to start, and
-        // gemm's own threading only pays off on large products. Inside the backward engine's
-        // workers (already parallel across branches) the product runs serially.
-        if rayon::current_thread_index().is_some() {
-            gemm_serial(args, a, a_off, b, b_off, c);
-            return;
-        }
+        // mid-size products: split the rows over the threads, one single-threaded gemm each
+        // (gemm's own threading only pays off on large products)
         let rows = m.div_ceil(threads);
         let a_base = a_off as isize;
-        let mut blocks = c.chunks_mut(rows * n).enumerate();
-        let first = blocks.next();
-        std::thread::scope(|s| {
-            for (i, cc) in blocks {
-                s.spawn(move || {
-                    let sub = MatmulArgs { m: cc.len() / n, ..*args };
-                    gemm_serial(&sub, a, (a_base + (i * rows) as isize * a_rs) as usize, b, b_off, cc);
-                });
-            }
-            if let Some((_, cc)) = first {
+        crate::runtime::install(|| {
+            use rayon::prelude::*;
+            c.par_chunks_mut(rows * n).enumerate().for_each(|(i, cc)| {
+                let r0 = (i * rows) as isize;
                 let sub = MatmulArgs { m: cc.len() / n, ..*args };
-                gemm_serial(&sub, a, a_off, b, b_off, cc);
-            }
+                gemm_serial(&sub, a, (a_base + r0 * a_rs) as usize, b, b_off, cc);
+            })
         });
         return;
     }
