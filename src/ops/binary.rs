@@ -264,9 +264,18 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return Ok(out);
     }
     let (sa, sb) = (a.shape(), b.shape());
-    let name = if a.0.is_wrapped_number { "PowBackward2" } else { "PowBackward1" };
+    if a.0.is_wrapped_number {
+        // matches torch: `s ** x` (PowBackward2) has one edge, to the exponent
+        // d/db s^b = s^b ln(s)
+        record("PowBackward2", &[b], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, _| {
+            let (at, r) = (s.get(0)?, s.get(1)?);
+            let lg = super::log(&float_input(&at))?;
+            Ok(vec![Some(sum_to(&mul(&g[0], &mul(&r, &lg)?)?, &sb)?)])
+        })?;
+        return Ok(out);
+    }
     // d/da = b * a^(b-1); d/db = a^b * ln(a)
-    record(name, &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
+    record("PowBackward1", &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
         let (at, bt) = (s.get(0)?, s.get(1)?);
         let ga = grad_for(n, 0, || {
             let bm1 = sub(&bt, &Tensor::wrapped_scalar(Scalar::Int(1)))?;

@@ -250,11 +250,12 @@ inplace_unary! {
 #[pymethods]
 impl PyTensor {
     fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::add) }
-    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, ops::add) }
+    // matches torch: `s + x` is `x.add(s)`, so the tensor's edge comes first
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::add) }
     fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::sub) }
     fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rsub) }
     fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::mul) }
-    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, ops::mul) }
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::mul) }
     fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::div) }
     fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rdiv) }
     fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, floordiv) }
