@@ -214,7 +214,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         bail!(Runtime, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     }
-    let out = map_num!(x, |v: T| T::from_f64(0.0) - v);
+    let out = map_num!(x, |v: T| -v);
     record("NegBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(neg(&g[0])?)]))?;
     Ok(out)
 }

@@ -700,7 +700,7 @@ impl PyTensor {
     fn __bool__(&self) -> PyResult<bool> {
         let n = self.t.numel();
         if n != 1 {
-            return Err(PyRuntimeError::new_err(format!("Boolean value of Tensor with {} values is ambiguous", if n == 0 { "no".to_string() } else { "more than one".to_string() })));
+            return Err(PyRuntimeError::new_err(if n == 0 { "Boolean value of Tensor with no values is ambiguous".to_string() } else { "Boolean value of Tensor with more than one value is ambiguous".to_string() }));
         }
         Ok(self.t.item()?.as_f64() != 0.0)
     }
