@@ -41,9 +41,27 @@ impl TensorHook for PyTensorHook {
     fn call(&self, grad: &Tensor) -> Result<Option<Tensor>> {
         attached(|py| {
             let r = self.0.call1(py, (wrap(py, grad.clone())?,))?;
-            opt_tensor(r.bind(py))
+            let r = r.bind(py);
+            if !r.is_none() && r.cast::<PyTensor>().is_err() {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!("expected Variable, but hook returned '{}'", r.get_type().name()?)));
+            }
+            opt_tensor(r)
         })
     }
+}
+
+/// The replacement gradients a node hook returned, checked for count like torch.
+fn hook_result(hook: &Bound<'_, PyAny>, r: &Bound<'_, PyAny>, expected: usize) -> PyResult<Option<Vec<Option<Tensor>>>> {
+    if r.is_none() {
+        return Ok(None);
+    }
+    let v = tensors_from(r)?;
+    if v.len() != expected {
+        let name = hook.getattr("__name__").and_then(|n| n.extract::<String>()).unwrap_or_else(|_| "hook".into());
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "hook '{}' has returned an incorrect number of values (got {}, but expected {})", name, v.len(), expected)));
+    }
+    Ok(Some(v))
 }
 
 /// `tensor.register_post_accumulate_grad_hook(fn)`.
@@ -65,8 +83,7 @@ impl PreHook for PyPreHook {
     fn call(&self, grads: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> {
         attached(|py| {
             let r = self.0.call1(py, (tensors_tuple(py, grads)?,))?;
-            let r = r.bind(py);
-            if r.is_none() { Ok(None) } else { tensors_from(r).map(Some) }
+            hook_result(self.0.bind(py), r.bind(py), grads.len())
         })
     }
 }
@@ -78,8 +95,7 @@ impl PostHook for PyPostHook {
     fn call(&self, grad_inputs: &[Option<Tensor>], grad_outputs: &[Option<Tensor>]) -> Result<Option<Vec<Option<Tensor>>>> {
         attached(|py| {
             let r = self.0.call1(py, (tensors_tuple(py, grad_inputs)?, tensors_tuple(py, grad_outputs)?))?;
-            let r = r.bind(py);
-            if r.is_none() { Ok(None) } else { tensors_from(r).map(Some) }
+            hook_result(self.0.bind(py), r.bind(py), grad_inputs.len())
         })
     }
 }
