@@ -137,6 +137,10 @@ def numel(input):  # noqa: F811
     return input.numel()
 
 
+def argsort(input, dim=-1, descending=False):
+    return input.sort(dim, descending).indices
+
+
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     diff = (input - other).abs()
     close = diff <= atol + rtol * other.abs()
@@ -256,6 +260,7 @@ def _register_methods():
     T.new_full = _new_full
     T.normal_ = _normal_
     T.where = lambda self, condition, other: self.where_(condition, other)
+    T.argsort = lambda self, dim=-1, descending=False: self.sort(dim, descending).indices
     T.__array_priority__ = 1000
     T.is_sparse = False
     T.is_quantized = False

@@ -150,7 +150,14 @@ pub fn operand(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
     if let Ok(t) = o.cast::<PyTensor>() {
         return Ok(Some(t.get().t.clone()));
     }
-    Ok(convert::py_scalar(o).map(Tensor::wrapped_scalar))
+    if let Some(s) = convert::py_scalar(o) {
+        return Ok(Some(Tensor::wrapped_scalar(s)));
+    }
+    // matches torch: a NumPy array operand becomes a tensor of its dtype
+    if o.cast::<numpy::PyUntypedArray>().is_ok() {
+        return Ok(Some(convert::tensor_from_data(o, None)?));
+    }
+    Ok(None)
 }
 
 /// Like `operand` but raising TypeError for anything else.
