@@ -85,19 +85,60 @@ pub fn t(x: &Tensor) -> Result<Tensor> {
 pub fn t_(x: &Tensor) -> Result<()> {
     let nd = x.dim();
     ensure!(nd <= 2, Runtime, "t_() expects a tensor with <= 2 dimensions, but self is {}D", nd);
+    let l = x.layout();
+    let nl = if nd == 2 { layout_transpose(&l, 0, 1) } else { l };
+    relayout_inplace(x, nl, "TBackward1", |g| t(g))
+}
+
+/// `transpose_(d0, d1)` (TransposeBackward1).
+pub fn transpose_(x: &Tensor, d0: i64, d1: i64) -> Result<()> {
+    let nd = x.dim();
+    let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
+    let nl = layout_transpose(&x.layout(), a, b);
+    relayout_inplace(x, nl, "TransposeBackward1", move |g| transpose(g, a as i64, b as i64))
+}
+
+/// `squeeze_()` / `squeeze_(dim)` (SqueezeBackward3 / SqueezeBackward4).
+pub fn squeeze_(x: &Tensor, dim: Option<i64>) -> Result<()> {
+    let l = x.layout();
+    let keep: Vec<usize> = match dim {
+        None => (0..l.ndim()).filter(|&i| l.shape[i] != 1).collect(),
+        Some(d) => {
+            let w = wrap_dim(d, l.ndim())?;
+            (0..l.ndim()).filter(|&i| i != w || l.shape[i] != 1).collect()
+        }
+    };
+    let nl = Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset };
+    let in_shape = i64s(&l.shape);
+    let name = if dim.is_none() { "SqueezeBackward3" } else { "SqueezeBackward4" };
+    relayout_inplace(x, nl, name, move |g| reshape(g, &in_shape))
+}
+
+/// `unsqueeze_(dim)` (UnsqueezeBackward1).
+pub fn unsqueeze_(x: &Tensor, dim: i64) -> Result<()> {
+    let l = x.layout();
+    let d = wrap_dim(dim, l.ndim() + 1)?;
+    let mut nl = l.clone();
+    let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
+    nl.shape.insert(d, 1);
+    nl.strides.insert(d, st);
+    let in_shape = i64s(&l.shape);
+    relayout_inplace(x, nl, "UnsqueezeBackward1", move |g| reshape(g, &in_shape))
+}
+
+/// Change a tensor's layout in place (a shape op with a trailing underscore): the version is
+/// bumped and, when it requires grad, a node `name` maps the gradient back.
+fn relayout_inplace(x: &Tensor, nl: Layout, name: &'static str, back: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static) -> Result<()> {
     super::check_inplace(x)?;
-    let recording = crate::autograd::needs_record(&[x]);
-    let edge = if recording { x.gradient_edge() } else { None };
+    let edge = if crate::autograd::needs_record(&[x]) { x.gradient_edge() } else { None };
     let mut d = x.data().clone();
-    if nd == 2 {
-        d.layout = layout_transpose(&d.layout, 0, 1);
-    }
+    d.layout = nl;
     x.set_data(d);
     x.bump_version();
     if let Some(e) = edge {
         let meta = crate::autograd::InputMeta { shape: x.shape(), dtype: x.dtype() };
-        let node = crate::autograd::Node::new("TBackward1", vec![Some(e)], vec![meta],
-            Box::new(super::FnNode(|g: &[Tensor], _: &[bool]| Ok(vec![Some(t(&g[0])?)]))));
+        let node = crate::autograd::Node::new(name, vec![Some(e)], vec![meta],
+            Box::new(super::FnNode(move |g: &[Tensor], _: &[bool]| Ok(vec![Some(back(&g[0])?)]))));
         x.set_grad_fn(Some(node), 0);
     }
     Ok(())

@@ -444,7 +444,8 @@ impl PyTensor {
                 let g = o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err(format!("assigned grad expected to be a Tensor or None but got grad of type {}", tn)))?;
                 let g = g.get().t.clone();
                 if g.shape() != self.t.shape() {
-                    return Err(PyRuntimeError::new_err("assigned grad has data of a different size"));
+                    return Err(PyRuntimeError::new_err(format!("attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+                        crate::shape::fmt_list(&g.shape()), crate::shape::fmt_list(&self.t.shape()))));
                 }
                 if g.dtype() != self.t.dtype() {
                     return Err(PyRuntimeError::new_err("assigned grad has data of a different type"));

@@ -244,7 +244,12 @@ inplace_unary! {
     exp_ => ops::exp, log_ => ops::log, sqrt_ => ops::sqrt, neg_ => ops::neg, abs_ => ops::abs,
     relu_ => ops::relu, sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
     reciprocal_ => ops::reciprocal, floor_ => |t| ops::rounding(t, "floor"),
-    zero_ => |t: &Tensor| Ok(crate::tensor::zeros(&t.shape(), t.dtype())),
+    zero_ => |t: &Tensor| {
+        let out = crate::tensor::zeros(&t.shape(), t.dtype());
+        // the old value gets no gradient: record that, so history through it is cut
+        crate::autograd::record("ZeroBackward0", &[t], &[&out], &[], |_, g, _| Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]))?;
+        Ok(out)
+    },
 }
 
 #[pymethods]
@@ -394,7 +399,9 @@ impl PyTensor {
             let out = crate::tensor::zeros(&inp.shape(), inp.dtype());
             ops::write_into(&out, &v)?;
             // the gradient of fill_ w.r.t. the old value is zero: no history from `inp`
-            if v.requires_grad() { ops::add(&out, &ops::sub(&v, &v.detach())?) } else { Ok(out) }
+            if v.requires_grad() { return ops::add(&out, &ops::sub(&v, &v.detach())?); }
+            crate::autograd::record("FillBackward2", &[inp], &[&out], &[], |_, g, _| Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]))?;
+            Ok(out)
         })?;
         Ok(slf.clone())
     }
@@ -565,6 +572,24 @@ impl PyTensor {
     fn t_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         ops::t_(&slf.get().t)?;
         Ok(slf.clone())
+    }
+    fn transpose_<'py>(slf: &Bound<'py, Self>, dim0: i64, dim1: i64) -> PyResult<Bound<'py, Self>> {
+        ops::transpose_(&slf.get().t, dim0, dim1)?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (dim=None))]
+    fn squeeze_<'py>(slf: &Bound<'py, Self>, dim: Option<i64>) -> PyResult<Bound<'py, Self>> {
+        ops::squeeze_(&slf.get().t, dim)?;
+        Ok(slf.clone())
+    }
+    fn unsqueeze_<'py>(slf: &Bound<'py, Self>, dim: i64) -> PyResult<Bound<'py, Self>> {
+        ops::unsqueeze_(&slf.get().t, dim)?;
+        Ok(slf.clone())
+    }
+    #[getter]
+    fn _base(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let b = self.t.meta().view_base.clone();
+        super::tensor::wrap_opt(py, b)
     }
     #[getter(T)]
     fn big_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

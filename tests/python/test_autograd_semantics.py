@@ -188,3 +188,25 @@ def test_grad_mode_thread_local():
         t.start()
         t.join()
     assert seen["enabled"] is True
+
+
+def test_inplace_constant_on_view_cuts_history():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x * 1
+    y.t()[0].zero_()
+    y.sum().backward()
+    assert type(y.grad_fn).__name__ == "CopySlices"
+    assert x.grad.tolist() == [[0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
+
+
+def test_inplace_shape_ops_and_overlap_error():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x + 1
+    y.transpose_(0, 1)
+    assert list(y.shape) == [3, 2] and type(y.grad_fn).__name__ == "TransposeBackward1"
+    z = torch.ones(2, 1)
+    assert list(z.squeeze_().shape) == [2] and list(z.unsqueeze_(0).shape) == [1, 2]
+    raises(RuntimeError, "unsupported operation: more than one element of the written-to tensor refers to a single memory location.",
+           lambda: torch.ones(3).expand(2, 3).add_(1))
+    v = torch.ones(2, 2)[0]
+    assert v._base is not None and torch.ones(2)._base is None
