@@ -247,6 +247,9 @@ fn apply_basic(x: &Tensor, items: Vec<Item>) -> PyResult<(Tensor, Vec<Option<Ten
     }).sum();
     let nd = x.dim();
     if consumed > nd {
+        if nd == 0 {
+            return Err(PyIndexError::new_err("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"));
+        }
         return Err(PyIndexError::new_err(format!("too many indices for tensor of dimension {}", nd)));
     }
     let mut cur = x.clone();
