@@ -153,35 +153,55 @@ impl AccumulateGrad {
 // Note [Iterative teardown]
 // A chain of a million nodes would overflow the stack if each Node dropped the next one
 // recursively (Node -> edge -> Node, or Node -> saved tensor -> grad_fn -> Node). Instead,
-// everything a node owns is pushed onto a thread-local queue, and only the outermost drop
-// drains it, one item at a time.
+// a node whose last reference goes pushes the nodes it points to onto a thread-local queue,
+// and only the outermost drop drains it, one node at a time. The queue holds `Arc<Node>`s
+// directly, so a drop costs no allocation.
 thread_local! {
     static DRAINING: Cell<bool> = const { Cell::new(false) };
-    static QUEUE: RefCell<Vec<Box<dyn std::any::Any>>> = const { RefCell::new(Vec::new()) };
+    static QUEUE: RefCell<Vec<Arc<Node>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Drop `item` without recursion. See Note [Iterative teardown].
-pub fn defer_drop(item: Box<dyn std::any::Any>) {
-    QUEUE.with(|q| q.borrow_mut().push(item));
-    if DRAINING.with(|d| d.replace(true)) {
+/// Run `f` (which may queue nodes), then, unless an outer call is already draining, drop
+/// the queued nodes one by one. See Note [Iterative teardown].
+fn with_drain(f: impl FnOnce()) {
+    if DRAINING.with(|d| d.get()) {
+        f();
         return;
     }
+    DRAINING.with(|d| d.set(true));
+    f();
     loop {
         let next = QUEUE.with(|q| q.borrow_mut().pop());
         match next {
-            Some(x) => drop(x),
+            Some(n) => drop(n),
             None => break,
         }
     }
     DRAINING.with(|d| d.set(false));
 }
 
+/// Drop a node reference without recursion. See Note [Iterative teardown].
+pub fn drop_node(n: Arc<Node>) {
+    if Arc::strong_count(&n) > 1 {
+        return; // not the last reference: nothing cascades
+    }
+    with_drain(|| QUEUE.with(|q| q.borrow_mut().push(n)));
+}
+
 impl Drop for Node {
     fn drop(&mut self) {
         let edges = std::mem::take(&mut self.next_edges);
         let bw = self.backward.take();
-        let var = self.variable.take();
-        defer_drop(Box::new((edges, bw, var)));
+        with_drain(|| {
+            QUEUE.with(|q| {
+                let mut q = q.borrow_mut();
+                for e in edges.into_iter().flatten() {
+                    q.push(e.node);
+                }
+            });
+            // saved tensors drop here; their grad_fns are queued by TensorImpl::drop
+            drop(bw);
+        });
     }
 }
 
@@ -205,9 +225,10 @@ impl Saved<'_> {
     }
 }
 
-type Formula = dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync;
-
-impl Backward for FnBackward<Box<Formula>> where Self: 'static {
+impl<F> Backward for FnBackward<F>
+where
+    F: Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+{
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
         (self.f)(&Saved { node, saved: &self.saved }, &grads, needs)
@@ -249,14 +270,34 @@ pub fn record(
     save: &[Save<'_>],
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 ) -> Result<()> {
-    if !super::is_grad_enabled() {
-        return Ok(());
+    match recording_edges(inputs) {
+        Some(edges) => record_with(edges, name, outputs, save, f),
+        None => Ok(()),
     }
-    // the inputs' gradient edges double as the requires-grad test (one lock per input)
+}
+
+/// The inputs' gradient edges when an op over them must record history (grad mode on and
+/// at least one input requires grad); the edges double as the requires-grad test.
+pub fn recording_edges(inputs: &[&Tensor]) -> Option<Edges> {
+    if !super::is_grad_enabled() {
+        return None;
+    }
     let edges: Edges = inputs.iter().map(|t| t.gradient_edge()).collect();
     if edges.iter().all(|e| e.is_none()) {
-        return Ok(());
+        None
+    } else {
+        Some(edges)
     }
+}
+
+/// `record` with the edges already computed by `recording_edges`.
+pub fn record_with(
+    edges: Edges,
+    name: &'static str,
+    outputs: &[&Tensor],
+    save: &[Save<'_>],
+    f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+) -> Result<()> {
     let mut saved = Vec::with_capacity(save.len());
     for s in save {
         saved.push(match s {
@@ -271,8 +312,8 @@ pub fn record(
             InputMeta { shape: d.layout.shape.clone(), dtype: d.dtype }
         })
         .collect();
-    let bw: Box<Formula> = Box::new(f);
-    let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f: bw }));
+    // one allocation for the saved tensors and the formula together
+    let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }));
     for (i, o) in outputs.iter().enumerate() {
         o.set_grad_fn(Some(node.clone()), i as u32);
     }

@@ -2,7 +2,7 @@
 //! comparisons and logical ops (no backward).
 
 use super::{float_input, sum_to};
-use crate::autograd::{record, Save};
+use crate::autograd::{record, record_with, recording_edges, Save};
 use crate::cpu::map2;
 use crate::dtype::{result_type, DType, Elem};
 use crate::error::Result;
@@ -171,12 +171,10 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
 /// `a + b`.
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
-    if !crate::autograd::needs_record(&[a, b]) {
-        return Ok(out);
-    }
+    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
-    record("AddBackward0", &[a, b], &[&out], &[], move |_, g, n| {
+    record_with(edges, "AddBackward0", &[&out], &[], move |_, g, n| {
         Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&g[0], &sb))?])
     })?;
     Ok(out)
@@ -193,12 +191,10 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
 /// `a - b`.
 pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Sub)?;
-    if !crate::autograd::needs_record(&[a, b]) {
-        return Ok(out);
-    }
+    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1, d/db = -1
-    record("SubBackward0", &[a, b], &[&out], &[], move |_, g, n| {
+    record_with(edges, "SubBackward0", &[&out], &[], move |_, g, n| {
         Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&super::neg(&g[0])?, &sb))?])
     })?;
     Ok(out)
@@ -215,16 +211,14 @@ pub fn rsub(a: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// `a * b`.
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Mul)?;
-    if !crate::autograd::needs_record(&[a, b]) {
-        return Ok(out);
-    }
+    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = b, d/db = a; each is saved only when the other side needs it
-    let (ra, rb) = (a.requires_grad(), b.requires_grad());
+    let (ra, rb) = (edges[0].is_some(), edges[1].is_some());
     let mut save = Vec::new();
     if ra { save.push(Save::In(b)); }
     if rb { save.push(Save::In(a)); }
-    record("MulBackward0", &[a, b], &[&out], &save, move |s, g, n| {
+    record_with(edges, "MulBackward0", &[&out], &save, move |s, g, n| {
         let ga = grad_for(n, 0, || sum_to(&mul(&g[0], &s.get(0)?)?, &sa))?;
         let gb = grad_for(n, 1, || sum_to(&mul(&g[0], &s.get(if ra { 1 } else { 0 })?)?, &sb))?;
         Ok(vec![ga, gb])
@@ -235,14 +229,12 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `a / b` (true division).
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Div)?;
-    if !crate::autograd::needs_record(&[a, b]) {
-        return Ok(out);
-    }
+    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1/b, d/db = -a/b²
-    let save = if b.requires_grad() { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };
-    let rb = b.requires_grad();
-    record("DivBackward0", &[a, b], &[&out], &save, move |s, g, n| {
+    let rb = edges[1].is_some();
+    let save = if rb { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };
+    record_with(edges, "DivBackward0", &[&out], &save, move |s, g, n| {
         let bt = s.get(if rb { 1 } else { 0 })?;
         let ga = grad_for(n, 0, || sum_to(&div(&g[0], &bt)?, &sa))?;
         let gb = grad_for(n, 1, || {

@@ -120,10 +120,7 @@ impl Drop for TensorImpl {
         // A grad_fn may head a long chain: hand it to the iterative dropper.
         let meta = self.autograd.get_mut();
         if let Some(n) = meta.grad_fn.take() {
-            crate::autograd::defer_drop(Box::new(n));
-        }
-        if let Some(b) = meta.view_base.take() {
-            crate::autograd::defer_drop(Box::new(b));
+            crate::autograd::drop_node(n);
         }
     }
 }
