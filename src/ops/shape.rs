@@ -101,14 +101,7 @@ pub fn transpose_(x: &Tensor, d0: i64, d1: i64) -> Result<()> {
 /// `squeeze_()` / `squeeze_(dim)` (SqueezeBackward3 / SqueezeBackward4).
 pub fn squeeze_(x: &Tensor, dim: Option<i64>) -> Result<()> {
     let l = x.layout();
-    let keep: Vec<usize> = match dim {
-        None => (0..l.ndim()).filter(|&i| l.shape[i] != 1).collect(),
-        Some(d) => {
-            let w = wrap_dim(d, l.ndim())?;
-            (0..l.ndim()).filter(|&i| i != w || l.shape[i] != 1).collect()
-        }
-    };
-    let nl = Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset };
+    let nl = layout_squeeze(&l, dim)?;
     let in_shape = i64s(&l.shape);
     let name = if dim.is_none() { "SqueezeBackward3" } else { "SqueezeBackward4" };
     relayout_inplace(x, nl, name, move |g| reshape(g, &in_shape))
@@ -117,11 +110,7 @@ pub fn squeeze_(x: &Tensor, dim: Option<i64>) -> Result<()> {
 /// `unsqueeze_(dim)` (UnsqueezeBackward1).
 pub fn unsqueeze_(x: &Tensor, dim: i64) -> Result<()> {
     let l = x.layout();
-    let d = wrap_dim(dim, l.ndim() + 1)?;
-    let mut nl = l.clone();
-    let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
-    nl.shape.insert(d, 1);
-    nl.strides.insert(d, st);
+    let nl = layout_unsqueeze(&l, dim)?;
     let in_shape = i64s(&l.shape);
     relayout_inplace(x, nl, "UnsqueezeBackward1", move |g| reshape(g, &in_shape))
 }
@@ -165,9 +154,8 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `squeeze()` (all size-1 dims, SqueezeBackward0) or `squeeze(dim)` (SqueezeBackward1).
-pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
-    let l = x.layout();
+/// The layout with size-1 dims removed (all of them, or only `dim`).
+fn layout_squeeze(l: &Layout, dim: Option<i64>) -> Result<Layout> {
     let keep: Vec<usize> = match dim {
         None => (0..l.ndim()).filter(|&i| l.shape[i] != 1).collect(),
         Some(d) => {
@@ -175,8 +163,23 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
             (0..l.ndim()).filter(|&i| i != w || l.shape[i] != 1).collect()
         }
     };
-    let nl = Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset };
-    let out = make_view(x, nl);
+    Ok(Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset })
+}
+
+/// The layout with a size-1 dim inserted at `dim`.
+fn layout_unsqueeze(l: &Layout, dim: i64) -> Result<Layout> {
+    let d = wrap_dim(dim, l.ndim() + 1)?;
+    let mut nl = l.clone();
+    let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
+    nl.shape.insert(d, 1);
+    nl.strides.insert(d, st);
+    Ok(nl)
+}
+
+/// `squeeze()` (all size-1 dims, SqueezeBackward0) or `squeeze(dim)` (SqueezeBackward1).
+pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    let l = x.layout();
+    let out = make_view(x, layout_squeeze(&l, dim)?);
     let in_shape = i64s(&l.shape);
     let name = if dim.is_none() { "SqueezeBackward0" } else { "SqueezeBackward1" };
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
@@ -186,12 +189,7 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
 /// `unsqueeze(dim)`.
 pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
     let l = x.layout();
-    let d = wrap_dim(dim, l.ndim() + 1)?;
-    let mut nl = l.clone();
-    let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
-    nl.shape.insert(d, 1);
-    nl.strides.insert(d, st);
-    let out = make_view(x, nl);
+    let out = make_view(x, layout_unsqueeze(&l, dim)?);
     let in_shape = i64s(&l.shape);
     record("UnsqueezeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
     Ok(out)
@@ -367,14 +365,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let d = wrap_dim(dim, first.len() + 1)?;
-    let parts: Vec<Tensor> = ts.iter().map(|t| super::as_strided_view(t, &{
-        let l = t.layout();
-        let mut nl = l.clone();
-        let st = if d < l.ndim() { l.strides[d] * l.shape[d] } else { 1 };
-        nl.shape.insert(d, 1);
-        nl.strides.insert(d, st);
-        nl
-    })).collect();
+    let parts: Vec<Tensor> = ts.iter().map(|t| layout_unsqueeze(&t.layout(), d as i64).map(|l| super::as_strided_view(t, &l))).collect::<Result<_>>()?;
     let out = {
         let _g = crate::autograd::GradModeGuard::new(false);
         cat(&parts, d as i64)?

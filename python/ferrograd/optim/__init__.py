@@ -11,6 +11,12 @@ class Optimizer:
         self.defaults = defaults
         self.state = {}
 
+    def _grads(self, weight_decay):
+        """(param, gradient with weight decay applied) for params that have a gradient."""
+        for p in self.params:
+            if p.grad is not None:
+                yield p, (p.grad + weight_decay * p if weight_decay else p.grad)
+
     def zero_grad(self, set_to_none=True):
         for p in self.params:
             if set_to_none:
@@ -26,12 +32,7 @@ class SGD(Optimizer):
 
     @no_grad()
     def step(self):
-        for p in self.params:
-            g = p.grad
-            if g is None:
-                continue
-            if self.weight_decay:
-                g = g + self.weight_decay * p
+        for p, g in self._grads(self.weight_decay):
             if self.momentum:
                 buf = self.state.get(id(p))
                 if buf is None:
@@ -53,12 +54,7 @@ class Adam(Optimizer):
     def step(self):
         self.t += 1
         b1, b2 = self.betas
-        for p in self.params:
-            g = p.grad
-            if g is None:
-                continue
-            if self.weight_decay:
-                g = g + self.weight_decay * p
+        for p, g in self._grads(self.weight_decay):
             st = self.state.setdefault(id(p), {})
             if not st:
                 st["m"] = g * 0
