@@ -105,3 +105,25 @@ def test_saved_tensors_hooks_pack_unpack():
     assert packed == [(2,), (2,)]
     y.sum().backward()
     assert x.grad.tolist() == [2.0, 4.0]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs /proc to read resident memory")
+def test_training_loop_memory_is_flat():
+    import ferrograd.nn as nn
+    import ferrograd.nn.functional as F
+
+    model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x, y = torch.randn(32, 64), torch.randint(0, 10, (32,))
+
+    def steps(n):
+        for _ in range(n):
+            loss = F.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+    steps(500)
+    before = rss_mb()
+    steps(5000)
+    assert rss_mb() - before < 8, "resident memory grew over 5000 training steps"
