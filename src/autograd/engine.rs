@@ -401,7 +401,19 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
 /// Run one node: hooks, captures, the backward formula (or leaf accumulation), post-hooks.
 type Captures = Vec<(usize, Option<Tensor>)>;
 
-fn evaluate(
+/// `evaluate_node`, and in anomaly mode, on failure, PyTorch's warning naming the node and
+/// the forward call that created it.
+fn evaluate(node: &Arc<Node>, inputs: Vec<Option<Tensor>>, capture_at: &[(u32, usize)], req: &BackwardRequest) -> Result<(Vec<Option<Tensor>>, Captures)> {
+    let r = evaluate_node(node, inputs, capture_at, req);
+    if r.is_err() && super::anomaly().0 {
+        if let Some(trace) = &node.anomaly_trace {
+            super::node::anomaly_warn(&format!("Error detected in {}. Traceback of forward call that caused the error:\n{}", node.name, trace));
+        }
+    }
+    r
+}
+
+fn evaluate_node(
     node: &Arc<Node>,
     mut inputs: Vec<Option<Tensor>>,
     capture_at: &[(u32, usize)],

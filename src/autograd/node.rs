@@ -93,6 +93,35 @@ pub struct Node {
     pub hooks: Mutex<NodeHooks>,
     /// The bindings' cached Python object, for identity (`a.grad_fn is b.grad_fn`).
     pub py_slot: std::sync::atomic::AtomicUsize,
+    /// In anomaly mode: where the forward op was called (shown if its backward fails).
+    pub anomaly_trace: Option<String>,
+}
+
+/// How the embedding (the Python bindings) captures the current call stack and emits a
+/// warning; used by anomaly mode.
+pub struct AnomalyHooks {
+    pub trace: fn() -> Option<String>,
+    pub warn: fn(&str),
+}
+
+static ANOMALY_HOOKS: std::sync::OnceLock<AnomalyHooks> = std::sync::OnceLock::new();
+
+/// Install the stack-capture and warning functions anomaly mode uses (once per process).
+pub fn set_anomaly_hooks(h: AnomalyHooks) {
+    let _ = ANOMALY_HOOKS.set(h);
+}
+
+pub(crate) fn anomaly_warn(msg: &str) {
+    if let Some(h) = ANOMALY_HOOKS.get() {
+        (h.warn)(msg);
+    }
+}
+
+fn anomaly_trace() -> Option<String> {
+    if !super::anomaly().0 {
+        return None;
+    }
+    ANOMALY_HOOKS.get().and_then(|h| (h.trace)())
 }
 
 static SEQ: AtomicU64 = AtomicU64::new(0);
@@ -114,6 +143,7 @@ impl Node {
             variable: None,
             hooks: Mutex::new(NodeHooks::default()),
             py_slot: std::sync::atomic::AtomicUsize::new(0),
+            anomaly_trace: anomaly_trace(),
         })
     }
     pub fn is_accumulate_grad(&self) -> bool {
@@ -146,6 +176,7 @@ impl AccumulateGrad {
             variable: Some(Arc::downgrade(&variable.0)),
             hooks: Mutex::new(NodeHooks::default()),
             py_slot: std::sync::atomic::AtomicUsize::new(0),
+            anomaly_trace: None,
         })
     }
 }

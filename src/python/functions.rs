@@ -330,3 +330,26 @@ fn _panicking_identity(py: Python<'_>, x: PyRef<'_, PyTensor>) -> PyResult<Py<Py
 pub fn register_test_support(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_panicking_identity, m)?)
 }
+
+fn py_stack() -> Option<String> {
+    Python::attach(|py| -> PyResult<String> {
+        let lines = py.import("traceback")?.call_method0("format_stack")?;
+        let parts: Vec<String> = lines.extract()?;
+        // drop the innermost frames that belong to ferrograd itself
+        let keep: Vec<String> = parts.into_iter().filter(|l| !l.contains("/ferrograd/")).collect();
+        Ok(keep.concat())
+    })
+    .ok()
+}
+
+fn py_warn(msg: &str) {
+    Python::attach(|py| {
+        let cmsg = std::ffi::CString::new(msg.replace('\0', " ")).unwrap_or_default();
+        let _ = PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &cmsg, 1);
+    });
+}
+
+/// Let anomaly mode capture Python stacks and emit Python warnings.
+pub fn install_anomaly_hooks() {
+    crate::autograd::set_anomaly_hooks(crate::autograd::AnomalyHooks { trace: py_stack, warn: py_warn });
+}

@@ -22,5 +22,6 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
     functions::register_test_support(m)?;
+    functions::install_anomaly_hooks();
     Ok(())
 }

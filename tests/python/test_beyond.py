@@ -127,3 +127,18 @@ def test_training_loop_memory_is_flat():
     before = rss_mb()
     steps(5000)
     assert rss_mb() - before < 8, "resident memory grew over 5000 training steps"
+
+
+def test_anomaly_mode_shows_forward_trace():
+    import warnings
+
+    x = torch.tensor([-1.0, 4.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with torch.autograd.detect_anomaly():
+            y = (x.sqrt() * 2).sum()  # the forward call the warning must point at
+            with pytest.raises(RuntimeError):
+                y.backward()
+    texts = [str(w.message) for w in caught]
+    hit = [t for t in texts if t.startswith("Error detected in SqrtBackward0. Traceback of forward call that caused the error:")]
+    assert hit and "x.sqrt() * 2" in hit[0]
