@@ -63,6 +63,8 @@ macro_rules! dispatched {
             #[cfg(target_arch = "x86_64")]
             {
                 if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                    /// # Safety
+                    /// Only call on a CPU with AVX2 and FMA.
                     #[target_feature(enable = "avx2,fma")]
                     unsafe fn wide(x: &[f32], out: &mut [f32]) {
                         for (o, &v) in out.iter_mut().zip(x) {
@@ -90,6 +92,8 @@ pub fn sum_f32(x: &[f32]) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx2") {
+            /// # Safety
+            /// Only call on a CPU with AVX2.
             #[target_feature(enable = "avx2")]
             unsafe fn wide(x: &[f32]) -> f64 {
                 sum_blocks(x)
