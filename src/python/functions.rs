@@ -72,13 +72,21 @@ fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDi
     let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
     let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
     check_device(get("device")?.as_ref())?;
-    let shape = usize_shape(&shape_args(size)?)?;
+    let dims = match (size.is_empty(), get("size")?) {
+        (true, Some(s)) => s.extract::<Vec<i64>>()?,
+        _ => shape_args(size)?,
+    };
+    let shape = usize_shape(&dims)?;
     finish(py, make(&shape, dtype), rg)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn zeros(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
+    // matches torch: zeros words its negative-size error differently from the others
+    if shape_args(size).is_ok_and(|d| d.iter().any(|&x| x < 0)) {
+        return Err(PyRuntimeError::new_err("zeros: Dimension size must be non-negative."));
+    }
     factory(py, size, kw, tf::zeros)
 }
 

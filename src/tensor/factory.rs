@@ -32,6 +32,9 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
 
 /// `linspace(start, end, steps)`; PyTorch fills the second half from the end for symmetry.
 pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Tensor {
+    if steps == 1 {
+        return from_f64s(&[start], &[1], dtype);
+    }
     if dtype == DType::Float32 {
         // matches torch: the arithmetic is done in the output precision
         let (s32, e32) = (start as f32, end as f32);
