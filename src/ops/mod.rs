@@ -148,12 +148,6 @@ fn check_inplace_cast(result: DType, target: DType) -> Result<()> {
 
 /// The checks every in-place op makes before writing.
 pub fn check_inplace(target: &Tensor) -> Result<()> {
-    {
-        let d = target.data();
-        if d.layout.shape.iter().zip(&d.layout.strides).any(|(&n, &s)| n > 1 && s == 0) {
-            bail!(Runtime, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
-        }
-    }
     if target.0.is_inference && !is_inference_mode() {
         bail!(Runtime, "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.");
     }
@@ -165,6 +159,12 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
             if base.requires_grad() && base.is_leaf() {
                 bail!(Runtime, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
             }
+        }
+    }
+    {
+        let d = target.data();
+        if d.layout.shape.iter().zip(&d.layout.strides).any(|(&n, &s)| n > 1 && s == 0) {
+            bail!(Runtime, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
         }
     }
     Ok(())
