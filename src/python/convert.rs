@@ -16,6 +16,8 @@ enum Val {
     B(bool),
     I(i64),
     F(f64),
+    /// A NumPy float scalar: it carries its dtype (float32 or float64) into inference.
+    NpF(f64, DType),
 }
 
 fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
@@ -25,8 +27,13 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
     if obj.is_instance_of::<PyInt>() {
         return Ok(Some(Val::I(obj.extract()?)));
     }
-    if obj.is_instance_of::<PyFloat>() {
+    if obj.is_exact_instance_of::<PyFloat>() {
         return Ok(Some(Val::F(obj.extract()?)));
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        // a float subclass: numpy.float64 carries its dtype
+        let v = obj.extract()?;
+        return Ok(Some(if obj.hasattr("dtype")? { Val::NpF(v, DType::Float64) } else { Val::F(v) }));
     }
     if let Ok(t) = obj.cast::<PyTensor>() {
         let t = &t.get().t;
@@ -45,7 +52,12 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
             if kind == "b" { return Ok(Some(Val::B(obj.extract::<bool>().or_else(|_| obj.call_method0("__bool__")?.extract())?))); }
             if kind == "i" || kind == "u" { return Ok(Some(Val::I(obj.call_method0("__int__")?.extract()?))); }
         }
-        return Ok(Some(Val::F(obj.call_method0("__float__")?.extract()?)));
+        let v: f64 = obj.call_method0("__float__")?.extract()?;
+        if obj.hasattr("dtype")? {
+            let size: usize = obj.getattr("dtype")?.getattr("itemsize")?.extract()?;
+            return Ok(Some(Val::NpF(v, if size == 8 { DType::Float64 } else { DType::Float32 })));
+        }
+        return Ok(Some(Val::F(v)));
     }
     Ok(None)
 }
@@ -103,7 +115,11 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     let mut shape = Vec::new();
     let mut vals = Vec::new();
     walk(data, 0, &mut shape, &mut vals)?;
-    let inferred = if vals.iter().any(|v| matches!(v, Val::F(_))) {
+    let np_float = vals.iter().filter_map(|v| if let Val::NpF(_, d) = v { Some(*d) } else { None }).max();
+    let inferred = if let Some(d) = np_float {
+        // matches torch: NumPy float scalars keep their dtype
+        d
+    } else if vals.iter().any(|v| matches!(v, Val::F(_))) {
         default_float()
     } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Val::B(_))) {
         DType::Bool
@@ -114,10 +130,10 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     };
     let dt = dtype.unwrap_or(inferred);
     Ok(if dt.is_float() {
-        let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) => f }).collect();
+        let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) | Val::NpF(f, _) => f }).collect();
         crate::tensor::from_f64s(&f, &shape, dt)
     } else {
-        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) => f as i64 }).collect();
+        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) | Val::NpF(f, _) => f as i64 }).collect();
         crate::tensor::from_i64s(&i, &shape, dt)
     })
 }
