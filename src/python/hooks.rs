@@ -100,6 +100,26 @@ impl PostHook for PyPostHook {
     }
 }
 
+/// A handle that removes hook `id` from a node's hook lists (the closure picks the list).
+pub fn node_hook_handle(n: &std::sync::Arc<crate::autograd::Node>, remove: impl Fn(&mut crate::autograd::NodeHooks) + Send + Sync + 'static) -> RemovableHandle {
+    let w = std::sync::Arc::downgrade(n);
+    RemovableHandle::new(move || {
+        if let Some(n) = w.upgrade() {
+            remove(&mut n.hooks.lock());
+        }
+    })
+}
+
+/// A handle that removes hook `id` from a tensor's own hook list.
+pub fn list_hook_handle<H: ?Sized + Send + Sync + 'static>(list: &crate::tensor::HookList<H>, id: u64) -> RemovableHandle {
+    let w = std::sync::Arc::downgrade(list);
+    RemovableHandle::new(move || {
+        if let Some(l) = w.upgrade() {
+            l.lock().retain(|(i, _)| *i != id);
+        }
+    })
+}
+
 /// The handle returned by `register_hook`; `remove()` unregisters.
 #[pyclass(module = "ferrograd.utils.hooks", frozen)]
 pub struct RemovableHandle {

@@ -1,7 +1,7 @@
 //! Graph nodes as Python objects (`grad_fn`): one Python class per node name, identity
 //! kept through the node's `py_slot`, and custom-Function contexts.
 
-use super::hooks::{PyPostHook, PyPreHook, RemovableHandle};
+use super::hooks::{node_hook_handle, PyPostHook, PyPreHook, RemovableHandle};
 use super::tensor::wrap;
 use crate::autograd::{next_hook_id, Node};
 use parking_lot::Mutex;
@@ -121,12 +121,7 @@ impl PyNode {
         let n = self.node()?;
         let id = next_hook_id();
         n.hooks.lock().post.push((id, Arc::new(PyPostHook(hook))));
-        let w = Arc::downgrade(&n);
-        Ok(RemovableHandle::new(move || {
-            if let Some(n) = w.upgrade() {
-                n.hooks.lock().post.retain(|(i, _)| *i != id);
-            }
-        }))
+        Ok(node_hook_handle(&n, move |h| h.post.retain(|(i, _)| *i != id)))
     }
 
     /// Register `fn(grad_outputs)`, run before the node.
@@ -134,12 +129,7 @@ impl PyNode {
         let n = self.node()?;
         let id = next_hook_id();
         n.hooks.lock().pre.push((id, Arc::new(PyPreHook(hook))));
-        let w = Arc::downgrade(&n);
-        Ok(RemovableHandle::new(move || {
-            if let Some(n) = w.upgrade() {
-                n.hooks.lock().pre.retain(|(i, _)| *i != id);
-            }
-        }))
+        Ok(node_hook_handle(&n, move |h| h.pre.retain(|(i, _)| *i != id)))
     }
 
     /// The sequence number (creation order) of the node.

@@ -2,7 +2,7 @@
 //! hooks. Op methods live in `tensor_ops.rs`.
 
 use super::convert;
-use super::hooks::{PyPostAccHook, PyTensorHook, RemovableHandle};
+use super::hooks::{list_hook_handle, node_hook_handle, PyPostAccHook, PyTensorHook, RemovableHandle};
 use crate::autograd::next_hook_id;
 use crate::dtype::DType;
 use crate::ops;
@@ -633,22 +633,12 @@ impl PyTensor {
         match t.grad_fn() {
             Some(node) => {
                 node.hooks.lock().tensor_pre.push((t.output_nr(), id, h));
-                let w = Arc::downgrade(&node);
-                Ok(RemovableHandle::new(move || {
-                    if let Some(n) = w.upgrade() {
-                        n.hooks.lock().tensor_pre.retain(|(_, i, _)| *i != id);
-                    }
-                }))
+                Ok(node_hook_handle(&node, move |hk| hk.tensor_pre.retain(|(_, i, _)| *i != id)))
             }
             None => {
                 let list = t.meta().hooks_list();
                 list.lock().push((id, h));
-                let w = Arc::downgrade(&list);
-                Ok(RemovableHandle::new(move || {
-                    if let Some(l) = w.upgrade() {
-                        l.lock().retain(|(i, _)| *i != id);
-                    }
-                }))
+                Ok(list_hook_handle(&list, id))
             }
         }
     }
@@ -664,12 +654,7 @@ impl PyTensor {
         let id = next_hook_id();
         let list = t.meta().post_acc_list();
         list.lock().push((id, Arc::new(PyPostAccHook(hook))));
-        let w = Arc::downgrade(&list);
-        Ok(RemovableHandle::new(move || {
-            if let Some(l) = w.upgrade() {
-                l.lock().retain(|(i, _)| *i != id);
-            }
-        }))
+        Ok(list_hook_handle(&list, id))
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {

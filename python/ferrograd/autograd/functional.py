@@ -11,6 +11,12 @@ def _as_tuple(x):
     return tuple(x), False
 
 
+def _result(ts, single, create_graph):
+    """Results of a functional transform: detached unless a graph was asked for."""
+    ts = tuple(t if create_graph else t.detach() for t in ts)
+    return ts[0] if single else ts
+
+
 def _prep(inputs, create_graph):
     return tuple(i.detach().requires_grad_(True) if i.is_floating_point() else i.detach() for i in inputs)
 
@@ -62,9 +68,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     outs_t, single_out = _as_tuple(outs)
     vs = None if v is None else _as_tuple(v)[0]
     gs = _grad(outs_t, ins, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
-    gs = tuple(g if create_graph else g.detach() for g in gs)
-    o = tuple(x.detach() for x in outs_t)
-    return (o[0] if single_out else o), (gs[0] if single_in else gs)
+    return _result(outs_t, single_out, False), _result(gs, single_in, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -79,9 +83,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     us = tuple(zeros_like(o).requires_grad_(True) for o in outs_t)
     gs = _grad(outs_t, ins, us, create_graph=True, allow_unused=True, materialize_grads=True)
     jv = _grad(gs, us, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
-    jv = tuple(j if create_graph else j.detach() for j in jv)
-    o = tuple(x.detach() for x in outs_t)
-    return (o[0] if single_out else o), (jv[0] if single_out else jv)
+    return _result(outs_t, single_out, False), _result(jv, single_out, create_graph)
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
@@ -92,8 +94,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     gs = _grad(out, ins, create_graph=True, allow_unused=True, materialize_grads=True)
     vs = _as_tuple(v)[0]
     h = _grad(gs, ins, vs, create_graph=create_graph, allow_unused=True, materialize_grads=True)
-    h = tuple(x if create_graph else x.detach() for x in h)
-    return out.detach(), (h[0] if single_in else h)
+    return out.detach(), _result(h, single_in, create_graph)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
