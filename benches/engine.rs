@@ -57,7 +57,7 @@ fn bench_chain(c: &mut Criterion) {
     for threads in [1usize, 2] {
         g.bench_function(format!("threads={threads}"), |b| {
             runtime::set_num_threads(threads);
-            let x = Tensor::from_vec(vec![1.0f32], &[1]);
+            let x = Tensor::from_vec(vec![1.0f32], &[1]).unwrap();
             x.set_requires_grad(true).unwrap();
             let k = Tensor::wrapped_scalar(Scalar::Float(1.0001));
             b.iter_batched(

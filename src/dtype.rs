@@ -67,6 +67,17 @@ impl DType {
             _ => return None,
         })
     }
+    /// The suffix of kernel symbols (`exp_f32`); bool is stored as `u8`.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            DType::Bool => "u8",
+            DType::Int32 => "i32",
+            DType::Int64 => "i64",
+            DType::Float16 => "f16",
+            DType::Float32 => "f32",
+            DType::Float64 => "f64",
+        }
+    }
     pub fn is_float(self) -> bool {
         matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
     }

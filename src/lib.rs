@@ -6,28 +6,32 @@
 //!
 //! ```
 //! use ferrograd::{ops, Tensor};
-//! let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]);
+//! let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]).unwrap();
 //! x.set_requires_grad(true).unwrap();
 //! let y = ops::sum(&ops::mul(&x, &x).unwrap(), None).unwrap();
 //! ferrograd::backward(&y, None, false, false).unwrap();
-//! assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![2.0, 4.0, 6.0]);
+//! assert_eq!(x.grad().unwrap().to_vec::<f32>().unwrap(), vec![2.0, 4.0, 6.0]);
 //! ```
 
 pub mod autograd;
-pub mod runtime;
+pub mod backend;
 pub mod cpu;
+pub mod cuda;
+pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod ops;
+pub mod runtime;
 pub mod shape;
 pub mod storage;
 pub mod tensor;
 #[cfg(feature = "python")]
 mod python;
 
+pub use device::Device;
 pub use dtype::DType;
 pub use error::{Error, Result};
-pub use tensor::{Scalar, Tensor};
+pub use tensor::{BackwardOptions, Scalar, Tensor};
 
 /// `y.backward(gradient)`: accumulate gradients of `y` into the leaves' `.grad`.
 pub fn backward(y: &Tensor, gradient: Option<Tensor>, retain_graph: bool, create_graph: bool) -> Result<()> {

@@ -142,11 +142,7 @@ def argsort(input, dim=-1, descending=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    diff = (input - other).abs()
-    close = diff <= atol + rtol * other.abs()
-    if equal_nan:
-        close = close | (input.isnan() & other.isnan())
-    return close | (input == other)
+    return input.isclose(other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def outer(a, b):
@@ -233,12 +229,6 @@ def _cuda(self, device=None, non_blocking=False):
     return self
 
 
-def _normal_(self, mean=0.0, std=1.0, generator=None):
-    with no_grad():
-        self.copy_(randn(*self.shape, dtype=self.dtype) * std + mean)
-    return self
-
-
 def _register_methods():
     T = Tensor
     T.backward = _backward
@@ -258,7 +248,6 @@ def _register_methods():
     T.new_ones = _new_ones
     T.new_empty = _new_zeros
     T.new_full = _new_full
-    T.normal_ = _normal_
     T.where = lambda self, condition, other: self.where_(condition, other)
     T.argsort = lambda self, dim=-1, descending=False: self.sort(dim, descending).indices
     T.__array_priority__ = 1000

@@ -2,6 +2,10 @@
 False and CUDA calls raise PyTorch's errors."""
 
 
+class OutOfMemoryError(RuntimeError):
+    """``torch.cuda.OutOfMemoryError``: the device allocator could not satisfy a request."""
+
+
 def is_available():
     return False
 

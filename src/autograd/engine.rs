@@ -495,7 +495,7 @@ fn evaluate_node(
         for (i, g) in outputs.iter().enumerate() {
             let Some(g) = g else { continue };
             if non_finite(g) {
-                let kind = if g.to_f64_vec().iter().any(|v| v.is_nan()) { "nan" } else { "inf" };
+                let kind = if g.to_f64_vec().unwrap_or_default().iter().any(|v| v.is_nan()) { "nan" } else { "inf" };
                 // matches torch's first line; the second says whether the input was already bad
                 bail!(Runtime, "Function '{}' returned {} values in its {}th output.\n(anomaly mode: the gradient flowing into '{}' was {})",
                     node.name, kind, i, node.name, if inputs_bad { "already non-finite" } else { "finite" });
@@ -597,5 +597,5 @@ pub fn graph_report(t: &Tensor) -> GraphReport {
 }
 
 fn non_finite(t: &Tensor) -> bool {
-    t.dtype().is_float() && t.to_f64_vec().iter().any(|v| !v.is_finite())
+    t.dtype().is_float() && t.to_f64_vec().map(|v| v.iter().any(|v| !v.is_finite())).unwrap_or(false)
 }

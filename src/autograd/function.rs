@@ -23,12 +23,12 @@
 //!     }
 //! }
 //!
-//! let x = Tensor::from_vec(vec![2.0f32], &[1]);
+//! let x = Tensor::from_vec(vec![2.0f32], &[1]).unwrap();
 //! x.set_requires_grad(true)?;
 //! let y = apply_function(Cube, &[x.clone()])?.remove(0);
 //! assert_eq!(y.grad_fn().unwrap().name, "CubeBackward");
 //! ferrograd::backward(&ops::sum(&y, None)?, None, false, false)?;
-//! assert_eq!(x.grad().unwrap().to_vec::<f32>(), vec![12.0]);
+//! assert_eq!(x.grad().unwrap().to_vec::<f32>().unwrap(), vec![12.0]);
 //! # Ok::<(), ferrograd::Error>(())
 //! ```
 
@@ -180,7 +180,7 @@ pub fn apply_function<F: Function>(f: F, inputs: &[Tensor]) -> Result<Vec<Tensor
         });
     }
     let edges: super::Edges = inputs.iter().map(|t| t.gradient_edge()).collect();
-    let meta: Vec<InputMeta> = outputs.iter().map(|t| InputMeta { shape: t.shape(), dtype: t.dtype() }).collect();
+    let meta: Vec<InputMeta> = outputs.iter().map(|t| InputMeta::of(t)).collect();
     let non_diff: Vec<bool> = outputs.iter().map(|o| ctx.non_differentiable.iter().any(|n| n.same(o)) || !o.dtype().is_float()).collect();
     let dirty: Vec<bool> = outputs.iter().map(|o| ctx.dirty.iter().any(|d| d.same(o))).collect();
     let node = Node::new(name, edges, meta, Box::new(RustFunctionBackward { f, ctx: Mutex::new(ctx) }));

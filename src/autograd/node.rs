@@ -28,6 +28,19 @@ pub type Edges = SmallVec<[Option<Edge>; 2]>;
 pub struct InputMeta {
     pub shape: Dims,
     pub dtype: DType,
+    pub device: crate::device::Device,
+}
+
+impl InputMeta {
+    /// The metadata of `t` (what a gradient flowing to it must look like).
+    pub fn of(t: &Tensor) -> InputMeta {
+        let d = t.data();
+        InputMeta { shape: d.layout.shape.clone(), dtype: d.dtype, device: d.storage.device() }
+    }
+    /// Zeros of this shape, dtype and device (a materialized missing gradient).
+    pub fn zeros(&self) -> crate::error::Result<Tensor> {
+        crate::tensor::zeros_on(&self.shape, self.dtype, self.device)
+    }
 }
 
 /// A hook on a tensor's gradient; may return a replacement.
@@ -166,7 +179,7 @@ pub struct AccumulateGrad;
 
 impl AccumulateGrad {
     pub fn new_node(variable: Tensor) -> Arc<Node> {
-        let meta = InputMeta { shape: variable.shape(), dtype: variable.dtype() };
+        let meta = InputMeta::of(&variable);
         Arc::new(Node {
             name: Cow::Borrowed("AccumulateGrad"),
             seq_nr: u64::MAX,
@@ -338,10 +351,7 @@ pub fn record_with(
     }
     let meta: SmallVec<[InputMeta; 1]> = outputs
         .iter()
-        .map(|t| {
-            let d = t.data();
-            InputMeta { shape: d.layout.shape.clone(), dtype: d.dtype }
-        })
+        .map(|t| InputMeta::of(t))
         .collect();
     // one allocation for the saved tensors and the formula together
     let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }));

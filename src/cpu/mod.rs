@@ -1,9 +1,14 @@
 //! CPU kernels on (storage, layout): strided walks with contiguous fast paths, typed loops,
-//! rayon-parallel chunks above a size threshold. Nothing here knows about `Tensor`.
+//! rayon-parallel chunks above a size threshold. Nothing here knows about `Tensor`: this
+//! folder is the CPU backend (`backend.rs` implements the contract of `crate::backend`).
 
 pub mod alloc;
+mod backend;
+pub mod elementwise;
+pub mod index;
 pub mod math;
 mod matmul;
+pub mod reduce;
 pub use matmul::{gemm, MatmulArgs};
 
 use crate::dtype::{DType, Elem};

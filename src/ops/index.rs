@@ -3,25 +3,17 @@
 
 use super::{mul, sum_to};
 use crate::autograd::record;
-use crate::dtype::{DType, Elem};
+use crate::backend;
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::{contiguous_strides, walk1};
-use crate::storage::{CpuStorage, StorageElem};
 use crate::tensor::Tensor;
-use crate::{all_types, bail, ensure, num_types};
+use crate::{bail, ensure};
 use std::sync::Arc;
 
 /// Elements of `x` at flat (row-major logical) `offsets`, shaped `shape`. Differentiable.
 pub fn take(x: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
-    let dt = x.dtype();
-    let st = x.with_storage(|s, l| {
-        let table = storage_offsets(l);
-        all_types!(dt, T => {
-            let b = T::get(s);
-            T::wrap(offsets.iter().map(|&o| b[table[o]]).collect())
-        })
-    });
-    let out = Tensor::from_storage(st, shape);
+    let out = backend::take(x, &offsets, shape)?;
     let xs = x.shape();
     record("IndexBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], offsets.clone(), &xs)?)]))?;
     Ok(out)
@@ -29,18 +21,8 @@ pub fn take(x: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Ten
 
 /// Zeros of `shape` with `g`'s elements added at flat `offsets`. Differentiable.
 pub fn put_add(g: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
-    let dt = g.dtype();
-    let n: usize = shape.iter().product();
-    let src = g.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
-    let mut out = CpuStorage::zeros(dt, n);
-    num_types!(dt, T => {
-        let s = T::get(&src);
-        let o = T::get_mut(&mut out);
-        for (i, &off) in offsets.iter().enumerate() {
-            o[off] = o[off] + s[i];
-        }
-    });
-    let out = Tensor::from_storage(out, shape);
+    let zeros = crate::tensor::zeros_on(shape, g.dtype(), g.device())?;
+    let out = backend::put(&zeros, &offsets, g, true)?;
     let gs = g.shape();
     record("IndexPutBackward0", &[g], &[&out], &[], move |_, gg, _| Ok(vec![Some(take(&gg[0], offsets.clone(), &gs)?)]))?;
     Ok(out)
@@ -71,7 +53,7 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
                 if ms.is_empty() {
                     bail!(NotImplemented, "indexing with a 0-dim boolean mask is not supported");
                 }
-                for c in nonzero_cols(t) {
+                for c in nonzero_cols(t)? {
                     out.push(Some(c));
                 }
                 dim += ms.len();
@@ -90,9 +72,9 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
     Ok(out)
 }
 
-fn nonzero_cols(mask: &Tensor) -> Vec<Tensor> {
+fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
     let shape = mask.shape();
-    let vals = mask.to_i64_vec();
+    let vals = mask.to_i64_vec()?;
     let strides = contiguous_strides(&shape);
     let hits: Vec<usize> = vals.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, _)| i).collect();
     (0..shape.len())
@@ -101,13 +83,13 @@ fn nonzero_cols(mask: &Tensor) -> Vec<Tensor> {
 }
 
 /// `nonzero(x)`: an (n, ndim) int64 tensor of the indices of non-zero elements.
-pub fn nonzero(x: &Tensor) -> Tensor {
-    let cols = nonzero_cols(x);
+pub fn nonzero(x: &Tensor) -> Result<Tensor> {
+    let cols = nonzero_cols(x)?;
     let n = cols.first().map_or(0, |c| c.numel());
     let nd = cols.len();
     let mut v = vec![0i64; n * nd];
     for (k, c) in cols.iter().enumerate() {
-        for (i, val) in c.to_i64_vec().into_iter().enumerate() {
+        for (i, val) in c.to_i64_vec()?.into_iter().enumerate() {
             v[i * nd + k] = val;
         }
     }
@@ -132,11 +114,7 @@ pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
     let mut vals: Vec<Vec<usize>> = Vec::new();
     for (&d, t) in dims.iter().zip(indices.iter().flatten()) {
         let l = t.layout().broadcast_to(&bshape)?;
-        let raw: Vec<i64> = t.with_storage(|s, _| {
-            let mut out = Vec::with_capacity(bn);
-            crate::with_buf!(s, b => walk1(&l, |o| out.push(b[o].to_i64())));
-            out
-        });
+        let raw: Vec<i64> = super::as_strided_view(t, &l).to_i64_vec()?;
         let n = x_shape[d] as i64;
         let mut v = Vec::with_capacity(bn);
         for i in raw {
@@ -197,26 +175,18 @@ pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumu
         crate::error::Error::Runtime(format!("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
             crate::shape::fmt_list(&values.shape()), crate::shape::fmt_list(&shape)))
     })?;
-    let src = values.with_storage(|s, _| crate::cpu::contiguous_cast(s, &vals, dt));
-    let mut base = x.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
-    all_types!(dt, T => {
-        let s = T::get(&src);
-        let o = T::get_mut(&mut base);
-        for (i, &off) in offsets.iter().enumerate() {
-            o[off] = if accumulate { T::from_f64(o[off].to_f64() + s[i].to_f64()) } else { s[i] };
-        }
-    });
-    let out = Tensor::from_storage(base, &x.shape());
+    let src = backend::cast_layout(values, &vals, dt)?;
+    let out = backend::put(x, &offsets, &src, accumulate)?;
     let vshape = values.shape();
     let offs = offsets.clone();
     // d/dx: g with the written places zeroed (unless accumulating); d/dv: g at those places
     record("IndexPutBackward0", &[x, values], &[&out], &[], move |_, g, n| {
         let gx = if n[0] {
             if accumulate { Some(g[0].clone()) } else {
-                let ones = crate::tensor::ones(&[offs.len()], g[0].dtype());
+                let ones = crate::tensor::full_on(&[offs.len()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
                 let hit = put_add(&ones, offs.clone(), &g[0].shape())?;
                 let keep = super::binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Eq)?;
-                Some(mul(&g[0], &super::cast_raw(&keep, g[0].dtype()))?)
+                Some(mul(&g[0], &super::cast_raw(&keep, g[0].dtype())?)?)
             }
         } else { None };
         let gv = if n[1] { Some(sum_to(&take(&g[0], offs.clone(), &shape)?, &vshape)?) } else { None };
@@ -226,19 +196,18 @@ pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumu
 }
 
 /// Scatter `g` (a reduction result along `dim`) back to `shape` at `ind` (for max/min).
-pub fn scatter_along(g: &Tensor, ind: &Tensor, shape: &[usize], dim: usize, keepdim: bool) -> Result<Tensor> {
-    let offsets = Arc::new(along_offsets(ind, shape, dim, keepdim));
+pub fn scatter_along(g: &Tensor, ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
+    let offsets = Arc::new(along_offsets(ind, shape, dim)?);
     put_add(&super::contiguous(g)?, offsets, shape)
 }
 
-fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize, keepdim: bool) -> Vec<usize> {
+fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Vec<usize>> {
     let cs = contiguous_strides(shape);
-    let idx = ind.to_i64_vec();
+    let idx = ind.to_i64_vec()?;
     let mut kshape: Vec<usize> = shape.to_vec();
     if !shape.is_empty() {
         kshape[dim] = 1;
     }
-    let _ = keepdim;
     let n: usize = kshape.iter().product();
     let mut out = Vec::with_capacity(n);
     for (flat, &iv) in idx.iter().enumerate().take(n) {
@@ -251,7 +220,7 @@ fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize, keepdim: bool) -> Ve
         }
         out.push(off);
     }
-    out
+    Ok(out)
 }
 
 /// `gather(x, dim, index)`.
@@ -260,7 +229,7 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let ishape = index.shape();
     let cs = contiguous_strides(&shape);
-    let idx = index.to_i64_vec();
+    let idx = index.to_i64_vec()?;
     let mut offsets = Vec::with_capacity(idx.len());
     for (flat, &iv) in idx.iter().enumerate() {
         ensure!(iv >= 0 && (iv as usize) < shape[d], Runtime, "index {} is out of bounds for dimension {} with size {}", iv, d, shape[d]);

@@ -2,12 +2,10 @@
 
 use super::{expand, mul, reshape, squeeze, t, transpose, unsqueeze};
 use crate::autograd::{record, Save};
-use crate::cpu::{gemm, MatmulArgs};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::storage::StorageElem;
 use crate::tensor::Tensor;
-use crate::{bail, ensure, num_types};
+use crate::{bail, ensure};
 
 fn same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
     if a.dtype() != b.dtype() {
@@ -17,35 +15,14 @@ fn same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
 }
 
 /// Raw `(batch, m, k) @ (batch, k, n)`; a and b are 3-D with any strides.
-fn bmm_raw(a: &Tensor, b: &Tensor) -> Tensor {
-    let (la, lb) = (a.layout(), b.layout());
-    let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
-    let dt = a.dtype();
-    let (da, db) = (a.data(), b.data());
-    let sa = da.storage.data.read();
-    let same = std::sync::Arc::ptr_eq(&da.storage, &db.storage);
-    let sb_guard;
-    let sb = if same { &*sa } else { sb_guard = db.storage.data.read(); &*sb_guard };
-    let args = MatmulArgs { m, k, n, a_rs: la.strides[1] as isize, a_cs: la.strides[2] as isize, b_rs: lb.strides[1] as isize, b_cs: lb.strides[2] as isize };
-    let out = num_types!(dt, T => {
-        let (x, y) = (T::get(&sa), T::get(sb));
-        let mut c = vec![T::default(); bs * m * n];
-        if k == 0 {
-            T::wrap(c)
-        } else {
-            for i in 0..bs {
-                gemm(&args, x, la.offset + i * la.strides[0], y, lb.offset + i * lb.strides[0], &mut c[i * m * n..(i + 1) * m * n]);
-            }
-            T::wrap(c)
-        }
-    });
-    Tensor::from_storage(out, &[bs, m, n])
+fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    crate::backend::matmul(a, b)
 }
 
 fn mm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let a3 = super::as_strided_view(a, &{ let mut l = a.layout(); l.shape.insert(0, 1); l.strides.insert(0, 0); l });
     let b3 = super::as_strided_view(b, &{ let mut l = b.layout(); l.shape.insert(0, 1); l.strides.insert(0, 0); l });
-    let out = bmm_raw(&a3, &b3);
+    let out = bmm_raw(&a3, &b3)?;
     let s = out.shape();
     Ok(super::as_strided_view(&out, &crate::shape::Layout::contiguous(&s[1..])))
 }
@@ -116,7 +93,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (sa, sb) = (a.shape(), b.shape());
     ensure!(sa[0] == sb[0] && sa[2] == sb[1], Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", sa[0], sa[2], sb[0], sb[1]);
     same_dtype(a, b)?;
-    let out = bmm_raw(a, b);
+    let out = bmm_raw(a, b)?;
     // d/da = g bᵀ, d/db = aᵀ g (per batch)
     record("BmmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
         let ga = if n[0] { Some(bmm(&g[0], &transpose(&s.get(1)?, 1, 2)?)?) } else { None };

@@ -8,6 +8,7 @@ pub mod matmul;
 pub mod nn;
 pub mod reduce;
 pub mod shape;
+pub mod sort;
 pub mod unary;
 
 pub use binary::*;
@@ -16,13 +17,14 @@ pub use matmul::*;
 pub use nn::*;
 pub use reduce::*;
 pub use shape::*;
+pub use sort::*;
 pub use unary::*;
 
-use crate::autograd::{is_grad_enabled, is_inference_mode, needs_record, record, Edge, InputMeta, Node};
-use crate::dtype::{Category, DType, Elem};
+use crate::autograd::{is_grad_enabled, is_inference_mode, needs_record, record, record_with};
+use crate::backend;
+use crate::dtype::{Category, DType};
 use crate::error::Result;
-use crate::shape::{Dims, Layout};
-use crate::storage::Storage;
+use crate::shape::Layout;
 use crate::tensor::Tensor;
 use crate::{bail, ensure};
 
@@ -72,7 +74,7 @@ macro_rules! all_types {
 impl Tensor {
     /// A contiguous copy with no history (shares nothing with `self`).
     pub fn detach_copy(&self) -> Result<Tensor> {
-        Ok(cast_raw(self, self.dtype()))
+        cast_raw(self, self.dtype())
     }
     /// `self` detached if nothing else holds it and it owns a dense buffer, else a copy
     /// (PyTorch steals a gradient that no one else references).
@@ -90,9 +92,8 @@ impl Tensor {
 }
 
 /// A contiguous copy converted to `dtype`, without autograd.
-pub fn cast_raw(t: &Tensor, dtype: DType) -> Tensor {
-    let (s, shape) = t.with_storage(|s, l| (crate::cpu::contiguous_cast(s, l, dtype), l.shape.clone()));
-    Tensor::from_storage(s, &shape)
+pub fn cast_raw(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    backend::cast(t, dtype)
 }
 
 /// `t.to(dtype)`, differentiable (ToCopyBackward0). Returns `t` itself when nothing changes.
@@ -100,7 +101,7 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     if t.dtype() == dtype {
         return Ok(t.clone());
     }
-    let out = cast_raw(t, dtype);
+    let out = cast_raw(t, dtype)?;
     if dtype.is_float() {
         let src = t.dtype();
         record("ToCopyBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(to_dtype(&g[0], src)?)]))?;
@@ -109,9 +110,9 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
 }
 
 /// Floating inputs stay; integers and bools become the default float (for exp, div, ...).
-pub fn float_input(t: &Tensor) -> Tensor {
+pub fn float_input(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_float() {
-        t.clone()
+        Ok(t.clone())
     } else {
         cast_raw(t, crate::dtype::default_float())
     }
@@ -173,21 +174,14 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
 /// Write raw data of `src` (broadcast to `dst`'s shape, cast) into `dst`'s storage.
 pub fn write_into(dst: &Tensor, src: &Tensor) -> Result<()> {
     let dl = dst.layout();
-    let dt = dst.dtype();
-    let src_c = {
-        let sl = src.layout().broadcast_to(&dl.shape).map_err(|_| {
-            crate::error::Error::Runtime(format!(
-                "output with shape {} doesn't match the broadcast shape {}",
-                crate::shape::fmt_list(&dl.shape),
-                crate::shape::fmt_list(&crate::shape::broadcast_shapes(&dl.shape, &src.shape()).unwrap_or_else(|_| src.shape()))
-            ))
-        })?;
-        src.with_storage(|s, _| crate::cpu::contiguous_cast(s, &sl, dt))
-    };
-    let d = dst.data();
-    let mut st = d.storage.data.write();
-    crate::cpu::scatter_contiguous(&mut st, &dl, &src_c);
-    Ok(())
+    let sl = src.layout().broadcast_to(&dl.shape).map_err(|_| {
+        crate::error::Error::Runtime(format!(
+            "output with shape {} doesn't match the broadcast shape {}",
+            crate::shape::fmt_list(&dl.shape),
+            crate::shape::fmt_list(&crate::shape::broadcast_shapes(&dl.shape, &src.shape()).unwrap_or_else(|_| src.shape()))
+        ))
+    })?;
+    backend::copy_into(dst, src, &sl)
 }
 
 /// Run an in-place op: `compute(input)` gives the new value of `target` out of place (with
@@ -230,30 +224,21 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
             let view_layout = target.layout();
             ensure!(base_layout.is_contiguous() && base_layout.offset == 0, NotImplemented,
                 "in-place update of a view of a non-contiguous base is not supported");
-            let base_edge = base.gradient_edge();
-            let src_edge = result.gradient_edge();
+            let edges = [base.gradient_edge(), result.gradient_edge()].into_iter().collect();
             let vl = view_layout.clone();
-            let bshape = base_layout.shape.clone();
-            let node = Node::new(
-                "CopySlices",
-                vec![base_edge, src_edge],
-                vec![InputMeta { shape: bshape.clone(), dtype: base.dtype() }],
-                Box::new(FnNode(move |g: &[Tensor], needs: &[bool]| {
-                    // d base = g with the written region zeroed; d src = g over the region
-                    let gb = if needs[0] {
-                        let c = clone(&g[0])?;
-                        let region = as_strided_view(&c, &vl);
-                        write_into(&region, &crate::tensor::zeros(&[], c.dtype()))?;
-                        Some(c)
-                    } else { None };
-                    let gs = if needs[1] { Some(as_strided(&contiguous(&g[0])?, &vl)?) } else { None };
-                    Ok(vec![gb, gs])
-                })),
-            );
-            base.set_grad_fn(Some(node), 0);
+            // d base = g with the written region zeroed; d src = g over the region
+            record_with(edges, "CopySlices", &[&base], &[], move |_, g, needs| {
+                let gb = if needs[0] {
+                    let c = clone(&g[0])?;
+                    let region = as_strided_view(&c, &vl);
+                    write_into(&region, &crate::tensor::zeros(&[], c.dtype()))?;
+                    Some(c)
+                } else { None };
+                let gs = if needs[1] { Some(as_strided(&contiguous(&g[0])?, &vl)?) } else { None };
+                Ok(vec![gb, gs])
+            })?;
             // the view now reads its gradient out of the base's new history
-            let view_node = as_strided_node(&base, &view_layout, &bshape);
-            target.set_grad_fn(Some(view_node), 0);
+            record_as_strided(&base, target, &view_layout)?;
         }
         _ => {
             let e = result.gradient_edge().expect("invariant: result requires grad");
@@ -263,32 +248,12 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
     Ok(())
 }
 
-fn as_strided_node(base: &Tensor, view: &Layout, bshape: &Dims) -> std::sync::Arc<Node> {
-    let vl = view.clone();
-    let bshape = bshape.clone();
-    let dt = base.dtype();
-    Node::new(
-        "AsStridedBackward0",
-        vec![base.gradient_edge()],
-        vec![InputMeta { shape: vl.shape.clone(), dtype: dt }],
-        Box::new(FnNode(move |g: &[Tensor], _: &[bool]| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))),
-    )
-}
-
-/// A backward node from a plain closure with nothing saved (for nodes built by hand).
-pub struct FnNode<F>(pub F);
-
-impl<F> crate::autograd::Backward for FnNode<F>
-where
-    F: Fn(&[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
-{
-    fn apply(&self, _node: &std::sync::Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
-        let g: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: materialized")).collect();
-        (self.0)(&g, needs)
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
+/// Record `out = as_strided(base, layout)` (AsStridedBackward0): the gradient scatters back
+/// into zeros of the base's shape.
+fn record_as_strided(base: &Tensor, out: &Tensor, layout: &Layout) -> Result<()> {
+    let vl = layout.clone();
+    let bshape = base.shape();
+    record("AsStridedBackward0", &[base], &[out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))
 }
 
 /// A tensor viewing `t`'s storage through an explicit layout (no autograd).
@@ -302,9 +267,7 @@ pub fn as_strided_view(t: &Tensor, layout: &Layout) -> Tensor {
 pub fn as_strided(t: &Tensor, layout: &Layout) -> Result<Tensor> {
     let out = as_strided_view(t, layout);
     out.meta().view_base = Some(t.clone());
-    let vl = layout.clone();
-    let bshape = t.shape();
-    record("AsStridedBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))?;
+    record_as_strided(t, &out, layout)?;
     Ok(out)
 }
 
@@ -322,22 +285,7 @@ pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> 
 }
 
 fn as_strided_scatter_raw(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
-    let dt = g.dtype();
-    let n: usize = base_shape.iter().product();
-    let src = g.with_storage(|s, l| crate::cpu::contiguous_cast(s, l, dt));
-    let mut out = crate::storage::CpuStorage::zeros(dt, n);
-    crate::num_types!(dt, T => {
-        use crate::storage::StorageElem;
-        let s = T::get(&src);
-        let o = T::get_mut(&mut out);
-        let mut i = 0;
-        crate::shape::walk1(layout, |off| { o[off] = T::from_f64(o[off].to_f64() + s[i].to_f64()); i += 1; });
-    });
-    let _ = Storage::new;
-    Ok(Tensor::from_storage(out, base_shape))
-}
-
-/// The gradient edge of every tensor (helper for hand-built nodes).
-pub fn edges(ts: &[&Tensor]) -> Vec<Option<Edge>> {
-    ts.iter().map(|t| t.gradient_edge()).collect()
+    let zeros = crate::tensor::zeros_on(base_shape, g.dtype(), g.device())?;
+    let offsets = crate::ops::index::storage_offsets(layout);
+    backend::put(&zeros, &offsets, g, true)
 }

@@ -2,43 +2,22 @@
 
 use super::{exp, mul, sub, sum_dims};
 use crate::autograd::{record, Save};
-use crate::dtype::Elem;
+use crate::backend::{self, ScanOp};
 use crate::error::Result;
 use crate::shape::wrap_dim;
-use crate::storage::StorageElem;
 use crate::tensor::Tensor;
-use crate::float_types;
-use num_traits::{Float, Zero};
 
-/// Move `dim` last, make contiguous, and apply `f` to every row; then move it back.
+/// Move `dim` last, make contiguous, run the row scan (softmax or log_softmax), move it back.
 fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
-    let x = super::float_input(x);
+    let x = super::float_input(x)?;
     let nd = x.dim();
     let last = nd.saturating_sub(1);
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };
-    let c = super::cast_raw(&moved, moved.dtype());
-    let shape = c.shape();
-    let row = shape.last().copied().unwrap_or(1).max(1);
+    let c = super::cast_raw(&moved, moved.dtype())?;
+    let row = c.shape().last().copied().unwrap_or(1).max(1);
     let dt = c.dtype();
-    let st = c.with_storage(|s, _| float_types!(dt, T => {
-        let v = T::get(s);
-        let mut out = vec![T::default(); v.len()];
-        for (o, r) in out.chunks_mut(row).zip(v.chunks(row)) {
-            let m = r.iter().fold(T::neg_infinity(), |a, &b| a.max(b));
-            let m = if m.is_infinite() { T::zero() } else { m };
-            let sum: f64 = r.iter().map(|&x| (x - m).exp().to_f64()).sum();
-            if log {
-                let ls = T::from_f64(sum.ln());
-                for (o, &x) in o.iter_mut().zip(r) { *o = x - m - ls; }
-            } else {
-                let inv = T::from_f64(1.0 / sum);
-                for (o, &x) in o.iter_mut().zip(r) { *o = (x - m).exp() * inv; }
-            }
-        }
-        T::wrap(out)
-    }));
-    let out = Tensor::from_storage(st, &shape);
-    Ok(if nd == 0 || dim == last { out } else { super::cast_raw(&super::as_strided_view(&out, &super::layout_transpose(&out.layout(), dim, last)), dt) })
+    let out = backend::scan(&c, row, if log { ScanOp::LogSoftmax } else { ScanOp::Softmax })?;
+    Ok(if nd == 0 || dim == last { out } else { super::cast_raw(&super::as_strided_view(&out, &super::layout_transpose(&out.layout(), dim, last)), dt)? })
 }
 
 /// `softmax(x, dim)`.

@@ -3,13 +3,12 @@
 
 use super::{div, expand, mul, permute, reshape};
 use crate::autograd::{record, Save};
-use crate::cpu::{reduce_rows, sum_slice};
-use crate::dtype::{DType, Elem};
+use crate::backend::{self, ReduceOp, ScanOp};
+use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::wrap_dim;
-use crate::storage::StorageElem;
 use crate::tensor::{Scalar, Tensor};
-use crate::{all_types, bail};
+use crate::bail;
 
 /// Normalised reduction dims (empty = all), sorted, checked.
 pub fn reduce_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
@@ -42,7 +41,7 @@ fn rows_last(x: &Tensor, dims: &[usize]) -> Result<(Tensor, Vec<usize>, usize)> 
     } else {
         crate::ops::as_strided_view(x, &permute_layout(&x.layout(), &order))
     };
-    let c = if p.is_contiguous() { p } else { super::cast_raw(&p, p.dtype()) };
+    let c = if p.is_contiguous() { p } else { super::cast_raw(&p, p.dtype())? };
     let row: usize = dims.iter().map(|&d| shape[d]).product();
     Ok((c, kept.iter().map(|&d| shape[d]).collect(), row))
 }
@@ -77,33 +76,21 @@ fn expand_back(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) ->
     expand(&g, &in_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
 }
 
-/// Raw typed sum of each row.
-fn sum_raw(x: &Tensor, dims: &[usize], keepdim: bool, out_dtype: DType) -> Result<Tensor> {
+/// Reduce the rows of `x` over `dims` with `op` into `out_dtype` (an empty row gives
+/// `identity`).
+fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype: DType, identity: Scalar) -> Result<Tensor> {
     let shape = x.shape();
     let (c, _, row) = rows_last(x, dims)?;
     let oshape = out_shape(&shape, dims, keepdim);
-    let st = c.with_storage(|s, l| {
-        let r = l.contiguous_range().expect("invariant: contiguous");
-        if out_dtype.is_float() {
-            crate::float_types!(out_dtype, T => {
-                all_types!(c.dtype(), S => {
-                    let x = &S::get(s)[r];
-                    let v: Vec<T> = if row == 0 { vec![T::from_f64(0.0); oshape.iter().product()] }
-                        else { reduce_rows(x, row, |r| T::from_f64(sum_slice(r))) };
-                    T::wrap(v)
-                })
-            })
-        } else {
-            all_types!(c.dtype(), S => {
-                let x = &S::get(s)[r];
-                let v: Vec<i64> = if row == 0 { vec![0; oshape.iter().product()] }
-                    else { reduce_rows(x, row, |r| r.iter().map(|v| v.to_i64()).fold(0i64, |a, b| a.wrapping_add(b))) };
-                i64::wrap(v)
-            })
-        }
-    });
-    let t = Tensor::from_storage(st, &oshape);
-    Ok(if t.dtype() != out_dtype { super::cast_raw(&t, out_dtype) } else { t })
+    if row == 0 {
+        return crate::tensor::full_on(&oshape, identity, out_dtype, x.device());
+    }
+    backend::reduce(&c, row, op, out_dtype, &oshape)
+}
+
+/// Raw typed sum of each row.
+fn sum_raw(x: &Tensor, dims: &[usize], keepdim: bool, out_dtype: DType) -> Result<Tensor> {
+    reduce_raw(x, dims, keepdim, ReduceOp::Sum, out_dtype, Scalar::Int(0))
 }
 
 fn sum_dtype(d: DType) -> DType {
@@ -143,7 +130,7 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
     let n: usize = dv.iter().map(|&i| shape[i]).product();
     let s = sum_raw(x, &dv, keepdim, d)?;
     let out = super::binary_raw(&s, &Tensor::wrapped_scalar(Scalar::Float(n as f64)), super::BinOp::Div)?;
-    let out = if out.dtype() != d { super::cast_raw(&out, d) } else { out };
+    let out = if out.dtype() != d { super::cast_raw(&out, d)? } else { out };
     let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
     // d/dx mean = 1/n, broadcast back
     record(name, &[x], &[&out], &[], move |_, g, _| {
@@ -157,23 +144,14 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
 pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let dims: Vec<usize> = match dim { Some(d) => vec![d], None => (0..shape.len()).collect() };
-    let (c, _, row) = rows_last(x, &dims)?;
     let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
-    let oshape = out_shape(&shape, &dims, keepdim && dim.is_some());
-    let st = c.with_storage(|s, l| {
-        let r = l.contiguous_range().expect("invariant: contiguous");
-        all_types!(c.dtype(), S => {
-            let x = &S::get(s)[r];
-            let v: Vec<f64> = if row == 0 { vec![1.0; oshape.iter().product()] } else { reduce_rows(x, row, |r| r.iter().map(|v| v.to_f64()).product()) };
-            v
-        })
-    });
-    let out = crate::tensor::from_f64s(&st, &oshape, od);
+    let out = reduce_raw(x, &dims, keepdim && dim.is_some(), ReduceOp::Prod, od, Scalar::Int(1))?;
     let name = if dim.is_some() { "ProdBackward1" } else { "ProdBackward0" };
     let kd = keepdim && dim.is_some();
     record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
         let xt = s.get(0)?;
-        let has_zero = xt.to_f64_vec().iter().any(|&v| v == 0.0);
+        // one device reduction and a single scalar read decide the formula
+        let has_zero = all_any(&super::binary_raw(&xt, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?, None, false, false)?.item()?.as_f64() != 0.0;
         let ge = expand_back(&g[0], &shape, &dims, kd)?;
         if !has_zero {
             let r = expand_back(&s.get(1)?, &shape, &dims, kd)?;
@@ -188,25 +166,17 @@ pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
 
 fn prod_of_others(x: &Tensor, dims: &[usize]) -> Result<Tensor> {
     let shape = x.shape();
-    let (c, kept, row) = rows_last(x, dims)?;
-    let v = c.to_f64_vec();
-    let mut out = vec![0.0; v.len()];
-    for (ri, chunk) in v.chunks(row.max(1)).enumerate() {
-        let mut pre = 1.0;
-        let mut prefix = vec![1.0; chunk.len()];
-        for i in 0..chunk.len() { prefix[i] = pre; pre *= chunk[i]; }
-        let mut suf = 1.0;
-        for i in (0..chunk.len()).rev() { out[ri * row + i] = prefix[i] * suf; suf *= chunk[i]; }
-    }
+    let (c, _, row) = rows_last(x, dims)?;
+    let t = backend::scan(&c, row, ScanOp::ProdOthers)?;
     // back from (kept..., reduced...) order to the input's dim order
-    let mut pshape: Vec<usize> = kept.clone();
-    pshape.extend(dims.iter().map(|&d| shape[d]));
-    let t = crate::tensor::from_f64s(&out, &pshape, x.dtype());
     let kept_dims: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
     let mut order = kept_dims.clone();
     order.extend(dims);
     let mut inv = vec![0i64; order.len()];
     for (i, &d) in order.iter().enumerate() { inv[d] = i as i64; }
+    let mut pshape: Vec<usize> = kept_dims.iter().map(|&d| shape[d]).collect();
+    pshape.extend(dims.iter().map(|&d| shape[d]));
+    let t = super::as_strided_view(&t, &crate::shape::Layout::contiguous(&pshape));
     super::contiguous(&permute(&t, &inv)?)
 }
 
@@ -215,24 +185,12 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     if x.numel() == 0 {
         bail!(Runtime, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
     }
-    let dt = x.dtype();
-    let v = x.with_storage(|s, l| all_types!(dt, T => {
-        let b = T::get(s);
-        let mut best: Option<T> = None;
-        crate::shape::walk1(l, |o| {
-            let v = b[o];
-            best = Some(match best {
-                None => v,
-                Some(c) => if v != v || (c == c && if is_max { v > c } else { v < c }) { v } else { c },
-            });
-        });
-        T::wrap(vec![best.expect("invariant: numel > 0")])
-    }));
-    let out = Tensor::from_storage(v, &[]);
+    let all: Vec<usize> = (0..x.dim()).collect();
+    let out = reduce_raw(x, &all, false, if is_max { ReduceOp::Max } else { ReduceOp::Min }, x.dtype(), Scalar::Int(0))?;
     let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
     record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], |s, g, _| {
         let (xt, r) = (s.get(0)?, s.get(1)?);
-        let mask = super::cast_raw(&super::binary_raw(&xt, &r, super::BinOp::Eq)?, g[0].dtype());
+        let mask = super::cast_raw(&super::binary_raw(&xt, &r, super::BinOp::Eq)?, g[0].dtype())?;
         let count = super::sum(&mask, None)?;
         Ok(vec![Some(mul(&div(&mask, &count)?, &g[0])?)])
     })?;
@@ -250,30 +208,12 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
     }
     let oshape = out_shape(&shape, &dims, keepdim);
     let dt = x.dtype();
-    let (vals, idx) = c.with_storage(|s, l| {
-        let r = l.contiguous_range().expect("invariant: contiguous");
-        all_types!(dt, T => {
-            let b = &T::get(s)[r];
-            let res: Vec<(T, i64)> = reduce_rows(b, row, |r| {
-                let mut bi = 0usize;
-                for (i, &v) in r.iter().enumerate() {
-                    let c = r[bi];
-                    if c != c { break; }
-                    if v != v || if is_max { v > c } else { v < c } { bi = i; }
-                }
-                (r[bi], bi as i64)
-            });
-            let (v, i): (Vec<T>, Vec<i64>) = res.into_iter().unzip();
-            (T::wrap(v), i)
-        })
-    });
-    let values = Tensor::from_storage(vals, &oshape);
-    let indices = Tensor::from_vec(idx, &oshape);
+    let (values, indices) = backend::arg_reduce(&c, row, is_max, &oshape)?;
     let name = if is_max { "MaxBackward0" } else { "MinBackward0" };
     if dt.is_float() {
         let ind = indices.clone();
         record(name, &[x], &[&values], &[], move |_, g, _| {
-            Ok(vec![Some(super::index::scatter_along(&g[0], &ind, &shape, d, keepdim)?)])
+            Ok(vec![Some(super::index::scatter_along(&g[0], &ind, &shape, d)?)])
         })?;
     }
     Ok((values, indices))
@@ -328,7 +268,7 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
         return sum_dims(&a, &dv, keepdim, None);
     }
     if p == 0.0 {
-        let nz = super::cast_raw(&super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?, x.dtype());
+        let nz = super::cast_raw(&super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?, x.dtype())?;
         return sum_dims(&nz, &dv, keepdim, None);
     }
     let s = sum_dims(&super::pow_scalar(&a, Scalar::Float(p))?, &dv, keepdim, None)?;
@@ -340,13 +280,8 @@ pub fn all_any(x: &Tensor, dim: Option<i64>, keepdim: bool, is_all: bool) -> Res
     let shape = x.shape();
     let dims = match dim { Some(d) => vec![wrap_dim(d, shape.len())?].into_iter().filter(|_| !shape.is_empty()).collect(), None => (0..shape.len()).collect::<Vec<_>>() };
     let b = if x.dtype() == DType::Bool { x.clone() } else { super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)? };
-    let (c, _, row) = rows_last(&b, &dims)?;
-    let oshape = out_shape(&shape, &dims, keepdim && dim.is_some());
-    let v = c.to_vec::<bool>();
-    let res: Vec<bool> = if row == 0 { vec![is_all; oshape.iter().product()] } else {
-        v.chunks(row).map(|r| if is_all { r.iter().all(|&x| x) } else { r.iter().any(|&x| x) }).collect()
-    };
-    Ok(Tensor::from_vec(res, &oshape))
+    let op = if is_all { ReduceOp::All } else { ReduceOp::Any };
+    reduce_raw(&b, &dims, keepdim && dim.is_some(), op, DType::Bool, Scalar::Bool(is_all))
 }
 
 /// Variance over `dims` (all when None) with Bessel's `correction` (VarBackward0).
@@ -395,7 +330,7 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
 
 /// `logsumexp(x, dims, keepdim)` (LogsumexpBackward0): stable, gradient `g * softmax`.
 pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    let x = &super::float_input(x);
+    let x = &super::float_input(x)?;
     let shape = x.shape();
     let dv = dims.to_vec();
     let out = {
@@ -425,20 +360,13 @@ pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
     let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
     let dims = if shape.is_empty() { vec![] } else { vec![d] };
     let (c, kept, row) = rows_last(x, &dims)?;
-    let v = c.to_f64_vec();
-    let mut out = vec![0.0; v.len()];
-    for (o, r) in out.chunks_mut(row.max(1)).zip(v.chunks(row.max(1))) {
-        let mut acc = 0.0;
-        for (o, &x) in o.iter_mut().zip(r) {
-            acc += x;
-            *o = acc;
-        }
-    }
+    let c = if c.dtype() == od { c } else { super::cast_raw(&c, od)? };
+    let t = backend::scan(&c, row, ScanOp::Cumsum)?;
     let mut pshape = kept.clone();
     if !shape.is_empty() {
         pshape.push(shape[d]);
     }
-    let t = crate::tensor::from_f64s(&out, &pshape, od);
+    let t = super::as_strided_view(&t, &crate::shape::Layout::contiguous(&pshape));
     let out = if shape.is_empty() { t } else {
         let nd = shape.len();
         let mut inv: Vec<i64> = Vec::with_capacity(nd);

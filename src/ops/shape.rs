@@ -7,7 +7,6 @@ use crate::error::Result;
 use crate::shape::{fmt_list, infer_shape, view_strides, wrap_dim, Dims, Layout};
 use crate::tensor::Tensor;
 use crate::{bail, ensure};
-use smallvec::SmallVec;
 
 /// A tensor sharing `x`'s storage and version counter, with another layout.
 pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
@@ -125,10 +124,7 @@ fn relayout_inplace(x: &Tensor, nl: Layout, name: &'static str, back: impl Fn(&T
     x.set_data(d);
     x.bump_version();
     if let Some(e) = edge {
-        let meta = crate::autograd::InputMeta { shape: x.shape(), dtype: x.dtype() };
-        let node = crate::autograd::Node::new(name, vec![Some(e)], vec![meta],
-            Box::new(super::FnNode(move |g: &[Tensor], _: &[bool]| Ok(vec![Some(back(&g[0])?)]))));
-        x.set_grad_fn(Some(node), 0);
+        crate::autograd::record_with([Some(e)].into_iter().collect(), name, &[x], &[], move |_, g, _| Ok(vec![Some(back(&g[0])?)]))?;
     }
     Ok(())
 }
@@ -202,13 +198,7 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         l.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "), fmt_list(&sizes.iter().map(|&s| s.max(0) as usize).collect::<Vec<_>>()), sizes.len(), l.ndim());
     let lead = sizes.len() - l.ndim();
     let target: Dims = sizes.iter().enumerate().map(|(i, &s)| if s == -1 && i >= lead { l.shape[i - lead] } else { s.max(0) as usize }).collect();
-    if target == l.shape {
-        let out = make_view(x, l.clone());
-        let in_shape = l.shape.clone();
-        record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
-        return Ok(out);
-    }
-    let nl = l.broadcast_to(&target)?;
+    let nl = if target == l.shape { l.clone() } else { l.broadcast_to(&target)? };
     let out = make_view(x, nl);
     let in_shape = l.shape.clone();
     record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
@@ -283,7 +273,7 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
 
 /// A contiguous copy, differentiable (CloneBackward0).
 pub fn clone(x: &Tensor) -> Result<Tensor> {
-    let out = super::cast_raw(x, x.dtype());
+    let out = super::cast_raw(x, x.dtype())?;
     record("CloneBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
     Ok(out)
 }
@@ -332,7 +322,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     }
     let mut shape = first.clone();
     shape[d] = total;
-    let out = crate::tensor::zeros(&shape, dt);
+    let out = crate::tensor::zeros_on(&shape, dt, parts[0].device())?;
     let mut at = 0;
     let mut sizes = Vec::new();
     {
@@ -400,21 +390,17 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     Ok(out)
 }
 
-/// Inline dims helper for callers building shapes.
-pub fn dims_of(v: &[usize]) -> Dims {
-    SmallVec::from_slice(v)
-}
-
 /// The value `dst` takes in `dst.copy_(src)`: `src` broadcast to `dst`'s shape and cast to its
 /// dtype (CopyBackwards: the gradient goes to `src`, none to the old `dst`).
 pub fn copy_from(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
     let shape = dst.shape();
     let dt = dst.dtype();
     let l = src.layout().broadcast_to(&shape)?;
-    let out = Tensor::from_storage(src.with_storage(|s, _| crate::cpu::contiguous_cast(s, &l, dt)), &shape);
+    let out = crate::backend::cast_layout(src, &l, dt)?;
+    let out = if out.device() != dst.device() { crate::backend::to_device(&out, dst.device())? } else { out };
     let (ss, sdt) = (src.shape(), src.dtype());
     record("CopyBackwards", &[dst, src], &[&out], &[], move |_, g, n| {
-        let gd = if n[0] { Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype())) } else { None };
+        let gd = if n[0] { Some(crate::tensor::zeros_on(&g[0].shape(), g[0].dtype(), g[0].device())?) } else { None };
         let gs = if n[1] { Some(super::to_dtype(&sum_to(&g[0], &ss)?, sdt)?) } else { None };
         Ok(vec![gd, gs])
     })?;
@@ -428,32 +414,20 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     for &d in dims {
         ds.push(wrap_dim(d, l.ndim())?);
     }
-    // read through a layout that walks the flipped dims backwards
+    // gather in the order that walks the flipped dims backwards
     let n = l.numel();
-    let src_offsets = {
-        let mut v = Vec::with_capacity(n);
-        let shape = &l.shape;
-        let cs = crate::shape::contiguous_strides(shape);
-        for flat in 0..n {
-            let mut off = l.offset;
-            for k in 0..shape.len() {
-                let mut i = (flat / cs[k]) % shape[k];
-                if ds.contains(&k) {
-                    i = shape[k] - 1 - i;
-                }
-                off += i * l.strides[k];
-            }
-            v.push(off);
-        }
-        v
-    };
-    let dt = x.dtype();
-    let st = x.with_storage(|s, _| crate::all_types!(dt, T => {
-        use crate::storage::StorageElem;
-        let b = T::get(s);
-        T::wrap(src_offsets.iter().map(|&o| b[o]).collect())
-    }));
-    let out = Tensor::from_storage(st, &l.shape);
+    let cs = crate::shape::contiguous_strides(&l.shape);
+    let src_offsets: Vec<usize> = (0..n)
+        .map(|flat| {
+            (0..l.ndim())
+                .map(|k| {
+                    let i = (flat / cs[k]) % l.shape[k];
+                    (if ds.contains(&k) { l.shape[k] - 1 - i } else { i }) * cs[k]
+                })
+                .sum()
+        })
+        .collect();
+    let out = crate::backend::take(x, &src_offsets, &l.shape)?;
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
     Ok(out)

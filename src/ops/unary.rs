@@ -2,89 +2,40 @@
 //! so higher-order gradients work).
 
 use super::binary::{binary_raw, BinOp};
-use super::{add, div, float_input, mul, sub};
+use super::{add, div, float_input, mul};
 use crate::autograd::{record, Save};
-use crate::cpu::map1;
-use crate::dtype::{DType, Elem};
+use crate::backend::{self, UnaryOp};
+use crate::dtype::DType;
 use crate::error::Result;
-use crate::storage::StorageElem;
 use crate::tensor::{Scalar, Tensor};
-use crate::{bail, float_types, num_types};
-use num_traits::{Float, One};
+use crate::bail;
 
-/// Map a float function over `x` (integers are promoted to the default float first).
-macro_rules! map_float {
-    ($x:expr, |$v:ident : $T:ident| $body:expr) => {{
-        let x = float_input($x);
-        let dt = x.dtype();
-        let (st, shape) = x.with_storage(|s, l| {
-            (float_types!(dt, $T => $T::wrap(map1::<$T, $T>(s, l, |$v: $T| $body))), l.shape.clone())
-        });
-        Tensor::from_storage(st, &shape)
-    }};
+/// `op(x)` for a floating op (integers and bools are promoted to the default float first).
+fn float_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    backend::unary(&float_input(x)?, op)
 }
 
-/// Map a function over any numeric dtype, keeping it.
-macro_rules! map_num {
-    ($x:expr, |$v:ident : $T:ident| $body:expr) => {{
-        let x = $x;
-        let dt = x.dtype();
-        if dt == DType::Bool {
-            bail!(Runtime, "operation not supported for bool tensors");
-        }
-        let (st, shape) = x.with_storage(|s, l| {
-            (num_types!(dt, $T => $T::wrap(map1::<$T, $T>(s, l, |$v: $T| $body))), l.shape.clone())
-        });
-        Tensor::from_storage(st, &shape)
-    }};
-}
-
-/// Contiguous float32 through a vectorised kernel from `cpu::math`, if `x` qualifies.
-fn f32_fast(x: &Tensor, k: fn(&[f32], &mut [f32])) -> Option<Tensor> {
-    if x.dtype() != DType::Float32 {
-        return None;
+/// `op(x)` for an op on any numeric dtype, keeping it.
+fn num_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        bail!(Runtime, "operation not supported for bool tensors");
     }
-    x.with_storage(|s, l| {
-        let r = l.contiguous_range()?;
-        let src = &f32::get(s)[r];
-        let mut out = crate::cpu::alloc::take::<f32>(src.len());
-        crate::cpu::par_zip1(&mut out, src, |o, x| k(x, o));
-        Some(Tensor::from_vec(out, &l.shape))
-    })
+    backend::unary(x, op)
 }
 
-/// Elementwise `f(g, t)` over two tensors of one shape and float dtype, as one fused pass
-/// (for backward formulas when no graph of the backward is being recorded).
-fn fused2(g: &Tensor, t: &Tensor, f32f: fn(f32, f32) -> f32, f64f: fn(f64, f64) -> f64) -> Option<Tensor> {
-    if crate::autograd::needs_record(&[g, t]) || g.dtype() != t.dtype() || g.shape() != t.shape() {
-        return None;
+/// `g * f'(saved)` as one fused pass (`op`), when no graph of the backward is recorded and
+/// the operands agree; `None` asks for the differentiable formula.
+fn fused2(g: &Tensor, t: &Tensor, op: BinOp) -> Result<Option<Tensor>> {
+    if crate::autograd::needs_record(&[g, t]) || g.dtype() != t.dtype() || g.shape() != t.shape() || !g.dtype().is_float() {
+        return Ok(None);
     }
     let (lg, lt) = (g.layout(), t.layout());
-    let out = match g.dtype() {
-        DType::Float32 => g.with_storage(|sg, _| t.with_storage(|st, _| f32::wrap(crate::cpu::map2::<f32, f32>(sg, &lg, st, &lt, f32f)))),
-        DType::Float64 => g.with_storage(|sg, _| t.with_storage(|st, _| f64::wrap(crate::cpu::map2::<f64, f64>(sg, &lg, st, &lt, f64f)))),
-        _ => return None,
-    };
-    Some(Tensor::from_storage(out, &g.shape()))
+    backend::binary(g, &lg, t, &lt, op).map(Some)
 }
 
-/// `dst = kernel(x)` straight into a contiguous float32 `dst` (for `out=`), no history.
-pub fn unary_into_fast(dst: &Tensor, x: &Tensor, kind: &str) -> Result<bool> {
-    let k: fn(&[f32], &mut [f32]) = match kind {
-        "exp" => crate::cpu::math::exp_slice,
-        "tanh" => crate::cpu::math::tanh_slice,
-        "sigmoid" => crate::cpu::math::sigmoid_slice,
-        _ => return Ok(false),
-    };
-    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || dst.shape() != x.shape() || dst.shares_storage(x) {
-        return Ok(false);
-    }
-    let (dd, dx) = (dst.data(), x.data());
-    let (Some(rd), Some(rx)) = (dd.layout.contiguous_range(), dx.layout.contiguous_range()) else { return Ok(false) };
-    let sx = dx.storage.data.read();
-    let mut sd = dd.storage.data.write();
-    crate::cpu::par_zip1(&mut f32::get_mut(&mut sd)[rd], &f32::get(&sx)[rx], |o, x| k(x, o));
-    Ok(true)
+/// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`), no history.
+pub fn unary_into_fast(dst: &Tensor, x: &Tensor, op: UnaryOp) -> Result<bool> {
+    backend::unary_into(dst, x, op)
 }
 
 fn sc(v: f64) -> Tensor {
@@ -93,7 +44,7 @@ fn sc(v: f64) -> Tensor {
 
 /// `exp(x)`.
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    let out = f32_fast(x, crate::cpu::math::exp_slice).unwrap_or_else(|| map_float!(x, |v: T| v.exp()));
+    let out = float_op(x, UnaryOp::Exp)?;
     // d/dx exp = exp
     record("ExpBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
     Ok(out)
@@ -101,7 +52,7 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
 
 /// `log(x)`.
 pub fn log(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.ln());
+    let out = float_op(x, UnaryOp::Log)?;
     // d/dx log = 1/x
     record("LogBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &s.get(0)?)?)]))?;
     Ok(out)
@@ -109,7 +60,7 @@ pub fn log(x: &Tensor) -> Result<Tensor> {
 
 /// `sqrt(x)`.
 pub fn sqrt(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.sqrt());
+    let out = float_op(x, UnaryOp::Sqrt)?;
     // d/dx sqrt = 1 / (2 sqrt x)
     record("SqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(2.0))?)?)])
@@ -119,7 +70,7 @@ pub fn sqrt(x: &Tensor) -> Result<Tensor> {
 
 /// `rsqrt(x) = 1/sqrt(x)`.
 pub fn rsqrt(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.sqrt().recip());
+    let out = float_op(x, UnaryOp::Rsqrt)?;
     // d/dx x^-1/2 = -1/2 x^-3/2 = -0.5 r³
     record("RsqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
@@ -130,7 +81,7 @@ pub fn rsqrt(x: &Tensor) -> Result<Tensor> {
 
 /// `sin(x)`.
 pub fn sin(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.sin());
+    let out = float_op(x, UnaryOp::Sin)?;
     // d/dx sin = cos
     record("SinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &cos(&s.get(0)?)?)?)]))?;
     Ok(out)
@@ -138,7 +89,7 @@ pub fn sin(x: &Tensor) -> Result<Tensor> {
 
 /// `cos(x)`.
 pub fn cos(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.cos());
+    let out = float_op(x, UnaryOp::Cos)?;
     // d/dx cos = -sin
     record("CosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| {
         Ok(vec![Some(mul(&g[0], &neg(&sin(&s.get(0)?)?)?)?)])
@@ -148,11 +99,11 @@ pub fn cos(x: &Tensor) -> Result<Tensor> {
 
 /// `tanh(x)`.
 pub fn tanh(x: &Tensor) -> Result<Tensor> {
-    let out = f32_fast(x, crate::cpu::math::tanh_slice).unwrap_or_else(|| map_float!(x, |v: T| v.tanh()));
+    let out = float_op(x, UnaryOp::Tanh)?;
     // d/dx tanh = 1 - tanh²
     record("TanhBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let t = s.get(0)?;
-        if let Some(r) = fused2(&g[0], &t, |g, t| g * (1.0 - t * t), |g, t| g * (1.0 - t * t)) {
+        if let Some(r) = fused2(&g[0], &t, BinOp::TanhBackward)? {
             return Ok(vec![Some(r)]);
         }
         Ok(vec![Some(mul(&g[0], &super::rsub(&mul(&t, &t)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)])
@@ -162,11 +113,11 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
 
 /// `sigmoid(x)`.
 pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
-    let out = f32_fast(x, crate::cpu::math::sigmoid_slice).unwrap_or_else(|| map_float!(x, |v: T| T::one() / (T::one() + (-v).exp())));
+    let out = float_op(x, UnaryOp::Sigmoid)?;
     // d/dx σ = σ (1 - σ)
     record("SigmoidBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
-        if let Some(d) = fused2(&g[0], &r, |g, r| g * r * (1.0 - r), |g, r| g * r * (1.0 - r)) {
+        if let Some(d) = fused2(&g[0], &r, BinOp::SigmoidBackward)? {
             return Ok(vec![Some(d)]);
         }
         Ok(vec![Some(mul(&g[0], &mul(&r, &super::rsub(&r, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)])
@@ -176,14 +127,14 @@ pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
 
 /// `relu(x)`.
 pub fn relu(x: &Tensor) -> Result<Tensor> {
-    let out = map_num!(x, |v: T| if v > T::default() { v } else { T::default() });
+    let out = num_op(x, UnaryOp::Relu)?;
     // d/dx relu = [x > 0]
     record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
-        if let Some(d) = fused2(&g[0], &r, |g, r| if r > 0.0 { g } else { 0.0 }, |g, r| if r > 0.0 { g } else { 0.0 }) {
+        if let Some(d) = fused2(&g[0], &r, BinOp::ReluBackward)? {
             return Ok(vec![Some(d)]);
         }
-        let mask = super::cast_raw(&binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?, g[0].dtype());
+        let mask = super::cast_raw(&binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?, g[0].dtype())?;
         Ok(vec![Some(mul(&g[0], &mask)?)])
     })?;
     Ok(out)
@@ -194,7 +145,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         return Ok(x.detach_copy()?);
     }
-    let out = map_num!(x, |v: T| if v < T::default() { T::from_f64(-v.to_f64()) } else { v });
+    let out = num_op(x, UnaryOp::Abs)?;
     // d/dx |x| = sign(x)
     record("AbsBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &sign(&s.get(0)?)?)?)]))?;
     Ok(out)
@@ -202,10 +153,9 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 
 /// `sign(x)` (no gradient flows: its derivative is zero).
 pub fn sign(x: &Tensor) -> Result<Tensor> {
-    let out = map_num!(x, |v: T| if v > T::default() { T::from_f64(1.0) } else if v < T::default() { T::from_f64(-1.0) } else { T::default() });
-    let shape = x.shape();
-    let dt = x.dtype();
-    record("SignBackward0", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(crate::tensor::zeros(&shape, dt))]))?;
+    let out = num_op(x, UnaryOp::Sign)?;
+    let meta = crate::autograd::InputMeta::of(x);
+    record("SignBackward0", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 
@@ -214,14 +164,14 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         bail!(Runtime, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     }
-    let out = map_num!(x, |v: T| -v);
+    let out = num_op(x, UnaryOp::Neg)?;
     record("NegBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(neg(&g[0])?)]))?;
     Ok(out)
 }
 
 /// `1/x`.
 pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
-    let out = map_float!(x, |v: T| v.recip());
+    let out = float_op(x, UnaryOp::Reciprocal)?;
     // d/dx 1/x = -1/x² = -r²
     record("ReciprocalBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
@@ -237,24 +187,21 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
         if e < 0 {
             bail!(Runtime, "Integers to negative integer powers are not allowed.");
         }
+        let e = u32::try_from(e).unwrap_or(u32::MAX);
         if x.dtype() == DType::Bool {
-            super::cast_raw(&map_num!(&super::cast_raw(x, DType::Int64), |v: T| T::from_i64(v.to_i64().pow(e as u32))), DType::Bool)
+            super::cast_raw(&num_op(&super::cast_raw(x, DType::Int64)?, UnaryOp::PowInt(e))?, DType::Bool)?
         } else {
-            map_num!(x, |v: T| T::from_i64(v.to_i64().wrapping_pow(e as u32)))
+            num_op(x, UnaryOp::PowInt(e))?
         }
     } else {
         let pf = p.as_f64();
-        if pf == 2.0 {
-            map_float!(x, |v: T| v * v)
-        } else {
-            map_float!(x, |v: T| v.powf(T::from_f64(pf)))
-        }
+        float_op(x, UnaryOp::PowScalar(pf))?
     };
     // d/dx x^p = p x^(p-1)
     record("PowBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
         let pf = p.as_f64();
         if pf == 0.0 {
-            return Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]);
+            return Ok(vec![Some(crate::tensor::zeros_on(&g[0].shape(), g[0].dtype(), g[0].device())?)]);
         }
         let xt = s.get(0)?;
         let d = if pf == 2.0 { mul(&xt, &sc(2.0))? } else {
@@ -272,26 +219,15 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
         bail!(Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
     }
     let promote = lo.iter().chain(hi.iter()).any(|s| matches!(s, Scalar::Float(_))) && !x.dtype().is_float();
-    let xin = if promote { float_input(x) } else { x.clone() };
+    let xin = if promote { float_input(x)? } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
-    // one specialised loop per bound combination (NaN passes through, like torch)
-    let out = match (l, h) {
-        (Some(l), Some(h)) => map_num!(&xin, |v: T| { let (lo, hi) = (T::from_f64(l), T::from_f64(h)); if v < lo { lo } else if v > hi { hi } else { v } }),
-        (Some(l), None) => map_num!(&xin, |v: T| { let lo = T::from_f64(l); if v < lo { lo } else { v } }),
-        (None, Some(h)) => map_num!(&xin, |v: T| { let hi = T::from_f64(h); if v > hi { hi } else { v } }),
-        (None, None) => unreachable!("checked above"),
-    };
+    let out = num_op(&xin, UnaryOp::Clamp(l, h))?;
     if crate::autograd::needs_record(&[x]) {
         // mask computed now, so an in-place clamp_ needs no copy of its input
-        let mask = match (l, h) {
-            (Some(l), Some(h)) => map_num!(&xin, |v: T| if v >= T::from_f64(l) && v <= T::from_f64(h) { T::from_f64(1.0) } else { T::default() }),
-            (Some(l), None) => map_num!(&xin, |v: T| if v >= T::from_f64(l) { T::from_f64(1.0) } else { T::default() }),
-            (None, Some(h)) => map_num!(&xin, |v: T| if v <= T::from_f64(h) { T::from_f64(1.0) } else { T::default() }),
-            (None, None) => unreachable!("checked above"),
-        };
+        let mask = num_op(&xin, UnaryOp::ClampMask(l, h))?;
         record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
             let m = s.get(0)?;
-            if let Some(d) = fused2(&g[0], &m, |g, m| g * m, |g, m| g * m) {
+            if let Some(d) = fused2(&g[0], &m, BinOp::Mul)? {
                 return Ok(vec![Some(d)]);
             }
             Ok(vec![Some(mul(&g[0], &m)?)])
@@ -306,35 +242,30 @@ pub fn rounding(x: &Tensor, kind: &str) -> Result<Tensor> {
         return x.detach_copy();
     }
     let out = match kind {
-        "floor" => map_float!(x, |v: T| v.floor()),
-        "ceil" => map_float!(x, |v: T| v.ceil()),
-        "trunc" => map_float!(x, |v: T| v.trunc()),
-        _ => map_float!(x, |v: T| {
-            // round half to even, like torch
-            let r = v.round();
-            if (v - v.trunc()).abs() == T::from_f64(0.5) { (v / T::from_f64(2.0)).round() * T::from_f64(2.0) } else { r }
-        }),
+        "floor" => float_op(x, UnaryOp::Floor)?,
+        "ceil" => float_op(x, UnaryOp::Ceil)?,
+        "trunc" => float_op(x, UnaryOp::Trunc)?,
+        _ => float_op(x, UnaryOp::Round)?,
     };
-    let shape = x.shape();
-    let dt = x.dtype();
+    let meta = crate::autograd::InputMeta::of(x);
     let name: &'static str = match kind { "floor" => "FloorBackward0", "ceil" => "CeilBackward0", "trunc" => "TruncBackward0", _ => "RoundBackward0" };
-    record(name, &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(crate::tensor::zeros(&shape, dt))]))?;
+    record(name, &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 
 /// `log1p`, `expm1`, `log2`, `log10`, `exp2`, `tan`, `asin`... (less common unary ops).
 pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
     match kind {
-        "log1p" => { let out = map_float!(x, |v: T| v.ln_1p()); record("Log1PBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
-        "expm1" => { let out = map_float!(x, |v: T| v.exp_m1()); record("Expm1Backward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
-        "log2" => { let out = map_float!(x, |v: T| v.log2()); record("Log2Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
-        "log10" => { let out = map_float!(x, |v: T| v.log10()); record("Log10Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
-        "tan" => { let out = map_float!(x, |v: T| v.tan()); record("TanBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }
-        "atan" => { let out = map_float!(x, |v: T| v.atan()); record("AtanBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &add(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
-        "asin" => { let out = map_float!(x, |v: T| v.asin()); record("AsinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
-        "acos" => { let out = map_float!(x, |v: T| v.acos()); record("AcosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
-        "sinh" => { let out = map_float!(x, |v: T| v.sinh()); record("SinhBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
-        "cosh" => { let out = map_float!(x, |v: T| v.cosh()); record("CoshBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
+        "log1p" => { let out = float_op(x, UnaryOp::Log1p)?; record("Log1PBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "expm1" => { let out = float_op(x, UnaryOp::Expm1)?; record("Expm1Backward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "log2" => { let out = float_op(x, UnaryOp::Log2)?; record("Log2Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
+        "log10" => { let out = float_op(x, UnaryOp::Log10)?; record("Log10Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
+        "tan" => { let out = float_op(x, UnaryOp::Tan)?; record("TanBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "atan" => { let out = float_op(x, UnaryOp::Atan)?; record("AtanBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &add(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "asin" => { let out = float_op(x, UnaryOp::Asin)?; record("AsinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
+        "acos" => { let out = float_op(x, UnaryOp::Acos)?; record("AcosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
+        "sinh" => { let out = float_op(x, UnaryOp::Sinh)?; record("SinhBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
+        "cosh" => { let out = float_op(x, UnaryOp::Cosh)?; record("CoshBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
         "square" => pow_scalar(x, Scalar::Int(2)),
         _ => bail!(NotImplemented, "unary op {} is not implemented", kind),
     }
@@ -343,28 +274,19 @@ pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
 /// `x.logical_not()` / `~mask`.
 pub fn logical_not(x: &Tensor) -> Result<Tensor> {
     let b = if x.dtype() == DType::Bool { x.clone() } else { binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)? };
-    let (st, shape) = b.with_storage(|s, l| (bool::wrap(map1::<bool, bool>(s, l, |v| !v)), l.shape.clone()));
-    Ok(Tensor::from_storage(st, &shape))
+    backend::unary(&b, UnaryOp::LogicalNot)
 }
 
 /// `isnan`/`isinf`/`isfinite` masks.
 pub fn float_test(x: &Tensor, kind: &str) -> Result<Tensor> {
     if !x.dtype().is_float() {
         let v = kind == "isfinite";
-        return Ok(crate::tensor::full(&x.shape(), Scalar::Bool(v), DType::Bool));
+        return crate::tensor::full_on(&x.shape(), Scalar::Bool(v), DType::Bool, x.device());
     }
-    let dt = x.dtype();
-    let (st, shape) = x.with_storage(|s, l| {
-        (float_types!(dt, T => bool::wrap(map1::<T, bool>(s, l, |v: T| match kind {
-            "isnan" => v.is_nan(),
-            "isinf" => v.is_infinite(),
-            _ => v.is_finite(),
-        }))), l.shape.clone())
-    });
-    Ok(Tensor::from_storage(st, &shape))
-}
-
-/// Shared with `sub` users that need `1 - x`.
-pub fn one_minus(x: &Tensor) -> Result<Tensor> {
-    sub(&Tensor::wrapped_scalar(Scalar::Int(1)), x)
+    let op = match kind {
+        "isnan" => UnaryOp::IsNan,
+        "isinf" => UnaryOp::IsInf,
+        _ => UnaryOp::IsFinite,
+    };
+    backend::unary(x, op)
 }

@@ -2,7 +2,7 @@
 
 use super::tensor::{dtype_arg, PyTensor};
 use crate::dtype::{default_float, DType};
-use crate::storage::{Buf, CpuStorage, Storage, StorageElem};
+use crate::storage::{Buf, CpuStorage, StorageCell, StorageElem};
 use crate::tensor::{Scalar, Tensor};
 use crate::with_buf;
 use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -80,7 +80,7 @@ fn walk(obj: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut 
         if depth == shape.len() {
             shape.extend(s.iter().copied());
         }
-        let vals = t.to_f64_vec();
+        let vals = t.to_f64_vec()?;
         let is_int = !t.dtype().is_float();
         for v in vals {
             out.push(if t.dtype() == DType::Bool { Val::B(v != 0.0) } else if is_int { Val::I(v as i64) } else { Val::F(v) });
@@ -106,11 +106,11 @@ fn walk(obj: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut 
 pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
     if let Ok(t) = data.cast::<PyTensor>() {
         let t = t.get().t.detach_copy()?;
-        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d)?, _ => t });
     }
     if data.cast::<PyUntypedArray>().is_ok() {
         let t = from_numpy(data)?.detach_copy()?;
-        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+        return Ok(match dtype { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d)?, _ => t });
     }
     let mut shape = Vec::new();
     let mut vals = Vec::new();
@@ -168,7 +168,7 @@ fn borrow_array<T: StorageElem + numpy::Element>(arr: &Bound<'_, PyAny>) -> PyRe
         CpuStorage::F64(_) => CpuStorage::F64(cast_buf(buf)),
     };
     let layout = crate::shape::Layout { shape: shape.into_iter().collect(), strides: strides.into_iter().collect(), offset: 0 };
-    Ok(Tensor::from_parts(Storage::new(storage), layout, T::DTYPE))
+    Ok(Tensor::from_parts(StorageCell::cpu(storage), layout, T::DTYPE))
 }
 
 /// Reinterpret a `Buf<T>` as `Buf<U>` where T and U are the same type (checked by DTYPE).
@@ -187,7 +187,7 @@ pub fn from_numpy(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         (b'f', 8) => borrow_array::<f64>(arr),
         (b'f', 2) => {
             let f = arr.call_method1("astype", ("float32",))?;
-            Ok(crate::ops::cast_raw(&borrow_array::<f32>(&f)?, DType::Float16))
+            Ok(crate::ops::cast_raw(&borrow_array::<f32>(&f)?, DType::Float16)?)
         }
         (b'i', 8) => borrow_array::<i64>(arr),
         (b'i', 4) => borrow_array::<i32>(arr),
@@ -219,15 +219,18 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
         }
     }
     let owner = slf.clone().into_any();
-    Ok(match &*st {
+    let Some(st) = st.as_cpu() else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.", t.device())));
+    };
+    Ok(match st {
         CpuStorage::F32(b) => view::<f32>(b, &l, owner),
         CpuStorage::F64(b) => view::<f64>(b, &l, owner),
         CpuStorage::I64(b) => view::<i64>(b, &l, owner),
         CpuStorage::I32(b) => view::<i32>(b, &l, owner),
         CpuStorage::Bool(b) => view::<bool>(b, &l, owner),
         CpuStorage::F16(_) => {
-            drop(st);
-            let f = crate::ops::cast_raw(t, DType::Float32);
+            let f = crate::ops::cast_raw(t, DType::Float32)?;
             let arr = to_numpy(&Bound::new(slf.py(), PyTensor::new(f))?)?;
             return arr.call_method1("astype", ("float16",));
         }
@@ -238,7 +241,7 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
 pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     let shape = t.shape();
     let dt = t.dtype();
-    let items: Vec<Py<PyAny>> = t.with_storage(|s, l| -> PyResult<Vec<Py<PyAny>>> {
+    let items: Vec<Py<PyAny>> = t.with_host(|s, l| -> PyResult<Vec<Py<PyAny>>> {
         let mut out = Vec::with_capacity(l.numel());
         with_buf!(s, b => crate::shape::walk1(l, |o| {
             use crate::dtype::Elem;
@@ -251,7 +254,7 @@ pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
             out.push(r);
         }));
         Ok(out)
-    })?;
+    })??;
     if shape.is_empty() {
         return Ok(items.into_iter().next().expect("invariant: one element"));
     }

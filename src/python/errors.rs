@@ -1,7 +1,8 @@
 //! Error mapping: each core `Error` variant becomes the Python exception PyTorch raises.
 
 use crate::error::Error;
-use pyo3::exceptions::{PyIndexError, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAssertionError, PyIndexError, PyNotImplementedError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
 use pyo3::PyErr;
 
 impl From<Error> for PyErr {
@@ -12,6 +13,12 @@ impl From<Error> for PyErr {
             Error::Type(m) => PyTypeError::new_err(m),
             Error::Value(m) => PyValueError::new_err(m),
             Error::NotImplemented(m) => PyNotImplementedError::new_err(m),
+            e @ Error::Unsupported { .. } => PyNotImplementedError::new_err(e.to_string()),
+            e @ Error::CudaNotCompiled => PyAssertionError::new_err(e.to_string()),
+            e @ Error::OutOfMemory { .. } => out_of_memory(e.to_string()),
+            e @ (Error::DeviceMismatch { .. } | Error::ShapeMismatch { .. } | Error::NoCudaDriver | Error::InvalidDevice { .. } | Error::Cuda(_)) => {
+                PyRuntimeError::new_err(e.to_string())
+            }
             Error::Python(e) => e,
         }
     }
@@ -20,4 +27,14 @@ impl From<Error> for PyErr {
 /// A Python exception carried through the Rust engine, re-raised unchanged later.
 pub fn from_py(e: PyErr) -> Error {
     Error::Python(e)
+}
+
+/// `torch.cuda.OutOfMemoryError` (a `RuntimeError` subclass defined in `ferrograd.cuda`).
+fn out_of_memory(msg: String) -> PyErr {
+    Python::attach(|py| {
+        match py.import("ferrograd.cuda").and_then(|m| m.getattr("OutOfMemoryError")) {
+            Ok(cls) => PyErr::from_type(cls.cast_into().map_err(PyErr::from).unwrap_or_else(|_| py.get_type::<PyRuntimeError>()), msg),
+            Err(_) => PyRuntimeError::new_err(msg),
+        }
+    })
 }

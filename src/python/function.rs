@@ -151,11 +151,11 @@ pub fn _function_apply<'py>(
                 } else {
                     result.push(o.clone().unbind());
                 }
-                meta.push(InputMeta { shape: t.shape(), dtype: t.dtype() });
+                meta.push(InputMeta::of(&t));
                 out_tensors.push((i, t));
             }
             Err(_) => {
-                meta.push(InputMeta { shape: Default::default(), dtype: crate::dtype::DType::Float32 });
+                meta.push(InputMeta { shape: Default::default(), dtype: crate::dtype::DType::Float32, device: crate::device::Device::Cpu });
                 result.push(o.clone().unbind());
             }
         }

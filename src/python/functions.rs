@@ -62,7 +62,7 @@ fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, P
     }
     if data.cast::<numpy::PyUntypedArray>().is_ok() {
         let t = convert::from_numpy(data)?;
-        return wrap(py, match dt { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d), _ => t });
+        return wrap(py, match dt { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d)?, _ => t });
     }
     wrap(py, convert::tensor_from_data(data, dt)?)
 }

@@ -208,13 +208,13 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
             };
             out.push(Item::Slice(get("start")?, get("stop")?, get("step")?.unwrap_or(1)));
         } else if it.is_instance_of::<pyo3::types::PyBool>() {
-            out.push(Item::Adv(Tensor::from_vec(vec![it.extract::<bool>()?], &[])));
+            out.push(Item::Adv(Tensor::from_vec(vec![it.extract::<bool>()?], &[])?));
         } else if it.is_instance_of::<pyo3::types::PyInt>() {
             out.push(Item::Int(it.extract()?));
         } else if let Ok(t) = it.cast::<PyTensor>() {
             let t = &t.get().t;
             if t.dim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32) {
-                out.push(Item::Int(t.to_i64_vec()[0]));
+                out.push(Item::Int(t.to_i64_vec()?[0]));
             } else {
                 out.push(Item::Adv(t.clone()));
             }
@@ -231,7 +231,7 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
 
 fn index_int(v: &Bound<'_, PyAny>) -> PyResult<i64> {
     if let Ok(t) = v.cast::<PyTensor>() {
-        return Ok(t.get().t.to_i64_vec()[0]);
+        return Ok(t.get().t.to_i64_vec()?[0]);
     }
     v.extract::<i64>().or_else(|_| v.call_method0("__index__")?.extract())
 }
@@ -293,7 +293,7 @@ fn apply_basic(x: &Tensor, items: Vec<Item>) -> PyResult<(Tensor, Vec<Option<Ten
                 if t.dtype() == DType::Bool && t.dim() == 0 {
                     // x[True] adds a dim of size 1 (or 0)
                     cur = ops::unsqueeze(&cur, dim)?;
-                    let m = Tensor::from_vec(vec![t.to_i64_vec()[0] != 0], &[1]);
+                    let m = Tensor::from_vec(vec![t.to_i64_vec()?[0] != 0], &[1])?;
                     adv.push(Some(m));
                     any_adv = true;
                     dim += 1;
@@ -739,7 +739,7 @@ impl PyTensor {
             return Err(e);
         }
         let val = match operand(value)? {
-            Some(v) if v.0.is_wrapped_number => crate::ops::cast_raw(&v, self.t.dtype()),
+            Some(v) if v.0.is_wrapped_number => crate::ops::cast_raw(&v, self.t.dtype())?,
             Some(v) => v,
             None => convert::tensor_from_data(value, Some(self.t.dtype()))?,
         };

@@ -9,7 +9,7 @@ use crate::ops::{self, BinOp};
 use crate::tensor::{Scalar, Tensor};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyTuple, PyDict};
+use pyo3::types::PyTuple;
 
 /// Elements above which an op releases the GIL while it runs.
 const DETACH_AT: usize = 1 << 15;
@@ -74,11 +74,11 @@ fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py
     }
     let o = &out.get().t;
     if o.shape() == r.shape() {
-        let r = if r.dtype() != o.dtype() { ops::cast_raw(&r, o.dtype()) } else { r };
+        let r = if r.dtype() != o.dtype() { ops::cast_raw(&r, o.dtype())? } else { r };
         py.detach(|| ops::write_into(o, &r))?;
         o.bump_version();
     } else {
-        let r = ops::cast_raw(&r, o.dtype());
+        let r = ops::cast_raw(&r, o.dtype())?;
         let mut d = o.data().clone();
         let nd = r.data().clone();
         d.storage = nd.storage;
@@ -143,7 +143,7 @@ macro_rules! unary_methods {
                     if let Some(dst) = out {
                         if !(crate::autograd::is_grad_enabled() && t.requires_grad()) {
                             let d = dst.get().t.clone();
-                            if py.detach(|| ops::unary_into_fast(&d, t, stringify!($name)))? {
+                            if py.detach(|| unary_kernel(stringify!($name)).map_or(Ok(false), |op| ops::unary_into_fast(&d, t, op)))? {
                                 d.bump_version();
                                 return Ok(dst.clone().into_any().unbind());
                             }
@@ -154,6 +154,17 @@ macro_rules! unary_methods {
             )*
         }
     };
+}
+
+/// The backend op behind a unary method with a vectorised `out=` path.
+fn unary_kernel(name: &str) -> Option<crate::backend::UnaryOp> {
+    use crate::backend::UnaryOp;
+    match name {
+        "exp" => Some(UnaryOp::Exp),
+        "tanh" => Some(UnaryOp::Tanh),
+        "sigmoid" => Some(UnaryOp::Sigmoid),
+        _ => None,
+    }
 }
 
 unary_methods! {
@@ -196,9 +207,9 @@ binary_methods! {
     eq => |a, b| ops::compare(a, b, BinOp::Eq), ne => |a, b| ops::compare(a, b, BinOp::Ne),
     lt => |a, b| ops::compare(a, b, BinOp::Lt), le => |a, b| ops::compare(a, b, BinOp::Le),
     gt => |a, b| ops::compare(a, b, BinOp::Gt), ge => |a, b| ops::compare(a, b, BinOp::Ge),
-    logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::And),
-    logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::Or),
-    logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool), &ops::cast_raw(b, DType::Bool), BinOp::Xor),
+    logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
+    logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
+    logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
     floor_divide => floordiv, remainder => rem, fmod => rem,
     maximum => ops::maximum, minimum => ops::minimum,
     matmul => ops::matmul, mm => ops::mm, bmm => ops::bmm, mv => ops::mv, dot => ops::dot,
@@ -658,14 +669,14 @@ impl PyTensor {
     }
     fn masked_fill(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let v = need(value)?;
-        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, self.t.dtype()) } else { v };
+        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, self.t.dtype())? } else { v };
         wrap(py, ops::where_(&mask.t, &v, &self.t)?)
     }
     fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let v = need(value)?;
         let m = mask.t.clone();
         let dt = slf.get().t.dtype();
-        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, dt) } else { v };
+        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, dt)? } else { v };
         ops::inplace(&slf.get().t, |inp| ops::where_(&m, &v, inp))?;
         Ok(slf.clone())
     }
@@ -674,7 +685,7 @@ impl PyTensor {
         wrap(py, ops::where_(&condition.t, &self.t, &o)?)
     }
     fn nonzero(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        wrap(py, ops::nonzero(&self.t))
+        wrap(py, ops::nonzero(&self.t)?)
     }
     fn equal(&self, other: PyRef<'_, PyTensor>) -> PyResult<bool> {
         if self.t.shape() != other.t.shape() {
@@ -684,64 +695,44 @@ impl PyTensor {
     }
     #[pyo3(signature = (other, rtol=1e-5, atol=1e-8, equal_nan=false))]
     fn allclose(&self, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<bool> {
-        let a = self.t.to_f64_vec();
-        let shape = crate::shape::broadcast_shapes(&self.t.shape(), &other.t.shape())?;
-        let l = other.t.layout().broadcast_to(&shape)?;
-        let la = self.t.layout().broadcast_to(&shape)?;
-        let av = ops::as_strided_view(&self.t, &la).to_f64_vec();
-        let bv = ops::as_strided_view(&other.t, &l).to_f64_vec();
-        let _ = a;
-        Ok(av.iter().zip(&bv).all(|(&x, &y)| {
-            if x.is_nan() || y.is_nan() { return equal_nan && x.is_nan() && y.is_nan(); }
-            if x == y { return true; }
-            (x - y).abs() <= atol + rtol * y.abs()
-        }))
+        Ok(ops::allclose(&self.t, &other.t, rtol, atol, equal_nan)?)
+    }
+    #[pyo3(signature = (other, rtol=1e-5, atol=1e-8, equal_nan=false))]
+    fn isclose(&self, py: Python<'_>, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::isclose(&self.t, &other.t, rtol, atol, equal_nan)?)
     }
     #[pyo3(signature = (dim=-1, descending=false, stable=false))]
     fn sort(&self, py: Python<'_>, dim: i64, descending: bool, stable: bool) -> PyResult<Py<PyAny>> {
+        // the core sort is always stable, which satisfies both settings
         let _ = stable;
-        let t = &self.t;
-        let d = crate::shape::wrap_dim(dim, t.dim())?;
-        // sort each row along d: build indices, gather
-        let moved = ops::contiguous(&ops::transpose(&t.detach(), d as i64, -1)?)?;
-        let vals = moved.to_f64_vec();
-        let n = moved.shape().last().copied().unwrap_or(1).max(1);
-        let mut idx = Vec::with_capacity(vals.len());
-        for row in vals.chunks(n) {
-            let mut ix: Vec<usize> = (0..row.len()).collect();
-            ix.sort_by(|&a, &b| {
-                let o = row[a].partial_cmp(&row[b]).unwrap_or_else(|| row[a].is_nan().cmp(&row[b].is_nan()));
-                if descending { o.reverse() } else { o }
-            });
-            idx.extend(ix.into_iter().map(|i| i as i64));
-        }
-        let it = Tensor::from_vec(idx, &moved.shape());
-        let it = ops::contiguous(&ops::transpose(&it, d as i64, -1)?)?;
-        let values = ops::gather(t, d as i64, &it)?;
-        return_pair(py, "sort", values, it)
+        let (v, i) = ops::sort(&self.t, dim, descending)?;
+        return_pair(py, "sort", v, i)
     }
     #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]
     fn topk(&self, py: Python<'_>, k: usize, dim: i64, largest: bool, sorted: bool) -> PyResult<Py<PyAny>> {
+        // results always come sorted, which satisfies sorted=False too
         let _ = sorted;
-        let r = self.sort(py, dim, largest, false)?;
-        let r = r.bind(py);
-        let (v, i) = (r.get_item(0)?, r.get_item(1)?);
-        let v = ops::narrow(&v.cast::<PyTensor>()?.get().t, dim, 0, k as i64)?;
-        let i = ops::narrow(&i.cast::<PyTensor>()?.get().t, dim, 0, k as i64)?;
+        let (v, i) = ops::topk(&self.t, k, dim, largest)?;
         return_pair(py, "topk", v, i)
     }
     fn _to_dtype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let d = super::tensor::dtype_arg(dtype)?;
         wrap(py, ops::to_dtype(&self.t, d)?)
     }
-    #[pyo3(signature = (**_kwargs))]
-    fn uniform_<'py>(slf: &Bound<'py, Self>, _kwargs: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, Self>> {
-        let t = &slf.get().t;
-        let (lo, hi) = match _kwargs { Some(k) => (k.get_item("a")?.map(|v| v.extract::<f64>()).transpose()?.unwrap_or(0.0), k.get_item("b")?.map(|v| v.extract::<f64>()).transpose()?.unwrap_or(1.0)), None => (0.0, 1.0) };
-        let r = crate::tensor::rand(&t.shape(), t.dtype());
-        let r = ops::add(&ops::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(hi - lo)))?, &Tensor::wrapped_scalar(Scalar::Float(lo)))?;
-        let _g = crate::autograd::GradModeGuard::new(false);
-        ops::inplace(t, |_| Ok(r.clone()))?;
+    #[pyo3(signature = (a=0.0, b=1.0, *, generator=None))]
+    fn uniform_<'py>(slf: &Bound<'py, Self>, a: f64, b: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        if generator.is_some_and(|g| !g.is_none()) {
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err("uniform_: generator= is not supported; use torch.manual_seed"));
+        }
+        ops::uniform_(&slf.get().t, a, b)?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (mean=0.0, std=1.0, *, generator=None))]
+    fn normal_<'py>(slf: &Bound<'py, Self>, mean: f64, std: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        if generator.is_some_and(|g| !g.is_none()) {
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err("normal_: generator= is not supported; use torch.manual_seed"));
+        }
+        ops::normal_(&slf.get().t, mean, std)?;
         Ok(slf.clone())
     }
 }

@@ -1,13 +1,27 @@
 //! Factories: zeros, ones, full, arange, linspace, eye, and the seeded random generator.
 
 use super::{Scalar, Tensor};
+use crate::device::Device;
 use crate::dtype::DType;
 use crate::storage::{CpuStorage, StorageElem};
 use parking_lot::Mutex;
 
-/// A tensor of zeros.
+/// A CPU tensor of zeros.
 pub fn zeros(shape: &[usize], dtype: DType) -> Tensor {
     Tensor::from_storage(CpuStorage::zeros(dtype, shape.iter().product()), shape)
+}
+
+/// A tensor of zeros on `device`.
+pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> crate::Result<Tensor> {
+    match device {
+        Device::Cpu => Ok(zeros(shape, dtype)),
+        _ => crate::backend::full(shape, Scalar::Int(0), dtype, device),
+    }
+}
+
+/// A tensor filled with `v` on `device`.
+pub fn full_on(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> crate::Result<Tensor> {
+    crate::backend::full(shape, v, dtype, device)
 }
 
 /// A tensor filled with `v`.
@@ -43,7 +57,7 @@ pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Tensor {
         let vals: Vec<f32> = (0..steps)
             .map(|i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })
             .collect();
-        return Tensor::from_vec(vals, &[steps]);
+        return Tensor::from_storage(f32::wrap(vals), &[steps]);
     }
     let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
     let half = steps / 2;
@@ -78,9 +92,9 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> Tensor {
 /// A tensor from i64 values converted to `dtype` (exact for integers).
 pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> Tensor {
     match dtype {
-        DType::Int64 => Tensor::from_vec(v.to_vec(), shape),
-        DType::Int32 => Tensor::from_vec(v.iter().map(|&x| x as i32).collect::<Vec<_>>(), shape),
-        DType::Bool => Tensor::from_vec(v.iter().map(|&x| x != 0).collect::<Vec<_>>(), shape),
+        DType::Int64 => Tensor::from_storage(i64::wrap(v.to_vec()), shape),
+        DType::Int32 => Tensor::from_storage(i32::wrap(v.iter().map(|&x| x as i32).collect()), shape),
+        DType::Bool => Tensor::from_storage(bool::wrap(v.iter().map(|&x| x != 0).collect()), shape),
         _ => from_f64s(&v.iter().map(|&x| x as f64).collect::<Vec<_>>(), shape, dtype),
     }
 }
@@ -173,5 +187,5 @@ pub fn randperm(n: usize) -> Tensor {
             v.swap(i, j);
         }
     });
-    Tensor::from_vec(v, &[n])
+    Tensor::from_storage(i64::wrap(v), &[n])
 }

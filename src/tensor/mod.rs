@@ -1,13 +1,16 @@
 //! The tensor handle: a cheap `Arc` to storage + layout + dtype + autograd metadata.
 
+mod api;
 mod factory;
+pub use api::BackwardOptions;
 pub use factory::*;
 
 use crate::autograd::{AccumulateGrad, Edge, Node, PostAccHook, TensorHook};
 use crate::dtype::{DType, Elem, Priority};
 use crate::error::Result;
 use crate::shape::{Dims, Layout};
-use crate::storage::{CpuStorage, Storage, StorageElem};
+use crate::device::Device;
+use crate::storage::{CpuStorage, Storage, StorageCell, StorageElem};
 use crate::{bail, with_buf};
 use parking_lot::{Mutex, RwLock, RwLockReadGuard};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,7 +51,7 @@ impl Scalar {
 /// The data half of a tensor: which storage, where in it, what type.
 #[derive(Clone)]
 pub struct TensorData {
-    pub storage: Arc<Storage>,
+    pub storage: Arc<StorageCell>,
     pub layout: Layout,
     pub dtype: DType,
     /// Shared by views; bumped by every in-place write (see `Tensor::bump_version`).
@@ -127,7 +130,7 @@ impl Drop for TensorImpl {
 
 impl Tensor {
     /// A new tensor over `storage` with `layout`.
-    pub fn from_parts(storage: Arc<Storage>, layout: Layout, dtype: DType) -> Tensor {
+    pub fn from_parts(storage: Arc<StorageCell>, layout: Layout, dtype: DType) -> Tensor {
         Tensor::build(TensorData { storage, layout, dtype, version: Arc::new(AtomicU64::new(0)) }, false)
     }
 
@@ -141,14 +144,31 @@ impl Tensor {
         }))
     }
 
-    /// A contiguous tensor owning `data`.
-    pub fn from_storage(data: CpuStorage, shape: &[usize]) -> Tensor {
+    /// A contiguous CPU tensor owning `data` (`shape` must hold `data.len()` elements).
+    pub(crate) fn from_storage(data: CpuStorage, shape: &[usize]) -> Tensor {
         let dtype = data.dtype();
-        Tensor::from_parts(Storage::new(data), Layout::contiguous(shape), dtype)
+        Tensor::from_parts(StorageCell::cpu(data), Layout::contiguous(shape), dtype)
     }
 
-    pub fn from_vec<T: StorageElem>(v: Vec<T>, shape: &[usize]) -> Tensor {
-        Tensor::from_storage(T::wrap(v), shape)
+    /// A contiguous tensor over a fresh storage on its device.
+    pub(crate) fn from_storage_on(data: Storage, shape: &[usize]) -> Tensor {
+        let dtype = data.dtype();
+        Tensor::from_parts(StorageCell::new(data), Layout::contiguous(shape), dtype)
+    }
+
+    /// A CPU tensor of `shape` owning `v` (row-major).
+    ///
+    /// ```
+    /// let t = ferrograd::Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[2, 2]).unwrap();
+    /// assert_eq!(t.shape().as_slice(), &[2, 2]);
+    /// assert!(ferrograd::Tensor::from_vec(vec![1.0f32], &[2]).is_err());
+    /// ```
+    pub fn from_vec<T: StorageElem>(v: Vec<T>, shape: &[usize]) -> Result<Tensor> {
+        let n: usize = shape.iter().product();
+        if n != v.len() {
+            bail!(Runtime, "shape '{}' is invalid for input of size {}", crate::shape::fmt_list(shape), v.len());
+        }
+        Ok(Tensor::from_storage(T::wrap(v), shape))
     }
 
     /// A 0-dim tensor standing for a Python scalar in an op (`x * 2`).
@@ -160,7 +180,7 @@ impl Tensor {
         };
         Tensor::build(
             TensorData {
-                storage: Storage::new(storage),
+                storage: StorageCell::cpu(storage),
                 layout: Layout::contiguous(&[]),
                 dtype: s.dtype(),
                 version: Arc::new(AtomicU64::new(0)),
@@ -195,6 +215,13 @@ impl Tensor {
     }
     pub fn dtype(&self) -> DType {
         self.0.data.read().dtype
+    }
+    /// The device the storage lives on.
+    pub fn device(&self) -> Device {
+        self.0.data.read().storage.device()
+    }
+    pub fn is_cuda(&self) -> bool {
+        self.device().is_cuda()
     }
     pub fn is_contiguous(&self) -> bool {
         self.0.data.read().layout.is_contiguous()
@@ -300,42 +327,39 @@ impl Tensor {
         Ok(())
     }
 
-    // ---- element access ----
-    /// Run `f` on the storage under a read lock.
-    pub fn with_storage<R>(&self, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> R {
-        let d = self.data();
-        let s = d.storage.data.read();
-        f(&s, &d.layout)
+    // ---- element access (host reads: a device tensor is copied to the host first) ----
+    /// Run `f` on a host view of the elements (the storage itself for CPU tensors).
+    pub(crate) fn with_host<R>(&self, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Result<R> {
+        crate::backend::with_host(self, f)
     }
     /// All elements in row-major order, converted to f64.
-    pub fn to_f64_vec(&self) -> Vec<f64> {
-        self.with_storage(|s, l| {
+    pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
+        self.with_host(|s, l| {
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_f64())));
             out
         })
     }
     /// All elements in row-major order, converted to i64 exactly.
-    pub fn to_i64_vec(&self) -> Vec<i64> {
-        self.with_storage(|s, l| {
+    pub fn to_i64_vec(&self) -> Result<Vec<i64>> {
+        self.with_host(|s, l| {
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_i64())));
             out
         })
     }
-    /// Elements as a typed contiguous Vec (no conversion; dtype must match `T`).
-    pub fn to_vec<T: StorageElem>(&self) -> Vec<T> {
-        self.with_storage(|s, l| {
-            let b = T::get(s);
-            match l.contiguous_range() {
-                Some(r) => b[r].to_vec(),
-                None => {
-                    let mut out = Vec::with_capacity(l.numel());
-                    crate::shape::walk1(l, |o| out.push(b[o]));
-                    out
-                }
-            }
-        })
+    /// Elements as a typed row-major Vec; `T` must be the tensor's element type.
+    ///
+    /// ```
+    /// let t = ferrograd::Tensor::from_vec(vec![1.0f32, 2.0], &[2]).unwrap();
+    /// assert_eq!(t.to_vec::<f32>().unwrap(), vec![1.0, 2.0]);
+    /// assert!(t.to_vec::<f64>().is_err());
+    /// ```
+    pub fn to_vec<T: StorageElem>(&self) -> Result<Vec<T>> {
+        if T::DTYPE != self.dtype() {
+            bail!(Runtime, "to_vec: the tensor holds {}, not {}", self.dtype().name(), T::DTYPE.name());
+        }
+        self.with_host(|s, l| crate::cpu::elementwise::gather::<T>(s, l))
     }
     /// The single element as a scalar (`item()`).
     pub fn item(&self) -> Result<Scalar> {
@@ -344,9 +368,9 @@ impl Tensor {
             bail!(Runtime, "a Tensor with {} elements cannot be converted to Scalar", n);
         }
         Ok(match self.dtype() {
-            DType::Bool => Scalar::Bool(self.to_i64_vec()[0] != 0),
-            DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()[0]),
-            _ => Scalar::Float(self.to_f64_vec()[0]),
+            DType::Bool => Scalar::Bool(self.to_i64_vec()?[0] != 0),
+            DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()?[0]),
+            _ => Scalar::Float(self.to_f64_vec()?[0]),
         })
     }
     pub fn data_ptr(&self) -> usize {

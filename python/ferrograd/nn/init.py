@@ -3,20 +3,12 @@
 import math
 
 
-def uniform_(t, a=0.0, b=1.0):
-    from .. import no_grad, rand
-
-    with no_grad():
-        t.copy_(rand(*t.shape, dtype=t.dtype) * (b - a) + a)
-    return t
+def uniform_(t, a=0.0, b=1.0, generator=None):
+    return t.uniform_(a, b, generator=generator)
 
 
-def normal_(t, mean=0.0, std=1.0):
-    from .. import no_grad, randn
-
-    with no_grad():
-        t.copy_(randn(*t.shape, dtype=t.dtype) * std + mean)
-    return t
+def normal_(t, mean=0.0, std=1.0, generator=None):
+    return t.normal_(mean, std, generator=generator)
 
 
 def zeros_(t):

@@ -1,8 +1,7 @@
-//! CPU storage: one typed buffer per dtype, shared by every view of it.
+//! CPU storage: one typed buffer per dtype.
 
 use crate::dtype::{DType, Elem};
 use half::f16;
-use parking_lot::RwLock;
 
 /// A typed element buffer: owned by us, or borrowed from outside (a NumPy array) with an
 /// owner object that keeps the memory alive.
@@ -153,6 +152,17 @@ impl CpuStorage {
     pub fn as_ptr(&self) -> usize {
         with_buf!(self, b => b.as_ptr() as usize)
     }
+    /// An owned copy of the whole buffer.
+    pub fn clone_buffer(&self) -> CpuStorage {
+        match self {
+            CpuStorage::Bool(b) => bool::wrap(b.to_vec()),
+            CpuStorage::I32(b) => i32::wrap(b.to_vec()),
+            CpuStorage::I64(b) => i64::wrap(b.to_vec()),
+            CpuStorage::F16(b) => f16::wrap(b.to_vec()),
+            CpuStorage::F32(b) => f32::wrap(b.to_vec()),
+            CpuStorage::F64(b) => f64::wrap(b.to_vec()),
+        }
+    }
 }
 
 impl Drop for CpuStorage {
@@ -171,16 +181,5 @@ impl Drop for CpuStorage {
             CpuStorage::F32(b) => give(b),
             CpuStorage::F64(b) => give(b),
         }
-    }
-}
-
-/// Storage shared by a tensor and its views.
-pub struct Storage {
-    pub data: RwLock<CpuStorage>,
-}
-
-impl Storage {
-    pub fn new(data: CpuStorage) -> std::sync::Arc<Storage> {
-        std::sync::Arc::new(Storage { data: RwLock::new(data) })
     }
 }

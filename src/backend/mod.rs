@@ -1,0 +1,348 @@
+//! The backend seam: one small, closed set of operations every device implements
+//! ([`BackendStorage`]), and the one place that dispatches on the device
+//! (`match storage { Cpu => cpu kernels, Cuda => cuda kernels }`) after checking that the
+//! operands share a device. `ops/` calls only these functions; it never sees a buffer.
+//!
+//! Every function here works on raw data: no autograd, no dtype promotion (the caller in
+//! `ops/` has already decided the dtype and the broadcast layouts).
+
+mod ops;
+pub use ops::{BinaryOp, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::shape::Layout;
+use crate::storage::{CpuStorage, Storage};
+use crate::tensor::{Scalar, Tensor};
+
+/// What every device's storage implements. Layouts address elements of `self`; results are
+/// fresh contiguous buffers on the same device unless said otherwise.
+pub trait BackendStorage: Sized {
+    fn device(&self) -> Device;
+    fn dtype(&self) -> DType;
+    /// `op(x)` elementwise.
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self>;
+    /// `a op b` elementwise; both layouts have the result's (broadcast) shape and both
+    /// operands the same dtype.
+    fn binary(&self, la: &Layout, rhs: &Self, lb: &Layout, op: BinaryOp) -> Result<Self>;
+    /// `cond ? a : b` with `self` the bool condition; all layouts of the result's shape.
+    fn where_cond(&self, lc: &Layout, a: &Self, la: &Layout, b: &Self, lb: &Layout) -> Result<Self>;
+    /// A contiguous copy of the elements of `l` converted to `dtype`.
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self>;
+    /// Write `src` (read through `sl`, same dtype, same shape as `dl`) into `self` at `dl`.
+    fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()>;
+    /// Reduce each row of `row` elements of the contiguous `l` into `out_dtype`.
+    fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self>;
+    /// Max or min of each row with the index of its first occurrence (int64).
+    fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)>;
+    /// A row-wise scan of the contiguous `l` (same shape out).
+    fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self>;
+    /// Batched `(b, m, k) @ (b, k, n)` over 3-d layouts with any strides.
+    fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self>;
+    /// The elements at logical (row-major) positions `offsets` of `l`.
+    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self>;
+    /// `self[offsets[i]] (+)= src[i]` into a contiguous `self`; duplicates accumulate when
+    /// `accumulate`, else the last write wins.
+    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()>;
+    /// `n` copies of `v` as `dtype` on `device`.
+    fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self>;
+    /// The whole buffer copied to the host.
+    fn to_host(&self) -> Result<CpuStorage>;
+    /// A host buffer copied onto `device`.
+    fn from_host(device: Device, src: &CpuStorage) -> Result<Self>;
+}
+
+/// Apply `$body` to the storage of whichever device `$s` lives on, rewrapping the result.
+macro_rules! on_device {
+    ($s:expr, $v:ident => $body:expr) => {
+        match $s {
+            Storage::Cpu($v) => Storage::Cpu($body?),
+            Storage::Cuda($v) => Storage::Cuda($body?),
+        }
+    };
+}
+
+/// The device all `ts` share, or PyTorch's mixed-device error.
+pub fn common_device(op: &'static str, ts: &[&Tensor]) -> Result<Device> {
+    let first = ts.first().map(|t| t.device()).unwrap_or(Device::Cpu);
+    for t in &ts[1..] {
+        let d = t.device();
+        if d != first {
+            // a CPU 0-dim tensor may join a CUDA op (as a scalar), like torch
+            if d.is_cpu() && t.dim() == 0 || first.is_cpu() && ts[0].dim() == 0 {
+                continue;
+            }
+            let (a, b) = if first.is_cpu() { (d, first) } else { (first, d) };
+            return Err(Error::DeviceMismatch { op, first: a, second: b });
+        }
+    }
+    Ok(first)
+}
+
+fn mismatch(op: &'static str, a: Device, b: Device) -> Error {
+    let (x, y) = if a.is_cpu() { (b, a) } else { (a, b) };
+    Error::DeviceMismatch { op, first: x, second: y }
+}
+
+/// `t` as a storage on `device` (itself when it is already there).
+fn on(t: &Tensor, device: Device) -> Result<Tensor> {
+    if t.device() == device { Ok(t.clone()) } else { to_device(t, device) }
+}
+
+/// `op(x)` elementwise into a new contiguous tensor.
+pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.unary(&d.layout, op));
+    Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
+/// `a op b` over broadcast layouts `la`, `lb` (operands of one dtype).
+pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) -> Result<Tensor> {
+    let (da, db) = (a.data(), b.data());
+    let sa = da.storage.data.read();
+    let sb_guard;
+    let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
+    let out = match (&*sa, sb) {
+        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(la, y, lb, op)?),
+        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(la, y, lb, op)?),
+        (x, y) => return Err(mismatch(op.name(), x.device(), y.device())),
+    };
+    Ok(Tensor::from_storage_on(out, &la.shape))
+}
+
+/// `cond ? a : b` over broadcast layouts (a and b of one dtype, cond bool).
+pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout) -> Result<Tensor> {
+    let dev = common_device("where", &[c, a, b])?;
+    let (c, a, b) = (on(c, dev)?, on(a, dev)?, on(b, dev)?);
+    let (dc, da, db) = (c.data(), a.data(), b.data());
+    let (sc, sa, sb) = (dc.storage.data.read(), da.storage.data.read(), db.storage.data.read());
+    let out = match (&*sc, &*sa, &*sb) {
+        (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => Storage::Cpu(x.where_cond(lc, y, la, z, lb)?),
+        (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => Storage::Cuda(x.where_cond(lc, y, la, z, lb)?),
+        (x, y, _) => return Err(mismatch("where", x.device(), y.device())),
+    };
+    Ok(Tensor::from_storage_on(out, &la.shape))
+}
+
+/// A contiguous copy of `t` read through `l` (a broadcast of its layout), cast to `dtype`.
+pub fn cast_layout(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
+    let d = t.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.cast(l, dtype));
+    Ok(Tensor::from_storage_on(out, &l.shape))
+}
+
+/// A contiguous copy of `t` cast to `dtype`.
+pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    let l = t.layout();
+    cast_layout(t, &l, dtype)
+}
+
+/// Write `src` read through `sl` (shape of `dst`'s layout, any dtype) into `dst`'s storage.
+pub fn copy_into(dst: &Tensor, src: &Tensor, sl: &Layout) -> Result<()> {
+    let (dd, ds) = (dst.data(), src.data());
+    let dl = dd.layout.clone();
+    // a source that shares the destination's storage (or needs a cast or another device) is
+    // first made into a separate contiguous buffer
+    let same = std::sync::Arc::ptr_eq(&dd.storage, &ds.storage);
+    if same || ds.dtype != dd.dtype || ds.storage.device() != dd.storage.device() {
+        drop(ds);
+        let tmp = on(&cast_layout(src, sl, dd.dtype)?, dd.storage.device())?;
+        let td = tmp.data();
+        let st = td.storage.data.read();
+        let mut dt = dd.storage.data.write();
+        return copy_storage(&mut dt, &dl, &st, &td.layout);
+    }
+    let st = ds.storage.data.read();
+    let mut dt = dd.storage.data.write();
+    copy_storage(&mut dt, &dl, &st, sl)
+}
+
+fn copy_storage(dst: &mut Storage, dl: &Layout, src: &Storage, sl: &Layout) -> Result<()> {
+    match (dst, src) {
+        (Storage::Cpu(d), Storage::Cpu(s)) => d.copy_strided(dl, s, sl),
+        (Storage::Cuda(d), Storage::Cuda(s)) => d.copy_strided(dl, s, sl),
+        (d, s) => Err(mismatch("copy_", d.device(), s.device())),
+    }
+}
+
+/// Reduce rows of the contiguous `x` (its last `row` elements form a row) into `shape`.
+pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[usize]) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.reduce(&d.layout, row, op, out_dtype));
+    Ok(Tensor::from_storage_on(out, shape))
+}
+
+/// Max/min of each row of the contiguous `x` with its index: (values, int64 indices).
+pub fn arg_reduce(x: &Tensor, row: usize, is_max: bool, shape: &[usize]) -> Result<(Tensor, Tensor)> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let (v, i) = match &*s {
+        Storage::Cpu(c) => { let (v, i) = c.arg_reduce(&d.layout, row, is_max)?; (Storage::Cpu(v), Storage::Cpu(i)) }
+        Storage::Cuda(c) => { let (v, i) = c.arg_reduce(&d.layout, row, is_max)?; (Storage::Cuda(v), Storage::Cuda(i)) }
+    };
+    Ok((Tensor::from_storage_on(v, shape), Tensor::from_storage_on(i, shape)))
+}
+
+/// A row-wise scan of the contiguous `x` (softmax, cumsum, ...), same shape.
+pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.scan(&d.layout, row, op));
+    Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
+/// Batched matmul of 3-d `a` (b, m, k) and `b` (b, k, n) → contiguous (b, m, n).
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (da, db) = (a.data(), b.data());
+    let shape = [da.layout.shape[0], da.layout.shape[1], db.layout.shape[2]];
+    let sa = da.storage.data.read();
+    let sb_guard;
+    let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
+    let out = match (&*sa, sb) {
+        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.matmul(&da.layout, y, &db.layout)?),
+        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.matmul(&da.layout, y, &db.layout)?),
+        (x, y) => return Err(mismatch("mm", x.device(), y.device())),
+    };
+    Ok(Tensor::from_storage_on(out, &shape))
+}
+
+/// The elements of `x` at logical positions `offsets`, shaped `shape`.
+pub fn take(x: &Tensor, offsets: &[usize], shape: &[usize]) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.take(&d.layout, offsets));
+    Ok(Tensor::from_storage_on(out, shape))
+}
+
+/// A contiguous copy of `base` with `src`'s elements written (or added) at `offsets`.
+pub fn put(base: &Tensor, offsets: &[usize], src: &Tensor, accumulate: bool) -> Result<Tensor> {
+    let dev = common_device("index_put_", &[base, src])?;
+    let out = cast(base, base.dtype())?;
+    let src = on(&cast(src, base.dtype())?, dev)?;
+    {
+        let (dout, dsrc) = (out.data(), src.data());
+        let ss = dsrc.storage.data.read();
+        let mut so = dout.storage.data.write();
+        match (&mut *so, &*ss) {
+            (Storage::Cpu(o), Storage::Cpu(s)) => o.put(offsets, s, accumulate)?,
+            (Storage::Cuda(o), Storage::Cuda(s)) => o.put(offsets, s, accumulate)?,
+            (o, s) => return Err(mismatch("index_put_", o.device(), s.device())),
+        }
+    }
+    Ok(out)
+}
+
+/// `n` copies of `v` as a tensor of `shape` on `device`.
+pub fn full(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
+    let n = shape.iter().product();
+    let s = match device {
+        Device::Cpu => Storage::Cpu(CpuStorage::full(Device::Cpu, dtype, n, v)?),
+        Device::Cuda(_) => Storage::Cuda(crate::storage::CudaStorage::full(device, dtype, n, v)?),
+    };
+    Ok(Tensor::from_storage_on(s, shape))
+}
+
+/// A copy of `t` on `device` (contiguous; `t` itself is never returned).
+pub fn to_device(t: &Tensor, device: Device) -> Result<Tensor> {
+    let dense = {
+        let d = t.data();
+        d.layout.is_contiguous() && d.layout.offset == 0 && d.storage.data.read().len() == d.layout.numel()
+    };
+    let c = if dense { t.clone() } else { cast(t, t.dtype())? };
+    let d = c.data();
+    let s = d.storage.data.read();
+    let out = match (&*s, device) {
+        (Storage::Cpu(h), Device::Cpu) => Storage::Cpu(h.clone_buffer()),
+        (Storage::Cpu(h), Device::Cuda(_)) => Storage::Cuda(crate::storage::CudaStorage::from_host(device, h)?),
+        (Storage::Cuda(g), Device::Cpu) => Storage::Cpu(g.to_host()?),
+        (Storage::Cuda(g), Device::Cuda(_)) => Storage::Cuda(crate::storage::CudaStorage::from_host(device, &g.to_host()?)?),
+    };
+    Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
+/// A CPU buffer holding the elements of `t` in row-major order (a copy for device tensors;
+/// for CPU tensors `f` borrows the storage and layout directly).
+pub fn with_host<R>(t: &Tensor, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Result<R> {
+    let d = t.data();
+    let s = d.storage.data.read();
+    match &*s {
+        Storage::Cpu(c) => Ok(f(c, &d.layout)),
+        Storage::Cuda(c) => {
+            let host = c.to_host()?;
+            Ok(f(&host, &d.layout))
+        }
+    }
+}
+
+/// `dst = a op b` (op one of + - * /, `b` a tensor or the scalar `b_scalar`) written straight
+/// into `dst`'s contiguous buffer with no temporary, when the CPU fast path applies: float
+/// dtype equal for all, `dst` of the broadcast shape, `dst` aliasing at most `a` with the same
+/// layout. False asks the caller for the general path.
+pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, op: BinaryOp) -> Result<bool> {
+    use crate::cpu::elementwise::{binary_inplace, binary_into as into, Rhs};
+    let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
+    if shape != dst.shape() {
+        return Ok(false);
+    }
+    let (dd, da, db) = (dst.data(), a.data(), b.data());
+    if !dd.storage.device().is_cpu() || !da.storage.device().is_cpu() || (b_scalar.is_none() && !db.storage.device().is_cpu()) {
+        return Ok(false);
+    }
+    let Some(range) = dd.layout.contiguous_range() else { return Ok(false) };
+    let a_alias = std::sync::Arc::ptr_eq(&dd.storage, &da.storage);
+    let b_alias = b_scalar.is_none() && std::sync::Arc::ptr_eq(&dd.storage, &db.storage);
+    if b_alias || (a_alias && da.layout != dd.layout) {
+        return Ok(false);
+    }
+    let la = da.layout.broadcast_to(&shape)?;
+    let lb = if b_scalar.is_some() { la.clone() } else { db.layout.broadcast_to(&shape)? };
+    let not_cpu = || Error::Runtime("invariant: CPU storage".into());
+    if a_alias {
+        let sb_guard;
+        let rhs = match b_scalar {
+            Some(c) => Rhs::Scalar(c),
+            None => {
+                sb_guard = db.storage.data.read();
+                Rhs::Tensor(sb_guard.as_cpu().ok_or_else(not_cpu)?, &lb)
+            }
+        };
+        let mut st = dd.storage.data.write();
+        let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
+        binary_inplace(d, range, rhs, op);
+        return Ok(true);
+    }
+    let sa = da.storage.data.read();
+    let sb_guard;
+    let rhs = match b_scalar {
+        Some(c) => Rhs::Scalar(c),
+        None if std::sync::Arc::ptr_eq(&da.storage, &db.storage) => Rhs::Tensor(sa.as_cpu().ok_or_else(not_cpu)?, &lb),
+        None => {
+            sb_guard = db.storage.data.read();
+            Rhs::Tensor(sb_guard.as_cpu().ok_or_else(not_cpu)?, &lb)
+        }
+    };
+    let mut st = dd.storage.data.write();
+    let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
+    into(d, range, sa.as_cpu().ok_or_else(not_cpu)?, &la, rhs, op);
+    Ok(true)
+}
+
+/// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`), when a vectorised
+/// CPU kernel exists; false asks the caller for the general path.
+pub fn unary_into(dst: &Tensor, x: &Tensor, op: UnaryOp) -> Result<bool> {
+    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || dst.shape() != x.shape() || dst.shares_storage(x) {
+        return Ok(false);
+    }
+    let (dd, dx) = (dst.data(), x.data());
+    let (Some(rd), Some(rx)) = (dd.layout.contiguous_range(), dx.layout.contiguous_range()) else { return Ok(false) };
+    let sx = dx.storage.data.read();
+    let mut sd = dd.storage.data.write();
+    match (sd.as_cpu_mut(), sx.as_cpu()) {
+        (Some(d), Some(s)) => Ok(crate::cpu::elementwise::unary_into_f32(d, rd, s, rx, op)),
+        _ => Ok(false),
+    }
+}

@@ -1,0 +1,261 @@
+//! The typed operations of the backend contract. Each carries the name of its kernel
+//! (`UnaryOp::Exp` on float32 is `exp_f32` in `kernels/unary.cu`).
+
+use crate::dtype::DType;
+
+/// Elementwise unary operations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum UnaryOp {
+    Neg,
+    Exp,
+    Log,
+    Sqrt,
+    Rsqrt,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Sigmoid,
+    Relu,
+    Abs,
+    Sign,
+    Reciprocal,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Round half to even.
+    Round,
+    Log1p,
+    Expm1,
+    Log2,
+    Log10,
+    Atan,
+    Asin,
+    Acos,
+    Sinh,
+    Cosh,
+    /// `x * x`.
+    Square,
+    /// `x ** p` for a float exponent.
+    PowScalar(f64),
+    /// `x ** p` for integers (wrapping), p >= 0.
+    PowInt(u32),
+    /// `clamp(x, lo, hi)` (NaN passes through).
+    Clamp(Option<f64>, Option<f64>),
+    /// `1` where `lo <= x <= hi`, else `0` (clamp's gradient mask), in x's dtype.
+    ClampMask(Option<f64>, Option<f64>),
+    /// `!x` on bool.
+    LogicalNot,
+    /// Float → bool tests.
+    IsNan,
+    IsInf,
+    IsFinite,
+}
+
+/// What an op accepts and produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryKind {
+    /// Floating inputs only, same dtype out.
+    Float,
+    /// Every dtype but bool, same dtype out.
+    Numeric,
+    /// Bool in, bool out.
+    Bool,
+    /// Floating in, bool out.
+    FloatTest,
+}
+
+impl UnaryOp {
+    /// The kernel's base name (`exp`): the symbol is `<name>_<dtype>`.
+    pub fn name(self) -> &'static str {
+        use UnaryOp::*;
+        match self {
+            Neg => "neg",
+            Exp => "exp",
+            Log => "log",
+            Sqrt => "sqrt",
+            Rsqrt => "rsqrt",
+            Sin => "sin",
+            Cos => "cos",
+            Tan => "tan",
+            Tanh => "tanh",
+            Sigmoid => "sigmoid",
+            Relu => "relu",
+            Abs => "abs",
+            Sign => "sign",
+            Reciprocal => "reciprocal",
+            Floor => "floor",
+            Ceil => "ceil",
+            Trunc => "trunc",
+            Round => "round",
+            Log1p => "log1p",
+            Expm1 => "expm1",
+            Log2 => "log2",
+            Log10 => "log10",
+            Atan => "atan",
+            Asin => "asin",
+            Acos => "acos",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Square => "square",
+            PowScalar(_) => "pow_scalar",
+            PowInt(_) => "pow_int",
+            Clamp(..) => "clamp",
+            ClampMask(..) => "clamp_mask",
+            LogicalNot => "logical_not",
+            IsNan => "isnan",
+            IsInf => "isinf",
+            IsFinite => "isfinite",
+        }
+    }
+    /// The kernel symbol for `dtype` (`exp_f32`).
+    pub fn kernel(self, dtype: DType) -> String {
+        format!("{}_{}", self.name(), dtype.short_name())
+    }
+    pub fn kind(self) -> UnaryKind {
+        use UnaryOp::*;
+        match self {
+            Neg | Relu | Abs | Sign | PowInt(_) | Clamp(..) | ClampMask(..) => UnaryKind::Numeric,
+            LogicalNot => UnaryKind::Bool,
+            IsNan | IsInf | IsFinite => UnaryKind::FloatTest,
+            _ => UnaryKind::Float,
+        }
+    }
+    /// The dtype of the result for an input of `dtype`.
+    pub fn out_dtype(self, dtype: DType) -> DType {
+        match self.kind() {
+            UnaryKind::FloatTest | UnaryKind::Bool => DType::Bool,
+            _ => dtype,
+        }
+    }
+}
+
+/// Elementwise binary operations (operands already promoted to one dtype).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    FloorDiv,
+    Rem,
+    Maximum,
+    Minimum,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Xor,
+    /// `b > 0 ? a : 0` (relu's backward: a = gradient, b = saved result).
+    ReluBackward,
+    /// `a * (1 - b²)` (tanh's backward: b = saved result).
+    TanhBackward,
+    /// `a * b * (1 - b)` (sigmoid's backward: b = saved result).
+    SigmoidBackward,
+}
+
+impl BinaryOp {
+    pub fn name(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Mul => "mul",
+            Div => "div",
+            Pow => "pow",
+            FloorDiv => "floor_divide",
+            Rem => "remainder",
+            Maximum => "maximum",
+            Minimum => "minimum",
+            Eq => "eq",
+            Ne => "ne",
+            Lt => "lt",
+            Le => "le",
+            Gt => "gt",
+            Ge => "ge",
+            And => "bitwise_and",
+            Or => "bitwise_or",
+            Xor => "bitwise_xor",
+            ReluBackward => "relu_backward",
+            TanhBackward => "tanh_backward",
+            SigmoidBackward => "sigmoid_backward",
+        }
+    }
+    /// The kernel symbol for `dtype` (`add_f32`).
+    pub fn kernel(self, dtype: DType) -> String {
+        format!("{}_{}", self.name(), dtype.short_name())
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+    }
+    /// The dtype of `a op b` for operands of `dtype`.
+    pub fn out_dtype(self, dtype: DType) -> DType {
+        if self.is_comparison() { DType::Bool } else { dtype }
+    }
+}
+
+/// Reductions of contiguous rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReduceOp {
+    /// Sum (floats accumulate in f64 pairwise lanes; integers wrap in i64).
+    Sum,
+    Prod,
+    /// Max/min with NaN propagation (the first NaN wins).
+    Max,
+    Min,
+    /// Bool rows.
+    All,
+    Any,
+}
+
+impl ReduceOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceOp::Sum => "sum",
+            ReduceOp::Prod => "prod",
+            ReduceOp::Max => "max",
+            ReduceOp::Min => "min",
+            ReduceOp::All => "all",
+            ReduceOp::Any => "any",
+        }
+    }
+    pub fn kernel(self, dtype: DType) -> String {
+        format!("{}_rows_{}", self.name(), dtype.short_name())
+    }
+}
+
+/// Row-wise scans (contiguous rows, output of the same shape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ScanOp {
+    /// Inclusive cumulative sum.
+    Cumsum,
+    /// The product of every other element of the row (prod's gradient with zeros).
+    ProdOthers,
+    /// softmax of each row.
+    Softmax,
+    /// log_softmax of each row.
+    LogSoftmax,
+}
+
+impl ScanOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScanOp::Cumsum => "cumsum",
+            ScanOp::ProdOthers => "prod_others",
+            ScanOp::Softmax => "softmax",
+            ScanOp::LogSoftmax => "log_softmax",
+        }
+    }
+    pub fn kernel(self, dtype: DType) -> String {
+        format!("{}_{}", self.name(), dtype.short_name())
+    }
+}

@@ -1,0 +1,90 @@
+//! The CPU side of the backend contract: `BackendStorage` for `CpuStorage`, delegating to
+//! the kernels of this folder.
+
+use super::{elementwise, index, reduce, MatmulArgs};
+use crate::backend::{BackendStorage, BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::shape::{walk2, Layout};
+use crate::storage::{CpuStorage, StorageElem};
+use crate::tensor::Scalar;
+use crate::{all_types, bail, num_types};
+
+impl BackendStorage for CpuStorage {
+    fn device(&self) -> Device {
+        Device::Cpu
+    }
+    fn dtype(&self) -> DType {
+        CpuStorage::dtype(self)
+    }
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
+        elementwise::unary(self, l, op)
+    }
+    fn binary(&self, la: &Layout, rhs: &Self, lb: &Layout, op: BinaryOp) -> Result<Self> {
+        elementwise::binary(self, la, rhs, lb, op)
+    }
+    fn where_cond(&self, lc: &Layout, a: &Self, la: &Layout, b: &Self, lb: &Layout) -> Result<Self> {
+        elementwise::where_cond(self, lc, a, la, b, lb)
+    }
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
+        Ok(super::contiguous_cast(self, l, dtype))
+    }
+    fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()> {
+        if src.dtype() != CpuStorage::dtype(self) {
+            bail!(Runtime, "invariant: strided copy within one dtype");
+        }
+        all_types!(src.dtype(), T => {
+            let s = T::get(src);
+            let d = T::get_mut(self);
+            if let (Some(rd), Some(rs)) = (dl.contiguous_range(), sl.contiguous_range()) {
+                d[rd].copy_from_slice(&s[rs]);
+            } else {
+                walk2(dl, sl, |od, os| d[od] = s[os]);
+            }
+        });
+        Ok(())
+    }
+    fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self> {
+        reduce::reduce(self, l, row, op, out_dtype)
+    }
+    fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)> {
+        reduce::arg_reduce(self, l, row, is_max)
+    }
+    fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self> {
+        reduce::scan(self, l, row, op)
+    }
+    fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
+        let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
+        let dt = CpuStorage::dtype(self);
+        if dt == DType::Bool {
+            return Err(Error::Unsupported { op: "mm", dtype: dt, device: Device::Cpu });
+        }
+        let args = MatmulArgs { m, k, n, a_rs: la.strides[1] as isize, a_cs: la.strides[2] as isize, b_rs: lb.strides[1] as isize, b_cs: lb.strides[2] as isize };
+        Ok(num_types!(dt, T => {
+            let (x, y) = (T::get(self), T::get(rhs));
+            let mut c = vec![T::default(); bs * m * n];
+            if k > 0 {
+                for i in 0..bs {
+                    super::gemm(&args, x, la.offset + i * la.strides[0], y, lb.offset + i * lb.strides[0], &mut c[i * m * n..(i + 1) * m * n]);
+                }
+            }
+            T::wrap(c)
+        }))
+    }
+    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self> {
+        index::take(self, l, offsets)
+    }
+    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()> {
+        index::put(self, offsets, src, accumulate)
+    }
+    fn full(_device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
+        Ok(CpuStorage::filled(dtype, n, v))
+    }
+    fn to_host(&self) -> Result<CpuStorage> {
+        Ok(self.clone_buffer())
+    }
+    fn from_host(_device: Device, src: &CpuStorage) -> Result<Self> {
+        Ok(src.clone_buffer())
+    }
+}

@@ -1,0 +1,345 @@
+//! Elementwise CPU kernels: unary maps, binary maps over broadcast layouts, `where`, and
+//! the in-place/`out=` fast paths. Each op of the contract is one `match` arm here.
+
+use super::{map1, map2, map2_into, par_zip1, zip_inplace};
+use crate::backend::{BinaryOp, UnaryKind, UnaryOp};
+use crate::device::Device;
+use crate::dtype::{DType, Elem};
+use crate::error::{Error, Result};
+use crate::shape::{walk1, Layout};
+use crate::storage::{CpuStorage, StorageElem};
+use crate::{all_types, bail, float_types, num_types};
+use num_traits::{Float, One, Zero};
+
+/// Negation that wraps for integers (`-i64::MIN` is `i64::MIN`, as in torch).
+pub trait Negate: Copy {
+    fn negate(self) -> Self;
+}
+macro_rules! negate_int {
+    ($($t:ty),*) => { $(impl Negate for $t { #[inline(always)] fn negate(self) -> Self { self.wrapping_neg() } })* };
+}
+macro_rules! negate_float {
+    ($($t:ty),*) => { $(impl Negate for $t { #[inline(always)] fn negate(self) -> Self { -self } })* };
+}
+negate_int!(i32, i64);
+negate_float!(half::f16, f32, f64);
+
+fn unsupported(op: &'static str, dtype: DType) -> Error {
+    Error::Unsupported { op, dtype, device: Device::Cpu }
+}
+
+/// The vectorised float32 kernel of `op`, if there is one.
+fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
+    match op {
+        UnaryOp::Exp => Some(super::math::exp_slice),
+        UnaryOp::Tanh => Some(super::math::tanh_slice),
+        UnaryOp::Sigmoid => Some(super::math::sigmoid_slice),
+        _ => None,
+    }
+}
+
+fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Vec<T> {
+    use UnaryOp::*;
+    let two = T::from_f64(2.0);
+    let half = T::from_f64(0.5);
+    match op {
+        Exp => map1(s, l, |v: T| v.exp()),
+        Log => map1(s, l, |v: T| v.ln()),
+        Sqrt => map1(s, l, |v: T| v.sqrt()),
+        Rsqrt => map1(s, l, |v: T| v.sqrt().recip()),
+        Sin => map1(s, l, |v: T| v.sin()),
+        Cos => map1(s, l, |v: T| v.cos()),
+        Tan => map1(s, l, |v: T| v.tan()),
+        Tanh => map1(s, l, |v: T| v.tanh()),
+        Sigmoid => map1(s, l, |v: T| T::one() / (T::one() + (-v).exp())),
+        Reciprocal => map1(s, l, |v: T| v.recip()),
+        Floor => map1(s, l, |v: T| v.floor()),
+        Ceil => map1(s, l, |v: T| v.ceil()),
+        Trunc => map1(s, l, |v: T| v.trunc()),
+        // round half to even, like torch
+        Round => map1(s, l, move |v: T| if (v - v.trunc()).abs() == half { (v / two).round() * two } else { v.round() }),
+        Log1p => map1(s, l, |v: T| v.ln_1p()),
+        Expm1 => map1(s, l, |v: T| v.exp_m1()),
+        Log2 => map1(s, l, |v: T| v.log2()),
+        Log10 => map1(s, l, |v: T| v.log10()),
+        Atan => map1(s, l, |v: T| v.atan()),
+        Asin => map1(s, l, |v: T| v.asin()),
+        Acos => map1(s, l, |v: T| v.acos()),
+        Sinh => map1(s, l, |v: T| v.sinh()),
+        Cosh => map1(s, l, |v: T| v.cosh()),
+        Square => map1(s, l, |v: T| v * v),
+        PowScalar(p) if p == 2.0 => map1(s, l, |v: T| v * v),
+        PowScalar(p) => {
+            let p = T::from_f64(p);
+            map1(s, l, move |v: T| v.powf(p))
+        }
+        _ => unreachable!("invariant: float op"),
+    }
+}
+
+fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Vec<T> {
+    use UnaryOp::*;
+    let zero = T::default();
+    let one = T::from_f64(1.0);
+    match op {
+        Neg => map1(s, l, |v: T| v.negate()),
+        Relu => map1(s, l, move |v: T| if v > zero { v } else { zero }),
+        Abs => map1(s, l, move |v: T| if v < zero { v.negate() } else { v }),
+        Sign => map1(s, l, move |v: T| if v > zero { one } else if v < zero { one.negate() } else { zero }),
+        PowInt(e) => map1(s, l, move |v: T| T::from_i64(v.to_i64().wrapping_pow(e))),
+        // one specialised loop per bound combination (NaN passes through, like torch)
+        Clamp(Some(lo), Some(hi)) => {
+            let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
+            map1(s, l, move |v: T| if v < lo { lo } else if v > hi { hi } else { v })
+        }
+        Clamp(Some(lo), None) => {
+            let lo = T::from_f64(lo);
+            map1(s, l, move |v: T| if v < lo { lo } else { v })
+        }
+        Clamp(None, Some(hi)) => {
+            let hi = T::from_f64(hi);
+            map1(s, l, move |v: T| if v > hi { hi } else { v })
+        }
+        ClampMask(Some(lo), Some(hi)) => {
+            let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
+            map1(s, l, move |v: T| if v >= lo && v <= hi { one } else { zero })
+        }
+        ClampMask(Some(lo), None) => {
+            let lo = T::from_f64(lo);
+            map1(s, l, move |v: T| if v >= lo { one } else { zero })
+        }
+        ClampMask(None, Some(hi)) => {
+            let hi = T::from_f64(hi);
+            map1(s, l, move |v: T| if v <= hi { one } else { zero })
+        }
+        Clamp(None, None) | ClampMask(None, None) => map1(s, l, |v: T| v),
+        _ => unreachable!("invariant: numeric op"),
+    }
+}
+
+/// `op(x)` into a fresh contiguous buffer.
+pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
+    let dt = s.dtype();
+    Ok(match op.kind() {
+        UnaryKind::Float => {
+            if !dt.is_float() {
+                return Err(unsupported(op.name(), dt));
+            }
+            if dt == DType::Float32 {
+                if let (Some(k), Some(r)) = (f32_kernel(op), l.contiguous_range()) {
+                    let src = &f32::get(s)[r];
+                    let mut out = super::alloc::take::<f32>(src.len());
+                    par_zip1(&mut out, src, |o, x| k(x, o));
+                    return Ok(f32::wrap(out));
+                }
+            }
+            float_types!(dt, T => T::wrap(float_map::<T>(s, l, op)))
+        }
+        UnaryKind::Numeric => {
+            if dt == DType::Bool {
+                return Err(unsupported(op.name(), dt));
+            }
+            num_types!(dt, T => T::wrap(num_map::<T>(s, l, op)))
+        }
+        UnaryKind::Bool => {
+            if dt != DType::Bool {
+                return Err(unsupported(op.name(), dt));
+            }
+            bool::wrap(map1::<bool, bool>(s, l, |v| !v))
+        }
+        UnaryKind::FloatTest => {
+            if !dt.is_float() {
+                return Err(unsupported(op.name(), dt));
+            }
+            float_types!(dt, T => bool::wrap(match op {
+                UnaryOp::IsNan => map1::<T, bool>(s, l, |v: T| v.is_nan()),
+                UnaryOp::IsInf => map1::<T, bool>(s, l, |v: T| v.is_infinite()),
+                _ => map1::<T, bool>(s, l, |v: T| v.is_finite()),
+            }))
+        }
+    })
+}
+
+/// `dst = op(x)` into a contiguous float32 range of `dst` (for `out=`); false if no
+/// vectorised kernel applies.
+pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuStorage, rx: std::ops::Range<usize>, op: UnaryOp) -> bool {
+    let Some(k) = f32_kernel(op) else { return false };
+    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 {
+        return false;
+    }
+    par_zip1(&mut f32::get_mut(dst)[rd], &f32::get(x)[rx], |o, x| k(x, o));
+    true
+}
+
+fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {
+    let x = T::get(b);
+    let mut zero = false;
+    walk1(lb, |o| zero |= x[o].to_i64() == 0);
+    if zero {
+        bail!(Runtime, "ZeroDivisionError");
+    }
+    Ok(())
+}
+
+fn i64_at(s: &CpuStorage, o: usize) -> i64 {
+    match s {
+        CpuStorage::I64(b) => b[o],
+        CpuStorage::I32(b) => b[o] as i64,
+        _ => 0,
+    }
+}
+
+/// `a op b` over two layouts of the result's shape; both operands of one dtype.
+pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: BinaryOp) -> Result<CpuStorage> {
+    let ct = sa.dtype();
+    if sb.dtype() != ct {
+        bail!(Runtime, "invariant: binary operands of one dtype ({} vs {})", ct.name(), sb.dtype().name());
+    }
+    Ok(match op {
+        BinaryOp::Eq => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x == y))),
+        BinaryOp::Ne => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x != y))),
+        BinaryOp::Lt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x < y))),
+        BinaryOp::Le => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x <= y))),
+        BinaryOp::Gt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x > y))),
+        BinaryOp::Ge => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x >= y))),
+        BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => match ct {
+            DType::Bool => bool::wrap(match op {
+                BinaryOp::And => map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y),
+                BinaryOp::Or => map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y),
+                _ => map2::<bool, bool>(sa, la, sb, lb, |x, y| x ^ y),
+            }),
+            DType::Int64 | DType::Int32 => {
+                let f = |x: i64, y: i64| match op { BinaryOp::And => x & y, BinaryOp::Or => x | y, _ => x ^ y };
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)) }
+            }
+            _ => bail!(Runtime, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
+        },
+        BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r > T::zero() { g } else { T::zero() }))),
+        BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r)))),
+        BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * r * (T::one() - r)))),
+        _ if ct == DType::Bool => match op {
+            BinaryOp::Add | BinaryOp::Maximum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)),
+            BinaryOp::Mul | BinaryOp::Minimum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)),
+            BinaryOp::Sub => bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."),
+            _ => bail!(Runtime, "\"{:?}\" not implemented for 'Bool'", op),
+        },
+        BinaryOp::Add => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x + y))),
+        BinaryOp::Sub => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x - y))),
+        BinaryOp::Mul => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x * y))),
+        BinaryOp::Maximum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x >= y || x != x { x } else { y }))),
+        BinaryOp::Minimum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x <= y || x != x { x } else { y }))),
+        BinaryOp::Div => {
+            if !ct.is_float() {
+                return Err(unsupported("div", ct));
+            }
+            float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x / y)))
+        }
+        BinaryOp::Pow => match ct {
+            DType::Int64 | DType::Int32 => {
+                let mut neg = false;
+                let f = |x: i64, y: i64| if y < 0 { 0 } else { x.wrapping_pow(y.min(u32::MAX as i64) as u32) };
+                walk1(lb, |o| neg |= i64_at(sb, o) < 0);
+                if neg {
+                    bail!(Runtime, "Integers to negative integer powers are not allowed.");
+                }
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)) }
+            }
+            _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y)))),
+        },
+        BinaryOp::FloorDiv | BinaryOp::Rem => match ct {
+            DType::Int64 | DType::Int32 => {
+                if ct == DType::Int64 { int_div_check::<i64>(sb, lb)? } else { int_div_check::<i32>(sb, lb)? }
+                let f = move |x: i64, y: i64| {
+                    let (q, r) = (x.wrapping_div(y), x.wrapping_rem(y));
+                    let adjust = r != 0 && ((r < 0) != (y < 0));
+                    if op == BinaryOp::FloorDiv { if adjust { q - 1 } else { q } } else if adjust { r + y } else { r }
+                };
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, move |x, y| f(x as i64, y as i64) as i32)) }
+            }
+            _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| {
+                if op == BinaryOp::FloorDiv { (x / y).floor() } else {
+                    let r = x % y;
+                    if r != T::zero() && ((r < T::zero()) != (y < T::zero())) { r + y } else { r }
+                }
+            }))),
+        },
+    })
+}
+
+/// `cond ? a : b` over layouts of the result's shape.
+pub fn where_cond(sc: &CpuStorage, lc: &Layout, sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout) -> Result<CpuStorage> {
+    let c = gather::<bool>(sc, lc);
+    Ok(all_types!(sa.dtype(), T => {
+        let av = gather::<T>(sa, la);
+        let bv = gather::<T>(sb, lb);
+        T::wrap(c.iter().zip(av).zip(bv).map(|((&c, x), y)| if c { x } else { y }).collect())
+    }))
+}
+
+/// Elements under a layout, row-major, as a typed Vec.
+pub fn gather<T: StorageElem>(s: &CpuStorage, l: &Layout) -> Vec<T> {
+    let b = T::get(s);
+    if let Some(r) = l.contiguous_range() {
+        return b[r].to_vec();
+    }
+    let mut out = Vec::with_capacity(l.numel());
+    walk1(l, |o| out.push(b[o]));
+    out
+}
+
+/// `with_float_op!(op, T, f => body)`: bind `f` to the arithmetic closure of `op` on `T`.
+macro_rules! with_float_op {
+    ($op:expr, $T:ident, $f:ident => $body:expr) => {
+        match $op {
+            BinaryOp::Add => { let $f = |x: $T, y: $T| x + y; $body }
+            BinaryOp::Sub => { let $f = |x: $T, y: $T| x - y; $body }
+            BinaryOp::Mul => { let $f = |x: $T, y: $T| x * y; $body }
+            _ => { let $f = |x: $T, y: $T| x / y; $body }
+        }
+    };
+}
+
+/// The right operand of a fast binary write.
+pub enum Rhs<'a> {
+    Scalar(f64),
+    Tensor(&'a CpuStorage, &'a Layout),
+}
+
+/// `dst[range] op= rhs` in place (op one of + - * /, float32/float64).
+pub fn binary_inplace(dst: &mut CpuStorage, range: std::ops::Range<usize>, rhs: Rhs<'_>, op: BinaryOp) {
+    let dt = dst.dtype();
+    float_types!(dt, T => {
+        with_float_op!(op, T, f => {
+            let d = &mut T::get_mut(dst)[range];
+            match rhs {
+                Rhs::Scalar(c) => {
+                    let cs = [T::from_f64(c)];
+                    let l = Layout { shape: crate::shape::Dims::from_elem(d.len(), 1), strides: crate::shape::Dims::from_elem(0, 1), offset: 0 };
+                    zip_inplace(d, &cs, &l, f)
+                }
+                Rhs::Tensor(sb, lb) => zip_inplace(d, T::get(sb), lb, f),
+            }
+        })
+    })
+}
+
+/// `dst[range] = a op rhs` (op one of + - * /, float32/float64), `a` read through `la`.
+pub fn binary_into(dst: &mut CpuStorage, range: std::ops::Range<usize>, sa: &CpuStorage, la: &Layout, rhs: Rhs<'_>, op: BinaryOp) {
+    let dt = dst.dtype();
+    float_types!(dt, T => {
+        with_float_op!(op, T, f => {
+            let d = &mut T::get_mut(dst)[range];
+            match rhs {
+                Rhs::Scalar(c) => {
+                    let cs = [T::from_f64(c)];
+                    let lb = Layout { shape: la.shape.clone(), strides: smallvec::SmallVec::from_elem(0, la.ndim()), offset: 0 };
+                    map2_into(d, T::get(sa), la, &cs, &lb, f)
+                }
+                Rhs::Tensor(sb, lb) => map2_into(d, T::get(sa), la, T::get(sb), lb, f),
+            }
+        })
+    })
+}

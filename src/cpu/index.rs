@@ -1,0 +1,84 @@
+//! Gather and scatter by logical offsets: `take` (indexing, flip, gather) and `put`
+//! (index_put, and scatter-add for their gradients).
+
+use crate::error::Result;
+use crate::shape::Layout;
+use crate::storage::{CpuStorage, StorageElem};
+use crate::{all_types, bail};
+
+/// Storage offset of the element at row-major logical position `flat` of `l`.
+#[inline]
+fn storage_offset(l: &Layout, mut flat: usize) -> usize {
+    let mut off = l.offset;
+    for d in (0..l.ndim()).rev() {
+        let n = l.shape[d];
+        if n == 0 {
+            return off;
+        }
+        off += (flat % n) * l.strides[d];
+        flat /= n;
+    }
+    off
+}
+
+/// The elements of `l` at logical positions `offsets`.
+pub fn take(s: &CpuStorage, l: &Layout, offsets: &[usize]) -> Result<CpuStorage> {
+    let n = l.numel();
+    if let Some(&bad) = offsets.iter().find(|&&o| o >= n) {
+        bail!(Index, "index {} is out of bounds for size {}", bad, n);
+    }
+    let contiguous = l.is_contiguous();
+    Ok(all_types!(s.dtype(), T => {
+        let b = T::get(s);
+        T::wrap(if contiguous {
+            offsets.iter().map(|&o| b[l.offset + o]).collect()
+        } else {
+            offsets.iter().map(|&o| b[storage_offset(l, o)]).collect()
+        })
+    }))
+}
+
+/// `dst[offsets[i]] (+)= src[i]` into the contiguous `dst`.
+pub fn put(dst: &mut CpuStorage, offsets: &[usize], src: &CpuStorage, accumulate: bool) -> Result<()> {
+    let n = dst.len();
+    if let Some(&bad) = offsets.iter().find(|&&o| o >= n) {
+        bail!(Index, "index {} is out of bounds for size {}", bad, n);
+    }
+    if src.len() < offsets.len() {
+        bail!(Runtime, "invariant: put source shorter than its offsets");
+    }
+    match (dst, src) {
+        (CpuStorage::Bool(d), CpuStorage::Bool(s)) => {
+            for (i, &o) in offsets.iter().enumerate() {
+                d[o] = if accumulate { d[o] | s[i] } else { s[i] };
+            }
+        }
+        (d, s) => crate::num_types!(d.dtype(), T => {
+            let s = T::get(s);
+            let d = T::get_mut(d);
+            for (i, &o) in offsets.iter().enumerate() {
+                d[o] = if accumulate { d[o] + s[i] } else { s[i] };
+            }
+        }),
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn take_through_strides() {
+        let s = f32::wrap(vec![0., 1., 2., 3., 4., 5.]);
+        // the transpose of a 2x3 matrix
+        let l = Layout { shape: [3usize, 2].into_iter().collect(), strides: [1usize, 3].into_iter().collect(), offset: 0 };
+        let t = take(&s, &l, &[0, 1, 2, 5]).unwrap();
+        assert_eq!(f32::get(&t), &[0., 3., 1., 5.]);
+    }
+    #[test]
+    fn put_accumulates_duplicates() {
+        let mut d = f64::wrap(vec![0.0; 3]);
+        put(&mut d, &[1, 1, 2], &f64::wrap(vec![1.0, 2.0, 3.0]), true).unwrap();
+        assert_eq!(f64::get(&d), &[0.0, 3.0, 3.0]);
+    }
+}

@@ -1,0 +1,162 @@
+//! Row reductions and row scans on contiguous CPU buffers: sum, prod, max/min (with
+//! indices), all/any, cumsum, the product of the others, softmax and log_softmax.
+
+use super::{reduce_rows, sum_slice};
+use crate::backend::{ReduceOp, ScanOp};
+use crate::dtype::{DType, Elem};
+use crate::error::Result;
+use crate::shape::Layout;
+use crate::storage::{CpuStorage, StorageElem};
+use crate::{all_types, bail, float_types};
+use num_traits::Float;
+
+fn rows_of<'a, T: StorageElem>(s: &'a CpuStorage, l: &Layout) -> Result<&'a [T]> {
+    match l.contiguous_range() {
+        Some(r) => Ok(&T::get(s)[r]),
+        None => bail!(Runtime, "invariant: row kernels take contiguous input"),
+    }
+}
+
+/// Reduce each row of `row` elements; the result is cast to `out`.
+pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) -> Result<CpuStorage> {
+    let dt = s.dtype();
+    let natural = match op {
+        ReduceOp::Sum if out.is_float() => float_types!(out, U => all_types!(dt, T => {
+            let x = rows_of::<T>(s, l)?;
+            U::wrap(reduce_rows(x, row, |r| U::from_f64(sum_slice(r))))
+        })),
+        ReduceOp::Sum => all_types!(dt, T => {
+            let x = rows_of::<T>(s, l)?;
+            i64::wrap(reduce_rows(x, row, |r| r.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))))
+        }),
+        ReduceOp::Prod if out.is_float() => float_types!(out, U => all_types!(dt, T => {
+            let x = rows_of::<T>(s, l)?;
+            U::wrap(reduce_rows(x, row, |r| U::from_f64(r.iter().map(|v| v.to_f64()).product())))
+        })),
+        ReduceOp::Prod => all_types!(dt, T => {
+            let x = rows_of::<T>(s, l)?;
+            i64::wrap(reduce_rows(x, row, |r| r.iter().fold(1i64, |a, v| a.wrapping_mul(v.to_i64()))))
+        }),
+        ReduceOp::Max | ReduceOp::Min => {
+            let is_max = op == ReduceOp::Max;
+            all_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                T::wrap(reduce_rows(x, row, |r| extreme(r, is_max).0))
+            })
+        }
+        ReduceOp::All | ReduceOp::Any => {
+            if dt != DType::Bool {
+                bail!(Runtime, "invariant: all/any take bool rows");
+            }
+            let x = rows_of::<bool>(s, l)?;
+            let all = op == ReduceOp::All;
+            bool::wrap(reduce_rows(x, row, |r| if all { r.iter().all(|&v| v) } else { r.iter().any(|&v| v) }))
+        }
+    };
+    if natural.dtype() == out {
+        return Ok(natural);
+    }
+    let n = natural.len();
+    Ok(super::contiguous_cast(&natural, &Layout::contiguous(&[n]), out))
+}
+
+/// The first extreme of a row and its index; the first NaN wins.
+fn extreme<T: Elem>(r: &[T], is_max: bool) -> (T, i64) {
+    let mut bi = 0usize;
+    for (i, &v) in r.iter().enumerate() {
+        let c = r[bi];
+        if c != c {
+            break;
+        }
+        if v != v || if is_max { v > c } else { v < c } {
+            bi = i;
+        }
+    }
+    (r[bi], bi as i64)
+}
+
+/// Max or min of each row with its index.
+pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Result<(CpuStorage, CpuStorage)> {
+    let dt = s.dtype();
+    Ok(all_types!(dt, T => {
+        let x = rows_of::<T>(s, l)?;
+        let res: Vec<(T, i64)> = reduce_rows(x, row, |r| extreme(r, is_max));
+        let (v, i): (Vec<T>, Vec<i64>) = res.into_iter().unzip();
+        (T::wrap(v), i64::wrap(i))
+    }))
+}
+
+fn softmax_rows<T: StorageElem + Float>(x: &[T], row: usize, log: bool) -> Vec<T> {
+    let mut out = vec![T::zero(); x.len()];
+    for (o, r) in out.chunks_mut(row).zip(x.chunks(row)) {
+        let m = r.iter().fold(T::neg_infinity(), |a, &b| a.max(b));
+        let m = if m.is_infinite() { T::zero() } else { m };
+        let sum: f64 = r.iter().map(|&x| (x - m).exp().to_f64()).sum();
+        if log {
+            let ls = T::from_f64(sum.ln());
+            for (o, &x) in o.iter_mut().zip(r) {
+                *o = x - m - ls;
+            }
+        } else {
+            let inv = T::from_f64(1.0 / sum);
+            for (o, &x) in o.iter_mut().zip(r) {
+                *o = (x - m).exp() * inv;
+            }
+        }
+    }
+    out
+}
+
+/// A row-wise scan (same shape out).
+pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuStorage> {
+    let dt = s.dtype();
+    let row = row.max(1);
+    Ok(match op {
+        ScanOp::Softmax | ScanOp::LogSoftmax => {
+            if !dt.is_float() {
+                bail!(Runtime, "invariant: softmax of a float tensor");
+            }
+            float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, op == ScanOp::LogSoftmax)))
+        }
+        ScanOp::Cumsum => match dt {
+            DType::Int64 | DType::Int32 | DType::Bool => all_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                let mut out = Vec::with_capacity(x.len());
+                for r in x.chunks(row) {
+                    let mut acc = 0i64;
+                    out.extend(r.iter().map(|v| { acc = acc.wrapping_add(v.to_i64()); acc }));
+                }
+                i64::wrap(out)
+            }),
+            _ => float_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                let mut out = Vec::with_capacity(x.len());
+                for r in x.chunks(row) {
+                    let mut acc = 0f64;
+                    out.extend(r.iter().map(|v| { acc += v.to_f64(); T::from_f64(acc) }));
+                }
+                T::wrap(out)
+            }),
+        },
+        ScanOp::ProdOthers => all_types!(dt, T => {
+            let x = rows_of::<T>(s, l)?;
+            let mut out = vec![T::default(); x.len()];
+            for (o, r) in out.chunks_mut(row).zip(x.chunks(row)) {
+                // prefix products forward, then suffix products backward
+                let mut pre = 1.0;
+                let mut prefix = vec![1.0; r.len()];
+                for i in 0..r.len() {
+                    prefix[i] = pre;
+                    pre *= r[i].to_f64();
+                }
+                let mut suf = 1.0;
+                for i in (0..r.len()).rev() {
+                    o[i] = T::from_f64(prefix[i] * suf);
+                    suf *= r[i].to_f64();
+                }
+            }
+            T::wrap(out)
+        }),
+    })
+}
+

@@ -1,0 +1,101 @@
+//! Sorting and closeness: `sort`, `topk`, `isclose`, `allclose`, and the in-place random fills
+//! `uniform_` / `normal_`.
+
+use super::{gather, narrow, transpose};
+use crate::backend::{self, BinaryOp};
+use crate::error::Result;
+use crate::shape::wrap_dim;
+use crate::tensor::{Scalar, Tensor};
+use crate::{bail, ensure};
+
+/// `sort(x, dim, descending)`: (values, int64 indices). NaN sorts as the largest value, as in
+/// torch; equal elements keep their order (the sort is stable).
+pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+    let d = wrap_dim(dim, x.dim())?;
+    let nd = x.dim().max(1) as i64;
+    let moved = super::contiguous(&transpose(&x.detach(), d as i64, nd - 1)?)?;
+    let vals = moved.to_f64_vec()?;
+    let n = moved.shape().last().copied().unwrap_or(1).max(1);
+    let mut idx = Vec::with_capacity(vals.len());
+    for row in vals.chunks(n) {
+        let mut ix: Vec<usize> = (0..row.len()).collect();
+        ix.sort_by(|&a, &b| {
+            let o = row[a].partial_cmp(&row[b]).unwrap_or_else(|| row[a].is_nan().cmp(&row[b].is_nan()));
+            if descending { o.reverse() } else { o }
+        });
+        idx.extend(ix.into_iter().map(|i| i as i64));
+    }
+    let it = Tensor::from_vec(idx, &moved.shape())?;
+    let it = backend::to_device(&it, x.device())?;
+    let it = super::contiguous(&transpose(&it, d as i64, nd - 1)?)?;
+    let values = gather(x, d as i64, &it)?;
+    Ok((values, it))
+}
+
+/// `topk(x, k, dim, largest)`: the k largest (or smallest) along `dim`, in order.
+pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+    let d = wrap_dim(dim, x.dim())?;
+    let size = if x.dim() == 0 { 1 } else { x.shape()[d] };
+    ensure!(k <= size, Runtime, "selected index k out of range");
+    let (v, i) = sort(x, dim, largest)?;
+    if x.dim() == 0 {
+        return Ok((v, i));
+    }
+    Ok((narrow(&v, d as i64, 0, k as i64)?, narrow(&i, d as i64, 0, k as i64)?))
+}
+
+/// `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol * |b|` elementwise.
+pub fn isclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -> Result<Tensor> {
+    if a.dtype() != b.dtype() {
+        bail!(Runtime, "{} did not match {}", a.dtype().scalar_name(), b.dtype().scalar_name());
+    }
+    let _g = crate::autograd::GradModeGuard::new(false);
+    let (a, b) = (a.detach(), b.detach());
+    let exact = super::compare(&a, &b, BinaryOp::Eq)?;
+    if !a.dtype().is_float() {
+        let diff = super::abs(&super::sub(&super::to_dtype(&a, crate::DType::Float64)?, &super::to_dtype(&b, crate::DType::Float64)?)?)?;
+        let tol = super::add(&super::mul(&super::abs(&super::to_dtype(&b, crate::DType::Float64)?)?, &Tensor::wrapped_scalar(Scalar::Float(rtol)))?, &Tensor::wrapped_scalar(Scalar::Float(atol)))?;
+        return super::compare(&super::compare(&diff, &tol, BinaryOp::Le)?, &exact, BinaryOp::Or);
+    }
+    let diff = super::abs(&super::sub(&a, &b)?)?;
+    let tol = super::add(&super::mul(&super::abs(&b)?, &Tensor::wrapped_scalar(Scalar::Float(rtol)))?, &Tensor::wrapped_scalar(Scalar::Float(atol)))?;
+    let close = super::compare(&super::compare(&diff, &tol, BinaryOp::Le)?, &exact, BinaryOp::Or)?;
+    // infinities are close only to themselves (diff is NaN or inf there)
+    let finite = super::compare(&super::float_test(&a, "isfinite")?, &super::float_test(&b, "isfinite")?, BinaryOp::And)?;
+    let close = super::compare(&super::compare(&close, &finite, BinaryOp::And)?, &exact, BinaryOp::Or)?;
+    if !equal_nan {
+        return Ok(close);
+    }
+    let both_nan = super::compare(&super::float_test(&a, "isnan")?, &super::float_test(&b, "isnan")?, BinaryOp::And)?;
+    super::compare(&close, &both_nan, BinaryOp::Or)
+}
+
+/// `allclose(a, b, rtol, atol, equal_nan)`: every element of `isclose`.
+pub fn allclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -> Result<bool> {
+    let c = isclose(a, b, rtol, atol, equal_nan)?;
+    Ok(super::all_any(&c, None, false, true)?.item()?.as_f64() != 0.0)
+}
+
+/// `x.uniform_(lo, hi)`: fill in place with samples of U[lo, hi) from the global generator.
+pub fn uniform_(x: &Tensor, lo: f64, hi: f64) -> Result<()> {
+    ensure!(x.dtype().is_float(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", x.dtype().scalar_name());
+    ensure!(lo <= hi, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", lo, hi);
+    let r = crate::tensor::rand(&x.shape(), crate::DType::Float64);
+    let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(hi - lo)))?, &Tensor::wrapped_scalar(Scalar::Float(lo)))?;
+    fill_raw(x, &r)
+}
+
+/// `x.normal_(mean, std)`: fill in place with samples of N(mean, std²).
+pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
+    ensure!(x.dtype().is_float(), NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
+    let r = crate::tensor::randn(&x.shape(), crate::DType::Float64);
+    let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(std)))?, &Tensor::wrapped_scalar(Scalar::Float(mean)))?;
+    fill_raw(x, &r)
+}
+
+/// Write `values` into `x` as an in-place op outside autograd (like torch's `init` fills).
+fn fill_raw(x: &Tensor, values: &Tensor) -> Result<()> {
+    let _g = crate::autograd::GradModeGuard::new(false);
+    super::inplace(x, |_| Ok(values.clone()))
+}
