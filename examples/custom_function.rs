@@ -27,7 +27,7 @@ impl Function for Softplus {
 }
 
 fn main() -> Result<()> {
-    let x = Tensor::from_vec(vec![-2.0f32, 0.0, 3.0], &[3])?.requires_grad(true)?;
+    let x = Tensor::from_vec(vec![-2.0f32, 0.0, 3.0], &[3])?.requires_grad_(true)?;
     let y = apply_function(Softplus, &[x.clone()])?.remove(0);
     println!("y = {y}");
     ops::sum(&y, None)?.backward()?;

@@ -7,7 +7,7 @@ use ferrograd::{autograd, tensor, DType, Result, Tensor};
 
 fn param(shape: &[usize], scale: f64) -> Result<Tensor> {
     // N(0, scale²) from the seeded generator, as a leaf that requires grad
-    tensor::randn(shape, DType::Float32).mul_scalar(scale)?.requires_grad(true)
+    tensor::randn(shape, DType::Float32).mul_scalar(scale)?.detach().requires_grad_(true)
 }
 
 fn main() -> Result<()> {

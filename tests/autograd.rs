@@ -46,7 +46,7 @@ test_device!(leaf_inplace_is_an_error);
 /// A million-node chain is built, differentiated and freed without recursion.
 #[test]
 fn million_node_chain() {
-    let x = leaf_on(dev, &[1.0], &[1]);
+    let x = leaf(&[1.0], &[1]);
     let mut y = x.clone();
     let half = Tensor::wrapped_scalar(ferrograd::Scalar::Float(1.0));
     for _ in 0..1_000_000 {
@@ -59,7 +59,7 @@ fn million_node_chain() {
 
 #[test]
 fn graph_report_counts_saved_bytes() {
-    let x = leaf_on(dev, &[1.0; 256], &[256]);
+    let x = leaf(&[1.0; 256], &[256]);
     let e = ops::exp(&x).unwrap(); // saves its output: 1 KiB
     let y = ops::mul(&e, &e).unwrap(); // saves e (same storage, counted once)
     let r = autograd::graph_report(&y);
@@ -69,7 +69,7 @@ fn graph_report_counts_saved_bytes() {
 
 #[test]
 fn grad_returns_without_accumulating() {
-    let x = leaf_on(dev, &[3.0], &[1]);
+    let x = leaf(&[3.0], &[1]);
     let y = ops::mul(&x, &x).unwrap();
     let g = autograd::grad(autograd::BackwardRequest {
         outputs: vec![y.clone()],

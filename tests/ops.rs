@@ -28,7 +28,7 @@ fn views_share_storage(dev: Device) {
     ops::inplace(&row, |inp| ops::add(inp, &Tensor::wrapped_scalar(ferrograd::Scalar::Int(1)))).unwrap();
     assert_eq!(base.to_vec::<f32>().unwrap(), vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
     assert_eq!(base.version(), 1);
-    let tr = ops::td(dev, &base).unwrap();
+    let tr = ops::t(&base).unwrap();
     assert!(!tr.is_contiguous());
     assert!(ops::view(&tr, &[6]).is_err());
 }

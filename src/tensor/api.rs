@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use ferrograd::{Tensor, BackwardOptions};
-//! let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3])?.requires_grad(true)?;
+//! let x = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3])?.requires_grad_(true)?;
 //! let y = ((&x * &x)? + &x)?.sum(None)?;
 //! y.backward()?;
 //! assert_eq!(x.grad().unwrap().to_vec::<f32>()?, vec![3.0, 5.0, 7.0]);
@@ -56,7 +56,7 @@ impl BackwardOptions {
 
 impl Tensor {
     /// `x.requires_grad_(flag)`, returning `x` for chaining.
-    pub fn requires_grad(self, flag: bool) -> Result<Tensor> {
+    pub fn requires_grad_(self, flag: bool) -> Result<Tensor> {
         self.set_requires_grad(flag)?;
         Ok(self)
     }

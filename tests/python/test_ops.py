@@ -25,19 +25,19 @@ UNARY = [
 
 @pytest.mark.parametrize("name,ref,data", UNARY, ids=[u[0] for u in UNARY])
 def test_unary(device, name, ref, data):
-    x = torch.tensor(data, dtype=torch.float32)
+    x = torch.tensor(data, dtype=torch.float32, device=device)
     np.testing.assert_allclose(to_np(getattr(x, name)()), ref(data.astype(np.float32)), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(to_np(getattr(torch, name)(x)), ref(data.astype(np.float32)), rtol=1e-5, atol=1e-6)
-    check_grads(lambda t: getattr(t, name)(), [data])
+    check_grads(lambda t: getattr(t, name)(), [data], device=device)
 
 
 def test_clamp_and_pow_scalar(device):
-    check_grads(lambda t: t.clamp(-1.0, 1.0), [ANY])
-    check_grads(lambda t: t.clamp(min=0.0), [ANY])
-    check_grads(lambda t: t ** 3, [ANY])
-    check_grads(lambda t: t ** 0.5, [POS])
-    check_grads(lambda t: 2 ** t, [ANY])
-    np.testing.assert_allclose(to_np(torch.tensor(ANY).clamp(max=0.5)), np.minimum(ANY, 0.5))
+    check_grads(lambda t: t.clamp(-1.0, 1.0), [ANY], device=device)
+    check_grads(lambda t: t.clamp(min=0.0), [ANY], device=device)
+    check_grads(lambda t: t ** 3, [ANY], device=device)
+    check_grads(lambda t: t ** 0.5, [POS], device=device)
+    check_grads(lambda t: 2 ** t, [ANY], device=device)
+    np.testing.assert_allclose(to_np(torch.tensor(ANY, device=device).clamp(max=0.5)), np.minimum(ANY, 0.5))
 
 
 BINARY = [
@@ -49,11 +49,11 @@ BINARY = [
 
 @pytest.mark.parametrize("name,ref,a,b", BINARY, ids=[b[0] for b in BINARY])
 def test_binary(device, name, ref, a, b):
-    ta, tb = torch.tensor(a), torch.tensor(b)
+    ta, tb = torch.tensor(a, device=device), torch.tensor(b, device=device)
     np.testing.assert_allclose(to_np(getattr(ta, name)(tb)), ref(a, b), rtol=1e-6)
-    check_grads(lambda x, y: getattr(x, name)(y), [a, b])
+    check_grads(lambda x, y: getattr(x, name)(y), [a, b], device=device)
     # broadcasting: a row against the matrix
-    check_grads(lambda x, y: getattr(x, name)(y), [a, b[:1]])
+    check_grads(lambda x, y: getattr(x, name)(y), [a, b[:1]], device=device)
 
 
 def test_operators_and_scalars():
@@ -110,8 +110,8 @@ REDUCTIONS = [
 
 @pytest.mark.parametrize("name,f,ref", REDUCTIONS, ids=[r[0] for r in REDUCTIONS])
 def test_reductions(device, name, f, ref):
-    np.testing.assert_allclose(to_np(f(torch.tensor(ANY))), ref(ANY), rtol=1e-6)
-    check_grads(f, [ANY])
+    np.testing.assert_allclose(to_np(f(torch.tensor(ANY, device=device))), ref(ANY), rtol=1e-6)
+    check_grads(f, [ANY], device=device)
 
 
 def test_argmax_and_integer_sums():
@@ -125,18 +125,18 @@ def test_argmax_and_integer_sums():
 def test_matmul_family(device):
     a, b = R.randn(3, 4), R.randn(4, 2)
     v = R.randn(4)
-    np.testing.assert_allclose(to_np(torch.mm(torch.tensor(a), torch.tensor(b))), a @ b, rtol=1e-10)
-    check_grads(lambda x, y: x.mm(y), [a, b])
-    check_grads(lambda x, y: x.mv(y), [a, v])
-    check_grads(lambda x, y: x.dot(y), [v, v * 2])
-    check_grads(lambda x, y: x @ y, [R.randn(2, 3, 4), R.randn(2, 4, 5)])
-    check_grads(lambda x, y: x.bmm(y), [R.randn(2, 3, 4), R.randn(2, 4, 5)])
-    check_grads(lambda x, y: x @ y, [R.randn(2, 3, 4), R.randn(4, 2)])
-    check_grads(lambda x, y: x @ y, [R.randn(4), R.randn(4, 2)])
+    np.testing.assert_allclose(to_np(torch.mm(torch.tensor(a, device=device), torch.tensor(b, device=device))), a @ b, rtol=1e-10)
+    check_grads(lambda x, y: x.mm(y), [a, b], device=device)
+    check_grads(lambda x, y: x.mv(y), [a, v], device=device)
+    check_grads(lambda x, y: x.dot(y), [v, v * 2], device=device)
+    check_grads(lambda x, y: x @ y, [R.randn(2, 3, 4), R.randn(2, 4, 5)], device=device)
+    check_grads(lambda x, y: x.bmm(y), [R.randn(2, 3, 4), R.randn(2, 4, 5)], device=device)
+    check_grads(lambda x, y: x @ y, [R.randn(2, 3, 4), R.randn(4, 2)], device=device)
+    check_grads(lambda x, y: x @ y, [R.randn(4), R.randn(4, 2)], device=device)
     big_a, big_b = R.randn(70, 90).astype(np.float32), R.randn(90, 50).astype(np.float32)
-    np.testing.assert_allclose(to_np(torch.tensor(big_a) @ torch.tensor(big_b)), big_a @ big_b, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(to_np(torch.tensor(big_a, device=device) @ torch.tensor(big_b, device=device)), big_a @ big_b, rtol=1e-4, atol=1e-4)
     # transposed (strided) operands
-    np.testing.assert_allclose(to_np(torch.tensor(a).t() @ torch.tensor(a)), a.T @ a, rtol=1e-10)
+    np.testing.assert_allclose(to_np(torch.tensor(a, device=device).t() @ torch.tensor(a, device=device)), a.T @ a, rtol=1e-10)
 
 
 SHAPE_OPS = [
@@ -147,17 +147,17 @@ SHAPE_OPS = [
     ("expand", lambda t: t[:1].expand(5, 4)), ("contiguous", lambda t: t.t().contiguous()),
     ("narrow", lambda t: t.narrow(1, 1, 2)), ("select", lambda t: t.select(0, 1)),
     ("slice", lambda t: t[1:, ::2]), ("index_list", lambda t: t[[0, 2, 2]]),
-    ("index_tensor", lambda t: t[:, torch.tensor([3, 0])]), ("mask", lambda t: t[t > 0]),
+    ("index_tensor", lambda t: t[:, torch.tensor([3, 0], device=t.device)]), ("mask", lambda t: t[t > 0]),
     ("cat", lambda t: torch.cat([t, t * 2], dim=1)), ("stack", lambda t: torch.stack([t, t], 0)),
     ("flatten", lambda t: t.flatten()), ("clone", lambda t: t.clone()),
-    ("gather", lambda t: t.gather(1, torch.tensor([[0, 1], [2, 3], [1, 1]]))),
+    ("gather", lambda t: t.gather(1, torch.tensor([[0, 1], [2, 3], [1, 1]], device=t.device))),
     ("where", lambda t: torch.where(t > 0, t, t * 3)),
 ]
 
 
 @pytest.mark.parametrize("name,f", SHAPE_OPS, ids=[s[0] for s in SHAPE_OPS])
 def test_shape_ops_grads(device, name, f):
-    check_grads(f, [ANY])
+    check_grads(f, [ANY], device=device)
 
 
 def test_shape_ops_forward():
