@@ -182,11 +182,11 @@ def _to(self, *args, **kwargs):
             dev = a.device
         elif isinstance(a, (str, device)):
             dev = a
-    if dev is not None and device(dev).type == "cuda":
-        cuda._lazy_init()
     out = self
-    if dt is not None and dt != self.dtype:
-        out = self._to_dtype(dt)
+    if dev is not None:
+        out = out._to_device(device(dev) if not isinstance(dev, device) else dev)
+    if dt is not None and dt != out.dtype:
+        out = out._to_dtype(dt)
     if kwargs.get("copy") and out is self:
         out = self.clone()
     return out
@@ -224,9 +224,12 @@ def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=Fal
     return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
-def _cuda(self, device=None, non_blocking=False):
-    cuda._lazy_init()
-    return self
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    if device is None:
+        device = "cuda"
+    elif isinstance(device, int):
+        device = f"cuda:{device}"
+    return self._to_device(device)
 
 
 def _register_methods():
@@ -240,7 +243,7 @@ def _register_methods():
     T.long = lambda self: self.to(int64)
     T.int = lambda self: self.to(int32)
     T.bool = lambda self: self.to(bool)
-    T.cpu = lambda self, *a, **k: self
+    T.cpu = lambda self, memory_format=None: self._to_device("cpu")
     T.cuda = _cuda
     T.type_as = lambda self, other: self.to(other.dtype)
     T.new_tensor = _new_tensor

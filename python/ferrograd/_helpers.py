@@ -27,17 +27,32 @@ class Size(tuple):
         return Size(r) if isinstance(key, slice) else r
 
 
+import builtins
+
+builtins_type = builtins.type
+
+
 class device:
     """``torch.device``."""
 
     def __init__(self, type, index=None):
+        from . import _C
+
         if isinstance(type, device):
             type, index = type.type, type.index
-        if isinstance(type, str) and ":" in type:
-            type, idx = type.split(":", 1)
-            index = int(idx)
-        if type not in ("cpu", "cuda", "meta"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+        elif isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type
+        elif isinstance(type, str):
+            parsed, idx = _C._parse_device(type)
+            if idx is not None:
+                if index is not None:
+                    raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {type}")
+                index = idx
+            type = parsed
+        else:
+            raise TypeError(f"device() received an invalid combination of arguments - got ({builtins_type(type).__name__})")
+        if index is not None and index < 0:
+            raise RuntimeError(f"Device index must not be negative")
         self.type = type
         self.index = index
 

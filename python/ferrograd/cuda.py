@@ -1,5 +1,7 @@
-"""``ferrograd.cuda``: the GPU backend is not part of this build, so ``is_available()`` is
-False and CUDA calls raise PyTorch's errors."""
+"""``ferrograd.cuda``: device queries answered by the core's CUDA backend; without a usable
+GPU ``is_available()`` is False and CUDA calls raise PyTorch's errors."""
+
+from . import _C
 
 
 class OutOfMemoryError(RuntimeError):
@@ -7,15 +9,16 @@ class OutOfMemoryError(RuntimeError):
 
 
 def is_available():
-    return False
+    return _C._cuda_device_count() > 0
 
 
 def device_count():
-    return 0
+    return _C._cuda_device_count()
 
 
 def _lazy_init():
-    raise AssertionError("Torch not compiled with CUDA enabled")
+    # raises PyTorch's error when no CUDA device can be used
+    _C._cuda_check()
 
 
 def synchronize(device=None):

@@ -109,6 +109,14 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `t.to(device)`, differentiable (ToCopyBackward0: the gradient goes back to `t`'s device).
+pub fn to_device(t: &Tensor, device: crate::Device) -> Result<Tensor> {
+    let out = backend::to_device(t, device)?;
+    let src = t.device();
+    record("ToCopyBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(to_device(&g[0], src)?)]))?;
+    Ok(out)
+}
+
 /// Floating inputs stay; integers and bools become the default float (for exp, div, ...).
 pub fn float_input(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_float() {

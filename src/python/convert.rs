@@ -6,7 +6,7 @@ use crate::storage::{Buf, CpuStorage, StorageCell, StorageElem};
 use crate::tensor::{Scalar, Tensor};
 use crate::with_buf;
 use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PySequence, PyTuple};
 
@@ -295,4 +295,22 @@ pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
         Some(o) if o.is_none() => Ok(None),
         Some(o) => dtype_arg(o).map(Some),
     }
+}
+
+/// A `device=` argument: None (the CPU), a string (`"cpu"`, `"cuda:1"`), a `torch.device`, or
+/// an int (a CUDA ordinal), parsed with the core's grammar.
+pub fn device_arg(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> {
+    let Some(d) = device else { return Ok(crate::Device::Cpu) };
+    if d.is_none() {
+        return Ok(crate::Device::Cpu);
+    }
+    if let Ok(i) = d.extract::<i64>() {
+        if i < 0 {
+            return Err(PyRuntimeError::new_err("Device index must not be negative"));
+        }
+        return Ok(crate::Device::Cuda(i as usize));
+    }
+    let s: String = d.str()?.extract()?;
+    let spec: crate::device::DeviceSpec = s.parse()?;
+    Ok(spec.resolve(0))
 }

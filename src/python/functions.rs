@@ -22,17 +22,11 @@ fn finish(py: Python<'_>, t: Tensor, requires_grad: bool) -> PyResult<Py<PyAny>>
     wrap(py, t)
 }
 
-fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    if let Some(d) = device {
-        if d.is_none() {
-            return Ok(());
-        }
-        let s = d.str()?.to_string();
-        if s.starts_with("cuda") {
-            return Err(PyRuntimeError::new_err("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx"));
-        }
-    }
-    Ok(())
+/// A factory's `device=` argument, parsed by the core and checked usable.
+fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> {
+    let d = super::convert::device_arg(device)?;
+    crate::cuda::check_device(d)?;
+    Ok(d)
 }
 
 #[pyfunction]
@@ -288,7 +282,30 @@ fn _graph_report(t: PyRef<'_, PyTensor>) -> (usize, usize, Vec<(String, u64, usi
     (r.nodes, r.total_bytes, r.per_node)
 }
 
+/// `torch.device(str)`'s grammar, from the core: (type, index).
+#[pyfunction]
+fn _parse_device(s: &str) -> PyResult<(String, Option<usize>)> {
+    let spec: crate::device::DeviceSpec = s.parse()?;
+    Ok((if spec.cuda { "cuda" } else { "cpu" }.to_string(), spec.index))
+}
+
+/// `torch.cuda.is_available()` / `device_count()` from the core's backend.
+#[pyfunction]
+fn _cuda_device_count() -> usize {
+    crate::cuda::device_count()
+}
+
+/// The error a CUDA entry point raises in this build (for `torch.cuda._lazy_init`).
+#[pyfunction]
+fn _cuda_check() -> PyResult<()> {
+    crate::cuda::check_device(crate::Device::Cuda(0))?;
+    Ok(())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_parse_device, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_device_count, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_check, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
     m.add_function(wrap_pyfunction!(as_tensor, m)?)?;
@@ -343,9 +360,23 @@ fn py_stack() -> Option<String> {
     Python::attach(|py| -> PyResult<String> {
         let lines = py.import("traceback")?.call_method0("format_stack")?;
         let parts: Vec<String> = lines.extract()?;
-        // drop the innermost frames that belong to ferrograd itself
-        let keep: Vec<String> = parts.into_iter().filter(|l| !l.contains("/ferrograd/")).collect();
-        Ok(keep.concat())
+        // drop the frames of ferrograd's own Python package (by its directory, so a user's
+        // folder that happens to be called `ferrograd` keeps its frames)
+        let _ = parts;
+        let pkg: String = py.import("ferrograd")?.getattr("__file__")?.extract()?;
+        let dir = std::path::Path::new(&pkg).parent().map(|p| format!("{}{}", p.display(), std::path::MAIN_SEPARATOR)).unwrap_or_default();
+        let tb = py.import("traceback")?;
+        let frames = tb.call_method0("extract_stack")?;
+        let keep = pyo3::types::PyList::empty(py);
+        for f in frames.try_iter()? {
+            let f = f?;
+            let name: String = f.getattr("filename")?.extract()?;
+            if dir.is_empty() || !name.starts_with(&dir) {
+                keep.append(f)?;
+            }
+        }
+        let lines: Vec<String> = tb.call_method1("format_list", (keep,))?.extract()?;
+        Ok(lines.concat())
     })
     .ok()
 }

@@ -359,7 +359,7 @@ impl PyTensor {
                 return Ok(PyTensor::new(t.get().t.detach()));
             }
             if let Ok(v) = a0.extract::<Vec<i64>>() {
-                if a0.get_type().name()?.to_string() == "Size" {
+                if a0.is_instance(&py_helper(a0.py(), "Size")?)? {
                     return Ok(PyTensor::new(crate::tensor::zeros(&usize_shape(&v)?, crate::dtype::default_float())));
                 }
             }
@@ -494,12 +494,24 @@ impl PyTensor {
 
     #[getter]
     fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_helper(py, "_cpu_device")
+        match self.t.device() {
+            crate::Device::Cpu => py_helper(py, "_cpu_device"),
+            d => py_helper(py, "device")?.call1((d.type_name(), d.index())),
+        }
     }
 
     #[getter]
     fn is_cuda(&self) -> bool {
-        false
+        self.t.is_cuda()
+    }
+
+    /// `.to(device)` (differentiable; the same tensor when already there).
+    fn _to_device(&self, py: Python<'_>, device: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let d = super::convert::device_arg(Some(device))?;
+        if d == self.t.device() {
+            return wrap(py, self.t.clone());
+        }
+        wrap(py, crate::ops::to_device(&self.t, d)?)
     }
 
     #[getter]
