@@ -86,6 +86,8 @@ def set_default_dtype(d):
 
 def _like(fn):
     def make(input, *args, dtype=None, requires_grad=False, device=None, layout=None, memory_format=None, **kw):
+        # matches torch: *_like keeps the input's device unless told otherwise
+        device = input.device if device is None else device
         return fn(input, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, device=device, **kw)
 
     return make
@@ -99,10 +101,11 @@ rand_like = _like(lambda x, dtype, requires_grad, device: rand(tuple(x.shape), d
 randn_like = _like(lambda x, dtype, requires_grad, device: randn(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
 
 
-def randint_like(input, low=0, high=None, dtype=None, **kw):
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
     if high is None:
         low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+    device = input.device if device is None else device
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
 
 
 def is_tensor(obj):
@@ -209,19 +212,23 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
 
 
 def _new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, device=self.device if device is None else device, requires_grad=requires_grad)
 
 
 def _new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-    return zeros(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype or self.dtype, device=self.device if device is None else device, requires_grad=requires_grad)
 
 
 def _new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-    return ones(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return ones(*size, dtype=dtype or self.dtype, device=self.device if device is None else device, requires_grad=requires_grad)
+
+
+def _new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    return empty(*size, dtype=dtype or self.dtype, device=self.device if device is None else device, requires_grad=requires_grad)
 
 
 def _new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
-    return full(size, fill_value, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return full(size, fill_value, dtype=dtype or self.dtype, device=self.device if device is None else device, requires_grad=requires_grad)
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -249,7 +256,7 @@ def _register_methods():
     T.new_tensor = _new_tensor
     T.new_zeros = _new_zeros
     T.new_ones = _new_ones
-    T.new_empty = _new_zeros
+    T.new_empty = _new_empty
     T.new_full = _new_full
     T.where = lambda self, condition, other: self.where_(condition, other)
     T.argsort = lambda self, dim=-1, descending=False: self.sort(dim, descending).indices

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::ops;
 use crate::tensor::Tensor;
 use crate::{bail, ensure};
+use smallvec::SmallVec;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
@@ -177,31 +178,60 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     }
     let _mode = GradModeGuard::new(req.create_graph);
     while let Some(Ready { slot, .. }) = ready.pop() {
-        let node = nodes[slot].clone();
-        let mut inputs: Vec<Option<Tensor>> = Vec::with_capacity(buffers[slot].len());
-        for parts in std::mem::take(&mut buffers[slot]) {
-            inputs.push(sum_contributions(parts)?);
-        }
-        let (outputs, caps) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| evaluate(&node, inputs, &capture_at[slot], &req)))
-            .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))?;
+        let parts = std::mem::take(&mut buffers[slot]);
+        let (routed, caps) = run_node(&nodes[slot], parts, &capture_at[slot], &req, &index)?;
         for (pos, g) in caps {
             captured[pos] = g;
         }
-        // ---- route the produced gradients ----
-        for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
-            let Some(edge) = edge else { continue };
-            let j = index[&key(&edge.node)];
-            if let Some(g) = g {
-                let g = validate(&node, pos, &edge.node, edge.input_nr as usize, g)?;
-                buffers[j][edge.input_nr as usize].push(((slot as u64) << 16 | pos as u64, g));
-            }
-            deps[j] -= 1;
-            if deps[j] == 0 && needed[j] {
-                ready.push(Ready { prio: edge.node.seq_nr, slot: j });
-            }
+        for j in deliver(slot, routed, &mut buffers, &mut deps, &needed) {
+            ready.push(Ready { prio: nodes[j].seq_nr, slot: j });
         }
     }
     Ok(captured)
+}
+
+/// The gradients a node produced, each with its destination: (slot, input number, the
+/// producing position, gradient).
+type Routed = SmallVec<[(usize, usize, usize, Option<Tensor>); 2]>;
+
+/// Run one node, shared by the sequential and the parallel path: sum its incoming
+/// contributions in key order, evaluate it (a panic becomes an error), and validate each
+/// produced gradient against the input it flows into.
+fn run_node(node: &Arc<Node>, parts: Vec<Vec<(u64, Tensor)>>, capture_at: &[(u32, usize)], req: &BackwardRequest, index: &HashMap<usize, usize>) -> Result<(Routed, Captures)> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<_> {
+        let mut inputs = Vec::with_capacity(parts.len());
+        for p in parts {
+            inputs.push(sum_contributions(p)?);
+        }
+        let (outputs, caps) = evaluate(node, inputs, capture_at, req)?;
+        let mut routed = Routed::new();
+        for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
+            let Some(edge) = edge else { continue };
+            let g = match g {
+                Some(g) => Some(validate(node, pos, &edge.node, edge.input_nr as usize, g)?),
+                None => None,
+            };
+            routed.push((index[&key(&edge.node)], edge.input_nr as usize, pos, g));
+        }
+        Ok((routed, caps))
+    }))
+    .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))
+}
+
+/// Put a node's routed gradients into their destinations' buffers (keyed by producer and
+/// position, so sums do not depend on arrival order); returns the slots that became ready.
+fn deliver(slot: usize, routed: Routed, buffers: &mut [Vec<Vec<(u64, Tensor)>>], deps: &mut [u32], needed: &[bool]) -> SmallVec<[usize; 2]> {
+    let mut ready = SmallVec::new();
+    for (j, nr, pos, g) in routed {
+        if let Some(g) = g {
+            buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
+        }
+        deps[j] -= 1;
+        if deps[j] == 0 && needed[j] {
+            ready.push(j);
+        }
+    }
+    ready
 }
 
 /// Whether some node feeds two or more branches that each continue past one node: only then
@@ -217,7 +247,7 @@ fn has_parallel_branches(nodes: &[Arc<Node>], index: &HashMap<usize, usize>, nee
 /// Whether a node must run on the thread that called backward: it calls into Python (a
 /// custom Function) or has hooks (which come from Python in the bindings).
 fn needs_caller(node: &Node) -> bool {
-    if node.backward.as_ref().is_some_and(|b| b.is_python()) {
+    if node.backward.as_ref().is_some_and(|b| b.runs_on_calling_thread()) {
         return true;
     }
     {
@@ -332,28 +362,8 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
                 Some(std::mem::take(&mut st.buffers[slot]))
             }
         };
-        let node = &t.nodes[slot];
-        let result = parts.map(|parts| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<_> {
-                let mut inputs = Vec::with_capacity(parts.len());
-                for p in parts {
-                    inputs.push(sum_contributions(p)?);
-                }
-                let (outputs, caps) = evaluate(node, inputs, &t.capture_at[slot], &t.req)?;
-                let mut routed = Vec::new();
-                for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
-                    let Some(edge) = edge else { continue };
-                    let g = match g {
-                        Some(g) => Some(validate(node, pos, &edge.node, edge.input_nr as usize, g)?),
-                        None => None,
-                    };
-                    routed.push((t.index[&key(&edge.node)], edge.input_nr as usize, pos, g));
-                }
-                Ok((routed, caps))
-            }))
-            .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))
-        });
-        let mut ready = Vec::new();
+        let result = parts.map(|parts| run_node(&t.nodes[slot], parts, &t.capture_at[slot], &t.req, &t.index));
+        let mut ready: SmallVec<[usize; 2]> = SmallVec::new();
         let done = {
             let mut st = shared.state.lock();
             match result {
@@ -367,14 +377,10 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
                     for (pos, g) in caps {
                         st.captured[pos] = g;
                     }
-                    for (j, nr, pos, g) in routed {
-                        if let Some(g) = g {
-                            st.buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
-                        }
-                        st.deps[j] -= 1;
-                        if st.deps[j] == 0 && t.needed[j] && st.error.is_none() {
-                            ready.push(j);
-                        }
+                    let st = &mut *st;
+                    ready = deliver(slot, routed, &mut st.buffers, &mut st.deps, &t.needed);
+                    if st.error.is_some() {
+                        ready.clear();
                     }
                 }
             }

@@ -3,11 +3,13 @@
 mod engine;
 mod function;
 mod grad_mode;
+mod hooks;
 mod node;
 mod saved;
 
 pub use engine::{backward, grad, graph_report, BackwardRequest, GraphReport};
 pub use function::{apply_function, BackwardCtx, Function, FunctionCtx};
 pub use grad_mode::*;
+pub use hooks::{register_node_hook, register_node_prehook, HookHandle};
 pub use node::*;
 pub use saved::*;

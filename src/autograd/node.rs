@@ -84,8 +84,9 @@ pub trait Backward: Send + Sync {
     fn materialize_grads(&self) -> bool {
         true
     }
-    /// Whether `apply` calls into Python (such nodes run on the thread that called backward).
-    fn is_python(&self) -> bool {
+    /// Whether `apply` must run on the thread that called backward (a binding returns true
+    /// for bodies that call into an interpreter with a global lock, such as Python).
+    fn runs_on_calling_thread(&self) -> bool {
         false
     }
     /// For downcasting (the bindings reach their Function node's saved tensors).

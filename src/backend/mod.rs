@@ -283,7 +283,7 @@ pub fn with_host<R>(t: &Tensor, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Re
 /// dtype equal for all, `dst` of the broadcast shape, `dst` aliasing at most `a` with the same
 /// layout. False asks the caller for the general path.
 pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, op: BinaryOp) -> Result<bool> {
-    use crate::cpu::elementwise::{binary_inplace, binary_into as into, Rhs};
+    use crate::cpu::elementwise::{binary_into as into, Rhs};
     let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
     if shape != dst.shape() {
         return Ok(false);
@@ -312,7 +312,7 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
         };
         let mut st = dd.storage.data.write();
         let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
-        binary_inplace(d, range, rhs, op);
+        into(d, range, None, rhs, op);
         return Ok(true);
     }
     let sa = da.storage.data.read();
@@ -327,7 +327,7 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
     };
     let mut st = dd.storage.data.write();
     let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
-    into(d, range, sa.as_cpu().ok_or_else(not_cpu)?, &la, rhs, op);
+    into(d, range, Some((sa.as_cpu().ok_or_else(not_cpu)?, &la)), rhs, op);
     Ok(true)
 }
 

@@ -308,37 +308,25 @@ pub enum Rhs<'a> {
     Tensor(&'a CpuStorage, &'a Layout),
 }
 
-/// `dst[range] op= rhs` in place (op one of + - * /, float32/float64).
-pub fn binary_inplace(dst: &mut CpuStorage, range: std::ops::Range<usize>, rhs: Rhs<'_>, op: BinaryOp) {
+/// `dst[range] = a op rhs` (op one of + - * /, float32/float64), `a` read through `la`; with
+/// `a` = `None` the destination itself is the left operand (the in-place `op=`).
+pub fn binary_into(dst: &mut CpuStorage, range: std::ops::Range<usize>, a: Option<(&CpuStorage, &Layout)>, rhs: Rhs<'_>, op: BinaryOp) {
     let dt = dst.dtype();
     float_types!(dt, T => {
         with_float_op!(op, T, f => {
             let d = &mut T::get_mut(dst)[range];
-            match rhs {
-                Rhs::Scalar(c) => {
-                    let cs = [T::from_f64(c)];
-                    let l = Layout { shape: crate::shape::Dims::from_elem(d.len(), 1), strides: crate::shape::Dims::from_elem(0, 1), offset: 0 };
-                    zip_inplace(d, &cs, &l, f)
-                }
-                Rhs::Tensor(sb, lb) => zip_inplace(d, T::get(sb), lb, f),
-            }
-        })
-    })
-}
-
-/// `dst[range] = a op rhs` (op one of + - * /, float32/float64), `a` read through `la`.
-pub fn binary_into(dst: &mut CpuStorage, range: std::ops::Range<usize>, sa: &CpuStorage, la: &Layout, rhs: Rhs<'_>, op: BinaryOp) {
-    let dt = dst.dtype();
-    float_types!(dt, T => {
-        with_float_op!(op, T, f => {
-            let d = &mut T::get_mut(dst)[range];
-            match rhs {
-                Rhs::Scalar(c) => {
-                    let cs = [T::from_f64(c)];
-                    let lb = Layout { shape: la.shape.clone(), strides: smallvec::SmallVec::from_elem(0, la.ndim()), offset: 0 };
-                    map2_into(d, T::get(sa), la, &cs, &lb, f)
-                }
-                Rhs::Tensor(sb, lb) => map2_into(d, T::get(sa), la, T::get(sb), lb, f),
+            // a scalar is read through an all-zero-stride layout of the result's shape
+            let shape = match a { Some((_, la)) => la.shape.clone(), None => crate::shape::Dims::from_elem(d.len(), 1) };
+            let n = shape.len();
+            let zero_strides = Layout { shape, strides: crate::shape::Dims::from_elem(0, n), offset: 0 };
+            let c = [T::from_f64(match rhs { Rhs::Scalar(c) => c, Rhs::Tensor(..) => 0.0 })];
+            let (xb, lb): (&[T], &Layout) = match &rhs {
+                Rhs::Tensor(sb, lb) => (T::get(sb), lb),
+                Rhs::Scalar(_) => (&c, &zero_strides),
+            };
+            match a {
+                Some((sa, la)) => map2_into(d, T::get(sa), la, xb, lb, f),
+                None => zip_inplace(d, xb, lb, f),
             }
         })
     })

@@ -4,6 +4,7 @@
 
 pub mod binary;
 pub mod index;
+pub mod indexing;
 pub mod matmul;
 pub mod nn;
 pub mod reduce;
@@ -13,6 +14,7 @@ pub mod unary;
 
 pub use binary::*;
 pub use index::*;
+pub use indexing::*;
 pub use matmul::*;
 pub use nn::*;
 pub use reduce::*;

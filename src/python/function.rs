@@ -73,7 +73,7 @@ impl Backward for PyFunctionBackward {
     fn materialize_grads(&self) -> bool {
         false
     }
-    fn is_python(&self) -> bool {
+    fn runs_on_calling_thread(&self) -> bool {
         true
     }
     fn as_any(&self) -> &dyn std::any::Any {

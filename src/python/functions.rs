@@ -12,7 +12,9 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 const FACTORY_GRAD: &str = "Only Tensors of floating point and complex dtype can require gradients";
 
-fn finish(py: Python<'_>, t: Tensor, requires_grad: bool) -> PyResult<Py<PyAny>> {
+/// A factory's result, moved to its device, with `requires_grad` checked and set.
+fn finish(py: Python<'_>, t: Tensor, device: crate::Device, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    let t = if t.device() == device { t } else { crate::backend::to_device(&t, device)? };
     if requires_grad {
         if !t.dtype().is_float() {
             return Err(PyRuntimeError::new_err(FACTORY_GRAD));
@@ -33,9 +35,9 @@ fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> {
 #[pyo3(name = "tensor", signature = (data, *, dtype=None, device=None, requires_grad=false, pin_memory=false))]
 fn tensor_(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<Py<PyAny>> {
     let _ = pin_memory;
-    check_device(device)?;
+    let dev = check_device(device)?;
     let t = convert::tensor_from_data(data, opt_dtype(dtype)?)?;
-    finish(py, t, requires_grad)
+    finish(py, t, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -46,32 +48,40 @@ fn from_numpy(py: Python<'_>, arr: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 #[pyfunction]
 #[pyo3(signature = (data, dtype=None, device=None))]
 fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?;
     if let Ok(t) = data.cast::<PyTensor>() {
-        return match dt {
-            Some(d) if d != t.get().t.dtype() => wrap(py, crate::ops::to_dtype(&t.get().t, d)?),
+        let src = &t.get().t;
+        // matches torch: the same tensor when neither dtype nor device changes
+        let moved = match device {
+            Some(d) if !d.is_none() && dev != src.device() => Some(crate::ops::to_device(src, dev)?),
+            _ => None,
+        };
+        return match (dt, moved) {
+            (Some(d), m) if d != t.get().t.dtype() => wrap(py, crate::ops::to_dtype(m.as_ref().unwrap_or(src), d)?),
+            (_, Some(m)) => wrap(py, m),
             _ => Ok(t.clone().into_any().unbind()),
         };
     }
     if data.cast::<numpy::PyUntypedArray>().is_ok() {
         let t = convert::from_numpy(data)?;
-        return wrap(py, match dt { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d)?, _ => t });
+        let t = match dt { Some(d) if d != t.dtype() => crate::ops::cast_raw(&t, d)?, _ => t };
+        return finish(py, t, dev, false);
     }
-    wrap(py, convert::tensor_from_data(data, dt)?)
+    finish(py, convert::tensor_from_data(data, dt)?, dev, false)
 }
 
 fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType) -> Tensor) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
     let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
     let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
-    check_device(get("device")?.as_ref())?;
+    let dev = check_device(get("device")?.as_ref())?;
     let dims = match (size.is_empty(), get("size")?) {
         (true, Some(s)) => s.extract::<Vec<i64>>()?,
         _ => shape_args(size)?,
     };
     let shape = usize_shape(&dims)?;
-    finish(py, make(&shape, dtype), rg)
+    finish(py, make(&shape, dtype), dev, rg)
 }
 
 #[pyfunction]
@@ -111,18 +121,18 @@ fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict
 #[pyfunction]
 #[pyo3(signature = (size, fill_value, *, dtype=None, device=None, requires_grad=false))]
 fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
     let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });
-    finish(py, tf::full(&shape, v, dt), requires_grad)
+    finish(py, tf::full(&shape, v, dt), dev, requires_grad)
 }
 
 #[pyfunction]
 #[pyo3(signature = (start, end=None, step=None, *, dtype=None, device=None, requires_grad=false))]
 fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny>>, step: Option<&Bound<'_, PyAny>>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let sc = |o: &Bound<'_, PyAny>| -> PyResult<Scalar> {
         convert::py_scalar(o).or_else(|| o.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok())).ok_or_else(|| PyTypeError::new_err("arange(): arguments must be numbers"))
     };
@@ -130,23 +140,23 @@ fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny
     let st = match step { Some(x) if !x.is_none() => sc(x)?, _ => Scalar::Int(1) };
     let all_int = [s, e, st].iter().all(|x| !matches!(x, Scalar::Float(_)));
     let dt = opt_dtype(dtype)?.unwrap_or(if all_int { DType::Int64 } else { default_float() });
-    finish(py, tf::arange(s.as_f64(), e.as_f64(), st.as_f64(), dt)?, requires_grad)
+    finish(py, tf::arange(s.as_f64(), e.as_f64(), st.as_f64(), dt)?, dev, requires_grad)
 }
 
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, *, dtype=None, device=None, requires_grad=false))]
 fn linspace(py: Python<'_>, start: f64, end: f64, steps: usize, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
-    finish(py, tf::linspace(start, end, steps, dt), requires_grad)
+    finish(py, tf::linspace(start, end, steps, dt), dev, requires_grad)
 }
 
 #[pyfunction]
 #[pyo3(signature = (n, m=None, *, dtype=None, device=None, requires_grad=false))]
 fn eye(py: Python<'_>, n: usize, m: Option<usize>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
-    check_device(device)?;
+    let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
-    finish(py, tf::eye(n, m.unwrap_or(n), dt), requires_grad)
+    finish(py, tf::eye(n, m.unwrap_or(n), dt), dev, requires_grad)
 }
 
 #[pyfunction]
@@ -169,7 +179,8 @@ fn randint(py: Python<'_>, args: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDi
     }
     let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
     let dt = opt_dtype(get("dtype")?.as_ref())?.unwrap_or(DType::Int64);
-    wrap(py, tf::randint(low, high, &shape, dt))
+    let dev = check_device(get("device")?.as_ref())?;
+    finish(py, tf::randint(low, high, &shape, dt), dev, get("requires_grad")?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
 }
 
 #[pyfunction]

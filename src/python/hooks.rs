@@ -5,7 +5,6 @@ use super::tensor::{wrap, PyTensor};
 use crate::autograd::{PostAccHook, PostHook, PreHook, TensorHook};
 use crate::error::Result;
 use crate::tensor::Tensor;
-use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -100,35 +99,13 @@ impl PostHook for PyPostHook {
     }
 }
 
-/// A handle that removes hook `id` from a node's hook lists (the closure picks the list).
-pub fn node_hook_handle(n: &std::sync::Arc<crate::autograd::Node>, remove: impl Fn(&mut crate::autograd::NodeHooks) + Send + Sync + 'static) -> RemovableHandle {
-    let w = std::sync::Arc::downgrade(n);
-    RemovableHandle::new(move || {
-        if let Some(n) = w.upgrade() {
-            remove(&mut n.hooks.lock());
-        }
-    })
-}
-
-/// A handle that removes hook `id` from a tensor's own hook list.
-pub fn list_hook_handle<H: ?Sized + Send + Sync + 'static>(list: &crate::tensor::HookList<H>, id: u64) -> RemovableHandle {
-    let w = std::sync::Arc::downgrade(list);
-    RemovableHandle::new(move || {
-        if let Some(l) = w.upgrade() {
-            l.lock().retain(|(i, _)| *i != id);
-        }
-    })
-}
-
-/// The handle returned by `register_hook`; `remove()` unregisters.
+/// The handle returned by `register_hook`; `remove()` unregisters (the core's `HookHandle`).
 #[pyclass(module = "ferrograd.utils.hooks", frozen)]
-pub struct RemovableHandle {
-    remove: Mutex<Option<Box<dyn FnOnce() + Send + Sync>>>,
-}
+pub struct RemovableHandle(crate::autograd::HookHandle);
 
-impl RemovableHandle {
-    pub fn new(f: impl FnOnce() + Send + Sync + 'static) -> Self {
-        RemovableHandle { remove: Mutex::new(Some(Box::new(f))) }
+impl From<crate::autograd::HookHandle> for RemovableHandle {
+    fn from(h: crate::autograd::HookHandle) -> Self {
+        RemovableHandle(h)
     }
 }
 
@@ -136,9 +113,7 @@ impl RemovableHandle {
 impl RemovableHandle {
     /// Remove the hook (idempotent).
     fn remove(&self) {
-        if let Some(f) = self.remove.lock().take() {
-            f();
-        }
+        self.0.remove();
     }
     fn __enter__(slf: Py<Self>) -> Py<Self> {
         slf

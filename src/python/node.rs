@@ -1,9 +1,9 @@
 //! Graph nodes as Python objects (`grad_fn`): one Python class per node name, identity
 //! kept through the node's `py_slot`, and custom-Function contexts.
 
-use super::hooks::{node_hook_handle, PyPostHook, PyPreHook, RemovableHandle};
+use super::hooks::{PyPostHook, PyPreHook, RemovableHandle};
 use super::tensor::wrap;
-use crate::autograd::{next_hook_id, Node};
+use crate::autograd::Node;
 use parking_lot::Mutex;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -118,18 +118,12 @@ impl PyNode {
 
     /// Register `fn(grad_inputs, grad_outputs)`, run after the node.
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
-        let n = self.node()?;
-        let id = next_hook_id();
-        n.hooks.lock().post.push((id, Arc::new(PyPostHook(hook))));
-        Ok(node_hook_handle(&n, move |h| h.post.retain(|(i, _)| *i != id)))
+        Ok(crate::autograd::register_node_hook(&self.node()?, Arc::new(PyPostHook(hook))).into())
     }
 
     /// Register `fn(grad_outputs)`, run before the node.
     fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
-        let n = self.node()?;
-        let id = next_hook_id();
-        n.hooks.lock().pre.push((id, Arc::new(PyPreHook(hook))));
-        Ok(node_hook_handle(&n, move |h| h.pre.retain(|(i, _)| *i != id)))
+        Ok(crate::autograd::register_node_prehook(&self.node()?, Arc::new(PyPreHook(hook))).into())
     }
 
     /// The sequence number (creation order) of the node.

@@ -2,13 +2,13 @@
 //! hooks. Op methods live in `tensor_ops.rs`.
 
 use super::convert;
-use super::hooks::{list_hook_handle, node_hook_handle, PyPostAccHook, PyTensorHook, RemovableHandle};
-use crate::autograd::next_hook_id;
+use super::hooks::{PyPostAccHook, PyTensorHook, RemovableHandle};
 use crate::dtype::DType;
 use crate::ops;
 use crate::tensor::{Scalar, Tensor};
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
+use crate::ops::TensorIndex;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyEllipsis, PyList, PySlice, PyTuple};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -184,44 +184,36 @@ pub fn usize_shape(v: &[i64]) -> PyResult<Vec<usize>> {
 
 const NONLEAF_GRAD: &str = "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information.";
 
-/// One parsed indexing item.
-enum Item {
-    Int(i64),
-    Slice(Option<i64>, Option<i64>, i64),
-    NewAxis,
-    Ellipsis,
-    Adv(Tensor),
-}
-
-fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
+/// Parse an indexing key into the core's items (the semantics live in `ops::indexing`).
+fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
     let items: Vec<Bound<'_, PyAny>> = if let Ok(t) = key.cast::<PyTuple>() { t.iter().collect() } else { vec![key.clone()] };
     let mut out = Vec::with_capacity(items.len());
     for it in items {
         if it.is_none() {
-            out.push(Item::NewAxis);
+            out.push(TensorIndex::NewAxis);
         } else if it.is_instance_of::<PyEllipsis>() {
-            out.push(Item::Ellipsis);
+            out.push(TensorIndex::Ellipsis);
         } else if let Ok(s) = it.cast::<PySlice>() {
             let get = |n: &str| -> PyResult<Option<i64>> {
                 let v = s.getattr(n)?;
                 if v.is_none() { Ok(None) } else { Ok(Some(index_int(&v)?)) }
             };
-            out.push(Item::Slice(get("start")?, get("stop")?, get("step")?.unwrap_or(1)));
+            out.push(TensorIndex::Slice { start: get("start")?, stop: get("stop")?, step: get("step")?.unwrap_or(1) });
         } else if it.is_instance_of::<pyo3::types::PyBool>() {
-            out.push(Item::Adv(Tensor::from_vec(vec![it.extract::<bool>()?], &[])?));
+            out.push(TensorIndex::Tensor(Tensor::from_vec(vec![it.extract::<bool>()?], &[])?));
         } else if it.is_instance_of::<pyo3::types::PyInt>() {
-            out.push(Item::Int(it.extract()?));
+            out.push(TensorIndex::Int(it.extract()?));
         } else if let Ok(t) = it.cast::<PyTensor>() {
             let t = &t.get().t;
             if t.dim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32) {
-                out.push(Item::Int(t.to_i64_vec()?[0]));
+                out.push(TensorIndex::Int(t.item()?.as_i64()));
             } else {
-                out.push(Item::Adv(t.clone()));
+                out.push(TensorIndex::Tensor(t.clone()));
             }
         } else if it.is_instance_of::<PyList>() || it.hasattr("__array__")? {
-            out.push(Item::Adv(convert::tensor_from_data(&it, None)?));
+            out.push(TensorIndex::Tensor(convert::tensor_from_data(&it, None)?));
         } else if it.hasattr("__index__")? {
-            out.push(Item::Int(it.call_method0("__index__")?.extract()?));
+            out.push(TensorIndex::Int(it.call_method0("__index__")?.extract()?));
         } else {
             return Err(PyIndexError::new_err("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got ".to_string() + &it.get_type().name()?.to_string() + ")"));
         }
@@ -231,111 +223,9 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<Item>> {
 
 fn index_int(v: &Bound<'_, PyAny>) -> PyResult<i64> {
     if let Ok(t) = v.cast::<PyTensor>() {
-        return Ok(t.get().t.to_i64_vec()?[0]);
+        return Ok(t.get().t.item()?.as_i64());
     }
     v.extract::<i64>().or_else(|_| v.call_method0("__index__")?.extract())
-}
-
-/// Apply the basic part of an index (ints, slices, None, ...) as views; return the view and
-/// the advanced indices positioned against its dims.
-fn apply_basic(x: &Tensor, items: Vec<Item>) -> PyResult<(Tensor, Vec<Option<Tensor>>)> {
-    let consumed: usize = items.iter().map(|i| match i {
-        Item::Int(_) | Item::Slice(..) => 1,
-        Item::Adv(t) if t.dtype() == DType::Bool => t.dim().max(1),
-        Item::Adv(_) => 1,
-        _ => 0,
-    }).sum();
-    let nd = x.dim();
-    if consumed > nd {
-        if nd == 0 {
-            return Err(PyIndexError::new_err("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"));
-        }
-        return Err(PyIndexError::new_err(format!("too many indices for tensor of dimension {}", nd)));
-    }
-    let mut cur = x.clone();
-    let mut dim: i64 = 0;
-    let mut adv: Vec<Option<Tensor>> = Vec::new();
-    let mut any_adv = false;
-    let mut view_made = false;
-    for it in items {
-        match it {
-            Item::Int(i) => {
-                cur = ops::select(&cur, dim, i).map_err(|e| match e {
-                    crate::Error::Index(m) if m.starts_with("index") => {
-                        // report the dim of the original tensor, as torch does
-                        PyIndexError::new_err(m)
-                    }
-                    e => e.into(),
-                })?;
-                view_made = true;
-            }
-            Item::Slice(s, e, st) => {
-                cur = ops::slice(&cur, dim, s, e, st)?;
-                view_made = true;
-                adv.push(None);
-                dim += 1;
-            }
-            Item::NewAxis => {
-                cur = ops::unsqueeze(&cur, dim)?;
-                view_made = true;
-                adv.push(None);
-                dim += 1;
-            }
-            Item::Ellipsis => {
-                let skip = nd - consumed;
-                for _ in 0..skip {
-                    adv.push(None);
-                }
-                dim += skip as i64;
-            }
-            Item::Adv(t) => {
-                let k = if t.dtype() == DType::Bool { t.dim().max(1) } else { 1 };
-                if t.dtype() == DType::Bool && t.dim() == 0 {
-                    // x[True] adds a dim of size 1 (or 0)
-                    cur = ops::unsqueeze(&cur, dim)?;
-                    let m = Tensor::from_vec(vec![t.to_i64_vec()?[0] != 0], &[1])?;
-                    adv.push(Some(m));
-                    any_adv = true;
-                    dim += 1;
-                    continue;
-                }
-                adv.push(Some(t));
-                any_adv = true;
-                dim += k as i64;
-            }
-        }
-    }
-    if !view_made && !any_adv {
-        cur = ops::make_view(&cur, cur.layout());
-        crate::autograd::record("AliasBackward0", &[x], &[&cur], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
-    }
-    if !any_adv {
-        adv.clear();
-    }
-    Ok((cur, adv))
-}
-
-fn select_error_dims(x: &Tensor, items: &[Item]) -> Option<PyErr> {
-    // PyTorch names the dim of the *original* tensor in "index i is out of bounds" errors.
-    let shape = x.shape();
-    let mut d = 0usize;
-    for it in items {
-        match it {
-            Item::Int(i) => {
-                if let Some(&n) = shape.get(d) {
-                    let n = n as i64;
-                    if *i < -n || *i >= n {
-                        return Some(PyIndexError::new_err(format!("index {} is out of bounds for dimension {} with size {}", i, d, n)));
-                    }
-                }
-                d += 1;
-            }
-            Item::Slice(..) | Item::Adv(_) => d += 1,
-            Item::Ellipsis => return None,
-            Item::NewAxis => {}
-        }
-    }
-    None
 }
 
 #[pymethods]
@@ -439,24 +329,16 @@ impl PyTensor {
 
     #[setter]
     fn set_grad(&self, g: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        match g {
-            None => self.t.set_grad(None),
-            Some(o) if o.is_none() => self.t.set_grad(None),
+        let g = match g {
+            None => None,
+            Some(o) if o.is_none() => None,
             Some(o) => {
                 let tn = o.get_type().name()?.to_string();
                 let g = o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err(format!("assigned grad expected to be a Tensor or None but got grad of type {}", tn)))?;
-                let g = g.get().t.clone();
-                if g.shape() != self.t.shape() {
-                    return Err(PyRuntimeError::new_err(format!("attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
-                        crate::shape::fmt_list(&g.shape()), crate::shape::fmt_list(&self.t.shape()))));
-                }
-                if g.dtype() != self.t.dtype() {
-                    return Err(PyRuntimeError::new_err("assigned grad has data of a different type"));
-                }
-                self.t.set_grad(Some(g));
+                Some(g.get().t.clone())
             }
-        }
-        Ok(())
+        };
+        Ok(self.t.assign_grad(g)?)
     }
 
     #[getter]
@@ -616,57 +498,15 @@ impl PyTensor {
     }
 
     fn retain_grad(&self) -> PyResult<()> {
-        let t = &self.t;
-        if !t.requires_grad() {
-            return Err(PyRuntimeError::new_err("can't retain_grad on Tensor that has requires_grad=False"));
-        }
-        if t.is_leaf() {
-            return Ok(());
-        }
-        let mut m = t.meta();
-        if m.retains_grad {
-            return Ok(());
-        }
-        m.retains_grad = true;
-        let node = m.grad_fn.clone().expect("invariant: non-leaf");
-        let nr = m.output_nr;
-        drop(m);
-        node.hooks.lock().retain.push((nr, Arc::downgrade(&t.0)));
-        Ok(())
+        Ok(self.t.retain_grad()?)
     }
 
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
-        let t = &self.t;
-        if !t.requires_grad() {
-            return Err(PyRuntimeError::new_err("cannot register a hook on a tensor that doesn't require gradient"));
-        }
-        let id = next_hook_id();
-        let h: Arc<dyn crate::autograd::TensorHook> = Arc::new(PyTensorHook(hook));
-        match t.grad_fn() {
-            Some(node) => {
-                node.hooks.lock().tensor_pre.push((t.output_nr(), id, h));
-                Ok(node_hook_handle(&node, move |hk| hk.tensor_pre.retain(|(_, i, _)| *i != id)))
-            }
-            None => {
-                let list = t.meta().hooks_list();
-                list.lock().push((id, h));
-                Ok(list_hook_handle(&list, id))
-            }
-        }
+        Ok(self.t.register_hook(Arc::new(PyTensorHook(hook)))?.into())
     }
 
     fn register_post_accumulate_grad_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
-        let t = &self.t;
-        if !t.is_leaf() {
-            return Err(PyRuntimeError::new_err("post accumulate grad hooks cannot be registered on non-leaf tensors"));
-        }
-        if !t.requires_grad() {
-            return Err(PyRuntimeError::new_err("cannot register a hook on a tensor that doesn't require gradient"));
-        }
-        let id = next_hook_id();
-        let list = t.meta().post_acc_list();
-        list.lock().push((id, Arc::new(PyPostAccHook(hook))));
-        Ok(list_hook_handle(&list, id))
+        Ok(self.t.register_post_accumulate_grad_hook(Arc::new(PyPostAccHook(hook)))?.into())
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -734,37 +574,18 @@ impl PyTensor {
 
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let items = parse_key(key)?;
-        if let Some(e) = select_error_dims(&self.t, &items) {
-            return Err(e);
-        }
-        let (view, adv) = apply_basic(&self.t, items)?;
-        if adv.is_empty() {
-            return wrap(py, view);
-        }
-        let out = py.detach(|| ops::index(&view, &adv))?;
+        let t = &self.t;
+        let out = py.detach(|| ops::get_index(t, &items))?;
         wrap(py, out)
     }
 
     fn __setitem__(&self, key: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let items = parse_key(key)?;
-        if let Some(e) = select_error_dims(&self.t, &items) {
-            return Err(e);
-        }
         let val = match operand(value)? {
-            Some(v) if v.0.is_wrapped_number => crate::ops::cast_raw(&v, self.t.dtype())?,
             Some(v) => v,
             None => convert::tensor_from_data(value, Some(self.t.dtype()))?,
         };
-        let (view, adv) = {
-            let _g = crate::autograd::GradModeGuard::new(crate::autograd::is_grad_enabled());
-            apply_basic(&self.t, items)?
-        };
-        if adv.is_empty() {
-            ops::inplace(&view, |inp| ops::copy_from(inp, &val))?;
-        } else {
-            ops::inplace(&view, |inp| ops::index_put(inp, &adv, &val, false))?;
-        }
-        Ok(())
+        Ok(ops::set_index(&self.t, &items, &val)?)
     }
 }
 

@@ -255,12 +255,6 @@ inplace_unary! {
     exp_ => ops::exp, log_ => ops::log, sqrt_ => ops::sqrt, neg_ => ops::neg, abs_ => ops::abs,
     relu_ => ops::relu, sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
     reciprocal_ => ops::reciprocal, floor_ => |t| ops::rounding(t, "floor"),
-    zero_ => |t: &Tensor| {
-        let out = crate::tensor::zeros(&t.shape(), t.dtype());
-        // the old value gets no gradient: record that, so history through it is cut
-        crate::autograd::record("ZeroBackward0", &[t], &[&out], &[], |_, g, _| Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]))?;
-        Ok(out)
-    },
 }
 
 #[pymethods]
@@ -405,15 +399,11 @@ impl PyTensor {
         Ok(slf.clone())
     }
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        let v = need(value)?;
-        ops::inplace(&slf.get().t, |inp| {
-            let out = crate::tensor::zeros(&inp.shape(), inp.dtype());
-            ops::write_into(&out, &v)?;
-            // the gradient of fill_ w.r.t. the old value is zero: no history from `inp`
-            if v.requires_grad() { return ops::add(&out, &ops::sub(&v, &v.detach())?); }
-            crate::autograd::record("FillBackward2", &[inp], &[&out], &[], |_, g, _| Ok(vec![Some(crate::tensor::zeros(&g[0].shape(), g[0].dtype()))]))?;
-            Ok(out)
-        })?;
+        ops::fill_(&slf.get().t, &need(value)?)?;
+        Ok(slf.clone())
+    }
+    fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        ops::zero_(&slf.get().t)?;
         Ok(slf.clone())
     }
     #[pyo3(signature = (min=None, max=None))]

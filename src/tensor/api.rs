@@ -160,31 +160,16 @@ impl Tensor {
     }
 }
 
-impl From<f64> for Scalar {
-    fn from(v: f64) -> Self {
-        Scalar::Float(v)
-    }
+macro_rules! scalar_from {
+    ($($t:ty => $v:ident($conv:expr)),*) => {
+        $(impl From<$t> for Scalar {
+            fn from(v: $t) -> Self {
+                Scalar::$v($conv(v))
+            }
+        })*
+    };
 }
-impl From<f32> for Scalar {
-    fn from(v: f32) -> Self {
-        Scalar::Float(v as f64)
-    }
-}
-impl From<i64> for Scalar {
-    fn from(v: i64) -> Self {
-        Scalar::Int(v)
-    }
-}
-impl From<i32> for Scalar {
-    fn from(v: i32) -> Self {
-        Scalar::Int(v as i64)
-    }
-}
-impl From<bool> for Scalar {
-    fn from(v: bool) -> Self {
-        Scalar::Bool(v)
-    }
-}
+scalar_from!(f64 => Float(|v| v), f32 => Float(|v: f32| v as f64), i64 => Int(|v| v), i32 => Int(|v: i32| v as i64), bool => Bool(|v| v));
 
 macro_rules! bin_op {
     ($trait:ident, $method:ident, $f:path) => {

@@ -268,6 +268,23 @@ impl Tensor {
     pub fn set_grad(&self, g: Option<Tensor>) {
         self.meta().grad = g;
     }
+    /// `x.grad = g` with PyTorch's checks (same size, dtype and device).
+    pub fn assign_grad(&self, g: Option<Tensor>) -> Result<()> {
+        if let Some(g) = &g {
+            if g.shape() != self.shape() {
+                bail!(Runtime, "attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the gradient and the tensor are the same size",
+                    crate::shape::fmt_list(&g.shape()), crate::shape::fmt_list(&self.shape()));
+            }
+            if g.dtype() != self.dtype() {
+                bail!(Runtime, "assigned grad has data of a different type");
+            }
+            if g.device() != self.device() {
+                bail!(Runtime, "assigned grad has data located on a different device");
+            }
+        }
+        self.set_grad(g);
+        Ok(())
+    }
     /// `requires_grad_(flag)` with PyTorch's checks.
     pub fn set_requires_grad(&self, flag: bool) -> Result<()> {
         let mut m = self.meta();

@@ -1,0 +1,179 @@
+//! `x[key]` and `x[key] = value` with PyTorch's rules: basic items (ints, slices, `None`,
+//! `...`) become views, tensor items advanced indexing (`IndexBackward0`), writes go through
+//! the in-place machinery (`CopySlices` on views, `IndexPutBackward0`). Also the constant
+//! fills `zero_` (ZeroBackward0) and `fill_` (FillBackward2).
+
+use super::{copy_from, index, index_put, inplace, make_view, select, slice, unsqueeze};
+use crate::autograd::record;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::tensor::Tensor;
+
+/// One item of an indexing key.
+#[derive(Clone, Debug)]
+pub enum TensorIndex {
+    /// `x[i]`: selects (drops) a dim.
+    Int(i64),
+    /// `x[start:stop:step]`.
+    Slice { start: Option<i64>, stop: Option<i64>, step: i64 },
+    /// `x[None]`: a new dim of size 1.
+    NewAxis,
+    /// `x[...]`: as many full slices as needed.
+    Ellipsis,
+    /// Advanced indexing by an integer or boolean tensor.
+    Tensor(Tensor),
+}
+
+impl TensorIndex {
+    /// Dims of the indexed tensor this item consumes.
+    fn consumes(&self) -> usize {
+        match self {
+            TensorIndex::Int(_) | TensorIndex::Slice { .. } => 1,
+            TensorIndex::Tensor(t) if t.dtype() == DType::Bool => t.dim().max(1),
+            TensorIndex::Tensor(_) => 1,
+            TensorIndex::NewAxis | TensorIndex::Ellipsis => 0,
+        }
+    }
+}
+
+/// PyTorch names the dim of the *original* tensor in "index i is out of bounds" errors.
+fn check_ints(x: &Tensor, items: &[TensorIndex]) -> Result<()> {
+    let shape = x.shape();
+    let mut d = 0usize;
+    for it in items {
+        match it {
+            TensorIndex::Int(i) => {
+                if let Some(&n) = shape.get(d) {
+                    let n = n as i64;
+                    if *i < -n || *i >= n {
+                        return Err(Error::Index(format!("index {} is out of bounds for dimension {} with size {}", i, d, n)));
+                    }
+                }
+                d += 1;
+            }
+            TensorIndex::Slice { .. } | TensorIndex::Tensor(_) => d += 1,
+            TensorIndex::Ellipsis => return Ok(()),
+            TensorIndex::NewAxis => {}
+        }
+    }
+    Ok(())
+}
+
+/// Apply the basic part of a key as views; return the view and the advanced indices
+/// positioned against its dims (empty when there are none).
+fn apply_basic(x: &Tensor, items: &[TensorIndex]) -> Result<(Tensor, Vec<Option<Tensor>>)> {
+    check_ints(x, items)?;
+    let consumed: usize = items.iter().map(TensorIndex::consumes).sum();
+    let nd = x.dim();
+    if consumed > nd {
+        if nd == 0 {
+            return Err(Error::Index("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number".into()));
+        }
+        return Err(Error::Index(format!("too many indices for tensor of dimension {}", nd)));
+    }
+    if items.iter().filter(|i| matches!(i, TensorIndex::Ellipsis)).count() > 1 {
+        return Err(Error::Index("an index can only have a single ellipsis ('...')".into()));
+    }
+    let mut cur = x.clone();
+    let mut dim: i64 = 0;
+    let mut adv: Vec<Option<Tensor>> = Vec::new();
+    let mut any_adv = false;
+    let mut view_made = false;
+    for it in items {
+        match it {
+            TensorIndex::Int(i) => {
+                cur = select(&cur, dim, *i)?;
+                view_made = true;
+            }
+            TensorIndex::Slice { start, stop, step } => {
+                cur = slice(&cur, dim, *start, *stop, *step)?;
+                view_made = true;
+                adv.push(None);
+                dim += 1;
+            }
+            TensorIndex::NewAxis => {
+                cur = unsqueeze(&cur, dim)?;
+                view_made = true;
+                adv.push(None);
+                dim += 1;
+            }
+            TensorIndex::Ellipsis => {
+                let skip = nd - consumed;
+                adv.extend(std::iter::repeat_n(None, skip));
+                dim += skip as i64;
+            }
+            TensorIndex::Tensor(t) => {
+                if t.dtype() == DType::Bool && t.dim() == 0 {
+                    // x[True] adds a dim of size 1 (x[False] one of size 0)
+                    cur = unsqueeze(&cur, dim)?;
+                    let keep = t.item()?.as_f64() != 0.0;
+                    adv.push(Some(crate::backend::to_device(&Tensor::from_vec(vec![keep], &[1])?, cur.device())?));
+                    any_adv = true;
+                    dim += 1;
+                    continue;
+                }
+                let k = it.consumes();
+                adv.push(Some(t.clone()));
+                any_adv = true;
+                dim += k as i64;
+            }
+        }
+    }
+    if !view_made && !any_adv {
+        // `x[...]` / `x[()]`: an alias of x
+        cur = make_view(&cur, cur.layout());
+        record("AliasBackward0", &[x], &[&cur], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+    }
+    if !any_adv {
+        adv.clear();
+    }
+    Ok((cur, adv))
+}
+
+/// `x[key]`.
+pub fn get_index(x: &Tensor, key: &[TensorIndex]) -> Result<Tensor> {
+    let (view, adv) = apply_basic(x, key)?;
+    if adv.is_empty() {
+        return Ok(view);
+    }
+    index(&view, &adv)
+}
+
+/// `x[key] = value` (value broadcast to the indexed shape and cast to x's dtype).
+pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> {
+    let value = if value.0.is_wrapped_number { super::cast_raw(value, x.dtype())? } else { value.clone() };
+    let (view, adv) = apply_basic(x, key)?;
+    if adv.is_empty() {
+        inplace(&view, |inp| copy_from(inp, &value))
+    } else {
+        inplace(&view, |inp| index_put(inp, &adv, &value, false))
+    }
+}
+
+/// `x.zero_()`: the old value gets no gradient (ZeroBackward0 cuts the history through it).
+pub fn zero_(x: &Tensor) -> Result<()> {
+    inplace(x, |inp| {
+        let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;
+        let meta = crate::autograd::InputMeta::of(inp);
+        record("ZeroBackward0", &[inp], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+        Ok(out)
+    })
+}
+
+/// `x.fill_(v)` for a scalar or 0-dim tensor `v` (FillBackward2: no gradient to the old
+/// value; a `v` that requires grad receives the sum of the gradient).
+pub fn fill_(x: &Tensor, v: &Tensor) -> Result<()> {
+    if v.dim() != 0 {
+        return Err(Error::Runtime(format!("fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", v.dim())));
+    }
+    inplace(x, |inp| {
+        let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;
+        super::write_into(&out, v)?;
+        if v.requires_grad() {
+            return super::add(&out, &super::sub(v, &v.detach())?);
+        }
+        let meta = crate::autograd::InputMeta::of(inp);
+        record("FillBackward2", &[inp], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+        Ok(out)
+    })
+}
