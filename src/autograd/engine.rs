@@ -179,59 +179,61 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     let _mode = GradModeGuard::new(req.create_graph);
     while let Some(Ready { slot, .. }) = ready.pop() {
         let parts = std::mem::take(&mut buffers[slot]);
-        let (routed, caps) = run_node(&nodes[slot], parts, &capture_at[slot], &req, &index)?;
+        let caps = run_node(&nodes[slot], parts, &capture_at[slot], &req, &index, &mut |r| {
+            let j = r.0;
+            if deliver(slot, r, &mut buffers, &mut deps, &needed) {
+                ready.push(Ready { prio: nodes[j].seq_nr, slot: j });
+            }
+        })?;
         for (pos, g) in caps {
             captured[pos] = g;
-        }
-        for j in deliver(slot, routed, &mut buffers, &mut deps, &needed) {
-            ready.push(Ready { prio: nodes[j].seq_nr, slot: j });
         }
     }
     Ok(captured)
 }
 
-/// The gradients a node produced, each with its destination: (slot, input number, the
-/// producing position, gradient).
-type Routed = SmallVec<[(usize, usize, usize, Option<Tensor>); 2]>;
+/// One gradient a node produced, with its destination: (slot, input number, the producing
+/// position, gradient).
+type Routed = (usize, usize, usize, Option<Tensor>);
 
 /// Run one node, shared by the sequential and the parallel path: sum its incoming
-/// contributions in key order, evaluate it (a panic becomes an error), and validate each
-/// produced gradient against the input it flows into.
-fn run_node(node: &Arc<Node>, parts: Vec<Vec<(u64, Tensor)>>, capture_at: &[(u32, usize)], req: &BackwardRequest, index: &HashMap<usize, usize>) -> Result<(Routed, Captures)> {
+/// contributions in key order, evaluate it (a panic becomes an error), validate each
+/// produced gradient against the input it flows into and hand it to `emit`.
+fn run_node(
+    node: &Arc<Node>,
+    parts: Vec<Vec<(u64, Tensor)>>,
+    capture_at: &[(u32, usize)],
+    req: &BackwardRequest,
+    index: &HashMap<usize, usize>,
+    emit: &mut dyn FnMut(Routed),
+) -> Result<Captures> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<_> {
         let mut inputs = Vec::with_capacity(parts.len());
         for p in parts {
             inputs.push(sum_contributions(p)?);
         }
         let (outputs, caps) = evaluate(node, inputs, capture_at, req)?;
-        let mut routed = Routed::new();
         for (pos, (edge, g)) in node.next_edges.iter().zip(outputs).enumerate() {
             let Some(edge) = edge else { continue };
             let g = match g {
                 Some(g) => Some(validate(node, pos, &edge.node, edge.input_nr as usize, g)?),
                 None => None,
             };
-            routed.push((index[&key(&edge.node)], edge.input_nr as usize, pos, g));
+            emit((index[&key(&edge.node)], edge.input_nr as usize, pos, g));
         }
-        Ok((routed, caps))
+        Ok(caps)
     }))
     .unwrap_or_else(|p| Err(crate::Error::Runtime(format!("a backward node ({}) panicked: {}", node.name, panic_message(p)))))
 }
 
-/// Put a node's routed gradients into their destinations' buffers (keyed by producer and
-/// position, so sums do not depend on arrival order); returns the slots that became ready.
-fn deliver(slot: usize, routed: Routed, buffers: &mut [Vec<Vec<(u64, Tensor)>>], deps: &mut [u32], needed: &[bool]) -> SmallVec<[usize; 2]> {
-    let mut ready = SmallVec::new();
-    for (j, nr, pos, g) in routed {
-        if let Some(g) = g {
-            buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
-        }
-        deps[j] -= 1;
-        if deps[j] == 0 && needed[j] {
-            ready.push(j);
-        }
+/// Put one routed gradient into its destination's buffer (keyed by producer and position,
+/// so sums do not depend on arrival order); true when the destination became ready.
+fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Vec<Vec<(u64, Tensor)>>], deps: &mut [u32], needed: &[bool]) -> bool {
+    if let Some(g) = g {
+        buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
     }
-    ready
+    deps[j] -= 1;
+    deps[j] == 0 && needed[j]
 }
 
 /// Whether some node feeds two or more branches that each continue past one node: only then
@@ -362,7 +364,10 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
                 Some(std::mem::take(&mut st.buffers[slot]))
             }
         };
-        let result = parts.map(|parts| run_node(&t.nodes[slot], parts, &t.capture_at[slot], &t.req, &t.index));
+        let result = parts.map(|parts| {
+            let mut routed: SmallVec<[Routed; 2]> = SmallVec::new();
+            run_node(&t.nodes[slot], parts, &t.capture_at[slot], &t.req, &t.index, &mut |r| routed.push(r)).map(|caps| (routed, caps))
+        });
         let mut ready: SmallVec<[usize; 2]> = SmallVec::new();
         let done = {
             let mut st = shared.state.lock();
@@ -378,9 +383,11 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
                         st.captured[pos] = g;
                     }
                     let st = &mut *st;
-                    ready = deliver(slot, routed, &mut st.buffers, &mut st.deps, &t.needed);
-                    if st.error.is_some() {
-                        ready.clear();
+                    for r in routed {
+                        let j = r.0;
+                        if deliver(slot, r, &mut st.buffers, &mut st.deps, &t.needed) && st.error.is_none() {
+                            ready.push(j);
+                        }
                     }
                 }
             }

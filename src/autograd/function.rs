@@ -120,11 +120,7 @@ struct RustFunctionBackward<F: Function> {
 impl<F: Function> Backward for RustFunctionBackward<F> {
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let ctx = self.ctx.lock();
-        let grads: Vec<Option<Tensor>> = if ctx.materialize_grads {
-            grads.into_iter().enumerate().map(|(i, g)| Some(g.unwrap_or_else(|| crate::tensor::zeros(&node.input_meta[i].shape, node.input_meta[i].dtype)))).collect()
-        } else {
-            grads
-        };
+        let grads = materialize(node, grads, ctx.materialize_grads)?;
         let out = self.f.backward(&BackwardCtx { ctx: &ctx, node }, &grads)?;
         ensure!(out.len() == node.next_edges.len(), Runtime,
             "function {} returned an incorrect number of gradients (expected {}, got {})", node.name, node.next_edges.len(), out.len());
@@ -146,6 +142,82 @@ impl<F: Function> Backward for RustFunctionBackward<F> {
     }
 }
 
+/// What a custom Function's ctx declared during its forward.
+pub struct ForwardMarks<'a> {
+    /// `save_for_backward` (None entries are skipped).
+    pub to_save: &'a [Option<Tensor>],
+    /// `mark_dirty`: inputs modified in place.
+    pub dirty: &'a [Tensor],
+    /// `mark_non_differentiable`: outputs that get no gradient.
+    pub non_differentiable: &'a [Tensor],
+}
+
+/// Connect a custom Function's outputs to the graph with PyTorch's ctx rules — shared by the
+/// Rust API (`apply_function`) and the Python bindings. `inputs` has `None` for non-tensor
+/// arguments and `outputs` for non-tensor results. The leaf rule for dirty inputs comes
+/// first; saved outputs are saved as outputs (no reference cycle), other saved tensors as
+/// inputs; an input returned unmodified becomes a new alias; non-differentiable and
+/// non-float outputs get no `grad_fn`. `make_backward` receives the saved tensors and builds
+/// the node's backward. Returns the outputs to hand back (aliases where made).
+pub fn connect_outputs(
+    name: String,
+    inputs: &[Option<Tensor>],
+    outputs: Vec<Option<Tensor>>,
+    marks: ForwardMarks<'_>,
+    make_backward: impl FnOnce(Vec<SavedTensor>) -> Box<dyn Backward>,
+) -> Result<(Arc<Node>, Vec<Option<Tensor>>)> {
+    let is_input = |t: &Tensor| inputs.iter().flatten().any(|i| i.same(t));
+    for d in marks.dirty {
+        ensure!(is_input(d), Runtime, "mark_dirty: only inputs can be marked dirty");
+        if d.is_leaf() && d.requires_grad() {
+            bail!(Runtime, "a leaf Variable that requires grad has been used in an in-place operation.");
+        }
+    }
+    let mut saved = Vec::with_capacity(marks.to_save.len());
+    for t in marks.to_save.iter().flatten() {
+        let out_pos = outputs.iter().position(|o| o.as_ref().is_some_and(|o| o.same(t)));
+        let non_diff = marks.non_differentiable.iter().any(|n| n.same(t));
+        saved.push(match out_pos {
+            Some(p) if !non_diff => SavedTensor::output(t, p as u32, &name)?,
+            _ => SavedTensor::input(t)?,
+        });
+    }
+    let edges: super::Edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
+    // an input returned as is: the output is a new alias of it (torch makes a view)
+    let outputs: Vec<Option<Tensor>> = outputs
+        .into_iter()
+        .map(|o| o.map(|o| if is_input(&o) && !marks.dirty.iter().any(|d| d.same(&o)) { o.detach() } else { o }))
+        .collect();
+    let meta: Vec<InputMeta> = outputs
+        .iter()
+        .map(|o| match o {
+            Some(t) => InputMeta::of(t),
+            None => InputMeta { shape: Default::default(), dtype: crate::dtype::DType::Float32, device: crate::device::Device::Cpu },
+        })
+        .collect();
+    let node = Node::new(name, edges, meta, make_backward(saved));
+    for (i, o) in outputs.iter().enumerate() {
+        let Some(o) = o else { continue };
+        if marks.non_differentiable.iter().any(|n| n.same(o)) || !o.dtype().is_float() {
+            continue;
+        }
+        o.set_grad_fn(Some(node.clone()), i as u32);
+    }
+    Ok((node, outputs))
+}
+
+/// Gradients for a Function's backward: missing ones as zeros of the output's metadata when
+/// `materialize` (the default), else left `None`.
+pub fn materialize(node: &Node, grads: Vec<Option<Tensor>>, materialize: bool) -> Result<Vec<Option<Tensor>>> {
+    if !materialize {
+        return Ok(grads);
+    }
+    grads.into_iter().enumerate().map(|(i, g)| match g {
+        Some(g) => Ok(Some(g)),
+        None => node.input_meta[i].zeros().map(Some),
+    }).collect()
+}
+
 /// Run `f` on `inputs` and connect its outputs to the graph (`Function.apply`).
 pub fn apply_function<F: Function>(f: F, inputs: &[Tensor]) -> Result<Vec<Tensor>> {
     let recording = is_grad_enabled() && inputs.iter().any(|t| t.requires_grad());
@@ -165,34 +237,16 @@ pub fn apply_function<F: Function>(f: F, inputs: &[Tensor]) -> Result<Vec<Tensor
     if !recording {
         return Ok(outputs);
     }
-    for d in &ctx.dirty {
-        ensure!(inputs.iter().any(|i| i.same(d)), Runtime, "mark_dirty: only inputs can be marked dirty");
-        if d.is_leaf() && d.requires_grad() {
-            bail!(Runtime, "a leaf Variable that requires grad has been used in an in-place operation.");
-        }
-    }
     let name = f.name();
-    let to_save = std::mem::take(&mut ctx.to_save);
-    for t in &to_save {
-        ctx.saved.push(match outputs.iter().position(|o| o.same(t)) {
-            Some(p) => SavedTensor::output(t, p as u32, &name)?,
-            None => SavedTensor::input(t)?,
-        });
-    }
-    let edges: super::Edges = inputs.iter().map(|t| t.gradient_edge()).collect();
-    let meta: Vec<InputMeta> = outputs.iter().map(|t| InputMeta::of(t)).collect();
-    let non_diff: Vec<bool> = outputs.iter().map(|o| ctx.non_differentiable.iter().any(|n| n.same(o)) || !o.dtype().is_float()).collect();
-    let dirty: Vec<bool> = outputs.iter().map(|o| ctx.dirty.iter().any(|d| d.same(o))).collect();
-    let node = Node::new(name, edges, meta, Box::new(RustFunctionBackward { f, ctx: Mutex::new(ctx) }));
-    let mut result = Vec::with_capacity(outputs.len());
-    for (i, o) in outputs.into_iter().enumerate() {
-        // an input returned unmodified becomes a new alias, as in torch
-        let o = if inputs.iter().any(|x| x.same(&o)) && !dirty[i] { o.detach() } else { o };
-        if !non_diff[i] {
-            o.set_grad_fn(Some(node.clone()), i as u32);
-        }
-        result.push(o);
-    }
-    Ok(result)
+    let to_save: Vec<Option<Tensor>> = std::mem::take(&mut ctx.to_save).into_iter().map(Some).collect();
+    let dirty = std::mem::take(&mut ctx.dirty);
+    let non_diff = std::mem::take(&mut ctx.non_differentiable);
+    let ins: Vec<Option<Tensor>> = inputs.iter().cloned().map(Some).collect();
+    let (_, outs) = connect_outputs(name, &ins, outputs.into_iter().map(Some).collect(),
+        ForwardMarks { to_save: &to_save, dirty: &dirty, non_differentiable: &non_diff },
+        move |saved| {
+            ctx.saved = saved;
+            Box::new(RustFunctionBackward { f, ctx: Mutex::new(ctx) })
+        })?;
+    Ok(outs.into_iter().flatten().collect())
 }
-

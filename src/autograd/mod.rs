@@ -8,7 +8,7 @@ mod node;
 mod saved;
 
 pub use engine::{backward, grad, graph_report, BackwardRequest, GraphReport};
-pub use function::{apply_function, BackwardCtx, Function, FunctionCtx};
+pub use function::{apply_function, connect_outputs, materialize, BackwardCtx, ForwardMarks, Function, FunctionCtx};
 pub use grad_mode::*;
 pub use hooks::{register_node_hook, register_node_prehook, HookHandle};
 pub use node::*;

@@ -20,23 +20,24 @@ pub fn compute_dtype(a: &Tensor, b: &Tensor, op: BinOp) -> DType {
 }
 
 /// A CPU 0-dim operand (a Python scalar) joins a device op on the device.
-fn same_device(a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
+fn same_device(a: Tensor, b: Tensor) -> Result<(Tensor, Tensor)> {
     let (da, db) = (a.device(), b.device());
     if da == db {
-        return Ok((a.clone(), b.clone()));
+        return Ok((a, b));
     }
     if db.is_cpu() && b.dim() == 0 {
-        return Ok((a.clone(), backend::to_device(b, da)?));
+        return Ok((a, backend::to_device(&b, da)?));
     }
     if da.is_cpu() && a.dim() == 0 {
-        return Ok((backend::to_device(a, db)?, b.clone()));
+        return Ok((backend::to_device(&a, db)?, b));
     }
-    Err(crate::error::Error::DeviceMismatch { op: "binary", first: if da.is_cpu() { db } else { da }, second: if da.is_cpu() { da } else { db } })
+    let (first, second) = if da.is_cpu() { (db, da) } else { (da, db) };
+    Err(crate::error::Error::DeviceMismatch { op: "binary", first, second })
 }
 
 /// Compute `a op b` without recording history.
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
-    let (shape, ct) = {
+    let (shape, ct, same_dev) = {
         let (da, db) = (a.data(), b.data());
         let shape = if da.layout.shape == db.layout.shape { da.layout.shape.clone() } else { broadcast_shapes(&da.layout.shape, &db.layout.shape)? };
         let prio = |t: &Tensor, d: &crate::tensor::TensorData| {
@@ -47,11 +48,10 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
             BinOp::Div if !rt.is_float() => crate::dtype::default_float(),
             _ => rt,
         };
-        (shape, ct)
+        (shape, ct, da.storage.device() == db.storage.device())
     };
-    let a = if a.dtype() != ct { super::cast_raw(a, ct)? } else { a.clone() };
-    let b = if b.dtype() != ct { super::cast_raw(b, ct)? } else { b.clone() };
-    let (a, b) = same_device(&a, &b)?;
+    let cast = |t: &Tensor| if t.dtype() != ct { super::cast_raw(t, ct) } else { Ok(t.clone()) };
+    let (a, b) = if same_dev { (cast(a)?, cast(b)?) } else { same_device(cast(a)?, cast(b)?)? };
     let la = a.layout().broadcast_to(&shape)?;
     let lb = b.layout().broadcast_to(&shape)?;
     backend::binary(&a, &la, &b, &lb, op)

@@ -4,7 +4,7 @@
 use super::hooks::attached;
 use super::node::PyNode;
 use super::tensor::{wrap, PyTensor};
-use crate::autograd::{is_grad_enabled, Backward, InputMeta, Node, SavedTensor};
+use crate::autograd::{is_grad_enabled, Backward, Node, SavedTensor};
 use crate::error::Result;
 use crate::tensor::Tensor;
 use parking_lot::Mutex;
@@ -24,11 +24,7 @@ pub struct PyFunctionBackward {
 
 impl Backward for PyFunctionBackward {
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
-        let grads: Vec<Option<Tensor>> = if self.materialize {
-            grads.into_iter().enumerate().map(|(i, g)| Some(g.unwrap_or_else(|| crate::tensor::zeros(&node.input_meta[i].shape, node.input_meta[i].dtype)))).collect()
-        } else {
-            grads
-        };
+        let grads = crate::autograd::materialize(node, grads, self.materialize)?;
         attached(|py| {
             let ctx = self.ctx.bind(py);
             let args: Vec<Py<PyAny>> = std::iter::once(Ok(ctx.clone().unbind()))
@@ -92,10 +88,6 @@ pub fn _saved_tensors(py: Python<'_>, ctx: &Bound<'_, PyNode>) -> PyResult<Py<Py
     Ok(PyTuple::new(py, objs)?.unbind())
 }
 
-fn same(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
-    a.is(b)
-}
-
 /// Wire the outputs of `Function.forward` into the graph.
 ///
 /// `args` are the forward's arguments, `outputs` what it returned (a tensor or a tuple),
@@ -122,69 +114,23 @@ pub fn _function_apply<'py>(
         // no graph: outputs are plain results (dirty inputs keep their own history)
         return Ok(outputs.clone().unbind());
     }
-    let is_dirty = |o: &Bound<'py, PyAny>| dirty.iter().any(|d| same(&d, o));
-    let is_non_diff = |o: &Bound<'py, PyAny>| non_diff.iter().any(|d| same(&d, o));
-    // dirty inputs: the leaf rule first
-    for o in &outs {
-        if is_dirty(o) {
-            if let Ok(t) = o.cast::<PyTensor>() {
-                let t = &t.get().t;
-                if t.requires_grad() && t.is_leaf() {
-                    return Err(PyRuntimeError::new_err("a leaf Variable that requires grad has been used in an in-place operation."));
-                }
-            }
-        }
-    }
-    let edges: crate::autograd::Edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
-    let mut meta = Vec::new();
-    let mut result: Vec<Py<PyAny>> = Vec::with_capacity(outs.len());
-    let mut out_tensors: Vec<(usize, Tensor)> = Vec::new();
-    for (i, o) in outs.iter().enumerate() {
-        match o.cast::<PyTensor>() {
-            Ok(pt) => {
-                let mut t = pt.get().t.clone();
-                let is_input = args.iter().any(|a| same(&a, o));
-                if is_input && !is_dirty(o) {
-                    // an input returned as is: the output is a new alias of it (torch makes a view)
-                    t = t.detach();
-                    result.push(wrap(py, t.clone())?);
-                } else {
-                    result.push(o.clone().unbind());
-                }
-                meta.push(InputMeta::of(&t));
-                out_tensors.push((i, t));
-            }
-            Err(_) => {
-                meta.push(InputMeta { shape: Default::default(), dtype: crate::dtype::DType::Float32, device: crate::device::Device::Cpu });
-                result.push(o.clone().unbind());
-            }
-        }
-    }
-    // saved tensors: outputs are saved as outputs (no self-reference), others as inputs
-    let mut saved = Vec::with_capacity(to_save.len());
-    for s in to_save.iter() {
-        if s.is_none() {
-            continue;
-        }
-        let st = s.cast::<PyTensor>()?.get().t.clone();
-        let out_pos = outs.iter().position(|o| same(o, &s));
-        saved.push(match out_pos {
-            Some(p) if !is_non_diff(&outs[p]) => SavedTensor::output(&st, p as u32, &name)?,
-            _ => SavedTensor::input(&st)?,
-        });
-    }
-    let bw = PyFunctionBackward { ctx: ctx.clone().into_any().unbind(), saved: Mutex::new(saved), materialize, is_tensor: inputs.iter().map(|t| t.is_some()).collect() };
-    let node = Node::new(name, edges, meta, Box::new(bw));
+    let tensors = |t: &Bound<'py, PyTuple>| -> Vec<Option<Tensor>> { t.iter().map(|o| o.cast::<PyTensor>().ok().map(|t| t.get().t.clone())).collect() };
+    let (to_save, dirty, non_diff) = (tensors(to_save), tensors(dirty), tensors(non_diff));
+    let (dirty, non_diff): (Vec<Tensor>, Vec<Tensor>) = (dirty.into_iter().flatten().collect(), non_diff.into_iter().flatten().collect());
+    let out_tensors: Vec<Option<Tensor>> = outs.iter().map(|o| o.cast::<PyTensor>().ok().map(|t| t.get().t.clone())).collect();
+    let is_tensor = inputs.iter().map(|t| t.is_some()).collect();
+    let ctx_obj = ctx.clone().into_any().unbind();
+    let (node, connected) = crate::autograd::connect_outputs(name, &inputs, out_tensors.clone(),
+        crate::autograd::ForwardMarks { to_save: &to_save, dirty: &dirty, non_differentiable: &non_diff },
+        |saved| Box::new(PyFunctionBackward { ctx: ctx_obj, saved: Mutex::new(saved), materialize, is_tensor }))?;
     PyNode::bind_weak(ctx, &node);
-    for (i, t) in &out_tensors {
-        let o = &outs[*i];
-        if is_non_diff(o) {
-            continue;
+    // hand back the user's own objects, except where the core made an alias
+    let mut result: Vec<Py<PyAny>> = Vec::with_capacity(outs.len());
+    for ((o, before), after) in outs.iter().zip(&out_tensors).zip(connected) {
+        match (before, after) {
+            (Some(b), Some(a)) if !a.same(b) => result.push(wrap(py, a)?),
+            _ => result.push(o.clone().unbind()),
         }
-        if !t.dtype().is_float() {
-            continue;
-        }
-        t.set_grad_fn(Some(node.clone()), *i as u32);
     }
     if single {
         return Ok(result.into_iter().next().expect("invariant: one output"));
