@@ -38,6 +38,20 @@ impl Device {
     }
 }
 
+static CURRENT_CUDA: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The CUDA device `"cuda"` means (`torch.cuda.current_device()`).
+pub fn current_cuda_device() -> usize {
+    CURRENT_CUDA.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `torch.cuda.set_device(i)`: checked against the devices present.
+pub fn set_current_cuda_device(i: usize) -> Result<()> {
+    crate::cuda::check_device(Device::Cuda(i))?;
+    CURRENT_CUDA.store(i, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
+
 impl fmt::Display for Device {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -97,7 +111,7 @@ impl FromStr for DeviceSpec {
 impl FromStr for Device {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
-        Ok(s.parse::<DeviceSpec>()?.resolve(0))
+        Ok(s.parse::<DeviceSpec>()?.resolve(current_cuda_device()))
     }
 }
 

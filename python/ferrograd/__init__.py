@@ -26,6 +26,7 @@ uint8 = int64  # not a distinct type here; the closest integer type
 # ---- factories -------------------------------------------------------------------------
 tensor = _C.tensor
 from_numpy = _C.from_numpy
+from_dlpack = _C.from_dlpack
 as_tensor = _C.as_tensor
 zeros = _C.zeros
 ones = _C.ones
@@ -199,15 +200,21 @@ _LEGACY = {}
 
 
 def _type(self, dtype=None, non_blocking=False, **kwargs):
-    """``x.type()`` names the legacy type; ``x.type(torch.DoubleTensor)`` converts."""
+    """``x.type()`` names the legacy type; ``x.type(torch.DoubleTensor)`` converts (and moves,
+    for the ``torch.cuda.*Tensor`` types)."""
+    prefix = "torch.cuda." if self.is_cuda else "torch."
     if dtype is None:
-        return "torch." + _LEGACY_NAMES[self.dtype]
+        return prefix + _LEGACY_NAMES[self.dtype]
     if isinstance(dtype, str):
-        dtype = {"torch." + v: k for k, v in _LEGACY_NAMES.items()}[dtype]
+        names = {"torch." + v: (k, False) for k, v in _LEGACY_NAMES.items()}
+        names.update({"torch.cuda." + v: (k, True) for k, v in _LEGACY_NAMES.items()})
+        if dtype not in names:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype, is_cuda = names[dtype]
+        return self.to("cuda" if is_cuda else "cpu", dtype)
     if isinstance(dtype, type) and hasattr(dtype, "_dtype"):
-        if getattr(dtype, "_cuda", False):
-            cuda._lazy_init()
-        dtype = dtype._dtype
+        is_cuda = getattr(dtype, "_cuda", False)
+        return self.to("cuda" if is_cuda else "cpu", dtype._dtype)
     return self.to(dtype)
 
 
@@ -267,6 +274,7 @@ def _register_methods():
     T.layout = "torch.strided"
     T.__module__ = "ferrograd"
     T.__reduce_ex__ = lambda self, proto: (tensor, (self.tolist(), None, None, self.requires_grad))
+    from . import _dlpack; _dlpack._install(T)  # __dlpack__, __dlpack_device__
 
 
 _LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTensor",
@@ -275,18 +283,20 @@ _LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTe
 
 class _LegacyMeta(type):
     def __call__(cls, *args, **kwargs):
+        dev = None
         if getattr(cls, "_cuda", False):
             cuda._lazy_init()
+            dev = "cuda"
         if len(args) == 0:
-            return empty(0, dtype=cls._dtype)
+            return empty(0, dtype=cls._dtype, device=dev)
         if len(args) == 1 and not isinstance(args[0], _builtins.int):
             if isinstance(args[0], Size):
-                return zeros(*args[0], dtype=cls._dtype)
-            return tensor(args[0], dtype=cls._dtype)
-        return zeros(*args, dtype=cls._dtype)
+                return zeros(*args[0], dtype=cls._dtype, device=dev)
+            return tensor(args[0], dtype=cls._dtype, device=dev)
+        return zeros(*args, dtype=cls._dtype, device=dev)
 
     def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.dtype == cls._dtype and not getattr(cls, "_cuda", False)
+        return isinstance(obj, Tensor) and obj.dtype == cls._dtype and obj.is_cuda == _builtins.bool(getattr(cls, "_cuda", False))
 
 
 def _legacy(name, dt, is_cuda=False):
@@ -302,7 +312,7 @@ HalfTensor = _legacy("HalfTensor", float16)
 
 _register_methods()
 
-from . import autograd, cuda, nn, optim  # noqa: E402
+from . import accelerator, autograd, cuda, nn, optim  # noqa: E402
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import return_types  # noqa: E402,F401
 

@@ -312,5 +312,5 @@ pub fn device_arg(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> 
     }
     let s: String = d.str()?.extract()?;
     let spec: crate::device::DeviceSpec = s.parse()?;
-    Ok(spec.resolve(0))
+    Ok(spec.resolve(crate::device::current_cuda_device()))
 }

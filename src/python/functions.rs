@@ -309,14 +309,61 @@ fn _cuda_device_count() -> usize {
 /// The error a CUDA entry point raises in this build (for `torch.cuda._lazy_init`).
 #[pyfunction]
 fn _cuda_check() -> PyResult<()> {
-    crate::cuda::check_device(crate::Device::Cuda(0))?;
+    crate::cuda::check_device(crate::Device::Cuda(crate::device::current_cuda_device()))?;
     Ok(())
+}
+
+#[pyfunction]
+fn _cuda_current_device() -> PyResult<usize> {
+    _cuda_check()?;
+    Ok(crate::device::current_cuda_device())
+}
+
+#[pyfunction]
+fn _cuda_set_device(i: usize) -> PyResult<()> {
+    Ok(crate::device::set_current_cuda_device(i)?)
+}
+
+#[pyfunction]
+fn _cuda_device_name(i: usize) -> PyResult<String> {
+    Ok(crate::cuda::device_name(i)?)
+}
+
+#[pyfunction]
+fn _cuda_synchronize(i: usize) -> PyResult<()> {
+    let dev = crate::Device::Cuda(i);
+    crate::cuda::check_device(dev)?;
+    Ok(crate::cuda::synchronize(i)?)
+}
+
+/// (allocated, max_allocated, reserved, max_reserved) bytes of device `i`'s allocator.
+#[pyfunction]
+fn _cuda_memory_stats(i: usize) -> PyResult<(usize, usize, usize, usize)> {
+    let s = crate::cuda::memory_stats(i)?;
+    Ok((s.allocated, s.max_allocated, s.reserved, s.max_reserved))
+}
+
+#[pyfunction]
+fn _cuda_empty_cache(i: usize) -> PyResult<()> {
+    Ok(crate::cuda::empty_cache(i)?)
+}
+
+#[pyfunction]
+fn _cuda_reset_peak_memory_stats(i: usize) -> PyResult<()> {
+    Ok(crate::cuda::reset_peak_memory_stats(i)?)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_parse_device, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_device_count, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_check, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_current_device, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_set_device, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_device_name, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_synchronize, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_memory_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_empty_cache, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_reset_peak_memory_stats, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
     m.add_function(wrap_pyfunction!(as_tensor, m)?)?;

@@ -1,6 +1,7 @@
 //! PyO3 bindings: the `ferrograd._C` module. The only place that imports pyo3.
 
 mod convert;
+mod dlpack;
 mod errors;
 mod function;
 mod functions;
@@ -21,6 +22,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNode>()?;
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
+    dlpack::register(m)?;
     functions::register_test_support(m)?;
     functions::install_anomaly_hooks();
     Ok(())

@@ -75,8 +75,67 @@ class Module:
         for p in self.parameters():
             p.grad = None
 
-    def to(self, *args, **kwargs):
+    def _apply(self, fn):
+        """Replace every parameter's data (and gradient) by ``fn`` of it, keeping the
+        Parameter objects (as PyTorch's ``Module._apply``)."""
+        from .. import no_grad
+
+        for m in self._modules.values():
+            m._apply(fn)
+        for p in self._parameters.values():
+            if p is None:
+                continue
+            with no_grad():
+                p.data = fn(p)
+                if p.grad is not None:
+                    g = fn(p.grad)
+                    p.grad = None
+                    p.grad = g
         return self
+
+    def to(self, *args, **kwargs):
+        """``module.to(device)``, ``module.to(dtype)``, ``module.to(device, dtype)``,
+        ``module.to(tensor)``: floating parameters take the dtype, all take the device."""
+        from .. import dtype as _dtype
+        from .._helpers import device as _device
+
+        dev = kwargs.get("device")
+        dt = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtype):
+                dt = a
+            elif isinstance(a, Tensor):
+                dev, dt = a.device, a.dtype
+            elif isinstance(a, (str, _device, int)):
+                dev = a
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+        if dt is not None and not dt.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dt}")
+
+        def convert(t):
+            if dev is not None:
+                t = t.to(dev)
+            if dt is not None and t.is_floating_point():
+                t = t.to(dt)
+            return t
+
+        return self._apply(convert)
+
+    def cuda(self, device=None):
+        return self._apply(lambda t: t.cuda(device))
+
+    def cpu(self):
+        return self._apply(lambda t: t.cpu())
+
+    def float(self):
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self):
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self):
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
     def state_dict(self):
         return {n: p.detach().clone() for n, p in self.named_parameters()}

@@ -1,0 +1,3 @@
+"""``torch.utils`` counterparts (``ferrograd.utils.dlpack``)."""
+
+from . import dlpack  # noqa: F401

@@ -1,0 +1,487 @@
+//! `CudaStorage`: a block of device memory from the caching allocator, and the CUDA side of
+//! the backend contract. Operations with a kernel in `kernels/` (float32/float64) launch it;
+//! the rest run through the host (copy, CPU kernel, copy back), which keeps every op correct
+//! on the GPU while kernels are added family by family (docs/cuda.md lists which is which).
+
+use super::alloc::Block;
+use super::driver::{cuda_err, gpu, grid, rows_grid, Gpu, KLayout, Module};
+use crate::backend::{BackendStorage, BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use crate::cuda_launch;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::shape::Layout;
+use crate::storage::{CpuStorage, StorageElem};
+use crate::tensor::Scalar;
+use cudarc::driver::result;
+use std::sync::Arc;
+
+/// Elements of one dtype in GPU memory.
+pub struct CudaStorage {
+    gpu: Arc<Gpu>,
+    block: Block,
+    len: usize,
+    dtype: DType,
+}
+
+impl Drop for CudaStorage {
+    fn drop(&mut self) {
+        self.gpu.release(self.block);
+    }
+}
+
+/// The kernel suffix of a dtype the float kernels cover.
+fn float_sfx(dt: DType) -> Option<&'static str> {
+    match dt {
+        DType::Float32 => Some("f32"),
+        DType::Float64 => Some("f64"),
+        _ => None,
+    }
+}
+
+/// The suffix of a dtype the fill/copy/cast kernels cover.
+fn copy_sfx(dt: DType) -> Option<&'static str> {
+    match dt {
+        DType::Float16 => None,
+        d => Some(d.short_name()),
+    }
+}
+
+impl CudaStorage {
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn device(&self) -> Device {
+        Device::Cuda(self.gpu.ordinal)
+    }
+    /// The device address of the first element.
+    pub fn as_ptr(&self) -> usize {
+        self.block.ptr as usize
+    }
+    /// The device address of element `i`.
+    fn ptr_at(&self, i: usize) -> u64 {
+        self.block.ptr + (i * self.dtype.itemsize()) as u64
+    }
+
+    fn alloc(gpu: &Arc<Gpu>, dtype: DType, len: usize) -> Result<CudaStorage> {
+        let block = gpu.allocate(len * dtype.itemsize())?;
+        Ok(CudaStorage { gpu: gpu.clone(), block, len, dtype })
+    }
+
+    /// A host buffer copied to `gpu`.
+    fn upload(gpu: &Arc<Gpu>, src: &CpuStorage) -> Result<CudaStorage> {
+        let out = Self::alloc(gpu, src.dtype(), src.len())?;
+        if src.is_empty() {
+            return Ok(out);
+        }
+        gpu.ctx.bind_to_thread().map_err(cuda_err)?;
+        crate::with_buf!(src, b => {
+            // SAFETY: the block holds `len * itemsize` bytes, exactly the bytes of `b`; the
+            // copy is synchronous, so `b` outlives it. (bool is one byte, 0 or 1, as the
+            // kernels' u8.)
+            unsafe { result::memcpy_htod_sync(out.block.ptr, &b[..]) }.map_err(cuda_err)?
+        });
+        Ok(out)
+    }
+
+    /// A copy of the offsets as a device int64 array.
+    fn upload_offsets(gpu: &Arc<Gpu>, offsets: &[usize]) -> Result<CudaStorage> {
+        let v: Vec<i64> = offsets.iter().map(|&o| o as i64).collect();
+        Self::upload(gpu, &i64::wrap(v))
+    }
+
+    /// Run `f` on a host copy and bring the result back (ops without a kernel).
+    fn via_host(&self, f: impl FnOnce(&CpuStorage) -> Result<CpuStorage>) -> Result<CudaStorage> {
+        let h = self.to_host()?;
+        Self::upload(&self.gpu, &f(&h)?)
+    }
+
+    fn same_gpu(&self, other: &CudaStorage) -> Result<()> {
+        if self.gpu.ordinal != other.gpu.ordinal {
+            return Err(Error::DeviceMismatch { op: "cuda", first: self.device(), second: other.device() });
+        }
+        Ok(())
+    }
+
+    /// A contiguous copy of the elements of `l` in this dtype (copy_strided kernel).
+    fn contiguous(&self, l: &Layout) -> Result<CudaStorage> {
+        let n = l.numel();
+        let (Some(sfx), Some(kl)) = (copy_sfx(self.dtype), KLayout::of(l)) else {
+            return self.via_host(|h| Ok(crate::cpu::contiguous_cast(h, l, h.dtype())));
+        };
+        let out = Self::alloc(&self.gpu, self.dtype, n)?;
+        if n > 0 {
+            let (x, o, nn) = (self.block.ptr, out.block.ptr, n as i64);
+            cuda_launch!(self.gpu, Module::Fill, format!("copy_strided_{sfx}"), grid(n); x, kl, o, nn);
+        }
+        Ok(out)
+    }
+}
+
+/// The unary kernels of kernels/unary.cu.
+fn unary_kernel(op: UnaryOp) -> Option<&'static str> {
+    use UnaryOp::*;
+    Some(match op {
+        Neg => "neg",
+        Exp => "exp",
+        Log => "log",
+        Sqrt => "sqrt",
+        Rsqrt => "rsqrt",
+        Sin => "sin",
+        Cos => "cos",
+        Tanh => "tanh",
+        Sigmoid => "sigmoid",
+        Relu => "relu",
+        Abs => "abs",
+        Reciprocal => "reciprocal",
+        Sign => "sign",
+        _ => return None,
+    })
+}
+
+/// The binary kernels of kernels/binary.cu (strided variants exist for these).
+fn binary_kernel(op: BinaryOp) -> Option<&'static str> {
+    use BinaryOp::*;
+    Some(match op {
+        Add => "add",
+        Sub => "sub",
+        Mul => "mul",
+        Div => "div",
+        Pow => "pow",
+        Maximum => "maximum",
+        Minimum => "minimum",
+        Eq => "eq",
+        Ne => "ne",
+        Lt => "lt",
+        Le => "le",
+        Gt => "gt",
+        Ge => "ge",
+        _ => return None,
+    })
+}
+
+impl BackendStorage for CudaStorage {
+    fn device(&self) -> Device {
+        CudaStorage::device(self)
+    }
+    fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    fn unary(&self, l: &Layout, op: UnaryOp) -> Result<Self> {
+        let n = l.numel();
+        let Some(sfx) = float_sfx(self.dtype) else { return self.via_host(|h| h.unary(l, op)) };
+        let out = Self::alloc(&self.gpu, self.dtype, n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let (o, nn) = (out.block.ptr, n as i64);
+        if let Some(name) = unary_kernel(op) {
+            match (l.contiguous_range(), KLayout::of(l)) {
+                (Some(r), _) => {
+                    let x = self.ptr_at(r.start);
+                    cuda_launch!(self.gpu, Module::Unary, format!("{name}_{sfx}"), grid(n); x, o, nn);
+                }
+                (None, Some(kl)) => {
+                    let x = self.block.ptr;
+                    cuda_launch!(self.gpu, Module::Unary, format!("{name}_strided_{sfx}"), grid(n); x, kl, o, nn);
+                }
+                (None, None) => return self.via_host(|h| h.unary(l, op)),
+            }
+            return Ok(out);
+        }
+        let Some(r) = l.contiguous_range() else { return self.via_host(|h| h.unary(l, op)) };
+        let x = self.ptr_at(r.start);
+        match (op, self.dtype) {
+            (UnaryOp::Clamp(lo, hi), DType::Float32) => {
+                let (a, b, ha, hb) = (lo.unwrap_or(0.0) as f32, hi.unwrap_or(0.0) as f32, lo.is_some() as i32, hi.is_some() as i32);
+                cuda_launch!(self.gpu, Module::Unary, "clamp_f32", grid(n); x, o, a, b, ha, hb, nn);
+            }
+            (UnaryOp::Clamp(lo, hi), _) => {
+                let (a, b, ha, hb) = (lo.unwrap_or(0.0), hi.unwrap_or(0.0), lo.is_some() as i32, hi.is_some() as i32);
+                cuda_launch!(self.gpu, Module::Unary, "clamp_f64", grid(n); x, o, a, b, ha, hb, nn);
+            }
+            (UnaryOp::PowScalar(p), DType::Float32) => {
+                let p = p as f32;
+                cuda_launch!(self.gpu, Module::Unary, "pow_scalar_f32", grid(n); x, o, p, nn);
+            }
+            (UnaryOp::PowScalar(p), _) => {
+                cuda_launch!(self.gpu, Module::Unary, "pow_scalar_f64", grid(n); x, o, p, nn);
+            }
+            _ => return self.via_host(|h| h.unary(l, op)),
+        }
+        Ok(out)
+    }
+
+    fn binary(&self, la: &Layout, rhs: &Self, lb: &Layout, op: BinaryOp) -> Result<Self> {
+        self.same_gpu(rhs)?;
+        let n = la.numel();
+        let fallback = || -> Result<Self> {
+            let (a, b) = (self.to_host()?, rhs.to_host()?);
+            Self::upload(&self.gpu, &a.binary(la, &b, lb, op)?)
+        };
+        let Some(sfx) = float_sfx(self.dtype) else { return fallback() };
+        let out = Self::alloc(&self.gpu, op.out_dtype(self.dtype), n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let (o, nn) = (out.block.ptr, n as i64);
+        let fused = match op {
+            BinaryOp::ReluBackward => Some("relu_backward"),
+            BinaryOp::TanhBackward => Some("tanh_backward"),
+            BinaryOp::SigmoidBackward => Some("sigmoid_backward"),
+            _ => None,
+        };
+        match (binary_kernel(op).or(fused), la.contiguous_range(), lb.contiguous_range()) {
+            (Some(name), Some(ra), Some(rb)) => {
+                let (a, b) = (self.ptr_at(ra.start), rhs.ptr_at(rb.start));
+                cuda_launch!(self.gpu, if fused.is_some() { Module::Unary } else { Module::Binary }, format!("{name}_{sfx}"), grid(n); a, b, o, nn);
+            }
+            (Some(name), _, _) if fused.is_none() => {
+                let (Some(ka), Some(kb)) = (KLayout::of(la), KLayout::of(lb)) else { return fallback() };
+                let (a, b) = (self.block.ptr, rhs.block.ptr);
+                cuda_launch!(self.gpu, Module::Binary, format!("{name}_strided_{sfx}"), grid(n); a, ka, b, kb, o, nn);
+            }
+            _ => return fallback(),
+        }
+        Ok(out)
+    }
+
+    fn where_cond(&self, lc: &Layout, a: &Self, la: &Layout, b: &Self, lb: &Layout) -> Result<Self> {
+        self.same_gpu(a)?;
+        self.same_gpu(b)?;
+        let n = la.numel();
+        let Some(sfx) = float_sfx(a.dtype) else {
+            let (c, x, y) = (self.to_host()?, a.to_host()?, b.to_host()?);
+            return Self::upload(&self.gpu, &c.where_cond(lc, &x, la, &y, lb)?);
+        };
+        let (c, x, y) = (self.contiguous(lc)?, a.contiguous(la)?, b.contiguous(lb)?);
+        let out = Self::alloc(&self.gpu, a.dtype, n)?;
+        if n > 0 {
+            let (pc, px, py, o, nn) = (c.block.ptr, x.block.ptr, y.block.ptr, out.block.ptr, n as i64);
+            cuda_launch!(self.gpu, Module::Binary, format!("where_{sfx}"), grid(n); pc, px, py, o, nn);
+        }
+        Ok(out)
+    }
+
+    fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
+        let c = self.contiguous(l)?;
+        if dtype == self.dtype {
+            return Ok(c);
+        }
+        let n = l.numel();
+        let (Some(from), Some(to)) = (copy_sfx(self.dtype), copy_sfx(dtype)) else {
+            return c.via_host(|h| Ok(crate::cpu::contiguous_cast(h, &Layout::contiguous(&[n]), dtype)));
+        };
+        let out = Self::alloc(&self.gpu, dtype, n)?;
+        if n > 0 {
+            let (x, o, nn) = (c.block.ptr, out.block.ptr, n as i64);
+            cuda_launch!(self.gpu, Module::Fill, format!("cast_{from}_{to}"), grid(n); x, o, nn);
+        }
+        Ok(out)
+    }
+
+    fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()> {
+        self.same_gpu(src)?;
+        let n = dl.numel();
+        if n == 0 {
+            return Ok(());
+        }
+        let c = src.contiguous(sl)?;
+        let isz = self.dtype.itemsize();
+        if let Some(r) = dl.contiguous_range() {
+            self.gpu.ctx.bind_to_thread().map_err(cuda_err)?;
+            // SAFETY: both ranges lie inside live blocks (n elements from `r.start` of this
+            // storage; `c` is a fresh block of n elements); the blocks are distinct, and the
+            // copy is ordered on the device's stream.
+            unsafe { result::memcpy_dtod_async(self.ptr_at(r.start), c.block.ptr, n * isz, self.gpu.stream.cu_stream()) }.map_err(cuda_err)?;
+            return Ok(());
+        }
+        // a strided destination: scatter through the put kernel, or through the host
+        let offsets = crate::ops::index::storage_offsets(dl);
+        if float_sfx(self.dtype).is_some() {
+            return self.put(&offsets, &c, false);
+        }
+        let (mut h, s) = (self.to_host()?, c.to_host()?);
+        h.put(&offsets, &s, false)?;
+        let fresh = Self::upload(&self.gpu, &h)?;
+        *self = fresh;
+        Ok(())
+    }
+
+    fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self> {
+        let name = match op {
+            ReduceOp::Sum => "sum_rows",
+            ReduceOp::Prod => "prod_rows",
+            ReduceOp::Max => "max_rows",
+            ReduceOp::Min => "min_rows",
+            _ => "",
+        };
+        let (Some(sfx), Some(r)) = (float_sfx(self.dtype), l.contiguous_range()) else { return self.via_host(|h| h.reduce(l, row, op, out_dtype)) };
+        if name.is_empty() || out_dtype != self.dtype || row == 0 {
+            return self.via_host(|h| h.reduce(l, row, op, out_dtype));
+        }
+        let rows = l.numel() / row;
+        let out = Self::alloc(&self.gpu, self.dtype, rows)?;
+        if rows > 0 {
+            let (x, o, nr, rl) = (self.ptr_at(r.start), out.block.ptr, rows as i64, row as i64);
+            cuda_launch!(self.gpu, Module::Reduce, format!("{name}_{sfx}"), rows_grid(rows); x, o, nr, rl);
+        }
+        Ok(out)
+    }
+
+    fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)> {
+        let (Some(sfx), Some(r)) = (float_sfx(self.dtype), l.contiguous_range()) else {
+            let (v, i) = self.to_host()?.arg_reduce(l, row, is_max)?;
+            return Ok((Self::upload(&self.gpu, &v)?, Self::upload(&self.gpu, &i)?));
+        };
+        let rows = l.numel() / row.max(1);
+        let vals = self.reduce(l, row, if is_max { ReduceOp::Max } else { ReduceOp::Min }, self.dtype)?;
+        let idx = Self::alloc(&self.gpu, DType::Int64, rows)?;
+        if rows > 0 {
+            let (x, o, nr, rl) = (self.ptr_at(r.start), idx.block.ptr, rows as i64, row as i64);
+            let name = if is_max { "argmax_rows" } else { "argmin_rows" };
+            cuda_launch!(self.gpu, Module::Reduce, format!("{name}_{sfx}"), grid(rows); x, o, nr, rl);
+        }
+        Ok((vals, idx))
+    }
+
+    fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self> {
+        let name = match op {
+            ScanOp::Softmax => "softmax_rows",
+            ScanOp::LogSoftmax => "log_softmax_rows",
+            _ => return self.via_host(|h| h.scan(l, row, op)),
+        };
+        let (Some(sfx), Some(r)) = (float_sfx(self.dtype), l.contiguous_range()) else { return self.via_host(|h| h.scan(l, row, op)) };
+        let n = l.numel();
+        let row = row.max(1);
+        let rows = n / row;
+        let out = Self::alloc(&self.gpu, self.dtype, n)?;
+        if rows > 0 {
+            let (x, o, nr, rl) = (self.ptr_at(r.start), out.block.ptr, rows as i64, row as i64);
+            cuda_launch!(self.gpu, Module::Softmax, format!("{name}_{sfx}"), rows_grid(rows); x, o, nr, rl);
+        }
+        Ok(out)
+    }
+
+    fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
+        self.same_gpu(rhs)?;
+        let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
+        let Some(sfx) = float_sfx(self.dtype) else {
+            let (a, b) = (self.to_host()?, rhs.to_host()?);
+            return Self::upload(&self.gpu, &a.matmul(la, &b, lb)?);
+        };
+        let out = Self::alloc(&self.gpu, self.dtype, bs * m * n)?;
+        if bs * m * n == 0 {
+            return Ok(out);
+        }
+        if k == 0 {
+            return Self::full(self.device(), self.dtype, bs * m * n, Scalar::Int(0));
+        }
+        let (a, b, c) = (self.ptr_at(la.offset), rhs.ptr_at(lb.offset), out.block.ptr);
+        let (mm, nn, kk) = (m as i64, n as i64, k as i64);
+        let (a_bs, a_rs, a_cs) = (la.strides[0] as i64, la.strides[1] as i64, la.strides[2] as i64);
+        let (b_bs, b_rs, b_cs) = (lb.strides[0] as i64, lb.strides[1] as i64, lb.strides[2] as i64);
+        let cfg = cudarc::driver::LaunchConfig { grid_dim: (n.div_ceil(16) as u32, m.div_ceil(16) as u32, bs as u32), block_dim: (16, 16, 1), shared_mem_bytes: 0 };
+        cuda_launch!(self.gpu, Module::Matmul, format!("matmul_{sfx}"), cfg; a, b, c, mm, nn, kk, a_bs, a_rs, a_cs, b_bs, b_rs, b_cs);
+        Ok(out)
+    }
+
+    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self> {
+        let (Some(sfx), Some(kl)) = (float_sfx(self.dtype), KLayout::of(l)) else { return self.via_host(|h| h.take(l, offsets)) };
+        let numel = l.numel();
+        if let Some(&bad) = offsets.iter().find(|&&o| o >= numel) {
+            return Err(Error::Index(format!("index {bad} is out of bounds for size {numel}")));
+        }
+        let n = offsets.len();
+        let out = Self::alloc(&self.gpu, self.dtype, n)?;
+        if n > 0 {
+            let offs = Self::upload_offsets(&self.gpu, offsets)?;
+            let (x, po, o, nn) = (self.block.ptr, offs.block.ptr, out.block.ptr, n as i64);
+            cuda_launch!(self.gpu, Module::Index, format!("take_{sfx}"), grid(n); x, kl, po, o, nn);
+        }
+        Ok(out)
+    }
+
+    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()> {
+        self.same_gpu(src)?;
+        let len = self.len;
+        if let Some(&bad) = offsets.iter().find(|&&o| o >= len) {
+            return Err(Error::Index(format!("index {bad} is out of bounds for size {len}")));
+        }
+        let n = offsets.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let Some(sfx) = float_sfx(self.dtype) else {
+            let (mut h, s) = (self.to_host()?, src.to_host()?);
+            h.put(offsets, &s, accumulate)?;
+            *self = Self::upload(&self.gpu, &h)?;
+            return Ok(());
+        };
+        let offs = Self::upload_offsets(&self.gpu, offsets)?;
+        let (v, po, o, nn) = (src.block.ptr, offs.block.ptr, self.block.ptr, n as i64);
+        // put_add accumulates duplicates with atomics; plain put lets one write win
+        let name = if accumulate { format!("put_add_{sfx}") } else { format!("put_{sfx}") };
+        cuda_launch!(self.gpu, Module::Index, name, grid(n); v, po, o, nn);
+        Ok(())
+    }
+
+    fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
+        let Device::Cuda(ordinal) = device else { return Err(Error::Runtime("invariant: CUDA storage on a CUDA device".into())) };
+        let g = gpu(ordinal)?;
+        let Some(sfx) = copy_sfx(dtype) else { return Self::upload(&g, &CpuStorage::filled(dtype, n, v)) };
+        let out = Self::alloc(&g, dtype, n)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        let (o, nn) = (out.block.ptr, n as i64);
+        let name = format!("fill_{sfx}");
+        match dtype {
+            DType::Float32 => { let x = v.as_f64() as f32; cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
+            DType::Float64 => { let x = v.as_f64(); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
+            DType::Int64 => { let x = v.as_i64(); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
+            DType::Int32 => { let x = v.as_i64() as i32; cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
+            DType::Bool => { let x = u8::from(v.as_f64() != 0.0); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
+            DType::Float16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)),
+        }
+        Ok(out)
+    }
+
+    fn to_host(&self) -> Result<CpuStorage> {
+        self.gpu.ctx.bind_to_thread().map_err(cuda_err)?;
+        // wait for the kernels that write this block before reading it
+        self.gpu.stream.synchronize().map_err(cuda_err)?;
+        let n = self.len;
+        Ok(match self.dtype {
+            DType::Bool => {
+                let mut v = vec![0u8; n];
+                if n > 0 {
+                    // SAFETY: the block holds n bytes; the copy is synchronous.
+                    unsafe { result::memcpy_dtoh_sync(&mut v[..], self.block.ptr) }.map_err(cuda_err)?;
+                }
+                bool::wrap(v.into_iter().map(|b| b != 0).collect())
+            }
+            dt => crate::num_types!(dt, T => {
+                let mut v = vec![T::default(); n];
+                if n > 0 {
+                    // SAFETY: the block holds n elements of T; the copy is synchronous and
+                    // every bit pattern is a valid T for these numeric types.
+                    unsafe { result::memcpy_dtoh_sync(&mut v[..], self.block.ptr) }.map_err(cuda_err)?;
+                }
+                T::wrap(v)
+            }),
+        })
+    }
+
+    fn from_host(device: Device, src: &CpuStorage) -> Result<Self> {
+        let Device::Cuda(ordinal) = device else { return Err(Error::Runtime("invariant: CUDA storage on a CUDA device".into())) };
+        Self::upload(&gpu(ordinal)?, src)
+    }
+}
