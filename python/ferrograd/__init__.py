@@ -312,7 +312,7 @@ HalfTensor = _legacy("HalfTensor", float16)
 
 _register_methods()
 
-from . import accelerator, autograd, cuda, nn, optim  # noqa: E402
+from . import accelerator, autograd, cuda, nn, optim, utils  # noqa: E402
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import return_types  # noqa: E402,F401
 

@@ -48,9 +48,11 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
     if self.device.type == "cpu" and stream is not None and stream != -1:
         raise AssertionError("stream should be None on cpu.")
     if max_version is not None:
-        if not isinstance(max_version, tuple) or len(max_version) != 2:
-            raise TypeError("max_version must be None or a tuple with two elements.")
-        max_version = (int(max_version[0]), int(max_version[1]))
+        try:
+            major, minor = max_version
+            max_version = (int(major), int(minor))
+        except (TypeError, ValueError):
+            raise TypeError("max_version must be None or a tuple with two elements.") from None
     t = self
     copied = False
     if dl_device is not None:

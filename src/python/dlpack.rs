@@ -190,7 +190,8 @@ impl Managed for DLManagedTensorVersioned {
     }
 }
 
-/// Our deleter: frees the managed struct and its context (needs no GIL: pure Rust drops).
+/// Our deleter: frees the managed struct and its context. Safe to call from any thread
+/// without the GIL (dropping a tensor needs none; pyo3 defers any Python decref).
 unsafe extern "C" fn delete_export<M: Managed>(m: *mut M) {
     if m.is_null() {
         return;
@@ -277,9 +278,11 @@ pub fn to_dlpack<'py>(py: Python<'py>, t: &Tensor, max_version: Option<(u32, u32
     } else {
         let st = d.storage.data.read();
         let cpu = st.as_cpu().ok_or_else(|| PyRuntimeError::new_err("invariant: a CPU DLDevice has CPU storage"))?;
-        // the layout addresses elements of this buffer, so offset * itemsize stays inside it;
-        // the Vec's heap block never moves (storages are not resized in place)
-        (cpu.as_ptr() + d.layout.offset * d.dtype.itemsize()) as *mut c_void
+        // the layout addresses elements of this buffer, so `offset` stays inside it; the
+        // buffer never moves or shrinks while `ExportCtx` holds its storage (storages are not
+        // resized in place)
+        let off = d.layout.offset;
+        crate::with_buf!(cpu, b => b.as_ptr().wrapping_add(off) as *mut c_void)
     };
     let shape: Box<[i64]> = d.layout.shape.iter().map(|&n| n as i64).collect();
     let strides: Box<[i64]> = d.layout.strides.iter().map(|&s| s as i64).collect();

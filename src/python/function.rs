@@ -15,7 +15,9 @@ use std::sync::Arc;
 
 /// The backward of a Python Function: calls `ctx._forward_cls.backward(ctx, *grads)`.
 pub struct PyFunctionBackward {
-    ctx: Py<PyAny>,
+    /// The ctx object; taken by the garbage collector's clear when a cycle through it
+    /// (`ctx.out = out`) is collected.
+    pub(crate) ctx: Mutex<Option<Py<PyAny>>>,
     saved: Mutex<Vec<SavedTensor>>,
     materialize: bool,
     /// Which forward args were tensors (non-tensors must get None).
@@ -26,7 +28,8 @@ impl Backward for PyFunctionBackward {
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads = crate::autograd::materialize(node, grads, self.materialize)?;
         attached(|py| {
-            let ctx = self.ctx.bind(py);
+            let ctx = self.ctx.lock().as_ref().map(|c| c.clone_ref(py)).ok_or_else(|| PyRuntimeError::new_err("the ctx of this Function was cleared by the garbage collector"))?;
+            let ctx = ctx.bind(py);
             let args: Vec<Py<PyAny>> = std::iter::once(Ok(ctx.clone().unbind()))
                 .chain(grads.into_iter().map(|g| super::tensor::wrap_opt(py, g)))
                 .collect::<PyResult<_>>()?;
@@ -122,7 +125,7 @@ pub fn _function_apply<'py>(
     let ctx_obj = ctx.clone().into_any().unbind();
     let (node, connected) = crate::autograd::connect_outputs(name, &inputs, out_tensors.clone(),
         crate::autograd::ForwardMarks { to_save: &to_save, dirty: &dirty, non_differentiable: &non_diff },
-        |saved| Box::new(PyFunctionBackward { ctx: ctx_obj, saved: Mutex::new(saved), materialize, is_tensor }))?;
+        |saved| Box::new(PyFunctionBackward { ctx: Mutex::new(Some(ctx_obj)), saved: Mutex::new(saved), materialize, is_tensor }))?;
     PyNode::bind_weak(ctx, &node);
     // hand back the user's own objects, except where the core made an alias
     let mut result: Vec<Py<PyAny>> = Vec::with_capacity(outs.len());

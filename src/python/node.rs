@@ -87,6 +87,22 @@ impl PyNode {
         PyNode { inner: Mutex::new(NodeRef::Unbound), me: AtomicUsize::new(0) }
     }
 
+    /// GC: a custom Function's node owns its ctx (this object) through a Rust edge that the
+    /// tensors' `__traverse__` reports; clearing drops that edge, which breaks a cycle such
+    /// as `ctx.out = out`.
+    fn __clear__(&self) {
+        let node = match &*self.inner.lock() {
+            NodeRef::Weak(w) => w.upgrade(),
+            _ => None,
+        };
+        if let Some(n) = node {
+            if let Some(b) = n.backward.as_ref().and_then(|b| b.as_any().downcast_ref::<super::function::PyFunctionBackward>()) {
+                let ctx = b.ctx.lock().take();
+                drop(ctx);
+            }
+        }
+    }
+
     /// The node's class name (`MulBackward0`).
     fn name(&self) -> PyResult<String> {
         Ok(self.node()?.name.to_string())

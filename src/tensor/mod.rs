@@ -118,6 +118,14 @@ impl std::fmt::Debug for Tensor {
     }
 }
 
+impl TensorImpl {
+    /// The autograd metadata if no one holds it now (for the garbage collector's traversal,
+    /// which must not block).
+    pub fn try_meta(&self) -> Option<parking_lot::MutexGuard<'_, AutogradMeta>> {
+        self.autograd.try_lock()
+    }
+}
+
 impl Drop for TensorImpl {
     fn drop(&mut self) {
         // A grad_fn may head a long chain: hand it to the iterative dropper.
