@@ -4,7 +4,7 @@ The UCI optical-digits set (1797 8x8 images, CC BY 4.0, see data/README.md) ship
 project. A 64-128-10 MLP is trained with Adam on mini-batches; a progress bar shows the
 epochs; the script ends by printing test accuracy and wall time.
 
-    python examples/train_digits.py [--epochs N] [--seed S]
+    python examples/train_digits.py [--epochs N] [--seed S] [--device cuda]
 """
 
 import argparse
@@ -54,6 +54,7 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=1e-2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--device", default="cpu", help="cpu, cuda or cuda:N")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -62,15 +63,16 @@ def main():
     order = rng.permutation(len(x))
     n_test = len(x) // 5
     test, train = order[:n_test], order[n_test:]
-    xtr, ytr = torch.from_numpy(x[train]), torch.from_numpy(y[train])
-    xte, yte = torch.from_numpy(x[test]), torch.from_numpy(y[test])
+    dev = torch.device(args.device)
+    xtr, ytr = torch.from_numpy(x[train]).to(dev), torch.from_numpy(y[train]).to(dev)
+    xte, yte = torch.from_numpy(x[test]).to(dev), torch.from_numpy(y[test]).to(dev)
     print(f"digits: {len(train)} train / {len(test)} test images, 64 features, 10 classes")
 
-    model = MLP()
+    model = MLP().to(dev)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     start = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
-        perm = torch.from_numpy(rng.permutation(len(train)))
+        perm = torch.from_numpy(rng.permutation(len(train))).to(dev)
         total, correct = 0.0, 0
         for i in range(0, len(train), args.batch):
             idx = perm[i:i + args.batch]

@@ -38,13 +38,16 @@ pub trait BackendStorage: Sized {
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)>;
     /// A row-wise scan of the contiguous `l` (same shape out).
     fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self>;
+    /// The int64 permutation sorting each row of the contiguous `l` (stable, NaN largest).
+    fn argsort_rows(&self, l: &Layout, row: usize, descending: bool) -> Result<Self>;
     /// Batched `(b, m, k) @ (b, k, n)` over 3-d layouts with any strides.
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self>;
-    /// The elements at logical (row-major) positions `offsets` of `l`.
-    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self>;
-    /// `self[offsets[i]] (+)= src[i]` into a contiguous `self`; duplicates accumulate when
-    /// `accumulate`, else the last write wins.
-    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()>;
+    /// The elements at logical (row-major) positions `offsets` of `l`; `offsets` is a dense
+    /// int64 buffer on this device (so index arithmetic can stay on the device).
+    fn take(&self, l: &Layout, offsets: &Self) -> Result<Self>;
+    /// `self[offsets[i]] (+)= src[i]` into a contiguous `self` (`offsets` a dense int64
+    /// buffer on this device); duplicates accumulate when `accumulate`, else one write wins.
+    fn put(&mut self, offsets: &Self, src: &Self, accumulate: bool) -> Result<()>;
     /// `n` copies of `v` as `dtype` on `device`.
     fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self>;
     /// The whole buffer copied to the host.
@@ -136,8 +139,10 @@ pub fn cast_layout(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
 
 /// A contiguous copy of `t` cast to `dtype`.
 pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
-    let l = t.layout();
-    cast_layout(t, &l, dtype)
+    let d = t.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.cast(&d.layout, dtype));
+    Ok(Tensor::from_storage_on(out, &d.layout.shape))
 }
 
 /// Write `src` read through `sl` (shape of `dst`'s layout, any dtype) into `dst`'s storage.
@@ -195,6 +200,14 @@ pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
 }
 
+/// The int64 permutation sorting each row of the contiguous `x` (same shape).
+pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.argsort_rows(&d.layout, row, descending));
+    Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
 /// Batched matmul of 3-d `a` (b, m, k) and `b` (b, k, n) → contiguous (b, m, n).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = (a.data(), b.data());
@@ -210,27 +223,50 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(Tensor::from_storage_on(out, &shape))
 }
 
-/// The elements of `x` at logical positions `offsets`, shaped `shape`.
-pub fn take(x: &Tensor, offsets: &[usize], shape: &[usize]) -> Result<Tensor> {
-    let d = x.data();
-    let s = d.storage.data.read();
-    let out = on_device!(&*s, v => v.take(&d.layout, offsets));
+/// Host offsets as a dense int64 tensor on `device` (for `take`/`put`).
+pub fn offsets_tensor(offsets: &[usize], device: Device) -> Result<Tensor> {
+    let t = Tensor::from_storage(crate::storage::StorageElem::wrap(offsets.iter().map(|&o| o as i64).collect::<Vec<i64>>()), &[offsets.len()]);
+    on(&t, device)
+}
+
+/// `t` as a dense buffer of its own (contiguous from element 0, nothing else in it).
+fn dense(t: &Tensor) -> Result<Tensor> {
+    let d = t.data();
+    if d.layout.is_contiguous() && d.layout.offset == 0 && d.storage.data.read().len() == d.layout.numel() {
+        return Ok(t.clone());
+    }
+    drop(d);
+    cast(t, t.dtype())
+}
+
+/// The elements of `x` at logical positions `offsets` (an int64 tensor), shaped `shape`.
+pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let offsets = dense(&on(offsets, x.device())?)?;
+    let (d, od) = (x.data(), offsets.data());
+    let (s, so) = (d.storage.data.read(), od.storage.data.read());
+    let out = match (&*s, &*so) {
+        (Storage::Cpu(v), Storage::Cpu(o)) => Storage::Cpu(v.take(&d.layout, o)?),
+        (Storage::Cuda(v), Storage::Cuda(o)) => Storage::Cuda(v.take(&d.layout, o)?),
+        (v, o) => return Err(mismatch("take", v.device(), o.device())),
+    };
     Ok(Tensor::from_storage_on(out, shape))
 }
 
-/// A contiguous copy of `base` with `src`'s elements written (or added) at `offsets`.
-pub fn put(base: &Tensor, offsets: &[usize], src: &Tensor, accumulate: bool) -> Result<Tensor> {
+/// A contiguous copy of `base` with `src`'s elements written (or added) at `offsets` (an
+/// int64 tensor).
+pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> Result<Tensor> {
     let dev = common_device("index_put_", &[base, src])?;
     let out = cast(base, base.dtype())?;
-    let src = on(&cast(src, base.dtype())?, dev)?;
+    let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
+    let offsets = dense(&on(offsets, dev)?)?;
     {
-        let (dout, dsrc) = (out.data(), src.data());
-        let ss = dsrc.storage.data.read();
-        let mut so = dout.storage.data.write();
-        match (&mut *so, &*ss) {
-            (Storage::Cpu(o), Storage::Cpu(s)) => o.put(offsets, s, accumulate)?,
-            (Storage::Cuda(o), Storage::Cuda(s)) => o.put(offsets, s, accumulate)?,
-            (o, s) => return Err(mismatch("index_put_", o.device(), s.device())),
+        let (dout, dsrc, doff) = (out.data(), src.data(), offsets.data());
+        let (ss, so) = (dsrc.storage.data.read(), doff.storage.data.read());
+        let mut st = dout.storage.data.write();
+        match (&mut *st, &*ss, &*so) {
+            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put(i, s, accumulate)?,
+            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put(i, s, accumulate)?,
+            (o, s, _) => return Err(mismatch("index_put_", o.device(), s.device())),
         }
     }
     Ok(out)

@@ -54,6 +54,9 @@ impl BackendStorage for CpuStorage {
     fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self> {
         reduce::scan(self, l, row, op)
     }
+    fn argsort_rows(&self, l: &Layout, row: usize, descending: bool) -> Result<Self> {
+        reduce::argsort_rows(self, l, row, descending)
+    }
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
         let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
         let dt = CpuStorage::dtype(self);
@@ -72,10 +75,10 @@ impl BackendStorage for CpuStorage {
             T::wrap(c)
         }))
     }
-    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self> {
+    fn take(&self, l: &Layout, offsets: &Self) -> Result<Self> {
         index::take(self, l, offsets)
     }
-    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()> {
+    fn put(&mut self, offsets: &Self, src: &Self, accumulate: bool) -> Result<()> {
         index::put(self, offsets, src, accumulate)
     }
     fn full(_device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {

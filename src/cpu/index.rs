@@ -21,35 +21,39 @@ fn storage_offset(l: &Layout, mut flat: usize) -> usize {
     off
 }
 
-/// The elements of `l` at logical positions `offsets`.
-pub fn take(s: &CpuStorage, l: &Layout, offsets: &[usize]) -> Result<CpuStorage> {
-    let n = l.numel();
-    if let Some(&bad) = offsets.iter().find(|&&o| o >= n) {
+/// Offsets as indices below `n`, or PyTorch's out-of-range error.
+fn checked(offsets: &CpuStorage, n: usize) -> Result<&[i64]> {
+    let CpuStorage::I64(o) = offsets else { bail!(Runtime, "invariant: int64 offsets") };
+    if let Some(&bad) = o.iter().find(|&&o| o < 0 || o as usize >= n) {
         bail!(Index, "index {} is out of bounds for size {}", bad, n);
     }
+    Ok(o)
+}
+
+/// The elements of `l` at logical positions `offsets` (int64).
+pub fn take(s: &CpuStorage, l: &Layout, offsets: &CpuStorage) -> Result<CpuStorage> {
+    let offsets = checked(offsets, l.numel())?;
     let contiguous = l.is_contiguous();
     Ok(all_types!(s.dtype(), T => {
         let b = T::get(s);
         T::wrap(if contiguous {
-            offsets.iter().map(|&o| b[l.offset + o]).collect()
+            offsets.iter().map(|&o| b[l.offset + o as usize]).collect()
         } else {
-            offsets.iter().map(|&o| b[storage_offset(l, o)]).collect()
+            offsets.iter().map(|&o| b[storage_offset(l, o as usize)]).collect()
         })
     }))
 }
 
 /// `dst[offsets[i]] (+)= src[i]` into the contiguous `dst`.
-pub fn put(dst: &mut CpuStorage, offsets: &[usize], src: &CpuStorage, accumulate: bool) -> Result<()> {
-    let n = dst.len();
-    if let Some(&bad) = offsets.iter().find(|&&o| o >= n) {
-        bail!(Index, "index {} is out of bounds for size {}", bad, n);
-    }
+pub fn put(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, accumulate: bool) -> Result<()> {
+    let offsets = checked(offsets, dst.len())?;
     if src.len() < offsets.len() {
         bail!(Runtime, "invariant: put source shorter than its offsets");
     }
     match (dst, src) {
         (CpuStorage::Bool(d), CpuStorage::Bool(s)) => {
             for (i, &o) in offsets.iter().enumerate() {
+                let o = o as usize;
                 d[o] = if accumulate { d[o] | s[i] } else { s[i] };
             }
         }
@@ -57,6 +61,7 @@ pub fn put(dst: &mut CpuStorage, offsets: &[usize], src: &CpuStorage, accumulate
             let s = T::get(s);
             let d = T::get_mut(d);
             for (i, &o) in offsets.iter().enumerate() {
+                let o = o as usize;
                 d[o] = if accumulate { d[o] + s[i] } else { s[i] };
             }
         }),
@@ -72,13 +77,15 @@ mod tests {
         let s = f32::wrap(vec![0., 1., 2., 3., 4., 5.]);
         // the transpose of a 2x3 matrix
         let l = Layout { shape: [3usize, 2].into_iter().collect(), strides: [1usize, 3].into_iter().collect(), offset: 0 };
-        let t = take(&s, &l, &[0, 1, 2, 5]).unwrap();
+        let t = take(&s, &l, &i64::wrap(vec![0, 1, 2, 5])).unwrap();
+        assert!(take(&s, &l, &i64::wrap(vec![6])).is_err(), "out of range is an error, not a read");
+        assert!(take(&s, &l, &i64::wrap(vec![-1])).is_err());
         assert_eq!(f32::get(&t), &[0., 3., 1., 5.]);
     }
     #[test]
     fn put_accumulates_duplicates() {
         let mut d = f64::wrap(vec![0.0; 3]);
-        put(&mut d, &[1, 1, 2], &f64::wrap(vec![1.0, 2.0, 3.0]), true).unwrap();
+        put(&mut d, &i64::wrap(vec![1, 1, 2]), &f64::wrap(vec![1.0, 2.0, 3.0]), true).unwrap();
         assert_eq!(f64::get(&d), &[0.0, 3.0, 3.0]);
     }
 }

@@ -107,6 +107,26 @@ fn softmax_rows<T: StorageElem + Float>(x: &[T], row: usize, log: bool) -> Vec<T
     out
 }
 
+/// The int64 permutation that sorts each row (stable; NaN sorts as the largest value).
+pub fn argsort_rows(s: &CpuStorage, l: &Layout, row: usize, descending: bool) -> Result<CpuStorage> {
+    let row = row.max(1);
+    Ok(all_types!(s.dtype(), T => {
+        let x = rows_of::<T>(s, l)?;
+        let mut out = Vec::with_capacity(x.len());
+        for r in x.chunks(row) {
+            let mut ix: Vec<usize> = (0..r.len()).collect();
+            ix.sort_by(|&a, &b| {
+                let (va, vb) = (r[a], r[b]);
+                #[allow(clippy::eq_op)]
+                let o = va.partial_cmp(&vb).unwrap_or_else(|| (va != va).cmp(&(vb != vb)));
+                if descending { o.reverse() } else { o }
+            });
+            out.extend(ix.into_iter().map(|i| i as i64));
+        }
+        i64::wrap(out)
+    }))
+}
+
 /// A row-wise scan (same shape out).
 pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuStorage> {
     let dt = s.dtype();

@@ -117,13 +117,16 @@ impl BackendStorage for CudaStorage {
     fn scan(&self, _: &Layout, _: usize, _: ScanOp) -> Result<Self> {
         match self.never {}
     }
+    fn argsort_rows(&self, _: &Layout, _: usize, _: bool) -> Result<Self> {
+        match self.never {}
+    }
     fn matmul(&self, _: &Layout, _: &Self, _: &Layout) -> Result<Self> {
         match self.never {}
     }
-    fn take(&self, _: &Layout, _: &[usize]) -> Result<Self> {
+    fn take(&self, _: &Layout, _: &Self) -> Result<Self> {
         match self.never {}
     }
-    fn put(&mut self, _: &[usize], _: &Self, _: bool) -> Result<()> {
+    fn put(&mut self, _: &Self, _: &Self, _: bool) -> Result<()> {
         match self.never {}
     }
     fn full(_: Device, _: DType, _: usize, _: Scalar) -> Result<Self> {

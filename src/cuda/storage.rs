@@ -90,12 +90,6 @@ impl CudaStorage {
         Ok(out)
     }
 
-    /// A copy of the offsets as a device int64 array.
-    fn upload_offsets(gpu: &Arc<Gpu>, offsets: &[usize]) -> Result<CudaStorage> {
-        let v: Vec<i64> = offsets.iter().map(|&o| o as i64).collect();
-        Self::upload(gpu, &i64::wrap(v))
-    }
-
     /// Run `f` on a host copy and bring the result back (ops without a kernel).
     fn via_host(&self, f: impl FnOnce(&CpuStorage) -> Result<CpuStorage>) -> Result<CudaStorage> {
         let h = self.to_host()?;
@@ -122,6 +116,15 @@ impl CudaStorage {
         }
         Ok(out)
     }
+}
+
+/// Int64 offsets all inside `0..n` (the index kernels do not check bounds).
+fn check_offsets(offsets: &CpuStorage, n: usize) -> Result<()> {
+    let CpuStorage::I64(o) = offsets else { return Err(Error::Runtime("invariant: int64 offsets".into())) };
+    if let Some(&bad) = o.iter().find(|&&o| o < 0 || o as usize >= n) {
+        return Err(Error::Index(format!("index {bad} is out of bounds for size {n}")));
+    }
+    Ok(())
 }
 
 /// The unary kernels of kernels/unary.cu.
@@ -304,9 +307,11 @@ impl BackendStorage for CudaStorage {
             return Ok(());
         }
         // a strided destination: scatter through the put kernel, or through the host
-        let offsets = crate::ops::index::storage_offsets(dl);
+        let offsets: Vec<i64> = crate::ops::index::storage_offsets(dl).into_iter().map(|o| o as i64).collect();
+        let offsets = i64::wrap(offsets);
         if float_sfx(self.dtype).is_some() {
-            return self.put(&offsets, &c, false);
+            let dev_offsets = Self::upload(&self.gpu, &offsets)?;
+            return self.put(&dev_offsets, &c, false);
         }
         let (mut h, s) = (self.to_host()?, c.to_host()?);
         h.put(&offsets, &s, false)?;
@@ -370,6 +375,11 @@ impl BackendStorage for CudaStorage {
         Ok(out)
     }
 
+    fn argsort_rows(&self, l: &Layout, row: usize, descending: bool) -> Result<Self> {
+        // no sort kernel yet: through the host
+        self.via_host(|h| h.argsort_rows(l, row, descending))
+    }
+
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
         self.same_gpu(rhs)?;
         let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
@@ -393,40 +403,37 @@ impl BackendStorage for CudaStorage {
         Ok(out)
     }
 
-    fn take(&self, l: &Layout, offsets: &[usize]) -> Result<Self> {
-        let (Some(sfx), Some(kl)) = (float_sfx(self.dtype), KLayout::of(l)) else { return self.via_host(|h| h.take(l, offsets)) };
-        let numel = l.numel();
-        if let Some(&bad) = offsets.iter().find(|&&o| o >= numel) {
-            return Err(Error::Index(format!("index {bad} is out of bounds for size {numel}")));
-        }
-        let n = offsets.len();
+    fn take(&self, l: &Layout, offsets: &Self) -> Result<Self> {
+        self.same_gpu(offsets)?;
+        // the kernels index without bounds checks: the offsets are checked here first
+        let host_offsets = offsets.to_host()?;
+        let (Some(sfx), Some(kl)) = (float_sfx(self.dtype), KLayout::of(l)) else { return self.via_host(|h| h.take(l, &host_offsets)) };
+        check_offsets(&host_offsets, l.numel())?;
+        let n = offsets.len;
         let out = Self::alloc(&self.gpu, self.dtype, n)?;
         if n > 0 {
-            let offs = Self::upload_offsets(&self.gpu, offsets)?;
-            let (x, po, o, nn) = (self.block.ptr, offs.block.ptr, out.block.ptr, n as i64);
+            let (x, po, o, nn) = (self.block.ptr, offsets.block.ptr, out.block.ptr, n as i64);
             cuda_launch!(self.gpu, Module::Index, format!("take_{sfx}"), grid(n); x, kl, po, o, nn);
         }
         Ok(out)
     }
 
-    fn put(&mut self, offsets: &[usize], src: &Self, accumulate: bool) -> Result<()> {
+    fn put(&mut self, offsets: &Self, src: &Self, accumulate: bool) -> Result<()> {
         self.same_gpu(src)?;
-        let len = self.len;
-        if let Some(&bad) = offsets.iter().find(|&&o| o >= len) {
-            return Err(Error::Index(format!("index {bad} is out of bounds for size {len}")));
-        }
-        let n = offsets.len();
+        self.same_gpu(offsets)?;
+        let host_offsets = offsets.to_host()?;
+        check_offsets(&host_offsets, self.len)?;
+        let n = offsets.len;
         if n == 0 {
             return Ok(());
         }
         let Some(sfx) = float_sfx(self.dtype) else {
             let (mut h, s) = (self.to_host()?, src.to_host()?);
-            h.put(offsets, &s, accumulate)?;
+            h.put(&host_offsets, &s, accumulate)?;
             *self = Self::upload(&self.gpu, &h)?;
             return Ok(());
         };
-        let offs = Self::upload_offsets(&self.gpu, offsets)?;
-        let (v, po, o, nn) = (src.block.ptr, offs.block.ptr, self.block.ptr, n as i64);
+        let (v, po, o, nn) = (src.block.ptr, offsets.block.ptr, self.block.ptr, n as i64);
         // put_add accumulates duplicates with atomics; plain put lets one write win
         let name = if accumulate { format!("put_add_{sfx}") } else { format!("put_{sfx}") };
         cuda_launch!(self.gpu, Module::Index, name, grid(n); v, po, o, nn);

@@ -37,7 +37,9 @@ fn same_device(a: Tensor, b: Tensor) -> Result<(Tensor, Tensor)> {
 
 /// Compute `a op b` without recording history.
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
-    let (shape, ct, same_dev) = {
+    // one look at both operands decides shape, dtype and device; in the common case (same
+    // dtype and device) their layouts are used from here without locking again
+    let (shape, ct, fast, same_dev, cast_a, cast_b) = {
         let (da, db) = (a.data(), b.data());
         let shape = if da.layout.shape == db.layout.shape { da.layout.shape.clone() } else { broadcast_shapes(&da.layout.shape, &db.layout.shape)? };
         let prio = |t: &Tensor, d: &crate::tensor::TensorData| {
@@ -48,10 +50,22 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
             BinOp::Div if !rt.is_float() => crate::dtype::default_float(),
             _ => rt,
         };
-        (shape, ct, da.storage.device() == db.storage.device())
+        let same_dev = da.storage.device() == db.storage.device();
+        let fast = if da.dtype == ct && db.dtype == ct && same_dev {
+            let la = if da.layout.shape == shape { da.layout.clone() } else { da.layout.broadcast_to(&shape)? };
+            let lb = if db.layout.shape == shape { db.layout.clone() } else { db.layout.broadcast_to(&shape)? };
+            Some((la, lb))
+        } else {
+            None
+        };
+        (shape, ct, fast, same_dev, da.dtype != ct, db.dtype != ct)
     };
-    let cast = |t: &Tensor| if t.dtype() != ct { super::cast_raw(t, ct) } else { Ok(t.clone()) };
-    let (a, b) = if same_dev { (cast(a)?, cast(b)?) } else { same_device(cast(a)?, cast(b)?)? };
+    if let Some((la, lb)) = fast {
+        return backend::binary(a, &la, b, &lb, op);
+    }
+    let a = if cast_a { super::cast_raw(a, ct)? } else { a.clone() };
+    let b = if cast_b { super::cast_raw(b, ct)? } else { b.clone() };
+    let (a, b) = if same_dev { (a, b) } else { same_device(a, b)? };
     let la = a.layout().broadcast_to(&shape)?;
     let lb = b.layout().broadcast_to(&shape)?;
     backend::binary(&a, &la, &b, &lb, op)

@@ -9,22 +9,24 @@ use crate::error::Result;
 use crate::shape::{contiguous_strides, walk1};
 use crate::tensor::Tensor;
 use crate::{bail, ensure};
-use std::sync::Arc;
 
-/// Elements of `x` at flat (row-major logical) `offsets`, shaped `shape`. Differentiable.
-pub fn take(x: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
-    let out = backend::take(x, &offsets, shape)?;
+/// Elements of `x` at flat (row-major logical) `offsets` (an int64 tensor on x's device),
+/// shaped `shape`. Differentiable.
+pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let out = backend::take(x, offsets, shape)?;
     let xs = x.shape();
-    record("IndexBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], offsets.clone(), &xs)?)]))?;
+    let offs = offsets.clone();
+    record("IndexBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
     Ok(out)
 }
 
 /// Zeros of `shape` with `g`'s elements added at flat `offsets`. Differentiable.
-pub fn put_add(g: &Tensor, offsets: Arc<Vec<usize>>, shape: &[usize]) -> Result<Tensor> {
+pub fn put_add(g: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
     let zeros = crate::tensor::zeros_on(shape, g.dtype(), g.device())?;
-    let out = backend::put(&zeros, &offsets, g, true)?;
+    let out = backend::put(&zeros, offsets, g, true)?;
     let gs = g.shape();
-    record("IndexPutBackward0", &[g], &[&out], &[], move |_, gg, _| Ok(vec![Some(take(&gg[0], offsets.clone(), &gs)?)]))?;
+    let offs = offsets.clone();
+    record("IndexPutBackward0", &[g], &[&out], &[], move |_, gg, _| Ok(vec![Some(take(&gg[0], &offs, &gs)?)]))?;
     Ok(out)
 }
 
@@ -163,13 +165,13 @@ pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
 /// `x[indices]` for tensor indices (IndexBackward0).
 pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
     let (offsets, shape) = index_offsets(&x.shape(), indices)?;
-    take(x, Arc::new(offsets), &shape)
+    take(x, &backend::offsets_tensor(&offsets, x.device())?, &shape)
 }
 
 /// `x.index_put(indices, values, accumulate)` out of place (for `x[idx] = v`).
 pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumulate: bool) -> Result<Tensor> {
     let (offsets, shape) = index_offsets(&x.shape(), indices)?;
-    let offsets = Arc::new(offsets);
+    let offsets = backend::offsets_tensor(&offsets, x.device())?;
     let dt = x.dtype();
     let vals = values.layout().broadcast_to(&shape).map_err(|_| {
         crate::error::Error::Runtime(format!("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
@@ -183,44 +185,53 @@ pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumu
     record("IndexPutBackward0", &[x, values], &[&out], &[], move |_, g, n| {
         let gx = if n[0] {
             if accumulate { Some(g[0].clone()) } else {
-                let ones = crate::tensor::full_on(&[offs.len()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
-                let hit = put_add(&ones, offs.clone(), &g[0].shape())?;
+                let ones = crate::tensor::full_on(&[offs.numel()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
+                let hit = put_add(&ones, &offs, &g[0].shape())?;
                 let keep = super::binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Eq)?;
                 Some(mul(&g[0], &super::cast_raw(&keep, g[0].dtype())?)?)
             }
         } else { None };
-        let gv = if n[1] { Some(sum_to(&take(&g[0], offs.clone(), &shape)?, &vshape)?) } else { None };
+        let gv = if n[1] { Some(sum_to(&take(&g[0], &offs, &shape)?, &vshape)?) } else { None };
         Ok(vec![gx, gv])
     })?;
     Ok(out)
 }
 
-/// Scatter `g` (a reduction result along `dim`) back to `shape` at `ind` (for max/min).
+/// Scatter `g` (a reduction result along `dim`) back to `shape` at `ind` (for max/min):
+/// the offsets are computed with tensor ops on `ind`'s device, so the backward reads nothing
+/// back to the host.
 pub fn scatter_along(g: &Tensor, ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
-    let offsets = Arc::new(along_offsets(ind, shape, dim)?);
-    put_add(&super::contiguous(g)?, offsets, shape)
+    let offsets = along_offsets(ind, shape, dim)?;
+    put_add(&super::contiguous(g)?, &offsets, shape)
 }
 
-fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Vec<usize>> {
+/// Flat offsets `base + ind * stride[dim]`, where `base` walks every position with `dim`
+/// fixed at 0 (data-independent, built on the host) and `ind` holds the chosen index.
+fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
     let cs = contiguous_strides(shape);
-    let idx = ind.to_i64_vec()?;
     let mut kshape: Vec<usize> = shape.to_vec();
     if !shape.is_empty() {
         kshape[dim] = 1;
     }
     let n: usize = kshape.iter().product();
-    let mut out = Vec::with_capacity(n);
-    for (flat, &iv) in idx.iter().enumerate().take(n) {
+    let mut base = Vec::with_capacity(n);
+    for flat in 0..n {
         let mut f = flat;
         let mut off = 0;
         for d in (0..kshape.len()).rev() {
             let c = f % kshape[d];
             f /= kshape[d];
-            off += if d == dim { iv as usize } else { c } * cs[d];
+            if d != dim {
+                off += c * cs[d];
+            }
         }
-        out.push(off);
+        base.push(off);
     }
-    Ok(out)
+    let base = backend::offsets_tensor(&base, ind.device())?;
+    let stride = if shape.is_empty() { 0 } else { cs[dim] as i64 };
+    let ind = super::reshape(&super::to_dtype(&ind.detach(), DType::Int64)?, &[-1])?;
+    let scaled = super::binary_raw(&ind, &Tensor::wrapped_scalar(crate::Scalar::Int(stride)), super::BinOp::Mul)?;
+    super::binary_raw(&base, &scaled, super::BinOp::Add)
 }
 
 /// `gather(x, dim, index)`.
@@ -242,5 +253,5 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         }
         offsets.push(off);
     }
-    take(x, Arc::new(offsets), &ishape)
+    take(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape)
 }

@@ -296,6 +296,6 @@ pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> 
 
 fn as_strided_scatter_raw(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
     let zeros = crate::tensor::zeros_on(base_shape, g.dtype(), g.device())?;
-    let offsets = crate::ops::index::storage_offsets(layout);
+    let offsets = backend::offsets_tensor(&crate::ops::index::storage_offsets(layout), g.device())?;
     backend::put(&zeros, &offsets, g, true)
 }

@@ -427,7 +427,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
                 .sum()
         })
         .collect();
-    let out = crate::backend::take(x, &src_offsets, &l.shape)?;
+    let out = crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?;
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
     Ok(out)

@@ -2,7 +2,7 @@
 //! `uniform_` / `normal_`.
 
 use super::{gather, narrow, transpose};
-use crate::backend::{self, BinaryOp};
+use crate::backend::BinaryOp;
 use crate::error::Result;
 use crate::shape::wrap_dim;
 use crate::tensor::{Scalar, Tensor};
@@ -14,19 +14,8 @@ pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
     let d = wrap_dim(dim, x.dim())?;
     let nd = x.dim().max(1) as i64;
     let moved = super::contiguous(&transpose(&x.detach(), d as i64, nd - 1)?)?;
-    let vals = moved.to_f64_vec()?;
-    let n = moved.shape().last().copied().unwrap_or(1).max(1);
-    let mut idx = Vec::with_capacity(vals.len());
-    for row in vals.chunks(n) {
-        let mut ix: Vec<usize> = (0..row.len()).collect();
-        ix.sort_by(|&a, &b| {
-            let o = row[a].partial_cmp(&row[b]).unwrap_or_else(|| row[a].is_nan().cmp(&row[b].is_nan()));
-            if descending { o.reverse() } else { o }
-        });
-        idx.extend(ix.into_iter().map(|i| i as i64));
-    }
-    let it = Tensor::from_vec(idx, &moved.shape())?;
-    let it = backend::to_device(&it, x.device())?;
+    let row = moved.shape().last().copied().unwrap_or(1);
+    let it = crate::backend::argsort_rows(&moved, row, descending)?;
     let it = super::contiguous(&transpose(&it, d as i64, nd - 1)?)?;
     let values = gather(x, d as i64, &it)?;
     Ok((values, it))
