@@ -550,6 +550,27 @@ fn validate(node: &Node, pos: usize, next: &Node, input_nr: usize, g: Tensor) ->
 /// Write a gradient into a leaf's `.grad` (PyTorch's AccumulateGrad), then run its
 /// post-accumulate hooks.
 fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
+    {
+        // `.grad` is read, summed and written as one step per leaf: backward calls from
+        // several threads into a shared leaf must not lose a contribution (striped locks, so
+        // leaves need no lock field of their own and unrelated leaves rarely contend)
+        let _acc = accumulation_lock(var).lock();
+        accumulate_locked(var, g, create_graph)?;
+    }
+    let hooks = var.meta().post_hooks();
+    for h in hooks {
+        h.call(var)?;
+    }
+    Ok(())
+}
+
+/// The lock that serialises gradient accumulation into `var`.
+fn accumulation_lock(var: &Tensor) -> &'static parking_lot::Mutex<()> {
+    static LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
+    &LOCKS[(std::sync::Arc::as_ptr(&var.0) as usize >> 6) % LOCKS.len()]
+}
+
+fn accumulate_locked(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     match var.grad() {
         None => {
             let new = if create_graph && g.requires_grad() {
@@ -568,10 +589,6 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
                 ops::add_inplace_raw(&old, &g)?;
             }
         }
-    }
-    let hooks = var.meta().post_hooks();
-    for h in hooks {
-        h.call(var)?;
     }
     Ok(())
 }

@@ -68,6 +68,27 @@ def test_concurrent_backward_from_python_threads():
     assert shared.grad is not None and np.isfinite(shared.grad.numpy()).all()
 
 
+@pytest.mark.parametrize("run", range(5))
+def test_concurrent_accumulation_into_a_shared_leaf_is_exact(run):
+    """Several threads backpropagating into one leaf: every contribution lands (the leaf's
+    read-add-write is one step), as in PyTorch."""
+    torch.set_num_threads(2)
+    w = torch.zeros(4, requires_grad=True)
+    n_threads, steps = 8, 50
+
+    def work():
+        for _ in range(steps):
+            (w * 2.0 + 1.0).sum().backward()
+
+    threads = [threading.Thread(target=work) for _ in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads), "a thread hung"
+    assert w.grad.tolist() == [2.0 * n_threads * steps] * 4
+
+
 class Boom(Exception):
     pass
 
