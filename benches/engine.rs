@@ -6,7 +6,7 @@ use ferrograd::{backward, ops, runtime, Scalar, Tensor};
 
 fn randn(shape: &[usize], seed: u64) -> Tensor {
     ferrograd::tensor::manual_seed(seed);
-    ferrograd::tensor::randn(shape, ferrograd::DType::Float32)
+    ferrograd::tensor::randn(shape, ferrograd::DType::Float32).expect("a small tensor")
 }
 
 /// 8 branches x `steps` of h = tanh(h @ W) from one input, summed; returns the loss.

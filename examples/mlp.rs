@@ -7,13 +7,13 @@ use ferrograd::{autograd, tensor, DType, Result, Tensor};
 
 fn param(shape: &[usize], scale: f64) -> Result<Tensor> {
     // N(0, scale²) from the seeded generator, as a leaf that requires grad
-    tensor::randn(shape, DType::Float32).mul_scalar(scale)?.detach().requires_grad_(true)
+    tensor::randn(shape, DType::Float32)?.mul_scalar(scale)?.detach().requires_grad_(true)
 }
 
 fn main() -> Result<()> {
     tensor::manual_seed(0);
     let n = 256;
-    let x = tensor::rand(&[n, 2], DType::Float32).mul_scalar(2.0)?.add_scalar(-1.0)?;
+    let x = tensor::rand(&[n, 2], DType::Float32)?.mul_scalar(2.0)?.add_scalar(-1.0)?;
     let cols = x.to_vec::<f32>()?;
     let y: Vec<f32> = cols.chunks(2).map(|r| (2.0 * r[0]).sin() * r[1]).collect();
     let y = Tensor::from_vec(y, &[n, 1])?;

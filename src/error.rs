@@ -48,6 +48,12 @@ pub enum Error {
     /// The device allocator could not satisfy a request (`torch.cuda.OutOfMemoryError`).
     #[error("CUDA out of memory. Tried to allocate {}. GPU {device} has a total capacity of {} of which {} is free. Of the allocated memory {} is allocated by PyTorch, and {} is reserved by PyTorch but unallocated.", fmt_bytes(*.requested), fmt_bytes(*.total), fmt_bytes(*.free), fmt_bytes(*.allocated), fmt_bytes(.reserved.saturating_sub(*.allocated)))]
     OutOfMemory { device: usize, requested: usize, total: usize, free: usize, allocated: usize, reserved: usize },
+    /// The host allocator could not satisfy a request (`RuntimeError`, torch's text).
+    #[error("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate {bytes} bytes. Error code 12 (Cannot allocate memory)")]
+    HostOutOfMemory { bytes: usize },
+    /// A shape whose element count or byte size does not fit in memory addresses.
+    #[error("Storage size calculation overflowed with sizes={}", crate::shape::fmt_list(.sizes))]
+    SizeOverflow { sizes: Vec<usize> },
     /// An exception raised by user Python code (a hook, a custom Function); re-raised unchanged.
     #[cfg(feature = "python")]
     #[error("{0}")]

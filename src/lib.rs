@@ -39,7 +39,7 @@ pub fn backward(y: &Tensor, gradient: Option<Tensor>, retain_graph: bool, create
         Some(g) => g,
         None => {
             ensure!(y.numel() == 1, Runtime, "grad can be implicitly created only for scalar outputs");
-            tensor::ones(&y.shape(), y.dtype())
+            tensor::ones(&y.shape(), y.dtype())?
         }
     };
     autograd::backward(autograd::BackwardRequest {

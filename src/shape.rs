@@ -79,6 +79,16 @@ impl Layout {
     }
 }
 
+/// The element count of `shape`, or the overflow error when it (or its size in bytes at
+/// up to 8 bytes an element) does not fit in an address.
+pub fn numel_checked(shape: &[usize]) -> Result<usize> {
+    let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+    match n {
+        Some(n) if n.checked_mul(8).is_some_and(|b| b <= isize::MAX as usize) => Ok(n),
+        _ => Err(crate::error::Error::SizeOverflow { sizes: shape.to_vec() }),
+    }
+}
+
 /// `[2, 3]` as PyTorch prints sizes in messages.
 pub fn fmt_list(v: &[usize]) -> String {
     let parts: Vec<String> = v.iter().map(|x| x.to_string()).collect();

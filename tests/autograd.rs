@@ -73,7 +73,7 @@ fn grad_returns_without_accumulating() {
     let y = ops::mul(&x, &x).unwrap();
     let g = autograd::grad(autograd::BackwardRequest {
         outputs: vec![y.clone()],
-        grad_outputs: vec![ferrograd::tensor::ones(&[1], ferrograd::DType::Float32)],
+        grad_outputs: vec![ferrograd::tensor::ones(&[1], ferrograd::DType::Float32).unwrap()],
         keep_graph: false,
         create_graph: false,
         inputs: Some(vec![x.clone()]),

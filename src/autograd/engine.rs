@@ -495,7 +495,7 @@ fn evaluate_node(
         for (i, g) in inputs.iter_mut().enumerate() {
             if g.is_none() {
                 let m = &node.input_meta[i];
-                *g = Some(crate::tensor::zeros(&m.shape, m.dtype));
+                *g = Some(m.zeros()?);
             }
         }
     }
@@ -575,7 +575,7 @@ fn accumulate_locked(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> 
         None => {
             let new = if create_graph && g.requires_grad() {
                 // matches torch: the grad is a fresh copy of the incoming one (CopyBackwards)
-                ops::copy_from(&crate::tensor::zeros(&g.shape(), g.dtype()), &g)?
+                ops::copy_from(&crate::tensor::zeros_on(&g.shape(), g.dtype(), g.device())?, &g)?
             } else {
                 g.detach_copy_if_shared()?
             };

@@ -274,7 +274,7 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
 
 /// `n` copies of `v` as a tensor of `shape` on `device`.
 pub fn full(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
-    let n = shape.iter().product();
+    let n = crate::shape::numel_checked(shape)?;
     let s = match device {
         Device::Cpu => Storage::Cpu(CpuStorage::full(Device::Cpu, dtype, n, v)?),
         Device::Cuda(_) => Storage::Cuda(crate::storage::CudaStorage::full(device, dtype, n, v)?),

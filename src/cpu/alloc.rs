@@ -24,17 +24,18 @@ impl<T: Copy + Default> VecCache<T> {
         VecCache { inner: Mutex::new((Vec::new(), 0)) }
     }
 
-    /// A Vec of exactly `n` elements (contents unspecified for reused buffers).
-    pub fn take(&self, n: usize) -> Vec<T> {
+    /// A Vec of exactly `n` elements (contents unspecified for reused buffers), or the
+    /// allocator's error when the memory is not there.
+    pub fn take(&self, n: usize) -> crate::Result<Vec<T>> {
         if n * std::mem::size_of::<T>() >= MIN_BYTES {
             let mut g = self.inner.lock();
             if let Some(i) = g.0.iter().position(|v| v.len() == n) {
                 let v = g.0.swap_remove(i);
                 g.1 -= n * std::mem::size_of::<T>();
-                return v;
+                return Ok(v);
             }
         }
-        vec![T::default(); n]
+        try_filled(n, T::default())
     }
 
     /// Give a buffer back (kept if large and there is room).
@@ -77,8 +78,47 @@ macro_rules! cached {
 cached!(bool, i32, i64, half::f16, f32, f64);
 
 /// A Vec of `n` elements from the cache (contents unspecified; callers overwrite it).
-pub fn take<T: Cached>(n: usize) -> Vec<T> {
+pub fn take<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
     T::cache().take(n)
+}
+
+fn out_of_memory<T>(n: usize) -> crate::Error {
+    crate::Error::HostOutOfMemory { bytes: n.saturating_mul(std::mem::size_of::<T>()) }
+}
+
+/// `n` copies of `v`, or the allocator's error (never an abort): every allocation whose
+/// size a user chooses goes through here or `try_with`.
+pub fn try_filled<T: Clone>(n: usize, v: T) -> crate::Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| out_of_memory::<T>(n))?;
+    out.resize(n, v);
+    Ok(out)
+}
+
+/// `n` zeros straight from the allocator's zeroed pages (calloc-like: large buffers are
+/// not touched until written), or the allocator's error.
+pub fn try_zeroed<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
+    if n == 0 || std::mem::size_of::<T>() == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n))?;
+    // SAFETY: `layout` has a non-zero size (n > 0 and T is not zero-sized).
+    let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if p.is_null() {
+        return Err(out_of_memory::<T>(n));
+    }
+    // SAFETY: `p` comes from the global allocator with the layout of `[T; n]` (what Vec
+    // uses for capacity n), and every element is initialised: the `Cached` types (bool,
+    // integers, floats) are valid as all-zero bytes (false, 0, +0.0).
+    Ok(unsafe { Vec::from_raw_parts(p, n, n) })
+}
+
+/// `f(0), f(1), ..., f(n-1)`, or the allocator's error.
+pub fn try_with<T>(n: usize, f: impl FnMut(usize) -> T) -> crate::Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| out_of_memory::<T>(n))?;
+    out.extend((0..n).map(f));
+    Ok(out)
 }
 
 /// Free all cached buffers (e.g. before measuring memory).

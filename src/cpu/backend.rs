@@ -28,7 +28,7 @@ impl BackendStorage for CpuStorage {
         elementwise::where_cond(self, lc, a, la, b, lb)
     }
     fn cast(&self, l: &Layout, dtype: DType) -> Result<Self> {
-        Ok(super::contiguous_cast(self, l, dtype))
+        super::contiguous_cast(self, l, dtype)
     }
     fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()> {
         if src.dtype() != CpuStorage::dtype(self) {
@@ -66,7 +66,7 @@ impl BackendStorage for CpuStorage {
         let args = MatmulArgs { m, k, n, a_rs: la.strides[1] as isize, a_cs: la.strides[2] as isize, b_rs: lb.strides[1] as isize, b_cs: lb.strides[2] as isize };
         Ok(num_types!(dt, T => {
             let (x, y) = (T::get(self), T::get(rhs));
-            let mut c = vec![T::default(); bs * m * n];
+            let mut c = super::alloc::try_zeroed::<T>(crate::shape::numel_checked(&[bs, m, n])?)?;
             if k > 0 {
                 for i in 0..bs {
                     super::gemm(&args, x, la.offset + i * la.strides[0], y, lb.offset + i * lb.strides[0], &mut c[i * m * n..(i + 1) * m * n]);
@@ -82,7 +82,7 @@ impl BackendStorage for CpuStorage {
         index::put(self, offsets, src, accumulate)
     }
     fn full(_device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
-        Ok(CpuStorage::filled(dtype, n, v))
+        CpuStorage::filled(dtype, n, v)
     }
     fn to_host(&self) -> Result<CpuStorage> {
         Ok(self.clone_buffer())

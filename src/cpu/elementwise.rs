@@ -38,7 +38,7 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
     }
 }
 
-fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Vec<T> {
+fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
     use UnaryOp::*;
     let two = T::from_f64(2.0);
     let half = T::from_f64(0.5);
@@ -77,7 +77,7 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
     }
 }
 
-fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Vec<T> {
+fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
     use UnaryOp::*;
     let zero = T::default();
     let one = T::from_f64(1.0);
@@ -128,33 +128,33 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
             if dt == DType::Float32 {
                 if let (Some(k), Some(r)) = (f32_kernel(op), l.contiguous_range()) {
                     let src = &f32::get(s)[r];
-                    let mut out = super::alloc::take::<f32>(src.len());
+                    let mut out = super::alloc::take::<f32>(src.len())?;
                     par_zip1(&mut out, src, |o, x| k(x, o));
                     return Ok(f32::wrap(out));
                 }
             }
-            float_types!(dt, T => T::wrap(float_map::<T>(s, l, op)))
+            float_types!(dt, T => T::wrap(float_map::<T>(s, l, op)?))
         }
         UnaryKind::Numeric => {
             if dt == DType::Bool {
                 return Err(unsupported(op.name(), dt));
             }
-            num_types!(dt, T => T::wrap(num_map::<T>(s, l, op)))
+            num_types!(dt, T => T::wrap(num_map::<T>(s, l, op)?))
         }
         UnaryKind::Bool => {
             if dt != DType::Bool {
                 return Err(unsupported(op.name(), dt));
             }
-            bool::wrap(map1::<bool, bool>(s, l, |v| !v))
+            bool::wrap(map1::<bool, bool>(s, l, |v| !v)?)
         }
         UnaryKind::FloatTest => {
             if !dt.is_float() {
                 return Err(unsupported(op.name(), dt));
             }
             float_types!(dt, T => bool::wrap(match op {
-                UnaryOp::IsNan => map1::<T, bool>(s, l, |v: T| v.is_nan()),
-                UnaryOp::IsInf => map1::<T, bool>(s, l, |v: T| v.is_infinite()),
-                _ => map1::<T, bool>(s, l, |v: T| v.is_finite()),
+                UnaryOp::IsNan => map1::<T, bool>(s, l, |v: T| v.is_nan())?,
+                UnaryOp::IsInf => map1::<T, bool>(s, l, |v: T| v.is_infinite())?,
+                _ => map1::<T, bool>(s, l, |v: T| v.is_finite())?,
             }))
         }
     })
@@ -196,44 +196,44 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         bail!(Runtime, "invariant: binary operands of one dtype ({} vs {})", ct.name(), sb.dtype().name());
     }
     Ok(match op {
-        BinaryOp::Eq => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x == y))),
-        BinaryOp::Ne => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x != y))),
-        BinaryOp::Lt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x < y))),
-        BinaryOp::Le => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x <= y))),
-        BinaryOp::Gt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x > y))),
-        BinaryOp::Ge => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x >= y))),
+        BinaryOp::Eq => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x == y)?)),
+        BinaryOp::Ne => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x != y)?)),
+        BinaryOp::Lt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x < y)?)),
+        BinaryOp::Le => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x <= y)?)),
+        BinaryOp::Gt => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x > y)?)),
+        BinaryOp::Ge => all_types!(ct, T => bool::wrap(map2::<T, bool>(sa, la, sb, lb, |x, y| x >= y)?)),
         BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => match ct {
             DType::Bool => bool::wrap(match op {
-                BinaryOp::And => map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y),
-                BinaryOp::Or => map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y),
-                _ => map2::<bool, bool>(sa, la, sb, lb, |x, y| x ^ y),
+                BinaryOp::And => map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)?,
+                BinaryOp::Or => map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)?,
+                _ => map2::<bool, bool>(sa, la, sb, lb, |x, y| x ^ y)?,
             }),
             DType::Int64 | DType::Int32 => {
                 let f = |x: i64, y: i64| match op { BinaryOp::And => x & y, BinaryOp::Or => x | y, _ => x ^ y };
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)) }
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)?) }
             }
             _ => bail!(Runtime, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
         },
-        BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r > T::zero() { g } else { T::zero() }))),
-        BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r)))),
-        BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * r * (T::one() - r)))),
+        BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r > T::zero() { g } else { T::zero() })?)),
+        BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r))?)),
+        BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * r * (T::one() - r))?)),
         _ if ct == DType::Bool => match op {
-            BinaryOp::Add | BinaryOp::Maximum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)),
-            BinaryOp::Mul | BinaryOp::Minimum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)),
+            BinaryOp::Add | BinaryOp::Maximum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)?),
+            BinaryOp::Mul | BinaryOp::Minimum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)?),
             BinaryOp::Sub => bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."),
             _ => bail!(Runtime, "\"{:?}\" not implemented for 'Bool'", op),
         },
-        BinaryOp::Add => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x + y))),
-        BinaryOp::Sub => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x - y))),
-        BinaryOp::Mul => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x * y))),
-        BinaryOp::Maximum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x >= y || x != x { x } else { y }))),
-        BinaryOp::Minimum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x <= y || x != x { x } else { y }))),
+        BinaryOp::Add => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x + y)?)),
+        BinaryOp::Sub => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x - y)?)),
+        BinaryOp::Mul => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x * y)?)),
+        BinaryOp::Maximum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x >= y || x != x { x } else { y })?)),
+        BinaryOp::Minimum => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| if x <= y || x != x { x } else { y })?)),
         BinaryOp::Div => {
             if !ct.is_float() {
                 return Err(unsupported("div", ct));
             }
-            float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x / y)))
+            float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x / y)?))
         }
         BinaryOp::Pow => match ct {
             DType::Int64 | DType::Int32 => {
@@ -243,10 +243,10 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 if neg {
                     bail!(Runtime, "Integers to negative integer powers are not allowed.");
                 }
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)) }
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)?) }
             }
-            _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y)))),
+            _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y))?)),
         },
         BinaryOp::FloorDiv | BinaryOp::Rem => match ct {
             DType::Int64 | DType::Int32 => {
@@ -256,38 +256,39 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                     let adjust = r != 0 && ((r < 0) != (y < 0));
                     if op == BinaryOp::FloorDiv { if adjust { q - 1 } else { q } } else if adjust { r + y } else { r }
                 };
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, move |x, y| f(x as i64, y as i64) as i32)) }
+                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
+                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, move |x, y| f(x as i64, y as i64) as i32)?) }
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| {
                 if op == BinaryOp::FloorDiv { (x / y).floor() } else {
                     let r = x % y;
                     if r != T::zero() && ((r < T::zero()) != (y < T::zero())) { r + y } else { r }
                 }
-            }))),
+            })?)),
         },
     })
 }
 
 /// `cond ? a : b` over layouts of the result's shape.
 pub fn where_cond(sc: &CpuStorage, lc: &Layout, sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout) -> Result<CpuStorage> {
-    let c = gather::<bool>(sc, lc);
+    let c = gather::<bool>(sc, lc)?;
     Ok(all_types!(sa.dtype(), T => {
-        let av = gather::<T>(sa, la);
-        let bv = gather::<T>(sb, lb);
+        let av = gather::<T>(sa, la)?;
+        let bv = gather::<T>(sb, lb)?;
         T::wrap(c.iter().zip(av).zip(bv).map(|((&c, x), y)| if c { x } else { y }).collect())
     }))
 }
 
-/// Elements under a layout, row-major, as a typed Vec.
-pub fn gather<T: StorageElem>(s: &CpuStorage, l: &Layout) -> Vec<T> {
+/// Elements under a layout, row-major, as a typed Vec (an error if the memory is not there).
+pub fn gather<T: StorageElem>(s: &CpuStorage, l: &Layout) -> Result<Vec<T>> {
     let b = T::get(s);
-    if let Some(r) = l.contiguous_range() {
-        return b[r].to_vec();
+    let mut out = Vec::new();
+    out.try_reserve_exact(l.numel()).map_err(|_| Error::HostOutOfMemory { bytes: l.numel().saturating_mul(std::mem::size_of::<T>()) })?;
+    match l.contiguous_range() {
+        Some(r) => out.extend_from_slice(&b[r]),
+        None => walk1(l, |o| out.push(b[o])),
     }
-    let mut out = Vec::with_capacity(l.numel());
-    walk1(l, |o| out.push(b[o]));
-    out
+    Ok(out)
 }
 
 /// `with_float_op!(op, T, f => body)`: bind `f` to the arithmetic closure of `op` on `T`.

@@ -23,10 +23,10 @@ pub const PAR_THRESHOLD: usize = 1 << 16;
 const CHUNK: usize = 1 << 14;
 
 /// `out[i] = f(x[i])` over a layout, into a fresh contiguous Vec (from the buffer cache).
-pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) -> Vec<U> {
-    let mut out = alloc::take::<U>(l.numel());
+pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) -> crate::Result<Vec<U>> {
+    let mut out = alloc::take::<U>(l.numel())?;
     map1_into(&mut out, s, l, f);
-    out
+    Ok(out)
 }
 
 /// `dst[i] = f(x[i])` over a layout into a contiguous destination of `l.numel()` elements.
@@ -64,10 +64,10 @@ pub fn map2<T: StorageElem, U: StorageElem>(
     b: &CpuStorage,
     lb: &Layout,
     f: impl Fn(T, T) -> U + Sync,
-) -> Vec<U> {
-    let mut out = alloc::take::<U>(la.numel());
+) -> crate::Result<Vec<U>> {
+    let mut out = alloc::take::<U>(la.numel())?;
     map2_into(&mut out, T::get(a), la, T::get(b), lb, f);
-    out
+    Ok(out)
 }
 
 /// `dst[i] = f(a[i], b[i])` into a contiguous destination.
@@ -165,7 +165,7 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
     });
 }
 
-fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> Vec<U> {
+fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U>> {
     let conv = |v: T| -> U {
         if T::DTYPE.is_float() || U::DTYPE.is_float() {
             U::from_f64(v.to_f64())
@@ -173,26 +173,26 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> Vec<U> {
             U::from_i64(v.to_i64())
         }
     };
+    // a broadcast layout can ask for far more elements than the source holds
+    let mut out = Vec::new();
+    out.try_reserve_exact(l.numel()).map_err(|_| crate::Error::HostOutOfMemory { bytes: l.numel().saturating_mul(std::mem::size_of::<U>()) })?;
     match l.contiguous_range() {
-        Some(r) => x[r].iter().map(|&v| conv(v)).collect(),
-        None => {
-            let mut out = Vec::with_capacity(l.numel());
-            walk1(l, |o| out.push(conv(x[o])));
-            out
-        }
+        Some(r) => out.extend(x[r].iter().map(|&v| conv(v))),
+        None => walk1(l, |o| out.push(conv(x[o]))),
     }
+    Ok(out)
 }
 
 /// A contiguous copy of the elements of `l`, converted to `to`.
-pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> CpuStorage {
-    with_buf!(s, x => match to {
-        DType::Bool => bool::wrap(cast_vec(x, l)),
-        DType::Int32 => i32::wrap(cast_vec(x, l)),
-        DType::Int64 => i64::wrap(cast_vec(x, l)),
-        DType::Float16 => f16::wrap(cast_vec(x, l)),
-        DType::Float32 => f32::wrap(cast_vec(x, l)),
-        DType::Float64 => f64::wrap(cast_vec(x, l)),
-    })
+pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> crate::Result<CpuStorage> {
+    Ok(with_buf!(s, x => match to {
+        DType::Bool => bool::wrap(cast_vec(x, l)?),
+        DType::Int32 => i32::wrap(cast_vec(x, l)?),
+        DType::Int64 => i64::wrap(cast_vec(x, l)?),
+        DType::Float16 => f16::wrap(cast_vec(x, l)?),
+        DType::Float32 => f32::wrap(cast_vec(x, l)?),
+        DType::Float64 => f64::wrap(cast_vec(x, l)?),
+    }))
 }
 
 /// Write `src` (contiguous, same dtype as `dst`, `dl.numel()` elements) into `dst` at `dl`.

@@ -57,7 +57,7 @@ pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) 
         return Ok(natural);
     }
     let n = natural.len();
-    Ok(super::contiguous_cast(&natural, &Layout::contiguous(&[n]), out))
+    super::contiguous_cast(&natural, &Layout::contiguous(&[n]), out)
 }
 
 /// The first extreme of a row and its index; the first NaN wins.

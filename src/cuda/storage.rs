@@ -107,7 +107,7 @@ impl CudaStorage {
     fn contiguous(&self, l: &Layout) -> Result<CudaStorage> {
         let n = l.numel();
         let (Some(sfx), Some(kl)) = (copy_sfx(self.dtype), KLayout::of(l)) else {
-            return self.via_host(|h| Ok(crate::cpu::contiguous_cast(h, l, h.dtype())));
+            return self.via_host(|h| crate::cpu::contiguous_cast(h, l, h.dtype()));
         };
         let out = Self::alloc(&self.gpu, self.dtype, n)?;
         if n > 0 {
@@ -280,7 +280,7 @@ impl BackendStorage for CudaStorage {
         }
         let n = l.numel();
         let (Some(from), Some(to)) = (copy_sfx(self.dtype), copy_sfx(dtype)) else {
-            return c.via_host(|h| Ok(crate::cpu::contiguous_cast(h, &Layout::contiguous(&[n]), dtype)));
+            return c.via_host(|h| crate::cpu::contiguous_cast(h, &Layout::contiguous(&[n]), dtype));
         };
         let out = Self::alloc(&self.gpu, dtype, n)?;
         if n > 0 {
@@ -443,7 +443,7 @@ impl BackendStorage for CudaStorage {
     fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
         let Device::Cuda(ordinal) = device else { return Err(Error::Runtime("invariant: CUDA storage on a CUDA device".into())) };
         let g = gpu(ordinal)?;
-        let Some(sfx) = copy_sfx(dtype) else { return Self::upload(&g, &CpuStorage::filled(dtype, n, v)) };
+        let Some(sfx) = copy_sfx(dtype) else { return Self::upload(&g, &CpuStorage::filled(dtype, n, v)?) };
         let out = Self::alloc(&g, dtype, n)?;
         if n == 0 {
             return Ok(out);
@@ -456,7 +456,7 @@ impl BackendStorage for CudaStorage {
             DType::Int64 => { let x = v.as_i64(); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Int32 => { let x = v.as_i64() as i32; cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Bool => { let x = u8::from(v.as_f64() != 0.0); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
-            DType::Float16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)),
+            DType::Float16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)?),
         }
         Ok(out)
     }

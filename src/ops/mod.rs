@@ -241,7 +241,7 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
                 let gb = if needs[0] {
                     let c = clone(&g[0])?;
                     let region = as_strided_view(&c, &vl);
-                    write_into(&region, &crate::tensor::zeros(&[], c.dtype()))?;
+                    write_into(&region, &crate::tensor::zeros(&[], c.dtype())?)?;
                     Some(c)
                 } else { None };
                 let gs = if needs[1] { Some(as_strided(&contiguous(&g[0])?, &vl)?) } else { None };

@@ -249,9 +249,9 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
             let ne = expand_back(&n, &shape, &dv, keepdim)?;
             let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
             let zero = super::binary_raw(&ne, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?;
-            let safe = super::where_(&zero, &crate::tensor::ones(&[], ne.dtype()), &ne)?;
+            let safe = super::where_(&zero, &crate::tensor::ones(&[], ne.dtype())?, &ne)?;
             let r = div(&mul(&ge, &xt)?, &safe)?;
-            Ok(vec![Some(super::where_(&zero, &crate::tensor::zeros(&[], r.dtype()), &r)?)])
+            Ok(vec![Some(super::where_(&zero, &crate::tensor::zeros(&[], r.dtype())?, &r)?)])
         })?;
         return Ok(out);
     }
@@ -339,7 +339,7 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
         for &d in dv.iter().rev() {
             m = max_dim(&m, d as i64, true, true)?.0;
         }
-        let m = super::where_(&super::float_test(&m, "isinf")?, &crate::tensor::zeros(&[], m.dtype()), &m)?;
+        let m = super::where_(&super::float_test(&m, "isinf")?, &crate::tensor::zeros(&[], m.dtype())?, &m)?;
         let s = sum_dims(&super::exp(&super::sub(x, &m)?)?, &dv, true, None)?;
         let r = super::add(&super::log(&s)?, &m)?;
         if keepdim { r } else { sum_dims(&r, &dv, false, None)? }

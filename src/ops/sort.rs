@@ -69,7 +69,7 @@ pub fn allclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -
 pub fn uniform_(x: &Tensor, lo: f64, hi: f64) -> Result<()> {
     ensure!(x.dtype().is_float(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", x.dtype().scalar_name());
     ensure!(lo <= hi, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", lo, hi);
-    let r = crate::tensor::rand(&x.shape(), crate::DType::Float64);
+    let r = crate::tensor::rand(&x.shape(), crate::DType::Float64)?;
     let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(hi - lo)))?, &Tensor::wrapped_scalar(Scalar::Float(lo)))?;
     fill_raw(x, &r)
 }
@@ -78,7 +78,7 @@ pub fn uniform_(x: &Tensor, lo: f64, hi: f64) -> Result<()> {
 pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
     ensure!(x.dtype().is_float(), NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
-    let r = crate::tensor::randn(&x.shape(), crate::DType::Float64);
+    let r = crate::tensor::randn(&x.shape(), crate::DType::Float64)?;
     let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(std)))?, &Tensor::wrapped_scalar(Scalar::Float(mean)))?;
     fill_raw(x, &r)
 }

@@ -131,10 +131,10 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     let dt = dtype.unwrap_or(inferred);
     Ok(if dt.is_float() {
         let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) | Val::NpF(f, _) => f }).collect();
-        crate::tensor::from_f64s(&f, &shape, dt)
+        crate::tensor::from_f64s(&f, &shape, dt)?
     } else {
         let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) | Val::NpF(f, _) => f as i64 }).collect();
-        crate::tensor::from_i64s(&i, &shape, dt)
+        crate::tensor::from_i64s(&i, &shape, dt)?
     })
 }
 

@@ -470,7 +470,7 @@ fn from_capsule(py: Python<'_>, cap: &Bound<'_, PyCapsule>) -> PyResult<Tensor> 
     let layout = Layout { shape: p.shape.iter().copied().collect(), strides: p.strides.iter().copied().collect(), offset: 0 };
     if p.numel == 0 {
         drop(owner); // releases the producer now
-        return Ok(Tensor::from_parts(StorageCell::cpu(CpuStorage::zeros(p.dtype, 0)), Layout::contiguous(&p.shape), p.dtype));
+        return Ok(Tensor::from_parts(StorageCell::cpu(CpuStorage::zeros(p.dtype, 0)?), Layout::contiguous(&p.shape), p.dtype));
     }
     let keep: Box<dyn std::any::Any + Send + Sync> = Box::new(ImportOwner(owner.unbind()));
     let (ptr, n) = (p.data, p.extent);

@@ -16,7 +16,13 @@ impl From<Error> for PyErr {
             e @ Error::Unsupported { .. } => PyNotImplementedError::new_err(e.to_string()),
             e @ Error::CudaNotCompiled => PyAssertionError::new_err(e.to_string()),
             e @ Error::OutOfMemory { .. } => out_of_memory(e.to_string()),
-            e @ (Error::DeviceMismatch { .. } | Error::ShapeMismatch { .. } | Error::NoCudaDriver | Error::InvalidDevice { .. } | Error::Cuda(_)) => {
+            e @ (Error::DeviceMismatch { .. }
+            | Error::ShapeMismatch { .. }
+            | Error::NoCudaDriver
+            | Error::InvalidDevice { .. }
+            | Error::Cuda(_)
+            | Error::HostOutOfMemory { .. }
+            | Error::SizeOverflow { .. }) => {
                 PyRuntimeError::new_err(e.to_string())
             }
             Error::Python(e) => e,

@@ -71,7 +71,7 @@ fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, P
     finish(py, convert::tensor_from_data(data, dt)?, dev, false)
 }
 
-fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType) -> Tensor) -> PyResult<Py<PyAny>> {
+fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
     let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
     let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
@@ -81,7 +81,7 @@ fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDi
         _ => shape_args(size)?,
     };
     let shape = usize_shape(&dims)?;
-    finish(py, make(&shape, dtype), dev, rg)
+    finish(py, make(&shape, dtype)?, dev, rg)
 }
 
 #[pyfunction]
@@ -126,7 +126,7 @@ fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, 
     let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });
-    finish(py, tf::full(&shape, v, dt), dev, requires_grad)
+    finish(py, tf::full(&shape, v, dt)?, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -148,7 +148,7 @@ fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny
 fn linspace(py: Python<'_>, start: f64, end: f64, steps: usize, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
     let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
-    finish(py, tf::linspace(start, end, steps, dt), dev, requires_grad)
+    finish(py, tf::linspace(start, end, steps, dt)?, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -156,7 +156,7 @@ fn linspace(py: Python<'_>, start: f64, end: f64, steps: usize, dtype: Option<&B
 fn eye(py: Python<'_>, n: usize, m: Option<usize>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
     let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
-    finish(py, tf::eye(n, m.unwrap_or(n), dt), dev, requires_grad)
+    finish(py, tf::eye(n, m.unwrap_or(n), dt)?, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -180,12 +180,12 @@ fn randint(py: Python<'_>, args: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDi
     let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
     let dt = opt_dtype(get("dtype")?.as_ref())?.unwrap_or(DType::Int64);
     let dev = check_device(get("device")?.as_ref())?;
-    finish(py, tf::randint(low, high, &shape, dt), dev, get("requires_grad")?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
+    finish(py, tf::randint(low, high, &shape, dt)?, dev, get("requires_grad")?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
 }
 
 #[pyfunction]
 fn randperm(py: Python<'_>, n: usize) -> PyResult<Py<PyAny>> {
-    wrap(py, tf::randperm(n))
+    wrap(py, tf::randperm(n)?)
 }
 
 #[pyfunction]

@@ -265,7 +265,7 @@ impl PyTensor {
             }
         }
         if args.is_empty() {
-            return Ok(PyTensor::new(crate::tensor::zeros(&[0], crate::dtype::default_float())));
+            return Ok(PyTensor::new(crate::tensor::zeros(&[0], crate::dtype::default_float())?));
         }
         let a0 = args.get_item(0)?;
         if args.len() == 1 && !a0.is_instance_of::<pyo3::types::PyInt>() {
@@ -274,14 +274,14 @@ impl PyTensor {
             }
             if let Ok(v) = a0.extract::<Vec<i64>>() {
                 if a0.is_instance(&py_helper(a0.py(), "Size")?)? {
-                    return Ok(PyTensor::new(crate::tensor::zeros(&usize_shape(&v)?, crate::dtype::default_float())));
+                    return Ok(PyTensor::new(crate::tensor::zeros(&usize_shape(&v)?, crate::dtype::default_float())?));
                 }
             }
             let t = convert::tensor_from_data(&a0, Some(crate::dtype::default_float()))?;
             return Ok(PyTensor::new(t));
         }
         let shape = usize_shape(&shape_args(args)?)?;
-        Ok(PyTensor::new(crate::tensor::zeros(&shape, crate::dtype::default_float())))
+        Ok(PyTensor::new(crate::tensor::zeros(&shape, crate::dtype::default_float())?))
     }
 
     /// Register a freshly constructed subclass instance (called by `__init__` helpers).

@@ -126,27 +126,30 @@ impl CpuStorage {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// A zero-filled buffer of `n` elements.
-    pub fn zeros(dtype: DType, n: usize) -> CpuStorage {
-        match dtype {
-            DType::Bool => bool::wrap(vec![false; n]),
-            DType::Int32 => i32::wrap(vec![0; n]),
-            DType::Int64 => i64::wrap(vec![0; n]),
-            DType::Float16 => f16::wrap(vec![f16::ZERO; n]),
-            DType::Float32 => f32::wrap(vec![0.0; n]),
-            DType::Float64 => f64::wrap(vec![0.0; n]),
-        }
+    /// A zero-filled buffer of `n` elements, or the allocator's error.
+    pub fn zeros(dtype: DType, n: usize) -> crate::Result<CpuStorage> {
+        use crate::cpu::alloc::try_zeroed;
+        Ok(match dtype {
+            DType::Bool => bool::wrap(try_zeroed(n)?),
+            DType::Int32 => i32::wrap(try_zeroed(n)?),
+            DType::Int64 => i64::wrap(try_zeroed(n)?),
+            DType::Float16 => f16::wrap(try_zeroed(n)?),
+            DType::Float32 => f32::wrap(try_zeroed(n)?),
+            DType::Float64 => f64::wrap(try_zeroed(n)?),
+        })
     }
-    /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers).
-    pub fn filled(dtype: DType, n: usize, v: crate::Scalar) -> CpuStorage {
-        match dtype {
-            DType::Bool => bool::wrap(vec![v.as_f64() != 0.0; n]),
-            DType::Int32 => i32::wrap(vec![v.as_i64() as i32; n]),
-            DType::Int64 => i64::wrap(vec![v.as_i64(); n]),
-            DType::Float16 => f16::wrap(vec![f16::from_f64(v.as_f64()); n]),
-            DType::Float32 => f32::wrap(vec![v.as_f64() as f32; n]),
-            DType::Float64 => f64::wrap(vec![v.as_f64(); n]),
-        }
+    /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers), or the
+    /// allocator's error.
+    pub fn filled(dtype: DType, n: usize, v: crate::Scalar) -> crate::Result<CpuStorage> {
+        use crate::cpu::alloc::try_filled;
+        Ok(match dtype {
+            DType::Bool => bool::wrap(try_filled(n, v.as_f64() != 0.0)?),
+            DType::Int32 => i32::wrap(try_filled(n, v.as_i64() as i32)?),
+            DType::Int64 => i64::wrap(try_filled(n, v.as_i64())?),
+            DType::Float16 => f16::wrap(try_filled(n, f16::from_f64(v.as_f64()))?),
+            DType::Float32 => f32::wrap(try_filled(n, v.as_f64() as f32)?),
+            DType::Float64 => f64::wrap(try_filled(n, v.as_f64())?),
+        })
     }
     /// Raw address of the first element (for `data_ptr`).
     pub fn as_ptr(&self) -> usize {

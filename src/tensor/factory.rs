@@ -6,15 +6,16 @@ use crate::dtype::DType;
 use crate::storage::{CpuStorage, StorageElem};
 use parking_lot::Mutex;
 
-/// A CPU tensor of zeros.
-pub fn zeros(shape: &[usize], dtype: DType) -> Tensor {
-    Tensor::from_storage(CpuStorage::zeros(dtype, shape.iter().product()), shape)
+/// A CPU tensor of zeros (an error, never an abort, when the shape is too large).
+pub fn zeros(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
+    Ok(Tensor::from_storage(CpuStorage::zeros(dtype, n)?, shape))
 }
 
 /// A tensor of zeros on `device`.
 pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> crate::Result<Tensor> {
     match device {
-        Device::Cpu => Ok(zeros(shape, dtype)),
+        Device::Cpu => zeros(shape, dtype),
         _ => crate::backend::full(shape, Scalar::Int(0), dtype, device),
     }
 }
@@ -24,13 +25,14 @@ pub fn full_on(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> crat
     crate::backend::full(shape, v, dtype, device)
 }
 
-/// A tensor filled with `v`.
-pub fn full(shape: &[usize], v: Scalar, dtype: DType) -> Tensor {
-    Tensor::from_storage(CpuStorage::filled(dtype, shape.iter().product(), v), shape)
+/// A CPU tensor filled with `v`.
+pub fn full(shape: &[usize], v: Scalar, dtype: DType) -> crate::Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
+    Ok(Tensor::from_storage(CpuStorage::filled(dtype, n, v)?, shape))
 }
 
-/// A tensor of ones.
-pub fn ones(shape: &[usize], dtype: DType) -> Tensor {
+/// A CPU tensor of ones.
+pub fn ones(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
     full(shape, Scalar::Int(1), dtype)
 }
 
@@ -39,13 +41,18 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
     crate::ensure!(step != 0.0, Runtime, "step must be nonzero");
     crate::ensure!((step > 0.0 && end >= start) || (step < 0.0 && end <= start), Runtime,
         "upper bound and lower bound inconsistent with step sign");
-    let n = ((end - start) / step).ceil().max(0.0) as usize;
-    let vals: Vec<f64> = (0..n).map(|i| start + i as f64 * step).collect();
-    Ok(from_f64s(&vals, &[n], dtype))
+    crate::ensure!(start.is_finite() && end.is_finite(), Runtime, "unsupported range: {} -> {}", start, end);
+    let len = ((end - start) / step).ceil().max(0.0);
+    crate::ensure!(len <= i64::MAX as f64, Runtime, "invalid size, possible overflow?");
+    let n = len as usize;
+    crate::shape::numel_checked(&[n])?;
+    let vals: Vec<f64> = crate::cpu::alloc::try_with(n, |i| start + i as f64 * step)?;
+    from_f64s(&vals, &[n], dtype)
 }
 
 /// `linspace(start, end, steps)`; PyTorch fills the second half from the end for symmetry.
-pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Tensor {
+pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> crate::Result<Tensor> {
+    crate::shape::numel_checked(&[steps])?;
     if steps == 1 {
         return from_f64s(&[start], &[1], dtype);
     }
@@ -54,22 +61,18 @@ pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> Tensor {
         let (s32, e32) = (start as f32, end as f32);
         let step = if steps > 1 { (e32 - s32) / (steps - 1) as f32 } else { 0.0 };
         let half = steps / 2;
-        let vals: Vec<f32> = (0..steps)
-            .map(|i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })
-            .collect();
-        return Tensor::from_storage(f32::wrap(vals), &[steps]);
+        let vals: Vec<f32> = crate::cpu::alloc::try_with(steps, |i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })?;
+        return Ok(Tensor::from_storage(f32::wrap(vals), &[steps]));
     }
     let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
     let half = steps / 2;
-    let vals: Vec<f64> = (0..steps)
-        .map(|i| if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 })
-        .collect();
+    let vals: Vec<f64> = crate::cpu::alloc::try_with(steps, |i| if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 })?;
     from_f64s(&vals, &[steps], dtype)
 }
 
 /// An `n x m` identity matrix.
-pub fn eye(n: usize, m: usize, dtype: DType) -> Tensor {
-    let mut v = vec![0.0; n * m];
+pub fn eye(n: usize, m: usize, dtype: DType) -> crate::Result<Tensor> {
+    let mut v = crate::cpu::alloc::try_zeroed::<f64>(crate::shape::numel_checked(&[n, m])?)?;
     for i in 0..n.min(m) {
         v[i * m + i] = 1.0;
     }
@@ -77,26 +80,30 @@ pub fn eye(n: usize, m: usize, dtype: DType) -> Tensor {
 }
 
 /// A tensor from f64 values converted to `dtype`.
-pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> Tensor {
+pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    use crate::cpu::alloc::try_with;
+    let n = v.len();
     let s = match dtype {
-        DType::Bool => bool::wrap(v.iter().map(|&x| x != 0.0).collect()),
-        DType::Int32 => i32::wrap(v.iter().map(|&x| x as i32).collect()),
-        DType::Int64 => i64::wrap(v.iter().map(|&x| x as i64).collect()),
-        DType::Float16 => half::f16::wrap(v.iter().map(|&x| half::f16::from_f64(x)).collect()),
-        DType::Float32 => f32::wrap(v.iter().map(|&x| x as f32).collect()),
-        DType::Float64 => f64::wrap(v.to_vec()),
+        DType::Bool => bool::wrap(try_with(n, |i| v[i] != 0.0)?),
+        DType::Int32 => i32::wrap(try_with(n, |i| v[i] as i32)?),
+        DType::Int64 => i64::wrap(try_with(n, |i| v[i] as i64)?),
+        DType::Float16 => half::f16::wrap(try_with(n, |i| half::f16::from_f64(v[i]))?),
+        DType::Float32 => f32::wrap(try_with(n, |i| v[i] as f32)?),
+        DType::Float64 => f64::wrap(try_with(n, |i| v[i])?),
     };
-    Tensor::from_storage(s, shape)
+    Ok(Tensor::from_storage(s, shape))
 }
 
 /// A tensor from i64 values converted to `dtype` (exact for integers).
-pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> Tensor {
-    match dtype {
-        DType::Int64 => Tensor::from_storage(i64::wrap(v.to_vec()), shape),
-        DType::Int32 => Tensor::from_storage(i32::wrap(v.iter().map(|&x| x as i32).collect()), shape),
-        DType::Bool => Tensor::from_storage(bool::wrap(v.iter().map(|&x| x != 0).collect()), shape),
-        _ => from_f64s(&v.iter().map(|&x| x as f64).collect::<Vec<_>>(), shape, dtype),
-    }
+pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    use crate::cpu::alloc::try_with;
+    let n = v.len();
+    Ok(match dtype {
+        DType::Int64 => Tensor::from_storage(i64::wrap(try_with(n, |i| v[i])?), shape),
+        DType::Int32 => Tensor::from_storage(i32::wrap(try_with(n, |i| v[i] as i32)?), shape),
+        DType::Bool => Tensor::from_storage(bool::wrap(try_with(n, |i| v[i] != 0)?), shape),
+        _ => return from_f64s(&try_with(n, |i| v[i] as f64)?, shape, dtype),
+    })
 }
 
 /// The process-wide generator: xoshiro256** seeded by `manual_seed`.
@@ -155,37 +162,37 @@ pub fn manual_seed(seed: u64) {
 }
 
 /// Uniform [0, 1) samples.
-pub fn rand(shape: &[usize], dtype: DType) -> Tensor {
-    let n = shape.iter().product();
-    let v: Vec<f64> = with_rng(|r| (0..n).map(|_| r.uniform()).collect());
+pub fn rand(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
     // f32 rounding can turn 0.99999999 into 1.0: keep the half-open interval
-    let v: Vec<f64> = v.into_iter().map(|x| if dtype == DType::Float32 && x as f32 >= 1.0 { 0.0 } else { x }).collect();
+    let v: Vec<f64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| { let x = r.uniform(); if dtype == DType::Float32 && x as f32 >= 1.0 { 0.0 } else { x } }))?;
     from_f64s(&v, shape, dtype)
 }
 
 /// Standard normal samples.
-pub fn randn(shape: &[usize], dtype: DType) -> Tensor {
-    let n = shape.iter().product();
-    let v: Vec<f64> = with_rng(|r| (0..n).map(|_| r.normal()).collect());
+pub fn randn(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
+    let v: Vec<f64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| r.normal()))?;
     from_f64s(&v, shape, dtype)
 }
 
 /// Integers uniform in [low, high).
-pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> Tensor {
-    let n = shape.iter().product();
-    let span = (high - low).max(1) as u64;
-    let v: Vec<i64> = with_rng(|r| (0..n).map(|_| low + (r.next() % span) as i64).collect());
+pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
+    let span = (high.wrapping_sub(low) as u64).max(1);
+    let v: Vec<i64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| low.wrapping_add((r.next() % span) as i64)))?;
     from_i64s(&v, shape, dtype)
 }
 
 /// A random permutation of 0..n.
-pub fn randperm(n: usize) -> Tensor {
-    let mut v: Vec<i64> = (0..n as i64).collect();
+pub fn randperm(n: usize) -> crate::Result<Tensor> {
+    crate::shape::numel_checked(&[n])?;
+    let mut v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| i as i64)?;
     with_rng(|r| {
         for i in (1..n).rev() {
             let j = (r.next() % (i as u64 + 1)) as usize;
             v.swap(i, j);
         }
     });
-    Tensor::from_storage(i64::wrap(v), &[n])
+    Ok(Tensor::from_storage(i64::wrap(v), &[n]))
 }

@@ -384,7 +384,7 @@ impl Tensor {
         if T::DTYPE != self.dtype() {
             bail!(Runtime, "to_vec: the tensor holds {}, not {}", self.dtype().name(), T::DTYPE.name());
         }
-        self.with_host(|s, l| crate::cpu::elementwise::gather::<T>(s, l))
+        self.with_host(|s, l| crate::cpu::elementwise::gather::<T>(s, l))?
     }
     /// The single element as a scalar (`item()`).
     pub fn item(&self) -> Result<Scalar> {
