@@ -150,6 +150,6 @@ mod tests {
         assert!(check_device(Device::Cpu).is_ok());
         let e = CudaStorage::full(Device::Cuda(0), DType::Float32, 4, Scalar::Int(0)).err().map(|e| e.to_string());
         assert_eq!(e.unwrap(), "Torch not compiled with CUDA enabled");
-        assert!(CudaStorage::from_host(Device::Cuda(0), &CpuStorage::zeros(DType::Float32, 1)).is_err());
+        assert!(CudaStorage::from_host(Device::Cuda(0), &CpuStorage::zeros(DType::Float32, 1).unwrap()).is_err());
     }
 }
