@@ -54,6 +54,9 @@ pub enum Error {
     /// A shape whose element count or byte size does not fit in memory addresses.
     #[error("Storage size calculation overflowed with sizes={}", crate::shape::fmt_list(.sizes))]
     SizeOverflow { sizes: Vec<usize> },
+    /// A bug in ferrograd caught at the boundary (a Rust panic), as a `RuntimeError`.
+    #[error("ferrograd internal error: {0}. This is a bug in ferrograd, not in your program; please report it to the ferrograd developers with the code that triggered it.")]
+    Internal(String),
     /// An exception raised by user Python code (a hook, a custom Function); re-raised unchanged.
     #[cfg(feature = "python")]
     #[error("{0}")]

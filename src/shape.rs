@@ -51,9 +51,14 @@ impl Layout {
         }
         true
     }
-    /// The storage range `[offset, offset+numel)` when contiguous.
+    /// The storage range `[offset, offset+numel)` when contiguous (`0..0` for no elements,
+    /// whose offset may lie past the end of its storage).
     pub fn contiguous_range(&self) -> Option<std::ops::Range<usize>> {
-        self.is_contiguous().then(|| self.offset..self.offset + self.numel())
+        let n = self.numel();
+        if n == 0 {
+            return Some(0..0);
+        }
+        self.is_contiguous().then(|| self.offset..self.offset + n)
     }
     /// Strides to view this layout with a broadcast shape (stride 0 on expanded dims).
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Layout> {

@@ -239,6 +239,14 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     let shape = x.shape();
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let ishape = index.shape();
+    ensure!(index.dtype() == DType::Int64, Runtime, "gather(): Expected dtype int64 for index");
+    ensure!(ishape.len() == shape.len().max(1) || (shape.is_empty() && ishape.len() <= 1), Runtime, "Index tensor must have the same number of dimensions as input tensor");
+    for k in 0..ishape.len().min(shape.len()) {
+        if k != d && ishape[k] > shape[k] {
+            bail!(Runtime, "Size does not match at dimension {} expected index {} to be no larger than self {} apart from dimension {}",
+                k, crate::shape::fmt_list(&ishape), crate::shape::fmt_list(&shape), d);
+        }
+    }
     let cs = contiguous_strides(&shape);
     let idx = index.to_i64_vec()?;
     let mut offsets = Vec::with_capacity(idx.len());

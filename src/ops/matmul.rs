@@ -57,6 +57,9 @@ pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     let (sm, sv) = (m.shape(), v.shape());
     ensure!(m.dim() == 2 && v.dim() == 1 && sm[1] == sv[0], Runtime, "size mismatch, got input ({}), mat ({}x{}), vec ({})", sm[0], sm[0], sm.get(1).copied().unwrap_or(0), sv.first().copied().unwrap_or(0));
     same_dtype(m, v)?;
+    if m.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"addmv_impl_cpu\" not implemented for 'Bool'");
+    }
     let out = mm_raw(m, &super::as_strided_view(v, &{ let mut l = v.layout(); l.shape.push(1); l.strides.push(1); l }))?;
     let out = super::as_strided_view(&out, &crate::shape::Layout::contiguous(&[sm[0]]));
     // d/dm = g vᵀ (outer), d/dv = mᵀ g

@@ -225,6 +225,9 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
     match dim {
         Some(d) => Ok(max_dim(&x.detach(), d, keepdim, is_max)?.1),
         None => {
+            if x.numel() == 0 {
+                bail!(Index, "{}(): Expected reduction dim to be specified for input.numel() == 0.", if is_max { "argmax" } else { "argmin" });
+            }
             let flat = reshape(&x.detach(), &[-1])?;
             let (_, i) = max_dim(&flat, 0, false, is_max)?;
             Ok(i)
@@ -337,7 +340,14 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
         let _g = crate::autograd::GradModeGuard::new(false);
         let mut m = x.detach();
         for &d in dv.iter().rev() {
-            m = max_dim(&m, d as i64, true, true)?.0;
+            // an empty reduced dim: its sum of exponentials is 0, so the shift is 0 (-> -inf)
+            m = if shape.get(d) == Some(&0) {
+                let mut ks: Vec<usize> = m.shape().to_vec();
+                ks[d] = 1;
+                crate::tensor::zeros_on(&ks, m.dtype(), m.device())?
+            } else {
+                max_dim(&m, d as i64, true, true)?.0
+            };
         }
         let m = super::where_(&super::float_test(&m, "isinf")?, &crate::tensor::zeros(&[], m.dtype())?, &m)?;
         let s = sum_dims(&super::exp(&super::sub(x, &m)?)?, &dv, true, None)?;

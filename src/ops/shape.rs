@@ -444,6 +444,8 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let mut exp_shape: Vec<i64> = Vec::new();
     let mut out_shape: Vec<i64> = Vec::new();
     for (i, &s) in padded.iter().enumerate() {
+        ensure!(sizes[i] >= 0, Runtime, "Trying to create tensor with negative dimension {}: {}", sizes[i], crate::shape::fmt_list(&sizes.iter().map(|&x| x.max(0) as usize).collect::<Vec<_>>()));
+        ensure!(sizes[i].checked_mul(s as i64).is_some(), Runtime, "IntArrayRef contains an int that cannot be represented as a SymInt: {}", sizes[i].wrapping_mul(s as i64));
         inter.extend([1, s as i64]);
         exp_shape.extend([sizes[i], s as i64]);
         out_shape.push(sizes[i] * s as i64);

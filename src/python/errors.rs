@@ -22,7 +22,8 @@ impl From<Error> for PyErr {
             | Error::InvalidDevice { .. }
             | Error::Cuda(_)
             | Error::HostOutOfMemory { .. }
-            | Error::SizeOverflow { .. }) => {
+            | Error::SizeOverflow { .. }
+            | Error::Internal(_)) => {
                 PyRuntimeError::new_err(e.to_string())
             }
             Error::Python(e) => e,
@@ -42,5 +43,14 @@ fn out_of_memory(msg: String) -> PyErr {
             Ok(cls) => PyErr::from_type(cls.cast_into().map_err(PyErr::from).unwrap_or_else(|_| py.get_type::<PyRuntimeError>()), msg),
             Err(_) => PyRuntimeError::new_err(msg),
         }
+    })
+}
+
+/// Run core code so that a Rust panic becomes `Error::Internal` (a `RuntimeError`) instead of
+/// PyO3's `PanicException`, which `except Exception` does not catch.
+pub fn guard<R>(f: impl FnOnce() -> crate::Result<R>) -> crate::Result<R> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let msg = p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".into());
+        Err(Error::Internal(msg))
     })
 }

@@ -410,8 +410,17 @@ fn _panicking_identity(py: Python<'_>, x: PyRef<'_, PyTensor>) -> PyResult<Py<Py
     wrap(py, out)
 }
 
+/// Test support: an op whose forward panics, to check that no panic crosses the binding
+/// boundary (it must arrive as a RuntimeError naming an internal error).
+#[pyfunction]
+fn _panicking_op(py: Python<'_>, x: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    let t = x.t.clone();
+    super::tensor_ops::run(py, t.numel(), move || -> crate::Result<Tensor> { panic!("injected panic in an op of {} elements", t.numel()) })
+}
+
 pub fn register_test_support(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_panicking_identity, m)?)
+    m.add_function(wrap_pyfunction!(_panicking_identity, m)?)?;
+    m.add_function(wrap_pyfunction!(_panicking_op, m)?)
 }
 
 fn py_stack() -> Option<String> {

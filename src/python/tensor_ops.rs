@@ -16,6 +16,7 @@ const DETACH_AT: usize = 1 << 15;
 
 /// Run a core op, releasing the GIL when the work is big enough to matter.
 pub fn run(py: Python<'_>, work: usize, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+    let f = || super::errors::guard(f);
     let t = if work >= DETACH_AT { py.detach(f)? } else { f()? };
     wrap(py, t)
 }
@@ -93,6 +94,7 @@ fn run_out(py: Python<'_>, work: usize, out: Option<&Bound<'_, PyTensor>>, f: im
     match out {
         None => run(py, work, f),
         Some(o) => {
+            let f = || super::errors::guard(f);
             let r = if work >= DETACH_AT { py.detach(f)? } else { f()? };
             into_out(py, r, o)
         }

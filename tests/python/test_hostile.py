@@ -8,6 +8,8 @@ import textwrap
 
 import pytest
 
+import ferrograd as torch
+
 OOM = "DefaultCPUAllocator: can't allocate memory: you tried to allocate"
 
 CASES = [
@@ -39,3 +41,51 @@ def test_huge_request_is_a_runtime_error(name, expr, message):
     assert p.returncode == 0, f"the process died ({p.returncode}): {p.stderr[-500:]}"
     assert p.stdout.startswith("RAISED"), p.stdout
     assert message in p.stdout, p.stdout
+
+
+PANICKED_BEFORE = [
+    ("stack_of_empties", lambda: torch.stack([torch.zeros(0), torch.zeros(0)]).shape, (2, 0)),
+    ("softmax_zero_size", lambda: torch.zeros(3, 0).softmax(1).shape, (3, 0)),
+    ("cumsum_zero_size", lambda: torch.zeros(3, 0).cumsum(1).shape, (3, 0)),
+    ("logsumexp_empty_dim", lambda: torch.zeros(3, 0).logsumexp(1).tolist(), [float("-inf")] * 3),
+    ("int64_min_floordiv", lambda: (torch.tensor([-2**63]) // -1).tolist(), [-2**63]),
+    ("cross_entropy_probabilities", lambda: round(torch.nn.functional.cross_entropy(
+        torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[0.2, 0.3, 0.5]])).item(), 4), 1.1076),
+]
+
+
+@pytest.mark.parametrize("name,fn,expected", PANICKED_BEFORE, ids=[c[0] for c in PANICKED_BEFORE])
+def test_former_panics_give_torch_values(name, fn, expected):
+    assert fn() == expected
+
+
+RAISES = [
+    ("gather_rank", lambda: torch.gather(torch.ones(3, 3), 1, torch.zeros(3, dtype=torch.long)), RuntimeError,
+     "Index tensor must have the same number of dimensions as input tensor"),
+    ("bool_mm", lambda: torch.ones(2, 2, dtype=torch.bool) @ torch.ones(2, 2, dtype=torch.bool), RuntimeError,
+     "\"addmm_impl_cpu_\" not implemented for 'Bool'"),
+    ("bool_mv", lambda: torch.ones(2, 2, dtype=torch.bool).mv(torch.ones(2, dtype=torch.bool)), NotImplementedError,
+     "\"addmv_impl_cpu\" not implemented for 'Bool'"),
+    ("repeat_overflow", lambda: torch.ones(2).repeat(2**62), RuntimeError,
+     "IntArrayRef contains an int that cannot be represented as a SymInt"),
+    ("argmax_empty", lambda: torch.zeros(0, 3).argmax(), IndexError,
+     "argmax(): Expected reduction dim to be specified for input.numel() == 0."),
+    ("nll_multi_target", lambda: torch.nn.functional.nll_loss(torch.zeros(3, 5), torch.zeros(3, 5)), RuntimeError,
+     "0D or 1D target tensor expected, multi-target not supported"),
+]
+
+
+@pytest.mark.parametrize("name,fn,exc,message", RAISES, ids=[c[0] for c in RAISES])
+def test_former_panics_raise_torch_errors(name, fn, exc, message):
+    with pytest.raises(exc) as info:
+        fn()
+    assert type(info.value) is exc
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_no_panic_crosses_the_binding():
+    """A Rust panic inside an op arrives as a RuntimeError (an Exception), not as PyO3's
+    PanicException (a BaseException that `except Exception` misses)."""
+    with pytest.raises(RuntimeError, match="ferrograd internal error: injected panic"):
+        torch._C._panicking_op(torch.ones(3))
+    assert (torch.ones(2) + 1).tolist() == [2.0, 2.0]

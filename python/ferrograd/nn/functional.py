@@ -26,17 +26,36 @@ def log_softmax(x, dim=None, dtype=None):
     return x.log_softmax(dim if dim is not None else -1)
 
 
-def nll_loss(logp, target, reduction="mean"):
-    picked = logp.gather(1, target.unsqueeze(1)).squeeze(1)
-    loss = -picked
+def _reduce(loss, reduction):
     if reduction == "mean":
         return loss.mean()
     if reduction == "sum":
         return loss.sum()
-    return loss
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def nll_loss(logp, target, reduction="mean"):
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.is_floating_point():
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
+    picked = logp.gather(1, target.unsqueeze(1)).squeeze(1)
+    return _reduce(-picked, reduction)
+
+
+def _scalar_name(dt):
+    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(str(dt).split(".")[-1], str(dt))
 
 
 def cross_entropy(input, target, reduction="mean"):
+    """Class indices (int64) or class probabilities (a float target of the input's shape)."""
+    if target.is_floating_point() and tuple(target.shape) == tuple(input.shape):
+        loss = -(target * input.log_softmax(1)).sum(1)
+        return _reduce(loss, reduction)
     return nll_loss(input.log_softmax(1), target, reduction)
 
 
