@@ -46,11 +46,19 @@ pub fn pool() -> Option<Arc<ThreadPool>> {
     if n <= 1 {
         return None;
     }
+    install_fork_handlers();
     let pid = std::process::id();
     let mut g = POOL.lock();
     if let Some(s) = g.as_ref() {
         if s.pid == pid && s.threads == n {
             return s.pool.clone();
+        }
+        if s.pid != pid {
+            // a pool inherited through fork has no threads here: leak it rather than run its
+            // teardown against a registry whose workers never existed in this process
+            if let Some(old) = g.take() {
+                std::mem::forget(old);
+            }
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -73,4 +81,58 @@ pub fn install<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         Some(p) => p.install(f),
         None => f(),
     }
+}
+
+/// Register the fork handlers once: before a fork every process-wide lock of the crate is
+/// taken (so no other thread is inside one), after it they are released in the parent and
+/// the child. A child thus never inherits a lock held by a thread that does not exist there.
+pub fn install_fork_handlers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: the three handlers are `extern "C"` functions with no arguments that never
+        // unwind; registering them has no other precondition.
+        unsafe {
+            libc::pthread_atfork(Some(fork_prepare), Some(fork_parent), Some(fork_child));
+        }
+    });
+}
+
+/// The crate's process-wide locks, in one fixed order (taken in it, released in reverse).
+/// SAFETY (for the callers below): each release matches the take of the same fork.
+unsafe fn fork_locks(lock: bool) {
+    if lock {
+        std::mem::forget(REQUESTED.lock());
+        std::mem::forget(POOL.lock());
+        // SAFETY: taking locks has no precondition.
+        unsafe {
+            crate::tensor::fork_lock_rng(true);
+            crate::cpu::alloc::fork_locks(true);
+            crate::autograd::fork_lock_accumulation(true);
+        }
+    } else {
+        // SAFETY: releasing what `fork_prepare` took in this same fork.
+        unsafe {
+            crate::autograd::fork_lock_accumulation(false);
+            crate::cpu::alloc::fork_locks(false);
+            crate::tensor::fork_lock_rng(false);
+            POOL.force_unlock();
+            REQUESTED.force_unlock();
+        }
+    }
+}
+
+extern "C" fn fork_prepare() {
+    // SAFETY: a take; the matching release runs in `fork_parent`/`fork_child`.
+    unsafe { fork_locks(true) }
+}
+
+extern "C" fn fork_parent() {
+    // SAFETY: releases what `fork_prepare` took before this fork.
+    unsafe { fork_locks(false) }
+}
+
+extern "C" fn fork_child() {
+    // SAFETY: the child has only the forking thread, which took these locks in
+    // `fork_prepare`; releasing them here is the matching release.
+    unsafe { fork_locks(false) }
 }

@@ -564,10 +564,26 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     Ok(())
 }
 
+static ACC_LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
+
 /// The lock that serialises gradient accumulation into `var`.
 fn accumulation_lock(var: &Tensor) -> &'static parking_lot::Mutex<()> {
-    static LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
-    &LOCKS[(std::sync::Arc::as_ptr(&var.0) as usize >> 6) % LOCKS.len()]
+    &ACC_LOCKS[(std::sync::Arc::as_ptr(&var.0) as usize >> 6) % ACC_LOCKS.len()]
+}
+
+/// Hold (`lock`) or release every accumulation lock around a fork.
+///
+/// # Safety
+/// Release only what a matching lock call took.
+pub(crate) unsafe fn fork_lock_accumulation(lock: bool) {
+    for l in &ACC_LOCKS {
+        if lock {
+            std::mem::forget(l.lock());
+        } else {
+            // SAFETY: forwarded from the caller: taken by the matching call, guard forgotten.
+            unsafe { l.force_unlock() };
+        }
+    }
 }
 
 fn accumulate_locked(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {

@@ -8,6 +8,7 @@ mod node;
 mod saved;
 
 pub use engine::{backward, grad, graph_report, BackwardRequest, GraphReport};
+pub(crate) use engine::fork_lock_accumulation;
 pub use function::{apply_function, connect_outputs, materialize, BackwardCtx, ForwardMarks, Function, FunctionCtx};
 pub use grad_mode::*;
 pub use hooks::{register_node_hook, register_node_prehook, HookHandle};

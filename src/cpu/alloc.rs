@@ -52,6 +52,21 @@ impl<T: Copy + Default> VecCache<T> {
         g.0.push(v);
     }
 
+    /// Hold the cache's lock across a fork (released by `fork_unlock`).
+    pub(crate) fn fork_lock(&self) {
+        std::mem::forget(self.inner.lock());
+    }
+
+    /// Release the lock taken by `fork_lock`.
+    ///
+    /// # Safety
+    /// Only after `fork_lock`, in the parent or the child of that fork.
+    pub(crate) unsafe fn fork_unlock(&self) {
+        // SAFETY: the caller guarantees the lock is held by `fork_lock`, whose guard was
+        // forgotten, so nothing else will unlock it.
+        unsafe { self.inner.force_unlock() }
+    }
+
     /// Free every cached buffer.
     pub fn clear(&self) {
         let mut g = self.inner.lock();
@@ -129,4 +144,22 @@ pub fn empty_cache() {
     half::f16::cache().clear();
     f32::cache().clear();
     f64::cache().clear();
+}
+
+/// Take (`lock`) or release every buffer cache's lock around a fork.
+///
+/// # Safety
+/// Release only what a matching lock call took.
+pub(crate) unsafe fn fork_locks(lock: bool) {
+    macro_rules! each {
+        ($($t:ty),*) => {$(
+            if lock {
+                <$t>::cache().fork_lock();
+            } else {
+                // SAFETY: forwarded from the caller: taken by the matching `lock` call.
+                unsafe { <$t>::cache().fork_unlock() };
+            }
+        )*};
+    }
+    each!(bool, i32, i64, half::f16, f32, f64);
 }

@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 #[pymodule]
 #[pyo3(name = "_C")]
 fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::runtime::install_fork_handlers();
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<tensor::PyDType>()?;
     m.add_class::<node::PyNode>()?;

@@ -87,9 +87,10 @@ impl PyNode {
         PyNode { inner: Mutex::new(NodeRef::Unbound), me: AtomicUsize::new(0) }
     }
 
-    /// GC: a custom Function's node owns its ctx (this object) through a Rust edge that the
-    /// tensors' `__traverse__` reports; clearing drops that edge, which breaks a cycle such
-    /// as `ctx.out = out`.
+    /// GC: drop the node's edge to this ctx when the collector clears it. (The edge itself
+    /// is not reported by a traversal yet — a `__traverse__` on tensors that reported it was
+    /// withdrawn after it crashed under reentrant backward — so a `ctx.out = out` cycle is
+    /// still not collected; see the closing note.)
     fn __clear__(&self) {
         let node = match &*self.inner.lock() {
             NodeRef::Weak(w) => w.upgrade(),

@@ -230,30 +230,6 @@ fn index_int(v: &Bound<'_, PyAny>) -> PyResult<i64> {
 
 #[pymethods]
 impl PyTensor {
-    /// GC: report the custom-Function ctx this tensor alone keeps alive (through its own
-    /// grad_fn), so that a cycle `ctx.out = out` is found; as PyTorch does, only when this
-    /// object is the sole owner of the tensor and the tensor the sole owner of the node, so
-    /// every reported reference is one the collector may subtract.
-    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        if Arc::strong_count(&self.t.0) != 1 {
-            return Ok(());
-        }
-        let Some(meta) = self.t.0.try_meta() else { return Ok(()) };
-        let Some(node) = meta.grad_fn.as_ref() else { return Ok(()) };
-        if Arc::strong_count(node) != 1 {
-            return Ok(());
-        }
-        if let Some(b) = node.backward.as_ref().and_then(|b| b.as_any().downcast_ref::<super::function::PyFunctionBackward>()) {
-            if let Some(ctx) = b.ctx.try_lock() {
-                visit.call(ctx.as_ref())?;
-            }
-        }
-        Ok(())
-    }
-}
-
-#[pymethods]
-impl PyTensor {
     #[new]
     #[pyo3(signature = (*args, **kwargs))]
     fn py_new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {

@@ -150,6 +150,20 @@ impl Rng {
 
 static RNG: Mutex<Option<Rng>> = Mutex::new(None);
 
+/// Hold (`lock`) or release the generator's lock around a fork.
+///
+/// # Safety
+/// Release only what a matching lock call took.
+pub(crate) unsafe fn fork_lock_rng(lock: bool) {
+    if lock {
+        std::mem::forget(RNG.lock());
+    } else {
+        // SAFETY: forwarded from the caller: the lock was taken by the matching call and its
+        // guard forgotten.
+        unsafe { RNG.force_unlock() }
+    }
+}
+
 fn with_rng<R>(f: impl FnOnce(&mut Rng) -> R) -> R {
     let mut g = RNG.lock();
     let rng = g.get_or_insert_with(|| Rng::seeded(0x5eed));

@@ -211,34 +211,3 @@ def test_inplace_shape_ops_and_overlap_error():
     v = torch.ones(2, 2)[0]
     assert v._base is not None and torch.ones(2)._base is None
 
-
-def test_function_ctx_cycle_is_collected():
-    """`ctx.out = out` makes a cycle through the Rust graph (node -> ctx -> out -> node); the
-    tensors' GC traversal reports the hidden edge, so the collector frees it."""
-    import gc
-    import weakref
-
-    class Double(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            out = x * 2
-            ctx.out = out
-            return out
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
-    x = torch.ones(4, requires_grad=True)
-    y = Double.apply(x)
-    node, out = weakref.ref(y.grad_fn), weakref.ref(y)
-    del y
-    gc.collect()
-    assert node() is None and out() is None
-    # a live graph is untouched by collections
-    y = Double.apply(x)
-    z = y * 1
-    del y
-    gc.collect()
-    z.sum().backward()
-    assert x.grad.tolist() == [2.0, 2.0, 2.0, 2.0]

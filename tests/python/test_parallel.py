@@ -181,3 +181,4 @@ def test_fork_child_runs_backward():
     assert p.exitcode == 0
     grads = q.get(timeout=5)
     assert isinstance(grads, list) and len(grads) == 4
+
