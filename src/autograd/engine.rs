@@ -438,6 +438,7 @@ fn evaluate_node(
         for h in hooks {
             if let Some(g) = &inputs[0] {
                 if let Some(new) = h.call(g)? {
+                    super::check_hook_result(&*h, g, &new)?;
                     inputs[0] = Some(new);
                 }
             }
@@ -447,6 +448,7 @@ fn evaluate_node(
         for (nr, h) in hooks {
             if let Some(g) = &inputs[nr as usize] {
                 if let Some(new) = h.call(g)? {
+                    super::check_hook_result(&*h, g, &new)?;
                     inputs[nr as usize] = Some(new);
                 }
             }

@@ -46,6 +46,24 @@ impl InputMeta {
 /// A hook on a tensor's gradient; may return a replacement.
 pub trait TensorHook: Send + Sync {
     fn call(&self, grad: &Tensor) -> Result<Option<Tensor>>;
+    /// The hook's name in error messages (`hook '<name>' has changed ...`).
+    fn name(&self) -> String {
+        "hook".into()
+    }
+}
+
+/// PyTorch's checks on a tensor hook's replacement gradient: same size, dtype and device.
+pub fn check_hook_result(hook: &dyn TensorHook, old: &Tensor, new: &Tensor) -> Result<()> {
+    if new.shape() != old.shape() {
+        crate::bail!(Runtime, "hook '{}' has changed the size of value", hook.name());
+    }
+    if new.dtype() != old.dtype() {
+        crate::bail!(Runtime, "hook '{}' has changed the type of value (was torch.{} got torch.{})", hook.name(), old.dtype().legacy_name(), new.dtype().legacy_name());
+    }
+    if new.device() != old.device() {
+        crate::bail!(Runtime, "hook '{}' has changed the type of value (was {} got {})", hook.name(), old.device(), new.device());
+    }
+    Ok(())
 }
 /// A node pre-hook: sees the gradients flowing into the node; may replace them.
 pub trait PreHook: Send + Sync {

@@ -11,15 +11,23 @@ use crate::storage::{CpuStorage, StorageElem};
 use crate::{all_types, bail, float_types, num_types};
 use num_traits::{Float, One, Zero};
 
-/// Negation that wraps for integers (`-i64::MIN` is `i64::MIN`, as in torch).
+/// Negation that wraps for integers (`-i64::MIN` is `i64::MIN`, as in torch), and the
+/// magnitude (`abs(-0.0)` is `+0.0`).
 pub trait Negate: Copy {
     fn negate(self) -> Self;
+    fn magnitude(self) -> Self;
 }
 macro_rules! negate_int {
-    ($($t:ty),*) => { $(impl Negate for $t { #[inline(always)] fn negate(self) -> Self { self.wrapping_neg() } })* };
+    ($($t:ty),*) => { $(impl Negate for $t {
+        #[inline(always)] fn negate(self) -> Self { self.wrapping_neg() }
+        #[inline(always)] fn magnitude(self) -> Self { self.wrapping_abs() }
+    })* };
 }
 macro_rules! negate_float {
-    ($($t:ty),*) => { $(impl Negate for $t { #[inline(always)] fn negate(self) -> Self { -self } })* };
+    ($($t:ty),*) => { $(impl Negate for $t {
+        #[inline(always)] fn negate(self) -> Self { -self }
+        #[inline(always)] fn magnitude(self) -> Self { self.abs() }
+    })* };
 }
 negate_int!(i32, i64);
 negate_float!(half::f16, f32, f64);
@@ -83,8 +91,10 @@ fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> 
     let one = T::from_f64(1.0);
     match op {
         Neg => map1(s, l, |v: T| v.negate()),
-        Relu => map1(s, l, move |v: T| if v > zero { v } else { zero }),
-        Abs => map1(s, l, move |v: T| if v < zero { v.negate() } else { v }),
+        // NaN passes through relu, as in torch (`v != v` only for NaN)
+        #[allow(clippy::eq_op)]
+        Relu => map1(s, l, move |v: T| if v > zero || v != v { v } else { zero }),
+        Abs => map1(s, l, move |v: T| v.magnitude()),
         Sign => map1(s, l, move |v: T| if v > zero { one } else if v < zero { one.negate() } else { zero }),
         PowInt(e) => map1(s, l, move |v: T| T::from_i64(v.to_i64().wrapping_pow(e))),
         // one specialised loop per bound combination (NaN passes through, like torch)

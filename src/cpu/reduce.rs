@@ -92,8 +92,8 @@ pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Resul
 fn softmax_rows<T: StorageElem + Float>(x: &[T], row: usize, log: bool) -> Vec<T> {
     let mut out = vec![T::zero(); x.len()];
     for (o, r) in out.chunks_mut(row).zip(x.chunks(row)) {
+        // as torch: an infinite maximum gives NaN (inf - inf), not a silently finite row
         let m = r.iter().fold(T::neg_infinity(), |a, &b| a.max(b));
-        let m = if m.is_infinite() { T::zero() } else { m };
         let sum: f64 = r.iter().map(|&x| (x - m).exp().to_f64()).sum();
         if log {
             let ls = T::from_f64(sum.ln());

@@ -76,9 +76,13 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
 
 fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
     let shape = mask.shape();
-    let vals = mask.to_i64_vec()?;
+    // floats compare as floats: NaN and -0.0 are judged as torch does (NaN is non-zero)
+    let hits: Vec<usize> = if mask.dtype().is_float() {
+        mask.to_f64_vec()?.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(i, _)| i).collect()
+    } else {
+        mask.to_i64_vec()?.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, _)| i).collect()
+    };
     let strides = contiguous_strides(&shape);
-    let hits: Vec<usize> = vals.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, _)| i).collect();
     (0..shape.len())
         .map(|k| Tensor::from_vec(hits.iter().map(|&i| ((i / strides[k]) % shape[k]) as i64).collect::<Vec<_>>(), &[hits.len()]))
         .collect()

@@ -47,6 +47,9 @@ impl TensorHook for PyTensorHook {
             opt_tensor(r)
         })
     }
+    fn name(&self) -> String {
+        Python::attach(|py| self.0.bind(py).getattr("__name__").and_then(|n| n.extract::<String>()).unwrap_or_else(|_| "hook".into()))
+    }
 }
 
 /// The replacement gradients a node hook returned, checked for count like torch.

@@ -558,7 +558,11 @@ impl PyTensor {
     }
 
     fn __int__(&self) -> PyResult<i64> {
-        Ok(self.t.item()?.as_i64())
+        match self.t.item()? {
+            crate::Scalar::Float(f) if f.is_nan() => Err(pyo3::exceptions::PyValueError::new_err("cannot convert float NaN to integer")),
+            crate::Scalar::Float(f) if f.is_infinite() => Err(pyo3::exceptions::PyOverflowError::new_err("cannot convert float infinity to integer")),
+            s => Ok(s.as_i64()),
+        }
     }
 
     fn __index__(&self) -> PyResult<i64> {

@@ -89,3 +89,36 @@ def test_no_panic_crosses_the_binding():
     with pytest.raises(RuntimeError, match="ferrograd internal error: injected panic"):
         torch._C._panicking_op(torch.ones(3))
     assert (torch.ones(2) + 1).tolist() == [2.0, 2.0]
+
+
+def _hook_on(leaf, hook):
+    x = torch.ones(3, requires_grad=True)
+    y = x * 2
+    (x if leaf else y).register_hook(hook)
+    return (x * 2).sum() if leaf else y.sum()
+
+
+@pytest.mark.parametrize("leaf", [False, True])
+def test_hook_changing_size_or_type_is_an_error(leaf):
+    with pytest.raises(RuntimeError, match="hook '<lambda>' has changed the size of value"):
+        _hook_on(leaf, lambda g: g[:1]).backward()
+    with pytest.raises(RuntimeError, match=r"hook '<lambda>' has changed the type of value \(was torch.FloatTensor got torch.DoubleTensor\)"):
+        _hook_on(leaf, lambda g: g.double()).backward()
+
+
+def test_nan_and_signed_zero_semantics():
+    assert torch.relu(torch.tensor([float("nan")])).isnan().all().item()
+    assert torch.tensor([float("nan"), 0.0]).nonzero().tolist() == [[0]]
+    assert str(torch.abs(torch.tensor(-0.0))) == "tensor(0.)"
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        int(torch.tensor(float("nan")))
+    assert torch.softmax(torch.tensor([float("inf"), 1.0]), 0).isnan().all().item()
+
+
+def test_set_grad_enabled_as_decorator_is_scoped():
+    @torch.set_grad_enabled(False)
+    def f():
+        return torch.is_grad_enabled()
+
+    assert f() is False
+    assert torch.is_grad_enabled() is True

@@ -60,6 +60,12 @@ class set_grad_enabled(_DecoratorContextManager):
         self.mode = mode
         self.prev = _C._set_grad_enabled(mode)
 
+    def __call__(self, func):
+        # used as a decorator: constructing it switched the mode, which must not outlive the
+        # decoration; each call of the function switches it for its own duration
+        _C._set_grad_enabled(self.prev)
+        return super().__call__(func)
+
     def __enter__(self):
         pass
 
