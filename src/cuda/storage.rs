@@ -127,46 +127,16 @@ fn check_offsets(offsets: &CpuStorage, n: usize) -> Result<()> {
     Ok(())
 }
 
-/// The unary kernels of kernels/unary.cu.
+/// The unary ops with a kernel in kernels/unary.cu (named by `UnaryOp::name`).
 fn unary_kernel(op: UnaryOp) -> Option<&'static str> {
     use UnaryOp::*;
-    Some(match op {
-        Neg => "neg",
-        Exp => "exp",
-        Log => "log",
-        Sqrt => "sqrt",
-        Rsqrt => "rsqrt",
-        Sin => "sin",
-        Cos => "cos",
-        Tanh => "tanh",
-        Sigmoid => "sigmoid",
-        Relu => "relu",
-        Abs => "abs",
-        Reciprocal => "reciprocal",
-        Sign => "sign",
-        _ => return None,
-    })
+    matches!(op, Neg | Exp | Log | Sqrt | Rsqrt | Sin | Cos | Tanh | Sigmoid | Relu | Abs | Reciprocal | Sign).then(|| op.name())
 }
 
-/// The binary kernels of kernels/binary.cu (strided variants exist for these).
+/// The binary ops with a kernel (and a strided variant) in kernels/binary.cu.
 fn binary_kernel(op: BinaryOp) -> Option<&'static str> {
     use BinaryOp::*;
-    Some(match op {
-        Add => "add",
-        Sub => "sub",
-        Mul => "mul",
-        Div => "div",
-        Pow => "pow",
-        Maximum => "maximum",
-        Minimum => "minimum",
-        Eq => "eq",
-        Ne => "ne",
-        Lt => "lt",
-        Le => "le",
-        Gt => "gt",
-        Ge => "ge",
-        _ => return None,
-    })
+    matches!(op, Add | Sub | Mul | Div | Pow | Maximum | Minimum | Eq | Ne | Lt | Le | Gt | Ge).then(|| op.name())
 }
 
 impl BackendStorage for CudaStorage {
