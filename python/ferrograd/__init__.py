@@ -246,6 +246,36 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
     return self._to_device(device)
 
 
+def _rebuild_tensor(data, dtype_name, device_str, requires_grad):
+    """Unpickle a tensor (the values, dtype, device and requires_grad of a leaf)."""
+    t = tensor(data, dtype=globals()[dtype_name])
+    if device_str != "cpu":
+        t = t.to(device_str)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _tensor_reduce_ex(self, proto):
+    # pickling and copy.copy: a leaf with the same values, dtype, device and requires_grad
+    return (_rebuild_tensor, (self.detach().cpu().tolist(), str(self.dtype).split(".")[-1], str(self.device), self.requires_grad))
+
+
+def _tensor_deepcopy(self, memo):
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
+    if id(self) in memo:
+        return memo[id(self)]
+    with no_grad():
+        new = self.clone()
+    if self.requires_grad:
+        new.requires_grad_(True)
+    if self.grad is not None:
+        new.grad = _tensor_deepcopy(self.grad, memo)
+    memo[id(self)] = new
+    return new
+
+
 def _register_methods():
     T = Tensor
     T.backward = _backward
@@ -273,7 +303,8 @@ def _register_methods():
     T.is_meta = False
     T.layout = "torch.strided"
     T.__module__ = "ferrograd"
-    T.__reduce_ex__ = lambda self, proto: (tensor, (self.tolist(), None, None, self.requires_grad))
+    T.__reduce_ex__ = _tensor_reduce_ex
+    T.__deepcopy__ = _tensor_deepcopy
     from . import _dlpack; _dlpack._install(T)  # __dlpack__, __dlpack_device__
 
 

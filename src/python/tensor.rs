@@ -23,6 +23,11 @@ pub struct PyDType {
 
 #[pymethods]
 impl PyDType {
+    /// Pickle as the module attribute of the same name (`ferrograd.float32`).
+    fn __reduce__(&self) -> String {
+        self.d.name().to_string()
+    }
+
     fn __repr__(&self) -> String {
         format!("ferrograd.{}", self.d.name())
     }
@@ -41,9 +46,6 @@ impl PyDType {
     #[getter]
     fn is_complex(&self) -> bool {
         false
-    }
-    fn __reduce__(&self) -> (String,) {
-        (self.d.name().to_string(),)
     }
 }
 
@@ -479,11 +481,19 @@ impl PyTensor {
 
     #[pyo3(signature = (dtype=None, copy=None))]
     fn __array__<'py>(slf: &Bound<'py, Self>, dtype: Option<&Bound<'py, PyAny>>, copy: Option<bool>) -> PyResult<Bound<'py, PyAny>> {
-        let _ = copy;
+        // as `.numpy()`: refused while the tensor requires grad and grad mode is on
+        if slf.get().t.requires_grad() && crate::autograd::is_grad_enabled() {
+            return Err(PyRuntimeError::new_err("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."));
+        }
         let d = Bound::new(slf.py(), PyTensor::new(slf.get().t.detach()))?;
         let a = convert::to_numpy(&d)?;
-        match dtype {
-            Some(dt) if !dt.is_none() => a.call_method1("astype", (dt,)),
+        let a = match dtype {
+            Some(dt) if !dt.is_none() => a.call_method1("astype", (dt,))?,
+            _ => a,
+        };
+        // NumPy's protocol: copy=True asks for memory of its own (np.array), None/False may share
+        match copy {
+            Some(true) => a.call_method0("copy"),
             _ => Ok(a),
         }
     }

@@ -119,3 +119,39 @@ def test_set_grad_enabled_as_decorator_is_scoped():
 
     assert f() is False
     assert torch.is_grad_enabled() is True
+
+
+def test_numpy_protocol_honours_copy_and_grad():
+    import numpy as np
+
+    t = torch.ones(3)
+    a = np.array(t)  # NumPy asks for a copy
+    a[0] = 5
+    assert t.tolist() == [1.0, 1.0, 1.0]
+    b = np.asarray(t)  # may share
+    b[1] = 7
+    assert t.tolist() == [1.0, 7.0, 1.0]
+    with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that requires grad"):
+        np.asarray(torch.ones(2, requires_grad=True))
+
+
+def test_pickle_and_copy_like_torch():
+    import copy
+    import pickle
+
+    r = torch.tensor([1.5, 2.5], requires_grad=True)
+    for back in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+        assert back is not r and back.tolist() == [1.5, 2.5] and back.requires_grad and back.is_leaf
+    assert pickle.loads(pickle.dumps(torch.float64)) is torch.float64
+    i = pickle.loads(pickle.dumps(torch.tensor([1, 2], dtype=torch.int32)))
+    assert i.dtype == torch.int32 and i.tolist() == [1, 2]
+    assert pickle.loads(pickle.dumps(torch.tensor(3.5))).item() == 3.5
+    p = torch.nn.Parameter(torch.ones(2))
+    for q in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert type(q) is torch.nn.Parameter and q.requires_grad and q is not p
+    m = torch.nn.Linear(2, 2)
+    m2 = copy.deepcopy(m)
+    assert type(m2.weight) is torch.nn.Parameter and m2.weight is not m.weight
+    assert m2.weight.tolist() == m.weight.tolist()
+    with pytest.raises(RuntimeError, match="Only Tensors created explicitly by the user"):
+        copy.deepcopy(r * 2)

@@ -27,6 +27,24 @@ class Parameter(Tensor):
     def __repr__(self):
         return "Parameter containing:\n" + Tensor.__repr__(self)
 
+    def __reduce_ex__(self, proto):
+        rebuild, args = Tensor.__reduce_ex__(self, proto)
+        return (_rebuild_parameter, (rebuild(*args[:3], False), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        from .. import no_grad
+
+        with no_grad():
+            new = Parameter(self.clone(), self.requires_grad)
+        memo[id(self)] = new
+        return new
+
+
+def _rebuild_parameter(data, requires_grad):
+    return Parameter(data, requires_grad)
+
 
 class Module:
     """Base class: parameters and submodules are found by attribute."""
