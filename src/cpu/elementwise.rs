@@ -99,8 +99,9 @@ fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> 
         PowInt(e) => map1(s, l, move |v: T| T::from_i64(v.to_i64().wrapping_pow(e))),
         // one specialised loop per bound combination (NaN passes through, like torch)
         Clamp(Some(lo), Some(hi)) => {
+            // min(max(v, lo), hi), as torch: with lo > hi every element becomes hi
             let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
-            map1(s, l, move |v: T| if v < lo { lo } else if v > hi { hi } else { v })
+            map1(s, l, move |v: T| { let v = if v < lo { lo } else { v }; if v > hi { hi } else { v } })
         }
         Clamp(Some(lo), None) => {
             let lo = T::from_f64(lo);

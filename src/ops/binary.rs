@@ -153,6 +153,22 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `div(a, b, rounding_mode='trunc')`: integers stay integers (the quotient rounded towards
+/// zero), floats are `trunc(a / b)`.
+pub fn div_trunc(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let ct = compute_dtype(a, b, BinOp::Add);
+    if ct.is_float() {
+        return super::rounding(&div(a, b)?, "trunc");
+    }
+    // floor division, plus one where the exact quotient was negative and not whole
+    let q = binary_raw(a, b, BinOp::FloorDiv)?;
+    let r = binary_raw(a, b, BinOp::Rem)?;
+    let inexact = binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)?;
+    let neg = binary_raw(&binary_raw(a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Lt)?, &binary_raw(b, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Lt)?, BinOp::Xor)?;
+    let fix = super::cast_raw(&binary_raw(&inexact, &neg, BinOp::And)?, q.dtype())?;
+    binary_raw(&q, &fix, BinOp::Add)
+}
+
 /// `a ** b` for two tensors (PowBackward1) or a scalar base (PowBackward2).
 pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if b.0.is_wrapped_number {

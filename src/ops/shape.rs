@@ -12,7 +12,8 @@ use crate::{bail, ensure};
 pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
     let mut d = x.data().clone();
     d.layout = layout;
-    let v = Tensor::build(d, false);
+    // a view of an inference tensor is an inference tensor, whatever the current mode
+    let v = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
     let base = x.meta().view_base.clone().unwrap_or_else(|| x.clone());
     v.meta().view_base = Some(base);
     v
@@ -197,6 +198,9 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     ensure!(sizes.len() >= l.ndim(), Runtime, "expand(torch.FloatTensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
         l.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "), fmt_list(&sizes.iter().map(|&s| s.max(0) as usize).collect::<Vec<_>>()), sizes.len(), l.ndim());
     let lead = sizes.len() - l.ndim();
+    if let Some(i) = sizes[..lead].iter().position(|&s| s == -1) {
+        bail!(Runtime, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i);
+    }
     let target: Dims = sizes.iter().enumerate().map(|(i, &s)| if s == -1 && i >= lead { l.shape[i - lead] } else { s.max(0) as usize }).collect();
     let nl = if target == l.shape { l.clone() } else { l.broadcast_to(&target)? };
     let out = make_view(x, nl);
@@ -293,6 +297,7 @@ pub fn flatten(x: &Tensor, start: i64, end: i64) -> Result<Tensor> {
         return reshape(x, &[1]);
     }
     let (s, e) = (wrap_dim(start, shape.len())?, wrap_dim(end, shape.len())?);
+    ensure!(s <= e, Runtime, "flatten() has invalid args: start_dim cannot come after end_dim");
     let mut ns: Vec<i64> = shape[..s].iter().map(|&d| d as i64).collect();
     ns.push(shape[s..=e].iter().product::<usize>() as i64);
     ns.extend(shape[e + 1..].iter().map(|&d| d as i64));
@@ -378,6 +383,7 @@ pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
 pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     let d = wrap_dim(dim, x.dim())?;
     let n = x.shape()[d];
+    ensure!(size > 0 || n == 0, Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of {}", n);
     let size = size.max(1);
     let mut out = Vec::new();
     let mut at = 0;
@@ -466,4 +472,16 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         Ok(vec![Some(reshape(&summed, &orig.iter().map(|&d| d as i64).collect::<Vec<_>>())?)])
     })?;
     Ok(out)
+}
+
+/// `chunk(chunks, dim)`: `split` into pieces of `ceil(n / chunks)`.
+pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    ensure!(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: {}", chunks);
+    let d = wrap_dim(dim, x.dim())?;
+    let n = x.shape()[d];
+    if n == 0 {
+        // matches torch: an empty dim splits into `chunks` empty pieces
+        return (0..chunks).map(|_| narrow(x, d as i64, 0, 0)).collect();
+    }
+    split(x, n.div_ceil(chunks as usize), dim)
 }

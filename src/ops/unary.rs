@@ -189,7 +189,8 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
         }
         let e = u32::try_from(e).unwrap_or(u32::MAX);
         if x.dtype() == DType::Bool {
-            super::cast_raw(&num_op(&super::cast_raw(x, DType::Int64)?, UnaryOp::PowInt(e))?, DType::Bool)?
+            // matches torch: bool ** int is int64
+            num_op(&super::cast_raw(x, DType::Int64)?, UnaryOp::PowInt(e))?
         } else {
             num_op(x, UnaryOp::PowInt(e))?
         }

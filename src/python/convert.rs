@@ -285,6 +285,13 @@ pub fn py_scalar(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     if obj.is_instance_of::<PyFloat>() {
         return obj.extract().ok().map(Scalar::Float);
     }
+    // a NumPy scalar (np.int32(3), np.float64(x), np.bool_) is a Python number to torch
+    if obj.get_type().getattr("__module__").ok().and_then(|m| m.extract::<String>().ok()).is_some_and(|m| m == "numpy")
+        && obj.cast::<numpy::PyUntypedArray>().is_err()
+        && obj.hasattr("item").unwrap_or(false)
+    {
+        return obj.call_method0("item").ok().and_then(|v| py_scalar(&v));
+    }
     None
 }
 

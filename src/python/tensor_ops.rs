@@ -358,8 +358,9 @@ impl PyTensor {
         let t = &self.t;
         match rounding_mode {
             Some("floor") => run_out(py, t.numel(), out, || floordiv(t, &o)),
-            Some("trunc") => run_out(py, t.numel(), out, || ops::rounding(&ops::div(t, &o)?, "trunc")),
-            _ => run_out(py, t.numel(), out, || ops::div(t, &o)),
+            Some("trunc") => run_out(py, t.numel(), out, || ops::div_trunc(t, &o)),
+            None => run_out(py, t.numel(), out, || ops::div(t, &o)),
+            Some(m) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
     }
     #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
@@ -645,10 +646,10 @@ impl PyTensor {
         Ok(PyTuple::new(py, objs)?.unbind())
     }
     #[pyo3(signature = (chunks, dim=0))]
-    fn chunk(&self, py: Python<'_>, chunks: usize, dim: i64) -> PyResult<Py<PyTuple>> {
-        let d = crate::shape::wrap_dim(dim, self.t.dim())?;
-        let n = self.t.shape()[d];
-        self.split(py, n.div_ceil(chunks.max(1)).max(1), dim)
+    fn chunk(&self, py: Python<'_>, chunks: i64, dim: i64) -> PyResult<Py<PyTuple>> {
+        let parts = ops::chunk(&self.t, chunks, dim)?;
+        let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
+        Ok(PyTuple::new(py, objs)?.unbind())
     }
     fn gather(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::gather(&self.t, dim, &index.t)?)

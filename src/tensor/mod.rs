@@ -143,10 +143,14 @@ impl Tensor {
     }
 
     pub(crate) fn build(data: TensorData, wrapped: bool) -> Tensor {
+        Tensor::build_with(data, wrapped, crate::autograd::is_inference_mode())
+    }
+
+    pub(crate) fn build_with(data: TensorData, wrapped: bool, inference: bool) -> Tensor {
         Tensor(Arc::new(TensorImpl {
             data: RwLock::new(data),
             autograd: Mutex::new(AutogradMeta::default()),
-            is_inference: crate::autograd::is_inference_mode(),
+            is_inference: inference,
             is_wrapped_number: wrapped,
             py_slot: std::sync::atomic::AtomicUsize::new(0),
         }))

@@ -155,3 +155,36 @@ def test_pickle_and_copy_like_torch():
     assert m2.weight.tolist() == m.weight.tolist()
     with pytest.raises(RuntimeError, match="Only Tensors created explicitly by the user"):
         copy.deepcopy(r * 2)
+
+
+ARG_ERRORS = [
+    ("flatten_reversed", lambda: torch.ones(2, 3, 4).flatten(1, 0), "flatten() has invalid args: start_dim cannot come after end_dim"),
+    ("split_zero", lambda: torch.ones(4).split(0), "split_size can only be 0 if dimension size is 0, but got dimension size of 4"),
+    ("chunk_zero", lambda: torch.ones(4).chunk(0), "chunk expects `chunks` to be greater than 0, got: 0"),
+    ("expand_leading_minus_one", lambda: torch.ones(3).expand(-1, 2, 3),
+     "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0"),
+    ("div_unknown_mode", lambda: torch.tensor([7.0]).div(2, rounding_mode="bogus"),
+     "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'bogus'"),
+]
+
+
+@pytest.mark.parametrize("name,fn,message", ARG_ERRORS, ids=[c[0] for c in ARG_ERRORS])
+def test_bad_arguments_raise_torch_errors(name, fn, message):
+    with pytest.raises(RuntimeError) as info:
+        fn()
+    assert str(info.value) == message
+
+
+def test_argument_values_as_torch():
+    import numpy as np
+
+    assert [tuple(t.shape) for t in torch.ones(0).chunk(2)] == [(0,), (0,)]
+    assert torch.tensor([1.0, 5.0, 9.0]).clamp(min=6, max=2).tolist() == [2.0, 2.0, 2.0]
+    q = torch.tensor([7, -7]).div(2, rounding_mode="trunc")
+    assert q.dtype == torch.int64 and q.tolist() == [3, -3]
+    assert torch.tensor([True]).square().dtype == torch.int64
+    r = torch.tensor([1, 2]) * np.int32(3)
+    assert isinstance(r, torch.Tensor) and r.tolist() == [3, 6]
+    with torch.inference_mode():
+        x = torch.ones(3)
+    assert x[:2].is_inference()
