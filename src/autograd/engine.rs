@@ -463,6 +463,10 @@ fn evaluate_node(
     // retain_grad runs after the tensor hooks, so it sees their result (PyTorch 2.x order).
     let retain: Vec<_> = node.hooks.lock().retain.clone();
     for (nr, w) in retain {
+        // an output that is also a `backward(inputs=...)` target gets its .grad below, once
+        if req.accumulate && capture_at.iter().any(|&(c, _)| c == nr) {
+            continue;
+        }
         if let (Some(t), Some(g)) = (w.upgrade(), &inputs[nr as usize]) {
             let t = Tensor(t);
             let new = match t.grad() {

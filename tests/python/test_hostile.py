@@ -188,3 +188,12 @@ def test_argument_values_as_torch():
     with torch.inference_mode():
         x = torch.ones(3)
     assert x[:2].is_inference()
+
+
+def test_backward_inputs_with_retain_grad_accumulates_once():
+    a = torch.ones(2, requires_grad=True)
+    b = a * 2
+    b.retain_grad()
+    (b * 3).sum().backward(inputs=[b])
+    assert b.grad.tolist() == [3.0, 3.0]
+    assert a.grad is None
