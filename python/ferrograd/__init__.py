@@ -173,22 +173,35 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
     autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
-def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; returns ``self``
-    when nothing changes."""
+def _to_args(args, kwargs):
+    """The (device, dtype) of ``to(...)`` arguments, shared by ``Tensor.to`` and
+    ``nn.Module.to``: a dtype, a device (string, ``torch.device`` or CUDA ordinal), a tensor
+    (its device and dtype), or keywords; positional bools (``non_blocking``, ``copy``) pass."""
     dt = kwargs.get("dtype")
     dev = kwargs.get("device")
     for a in args:
         if isinstance(a, dtype):
             dt = a
         elif isinstance(a, Tensor):
-            dt = a.dtype
-            dev = a.device
-        elif isinstance(a, (str, device)):
+            dt, dev = a.dtype, a.device
+        elif isinstance(a, _builtins.bool):
+            continue
+        elif isinstance(a, (str, device, _builtins.int)):
             dev = a
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+    if dev is not None and not isinstance(dev, device):
+        dev = device(dev)
+    return dev, dt
+
+
+def _to(self, *args, **kwargs):
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; returns ``self``
+    when nothing changes."""
+    dev, dt = _to_args(args, kwargs)
     out = self
     if dev is not None:
-        out = out._to_device(device(dev) if not isinstance(dev, device) else dev)
+        out = out._to_device(dev)
     if dt is not None and dt != out.dtype:
         out = out._to_dtype(dt)
     if kwargs.get("copy") and out is self:

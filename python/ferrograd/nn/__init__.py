@@ -114,20 +114,9 @@ class Module:
     def to(self, *args, **kwargs):
         """``module.to(device)``, ``module.to(dtype)``, ``module.to(device, dtype)``,
         ``module.to(tensor)``: floating parameters take the dtype, all take the device."""
-        from .. import dtype as _dtype
-        from .._helpers import device as _device
+        from .. import _to_args
 
-        dev = kwargs.get("device")
-        dt = kwargs.get("dtype")
-        for a in args:
-            if isinstance(a, _dtype):
-                dt = a
-            elif isinstance(a, Tensor):
-                dev, dt = a.device, a.dtype
-            elif isinstance(a, (str, _device, int)):
-                dev = a
-            else:
-                raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+        dev, dt = _to_args(args, kwargs)
         if dt is not None and not dt.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dt}")
 
