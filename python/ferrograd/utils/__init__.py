@@ -1,3 +1,4 @@
 """``torch.utils`` counterparts (``ferrograd.utils.dlpack``)."""
 
 from . import dlpack  # noqa: F401
+from . import data  # noqa: F401,E402
