@@ -1,0 +1,15 @@
+"""The layer classes, one file per family as in ``torch.nn.modules``."""
+
+from .module import Module
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .linear import Identity, Linear
+from .activation import ReLU, Sigmoid, Tanh
+from .loss import CrossEntropyLoss, MSELoss
+
+__all__ = [
+    "Module",
+    "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
+    "Identity", "Linear",
+    "ReLU", "Tanh", "Sigmoid",
+    "MSELoss", "CrossEntropyLoss",
+]
