@@ -359,6 +359,8 @@ _register_methods()
 from . import accelerator, autograd, cuda, nn, optim, utils  # noqa: E402
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import return_types  # noqa: E402,F401
+from . import serialization  # noqa: E402
+from .serialization import load, save  # noqa: E402,F401
 
 
 set_num_threads = _C.set_num_threads
