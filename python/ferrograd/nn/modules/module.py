@@ -399,9 +399,8 @@ class Module:
             if param_grad is not None:
                 with no_grad():
                     grad_applied = fn(param_grad)
-                # the gradient must follow the parameter's new dtype/device: replace it
-                param.grad = None
-                param.grad = grad_applied.requires_grad_(param_grad.requires_grad)
+                # the gradient object stays, its data follows the parameter's dtype/device
+                param_grad.data = grad_applied
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
