@@ -196,6 +196,55 @@ def sc_get_set_submodule(c):
     }
 
 
+def sc_parameter_and_buffer_objects(c):
+    torch = c.lib
+    nn = torch.nn
+    t = torch.tensor([1.0, 2.0])
+    p = nn.Parameter(t)
+    q = nn.Parameter(p, requires_grad=False)
+    with torch.no_grad():
+        t.add_(1.0)
+    e = nn.Parameter()
+    b = nn.Buffer(t)
+    bg = nn.Buffer(torch.ones(1, requires_grad=True), persistent=False)
+    dp = copy.deepcopy(p)
+    pk = pickle.loads(pickle.dumps(q))
+    return {
+        "shares_data": [c.t(p), p.data_ptr() == t.data_ptr(), p is not t],
+        "flags": [p.requires_grad, p.is_leaf, p.grad_fn is None, q.requires_grad, type(q).__name__],
+        "empty": [list(e.shape), c.s(str(e.dtype)), e.requires_grad],
+        "int_param": c.err(lambda: nn.Parameter(torch.tensor([1, 2]))),
+        "int_param_frozen": c.t(nn.Parameter(torch.tensor([1, 2]), requires_grad=False)),
+        "not_tensor": c.err(lambda: nn.Parameter([1.0])),
+        "buffer": [type(b).__name__, b is not t, b.data_ptr() == t.data_ptr(), b.persistent,
+                   bg.requires_grad, bg.persistent, bg.is_leaf],
+        "deepcopy": [type(dp).__name__, dp is not p, c.t(dp), dp.data_ptr() != p.data_ptr(), dp.requires_grad],
+        "pickle": [type(pk).__name__, pk.requires_grad, c.t(pk)],
+        "derived": [type(p * 2).__name__, type(p.data).__name__, type(p.detach()).__name__,
+                    type(p[0]).__name__, isinstance(p, torch.Tensor)],
+    }
+
+
+def sc_zero_grad_graph_and_to_empty(c):
+    torch = c.lib
+    nn = torch.nn
+    lin = nn.Linear(1, 1)
+    _deterministic(torch, lin)
+    x = torch.tensor([[2.0]])
+    loss = (lin(x) ** 2).sum()
+    (gw,) = torch.autograd.grad(loss, [lin.weight], create_graph=True)
+    lin.weight.grad = gw * 1.0  # not a view (views cannot be detached in place)
+    had_fn = lin.weight.grad.grad_fn is not None
+    lin.zero_grad(set_to_none=False)
+    after = [lin.weight.grad.grad_fn is None, lin.weight.grad.requires_grad, c.t(lin.weight.grad)]
+    m = nn.Linear(2, 3)
+    m.register_buffer("b", torch.ones(4, dtype=torch.float64))
+    w = m.weight
+    r = m.to_empty(device="cpu")
+    return {"had_fn": had_fn, "after": after,
+            "to_empty": [r is m, m.weight is w, list(m.weight.shape), c.s(str(m.b.dtype)), list(m.b.shape)]}
+
+
 # ---- traversal ---------------------------------------------------------------------------
 def sc_traversal_and_duplicates(c):
     torch = c.lib
@@ -253,6 +302,11 @@ def sc_state_dict(c):
     other = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), WithExtra())
     other[2].k = 0
     res = other.load_state_dict(sd)
+    no_extra = OrderedDict((k, v) for k, v in sd.items() if not k.endswith("_extra_state"))
+    missing_extra = c.err(lambda: other.load_state_dict(no_extra))
+    plain = nn.Linear(2, 1)
+    unexpected_extra = c.err(lambda: plain.load_state_dict(
+        {"weight": torch.zeros(1, 2), "bias": torch.zeros(1), "_extra_state": 1}))
     dest = OrderedDict()
     out = net.state_dict(destination=dest, prefix="x.")
     pos = c.warns(lambda: net.state_dict(OrderedDict(), "y."))
@@ -264,6 +318,8 @@ def sc_state_dict(c):
         "detached": [sd["0.weight"].requires_grad, sd["0.weight"].is_leaf, type(sd["0.weight"]).__name__],
         "keep_vars": [kv["0.weight"] is net[0].weight, type(kv["0.weight"]).__name__, kv["0.weight"].requires_grad],
         "loaded_extra": other[2].k,
+        "missing_extra": missing_extra,
+        "unexpected_extra": unexpected_extra,
         "load_result": [list(res.missing_keys), list(res.unexpected_keys), repr(res), str(res)],
         "destination": [out is dest, list(dest.keys()), hasattr(dest, "_metadata")],
         "positional_warning": pos,
@@ -368,7 +424,9 @@ def sc_conversion(c):
     _deterministic(torch, m)
     m(torch.ones(1, 2)).sum().backward()
     w = m.weight
+    g = m.weight.grad
     r = m.double()
+    grad_kept = [m.weight.grad is g, c.s(str(g.dtype))]
     after_double = [c.s(str(m.weight.dtype)), c.s(str(m.weight.grad.dtype)), c.s(str(m.count.dtype)), c.s(str(m.stat.dtype)),
                     m.weight is w, r is m, type(m.weight).__name__, m.weight.requires_grad, m.weight.is_leaf]
     m.float()
@@ -385,6 +443,7 @@ def sc_conversion(c):
     typed = [c.s(str(m.weight.dtype)), c.s(str(m.count.dtype))]
     return {
         "after_double": after_double,
+        "grad_kept": grad_kept,
         "half": half,
         "to64": to64,
         "to_tensor": t_like,

@@ -19,6 +19,9 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
+        if requires_grad and not data.is_floating_point():
+            # torch's Tensor._make_subclass message (Tensor.requires_grad_ words it differently)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t = Tensor.__new__(cls, _alias=data)
         t._register()
         if requires_grad:
