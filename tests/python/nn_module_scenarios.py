@@ -613,6 +613,56 @@ def sc_full_backward_hooks(c):
             "lone_warns": [w[0] for w in ws], "wrong": wrong_err, "mix": mix}
 
 
+def sc_backward_hooks_nested_and_tuples(c):
+    torch = c.lib
+    nn = torch.nn
+    order = []
+
+    class Split(nn.Module):
+        def forward(self, x):
+            return x * 2, x * 3, "tag"
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.split = Split()
+            self.act = nn.Tanh()
+
+        def forward(self, x):
+            a, b, _ = self.split(x)
+            return self.act(a) + b
+
+    net = Net()
+
+    def hook(name):
+        def h(mod, gin, gout):
+            order.append([name, [None if g is None else c.t(g) for g in gin],
+                          [None if g is None else c.t(g) for g in gout]])
+        return h
+
+    net.register_full_backward_hook(hook("net"))
+    net.split.register_full_backward_hook(hook("split"))
+    net.act.register_full_backward_hook(hook("act"))
+    net.split.register_full_backward_pre_hook(lambda mod, gout: order.append(["split_pre", len(gout)]))
+    x = torch.tensor([0.5, -1.0], requires_grad=True)
+    y = net(x)
+    y.sum().backward()
+
+    twice = nn.Sigmoid()
+    calls = []
+    twice.register_full_backward_hook(lambda mod, gin, gout: calls.append(c.t(gout[0])))
+    z = torch.tensor([0.0], requires_grad=True)
+    (twice(z) + twice(z * 2)).sum().backward()
+
+    no_grad_out = []
+    m = nn.Linear(1, 1)
+    m.register_full_backward_hook(lambda *a: no_grad_out.append(1))
+    with torch.no_grad():
+        r = m(torch.ones(1, 1, requires_grad=True))
+    return {"order": order, "x_grad": c.t(x.grad), "twice": calls, "z_grad": c.t(z.grad),
+            "no_grad": [no_grad_out, r.requires_grad, r.grad_fn is None]}
+
+
 def sc_legacy_backward_hook(c):
     torch = c.lib
     nn = torch.nn
