@@ -109,6 +109,12 @@ def collate_numpy_array_fn(batch, *, collate_fn_map=None):
 
 
 def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
+    if all(type(b) is type(batch[0]) for b in batch):
+        # one NumPy scalar type: its dtype is the batch's (what torch.as_tensor infers); going
+        # through one array keeps it where the core's list conversion would widen it
+        import numpy as np
+
+        return torch.as_tensor(np.array(batch))
     return torch.as_tensor(batch)
 
 
