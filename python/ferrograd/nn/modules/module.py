@@ -581,9 +581,6 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
-    def _slow_forward(self, *input, **kwargs):
-        return self.forward(*input, **kwargs)
-
     def _wrapped_call_impl(self, *args, **kwargs):
         if self._compiled_call_impl is not None:
             return self._compiled_call_impl(*args, **kwargs)
