@@ -50,6 +50,13 @@ class Ctx:
         return [[x.category.__name__, self.s(str(x.message))] for x in w]
 
 
+def _quiet(fn):
+    """``fn()`` with its warnings suppressed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
 def _deterministic(torch, module, start=0.1):
     """Fill every parameter of ``module`` with a fixed ramp (replaces random init)."""
     with torch.no_grad():
@@ -670,10 +677,12 @@ def sc_legacy_backward_hook(c):
     seen = []
     m.register_backward_hook(lambda mod, gin, gout: seen.append([len(gin), len(gout), c.t(gout[0])]))
     x = torch.tensor([0.0, 1.0], requires_grad=True)
-    m(x).sum().backward()
+    out = []
+    ws = c.warns(lambda: out.append(m(x)))
+    out[0].sum().backward()
     m2 = nn.Sigmoid()
     m2.register_backward_hook(lambda *a: None)
-    return {"seen": seen, "mix": c.err(lambda: m2.register_full_backward_hook(lambda *a: None))}
+    return {"seen": seen, "warns": ws, "mix": c.err(lambda: m2.register_full_backward_hook(lambda *a: None))}
 
 
 # ---- printing ----------------------------------------------------------------------------
@@ -912,7 +921,9 @@ def sc_linear_and_losses(c):
     bound = 1 / math.sqrt(4)
     nb = nn.Linear(4, 3, bias=False, dtype=torch.float64)
     zero_warn = c.warns(lambda: nn.Linear(0, 3))
-    lin0 = nn.Linear(0, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lin0 = nn.Linear(0, 2)
     in_bound = [float(lin.weight.abs().max()) <= bound, float(lin.bias.abs().max()) <= bound]
     _deterministic(torch, lin)
     x = torch.tensor([[1.0, 0.5, -1.0, 2.0]])
@@ -932,7 +943,10 @@ def sc_linear_and_losses(c):
         "ce": c.t(ce(torch.tensor([[1.0, 2.0, 0.5]]), torch.tensor([1]))),
         "ce_state": [list(ce.state_dict().keys()), ce.weight is None, "weight" in ce._buffers, ce.reduction,
                      ce.ignore_index, ce.label_smoothing],
-        "legacy": [leg, nn.MSELoss(size_average=False).reduction, nn.MSELoss(reduce=False).reduction],
+        "legacy": [leg, c.warns(lambda: nn.MSELoss(reduce=False)), c.warns(lambda: nn.MSELoss(False, False))],
+        "legacy_reduction": [_quiet(lambda: nn.MSELoss(size_average=False)).reduction,
+                             _quiet(lambda: nn.MSELoss(reduce=False)).reduction,
+                             _quiet(lambda: nn.CrossEntropyLoss(size_average=True, reduce=True)).reduction],
         "identity": [nn.Identity()(x) is x, nn.Identity(3, k=1)(x) is x],
     }
 
@@ -1032,7 +1046,8 @@ def sc_init_random_bounds(c):
     res["kaiming_conv"] = within(conv, math.sqrt(2.0 / (1 + 0)) * math.sqrt(3.0 / 36))
     tn = init.trunc_normal_(torch.empty(1000), mean=1.0, std=2.0, a=-1.0, b=2.5)
     res["trunc_normal"] = [float(tn.min()) >= -1.0, float(tn.max()) <= 2.5]
-    narrow = init.trunc_normal_(torch.empty(500), mean=0.0, std=1.0, a=3.0, b=3.5)
+    narrow = torch.empty(500)
+    res["trunc_narrow_warn"] = c.warns(lambda: init.trunc_normal_(narrow, mean=0.0, std=1.0, a=3.0, b=3.5))
     res["trunc_narrow"] = [float(narrow.min()) >= 3.0, float(narrow.max()) <= 3.5]
     res["trunc_warn"] = c.warns(lambda: init.trunc_normal_(torch.empty(10), mean=10.0, std=1.0, a=-1.0, b=1.0))
     p = torch.nn.Parameter(torch.empty(3, 3))
