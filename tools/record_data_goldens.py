@@ -6,13 +6,15 @@ real PyTorch (never imported by the tests):
 
 Writes into tests/python/fixtures/:
   torch_layout.pt, torch_views.pt, torch_state_dict.pt, torch_unsafe.pt  files PyTorch wrote
+  torch.safetensors   written by safetensors.torch (pip install safetensors into the bench venv)
   serialization.json  what PyTorch sees in them (values, strides, offsets, aliasing, messages)
   data.json           sampler / split / loader orders and worker seeds for fixed seeds
 
 --check-ferrograd PYTHON runs PYTHON (an interpreter with ferrograd installed) to save the same
 objects with ferrograd, then loads those files with PyTorch (weights_only=True) and checks every
 value, stride, storage offset, aliasing, Parameter and requires_grad flag; it also checks that
-ferrograd's protocol-2 archive equals PyTorch's byte for byte apart from the serialization id.
+ferrograd's protocol-2 archive equals PyTorch's byte for byte apart from the serialization id,
+and that ferrograd's safetensors file loads in safetensors.torch and equals its bytes.
 """
 
 import argparse
@@ -83,6 +85,11 @@ def record_serialization():
         out["unsafe_error"] = {"type": type(e).__name__, "message": str(e)}
     loaded = torch.load(os.path.join(FIXTURES, "torch_unsafe.pt"), weights_only=False)
     out["unsafe_full"] = {"when_days": loaded["when"].days, "w": loaded["w"].tolist()}
+    import safetensors.torch
+
+    safetensors.torch.save_file(objs.safetensors_object(torch), os.path.join(FIXTURES, "torch.safetensors"),
+                                metadata=objs.SAFETENSORS_METADATA)
+    out["safetensors"] = plain(objs.safetensors_object(torch))
     with open(os.path.join(FIXTURES, "serialization.json"), "w") as fh:
         json.dump(out, fh, indent=1, sort_keys=True)
 
@@ -131,6 +138,8 @@ import ferrograd
 import serialization_objects as objs
 ferrograd.save(objs.layout_object(ferrograd), sys.argv[1] + "/archive.pt")
 ferrograd.save(objs.views_object(ferrograd), sys.argv[1] + "/views.pt")
+import ferrograd.utils.safetensors as fst
+fst.save_file(objs.safetensors_object(ferrograd), sys.argv[1] + "/tensors.safetensors", metadata=objs.SAFETENSORS_METADATA)
 import io
 buf = io.BytesIO()
 ferrograd.save(objs.layout_object(ferrograd), buf)
@@ -159,6 +168,12 @@ def check_ferrograd(python):
         with open(os.path.join(tmp, "layout_buffer.bin"), "rb") as fh:
             mine = fh.read()
         assert objs.archive_without_id(mine) == objs.archive_without_id(buf.getvalue()), "archive bytes differ"
+        import safetensors.torch
+
+        st = safetensors.torch.load_file(os.path.join(tmp, "tensors.safetensors"))
+        assert plain(st) == plain(objs.safetensors_object(torch)), "safetensors values differ"
+        with open(os.path.join(tmp, "tensors.safetensors"), "rb") as fh:
+            assert fh.read() == safetensors.torch.save(objs.safetensors_object(torch), metadata=objs.SAFETENSORS_METADATA)
     print("ferrograd-written archives load in PyTorch unchanged (values, views, Parameters, bytes): OK")
 
 

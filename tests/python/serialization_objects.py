@@ -77,3 +77,19 @@ def archive_without_id(raw):
             raw[pos + 16:pos + 20] = b"\0" * 4
         pos += 46 + n + e + c
     return bytes(raw)
+
+
+def safetensors_object(torch):
+    """Tensors of several dtypes and shapes (names chosen so the layout order matters)."""
+    return {
+        "b.half": torch.tensor([0.5, -2.0], dtype=torch.float16),
+        "a.long": torch.arange(3, dtype=torch.int64),
+        "c.mask": torch.tensor([True, False, True]),
+        "z.weight": torch.arange(6, dtype=torch.float32).reshape(2, 3) / 4,
+        "e.empty": torch.zeros(0, 2),
+        "d.scalar": torch.tensor(1.5, dtype=torch.float64),
+        "i.int": torch.tensor([[-1, 2]], dtype=torch.int32),
+    }
+
+
+SAFETENSORS_METADATA = {"format": "pt"}  # one key: safetensors orders several arbitrarily

@@ -272,3 +272,44 @@ def test_save_rejects_unknown_options():
 def test_not_a_zip_raises():
     with pytest.raises(RuntimeError, match="not a zip archive"):
         torch.load(io.BytesIO(b"definitely not an archive"))
+
+
+# ---- safetensors ---------------------------------------------------------------------------------
+
+def test_safetensors_reads_file_written_by_safetensors_torch():
+    from ferrograd.utils import safetensors as st
+    from serialization_objects import safetensors_object
+
+    got = st.load_file(_fx("torch.safetensors"))
+    assert plain(got) == GOLD["safetensors"]
+    assert sorted(got) == sorted(safetensors_object(torch))
+
+
+def test_safetensors_writes_safetensors_torch_bytes(tmp_path):
+    from ferrograd.utils import safetensors as st
+    from serialization_objects import SAFETENSORS_METADATA, safetensors_object
+
+    with open(_fx("torch.safetensors"), "rb") as fh:
+        theirs = fh.read()
+    assert st.save(safetensors_object(torch), metadata=SAFETENSORS_METADATA) == theirs
+    st.save_file(safetensors_object(torch), tmp_path / "x.safetensors", metadata=SAFETENSORS_METADATA)
+    assert (tmp_path / "x.safetensors").read_bytes() == theirs
+    back = st.load(theirs)
+    assert plain(back) == GOLD["safetensors"]
+
+
+def test_safetensors_save_checks():
+    from ferrograd.utils import safetensors as st
+
+    base = torch.arange(6.).reshape(2, 3)
+    with pytest.raises(ValueError, match="You are trying to save a non contiguous tensor: `t`"):
+        st.save({"t": base.t()})
+    with pytest.raises(RuntimeError, match="Some tensors share memory"):
+        st.save({"a": base, "b": base[1]})
+    with pytest.raises(ValueError, match="Key `a` is invalid, expected torch.Tensor but received <class 'int'>"):
+        st.save({"a": 1})
+    with pytest.raises(ValueError, match=r"Expected a dict of \[str, torch.Tensor\]"):
+        st.save([base])
+    assert st.load(st.save({"a": base[0], "b": base[1]}))["b"].tolist() == [3.0, 4.0, 5.0]  # disjoint views
+    with pytest.raises(ValueError, match="HeaderTooSmall"):
+        st.load(b"\x01")
