@@ -485,6 +485,29 @@ def case_errors(torch):
     }
 
 
+def case_differentiable(torch):
+    """``differentiable=True``: the step runs under grad mode and is recorded, so the updated
+    (non-leaf) parameters backpropagate to what they were computed from."""
+    out = {}
+    for name, make in (
+        ("sgd", lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, differentiable=True)),
+        ("adam", lambda p: torch.optim.Adam(p, lr=0.1, differentiable=True)),
+        ("adamw", lambda p: torch.optim.AdamW(p, lr=0.1, differentiable=True)),
+        ("rmsprop", lambda p: torch.optim.RMSprop(p, lr=0.1, centered=True, momentum=0.5,
+                                                  differentiable=True)),
+        ("adagrad", lambda p: torch.optim.Adagrad(p, lr=0.1, differentiable=True)),
+    ):
+        leaf = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+        p = leaf.clone()
+        opt = make([p])
+        for k in range(2):
+            p.grad = p.detach() * 0.5 + 0.1 * k
+            opt.step()
+        (p * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+        out[name] = {"p": V(p), "leaf_grad": V(leaf.grad), "requires_grad": p.requires_grad}
+    return out
+
+
 def _step_once(torch, make):
     params, loss_fn = _problem(torch)
     opt = make(params)
@@ -690,6 +713,63 @@ def case_scheduler_warnings(torch):
     overridden = warns(lambda: s3.step())
     return {"before": before, "ordered": ordered, "get_lr": get_lr, "overridden": overridden,
             "wrapped": hasattr(o2.step, "_wrapped_by_lr_sched"), "opt_called": o2._opt_called}
+
+
+def case_scheduler_tensor_lr(torch):
+    """A tensor lr is updated in place; get_last_lr gives copies."""
+    S = torch.optim.lr_scheduler
+    p = torch.nn.Parameter(torch.zeros(1))
+    lr = torch.tensor(0.5)
+    opt = torch.optim.Adam([p], lr=lr)
+    sched = S.CosineAnnealingLR(opt, T_max=4)
+    seq = []
+    for _ in range(6):
+        p.grad = torch.ones(1)
+        opt.step()
+        sched.step()
+        seq.append(V(opt.param_groups[0]["lr"]))
+    last = sched.get_last_lr()[0]
+    return {"seq": seq, "same_object": opt.param_groups[0]["lr"] is lr,
+            "last_is_copy": last is not lr, "last": V(last), "initial": V(opt.param_groups[0]["initial_lr"]),
+            "p": V(p)}
+
+
+def case_custom_optimizer(torch):
+    """A user-defined optimizer on the base class (defaults, groups, state, step hooks)."""
+    Optimizer = torch.optim.Optimizer
+
+    class SignSGD(Optimizer):
+        def __init__(self, params, lr=0.01, scale=1.0):
+            super().__init__(params, {"lr": lr, "scale": scale})
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            loss = None
+            if closure is not None:
+                with torch.enable_grad():
+                    loss = closure()
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    st = self.state[p]
+                    st["n"] = st.get("n", 0) + 1
+                    p.sub_(torch.sign(p.grad) * group["lr"] * group["scale"])
+            return loss
+
+    params, set_grads = _quad_problem(torch)
+    opt = SignSGD([{"params": [params[0]], "scale": 2.0}, {"params": [params[1]]}], lr=0.1)
+    calls = []
+    opt.register_step_post_hook(lambda o, a, k: calls.append(len(o.state)))
+    for k in range(3):
+        opt.zero_grad()
+        set_grads(k)
+        opt.step()
+    sd = opt.state_dict()
+    return {"w": V(params[0]), "b": V(params[1]), "calls": calls, "repr": repr(opt),
+            "state": {str(k): v for k, v in sd["state"].items()},
+            "groups": [{k: plain(v) for k, v in g.items()} for g in sd["param_groups"]],
+            "hooked": getattr(SignSGD.step, "hooked", False)}
 
 
 def case_scheduler_state(torch):
