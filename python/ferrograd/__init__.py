@@ -280,7 +280,7 @@ def _tensor_deepcopy(self, memo):
     if id(self) in memo:
         return memo[id(self)]
     with no_grad():
-        new = self.clone()
+        new = serialization._copy_sharing_storage(self, memo)  # views copied together stay views
     if self.requires_grad:
         new.requires_grad_(True)
     if self.grad is not None:

@@ -1200,3 +1200,31 @@ def _not_zip(f, mmap):
                            "please torch.save your checkpoint with this option in order to use mmap.")
     raise RuntimeError("ferrograd.load: not a zip archive written by torch.save; the legacy (pre-1.6) "
                        "format and TorchScript archives are not supported")
+
+
+# ---- deep copies that keep views together ----------------------------------------------------------
+
+def _copy_sharing_storage(t, memo):
+    """A copy of ``t``'s values for ``copy.deepcopy``: tensors deep-copied together that view one
+    storage get views of one new storage (as torch, which deep-copies the storage through the
+    memo), with the same offset, size and stride. Non-CPU tensors are cloned one by one."""
+    if t.device.type != "cpu" or t.numel() == 0:
+        return t.clone()
+    esize = t.element_size()
+    start = t.data_ptr() - t.storage_offset() * esize
+    reach = _extent(t)
+    root = _root(t)
+    if root.data_ptr() - root.storage_offset() * esize == start:
+        reach = max(reach, _extent(root))
+    key = ("ferrograd.serialization.storage", start)
+    entry = memo.get(key)
+    if entry is None or entry[0].numel() < reach or entry[0].dtype != t.dtype:
+        arr = np.frombuffer(ctypes.string_at(start, reach * esize), dtype=_np_dtype(_dtype_name(t.dtype))).copy()
+        entry = (_fg.from_numpy(arr), arr)
+        memo[key] = entry
+    flat, arr = entry
+    view = _view_of(flat, t.storage_offset(), tuple(t.shape), tuple(t.stride()))
+    if view is None:
+        view = _as_strided_numpy(_LoadedStorage(flat, _dtype_name(t.dtype), arr), t.storage_offset(),
+                                 tuple(t.shape), tuple(t.stride()))
+    return view
