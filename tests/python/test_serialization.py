@@ -313,3 +313,17 @@ def test_safetensors_save_checks():
     assert st.load(st.save({"a": base[0], "b": base[1]}))["b"].tolist() == [3.0, 4.0, 5.0]  # disjoint views
     with pytest.raises(ValueError, match="HeaderTooSmall"):
         st.load(b"\x01")
+
+
+def test_deepcopy_keeps_views_of_one_storage_together():
+    import copy
+
+    base = torch.arange(6.).reshape(2, 3)
+    cp = copy.deepcopy({"base": base, "row": base[1], "col": base[:, 2], "t": base.t()})
+    cp["base"][1, 2] = -1.0
+    assert cp["row"].tolist() == [3.0, 4.0, -1.0] and cp["col"].tolist() == [2.0, -1.0]
+    assert cp["t"][2, 1].item() == -1.0 and base[1, 2].item() == 5.0
+    assert cp["row"].storage_offset() == 3 and cp["col"].stride() == (3,)
+    leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = copy.deepcopy(leaf)
+    assert c.requires_grad and c.is_leaf and c.tolist() == [1.0, 2.0]
