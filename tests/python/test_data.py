@@ -158,6 +158,26 @@ def test_random_split_matches_torch_for_seed():
 
 # ---- samplers --------------------------------------------------------------------------------
 
+def test_generic_subscripting_as_in_torch():
+    class Ints(data.Sampler[int]):
+        def __iter__(self):
+            return iter([2, 0])
+
+    class Strs(data.Dataset[str]):
+        def __getitem__(self, i):
+            return "abc"[i]
+
+        def __len__(self):
+            return 3
+
+    class Stream(data.IterableDataset[int]):
+        def __iter__(self):
+            return iter([5])
+
+    assert list(data.DataLoader(Strs(), batch_size=2, sampler=Ints())) == [["c", "a"]]
+    assert [b.tolist() for b in data.DataLoader(Stream())] == [[5]]
+
+
 def test_sequential_and_batch_samplers():
     seq = data.SequentialSampler(range(5))
     assert list(seq) == [0, 1, 2, 3, 4] and len(seq) == 5

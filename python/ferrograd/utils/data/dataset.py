@@ -6,16 +6,19 @@ import bisect
 import itertools
 import math
 import warnings
+from typing import Generic, Iterable, TypeVar
 
 import ferrograd as torch
 
 from ._utils import generator_kwargs
 
+_T_co = TypeVar("_T_co", covariant=True)
+
 __all__ = ["ChainDataset", "ConcatDataset", "Dataset", "IterableDataset", "StackDataset",
            "Subset", "TensorDataset", "random_split"]
 
 
-class Dataset:
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and ``__len__`` for the default
     samplers); ``a + b`` concatenates. ``__getitems__(indices)`` may be added to fetch a batch at
     once."""
@@ -27,7 +30,7 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
     """A dataset that is a stream: subclasses define ``__iter__``. With ``num_workers > 0`` each
     worker iterates its own copy (use ``get_worker_info()`` to split the work). ``a + b``
     chains."""

@@ -3,6 +3,7 @@ The random ones draw exactly what torch's draw (``randperm``/``randint`` in the 
 ``multinomial`` for weights), so the same generator state gives the same indices."""
 
 import itertools
+from typing import Generic, TypeVar
 
 import ferrograd as torch
 
@@ -12,7 +13,10 @@ __all__ = ["BatchSampler", "RandomSampler", "Sampler", "SequentialSampler",
            "SubsetRandomSampler", "WeightedRandomSampler"]
 
 
-class Sampler:
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Sampler(Generic[_T_co]):
     """Base class of samplers: subclasses provide ``__iter__`` (and usually ``__len__``)."""
 
     def __init__(self, data_source=None):
