@@ -21,7 +21,7 @@ RULES = [
     ("C01 Rust panic (PanicException, a BaseException) for a dim argument of a 0-dim tensor",
      None, r"panick|PanicException"),
     ("C02 view() of a non-viewable tensor returns instead of raising", {"no-error"}, r"\(view\).*view size is not compatible"),
-    ("C03 softmax/log_softmax dtype= ignored", {"dtype"}, r"\((nn\.functional\.)?(log_)?softmax\)"),
+    ("C03 softmax/log_softmax of an empty bool/integer tensor: torch keeps the input dtype", {"dtype"}, r"\((nn\.functional\.)?(log_)?softmax\)"),
     ("C04 fmod computes remainder (sign of divisor)", {"values"}, r"\(fmod\)"),
     ("C05 remainder/fmod/div(rounding_mode)/floor_divide: no or wrong grad_fn (not differentiable)",
      {"grad_fn"}, r"\((remainder|fmod|mod|div|floor_divide|floordiv)\).*grad_fn (None|TruncBackward0|DivBackward0) vs torch"),

@@ -18,12 +18,25 @@ def tanh(x):
     return x.tanh()
 
 
-def softmax(x, dim=None, dtype=None):
-    return x.softmax(dim if dim is not None else -1)
+def _get_softmax_dim(name, ndim, stacklevel):
+    # torch's legacy implicit dim (deprecated, with its warning): 0 for 0-, 1- and 3-d inputs
+    import warnings
+
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. "
+                  "Change the call to include dim=X as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
 
 
-def log_softmax(x, dim=None, dtype=None):
-    return x.log_softmax(dim if dim is not None else -1)
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def _reduce(loss, reduction):
