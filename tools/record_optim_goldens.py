@@ -201,6 +201,29 @@ OPTIMIZERS = {
     "adagrad_maximize": ("Adagrad", {"lr": 0.05, "maximize": True}),
     "adagrad_foreach": ("Adagrad", {"lr": 0.3, "lr_decay": 0.05, "foreach": True}),
     "adagrad_fused": ("Adagrad", {"lr": 0.3, "fused": True}),
+    "adamax_default": ("Adamax", {"lr": 0.05}),
+    "adamax_wd_maximize": ("Adamax", {"lr": 0.02, "betas": (0.8, 0.99), "weight_decay": 0.1,
+                                      "maximize": True}),
+    "adamax_foreach": ("Adamax", {"lr": 0.05, "eps": 1e-3, "foreach": True}),
+    "adadelta_default": ("Adadelta", {}),
+    "adadelta_options": ("Adadelta", {"lr": 0.5, "rho": 0.8, "eps": 1e-4, "weight_decay": 0.1}),
+    "adadelta_maximize": ("Adadelta", {"lr": 0.1, "maximize": True, "foreach": True}),
+    "nadam_default": ("NAdam", {"lr": 0.05}),
+    "nadam_wd": ("NAdam", {"lr": 0.05, "weight_decay": 0.1, "momentum_decay": 0.01}),
+    "nadam_decoupled": ("NAdam", {"lr": 0.05, "weight_decay": 0.3, "decoupled_weight_decay": True,
+                                  "maximize": True}),
+    "nadam_foreach": ("NAdam", {"lr": 0.05, "betas": (0.8, 0.9), "foreach": True}),
+    "radam_default": ("RAdam", {"lr": 0.05}),
+    "radam_wd": ("RAdam", {"lr": 0.05, "weight_decay": 0.1, "betas": (0.8, 0.9)}),
+    "radam_decoupled": ("RAdam", {"lr": 0.05, "weight_decay": 0.3, "decoupled_weight_decay": True,
+                                  "betas": (0.5, 0.7), "maximize": True}),
+    "radam_foreach": ("RAdam", {"lr": 0.05, "betas": (0.7, 0.8), "foreach": True}),
+    "rprop_default": ("Rprop", {}),
+    "rprop_options": ("Rprop", {"lr": 0.05, "etas": (0.3, 1.5), "step_sizes": (1e-3, 0.2)}),
+    "rprop_maximize": ("Rprop", {"lr": 0.02, "maximize": True, "foreach": True}),
+    "asgd_default": ("ASGD", {"lr": 0.05}),
+    "asgd_averaging": ("ASGD", {"lr": 0.05, "lambd": 0.01, "alpha": 0.5, "t0": 5, "weight_decay": 0.1}),
+    "asgd_maximize": ("ASGD", {"lr": 0.01, "t0": 3, "maximize": True, "foreach": True}),
 }
 
 
@@ -212,6 +235,50 @@ def _optimizer_case(name):
         return _train(torch, lambda p: cls(p, **{k: _build(torch, v) for k, v in kwargs.items()}))
 
     return case
+
+
+def _lbfgs_run(torch, steps=4, **kwargs):
+    """L-BFGS on a quadratic with a hand-written gradient (closure sets ``.grad``)."""
+    w = torch.nn.Parameter(torch.tensor([[0.5, -0.2, 0.1], [0.1, 0.8, -0.4]]))
+    b = torch.nn.Parameter(torch.tensor([0.0, 0.3]))
+    targets = [torch.tensor([[1.0, 0.5, -1.0], [0.25, -0.75, 2.0]]), torch.tensor([-0.5, 1.5])]
+    curv = [torch.tensor([[0.5, 2.0, 5.0], [1.0, 0.1, 3.0]]), torch.tensor([4.0, 0.25])]
+    opt = torch.optim.LBFGS([w, b], **kwargs)
+    evals = []
+
+    def closure():
+        opt.zero_grad()
+        loss = 0.0
+        for p, t, c in zip((w, b), targets, curv):
+            with torch.no_grad():
+                diff = p - t
+                p.grad = diff * c
+                loss = loss + float((diff * diff * c).sum()) * 0.5
+        evals.append(loss)
+        return torch.tensor(loss)
+
+    trace = []
+    for _ in range(steps):
+        loss = opt.step(closure)
+        trace.append({"loss": loss.item(), "w": V(w), "b": V(b)})
+    st = opt.state[w]
+    return {"trace": trace, "evals": len(evals), "func_evals": st["func_evals"], "n_iter": st["n_iter"],
+            "history": len(st["old_dirs"]), "state_keys": sorted(st.keys()),
+            "other_state": len(opt.state[b])}
+
+
+def case_lbfgs(torch):
+    return {
+        "default": _lbfgs_run(torch, lr=0.5, max_iter=5),
+        "strong_wolfe": _lbfgs_run(torch, lr=1, max_iter=6, line_search_fn="strong_wolfe"),
+        "history": _lbfgs_run(torch, lr=0.3, max_iter=4, history_size=2),
+        "tolerances": _lbfgs_run(torch, steps=3, lr=1, tolerance_grad=1e-3, tolerance_change=1e-4,
+                                 line_search_fn="strong_wolfe", max_eval=30),
+        "groups": raises(lambda: torch.optim.LBFGS([{"params": [torch.nn.Parameter(torch.ones(1))]},
+                                                    {"params": [torch.nn.Parameter(torch.ones(1))]}])),
+        "bad_line_search": raises(lambda: _lbfgs_run(torch, steps=1, line_search_fn="armijo")),
+        "repr": repr(torch.optim.LBFGS([torch.nn.Parameter(torch.ones(1))])),
+    }
 
 
 def case_closure(torch):
@@ -431,7 +498,8 @@ def case_defaults(torch):
     params, _ = _problem(torch)
     return {
         name: plain(getattr(torch.optim, name)(params).defaults)
-        for name in ("Adam", "AdamW", "RMSprop", "Adagrad", "SGD")
+        for name in ("Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "Adamax", "Adadelta", "NAdam",
+                     "RAdam", "Rprop", "ASGD")
     }
 
 

@@ -130,13 +130,23 @@ def _device_dtype_check_for_fused(p, cuda_unsupported=False):
         )
 
 
-def _check_capturable(params, state_steps, supports_xla=True):
+def _check_capturable(params, state_steps, supports_xla=True, others=(),
+                      what="params and state_steps"):
+    """capturable=True needs every param and its state scalars on a capturable device."""
     devices = _get_capturable_supported_devices(supports_xla)
-    for p, step in zip(params, state_steps):
-        if not (p.device.type == step.device.type and p.device.type in devices):
+    for i, (p, step) in enumerate(zip(params, state_steps)):
+        types = {p.device.type, step.device.type} | {o[i].device.type for o in others}
+        if not (len(types) == 1 and p.device.type in devices):
             raise AssertionError(
-                f"If capturable=True, params and state_steps must be on supported devices: {devices}."
+                f"If capturable=True, {what} must be on supported devices: {devices}."
             )
+
+
+def _check_state_steps(state_steps, name="state_steps"):
+    if not all(isinstance(t, torch.Tensor) for t in state_steps):
+        raise RuntimeError(
+            f"API has changed, `{name}` argument must contain a list of singleton tensors"
+        )
 
 
 def _scalar(value):
