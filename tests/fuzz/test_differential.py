@@ -114,7 +114,7 @@ def test_fd_pool_is_large():
     assert len(FD_PROGRAMS) >= 300
 
 
-@settings(max_examples=FD_EXAMPLES, deadline=None, derandomize=True,
+@settings(max_examples=FD_EXAMPLES, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(idx=st.integers(min_value=0, max_value=len(FD_PROGRAMS) - 1), seed=st.integers(0, 2**32 - 1))
 def test_gradients_match_central_differences(idx, seed):
