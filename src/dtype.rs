@@ -7,6 +7,9 @@ use half::f16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum DType {
     Bool,
+    UInt8,
+    Int8,
+    Int16,
     Int32,
     Int64,
     Float16,
@@ -27,6 +30,9 @@ impl DType {
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
+            DType::UInt8 => "uint8",
+            DType::Int8 => "int8",
+            DType::Int16 => "int16",
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
@@ -38,6 +44,9 @@ impl DType {
     pub fn legacy_name(self) -> &'static str {
         match self {
             DType::Bool => "BoolTensor",
+            DType::UInt8 => "ByteTensor",
+            DType::Int8 => "CharTensor",
+            DType::Int16 => "ShortTensor",
             DType::Int32 => "IntTensor",
             DType::Int64 => "LongTensor",
             DType::Float16 => "HalfTensor",
@@ -49,6 +58,9 @@ impl DType {
     pub fn scalar_name(self) -> &'static str {
         match self {
             DType::Bool => "Bool",
+            DType::UInt8 => "Byte",
+            DType::Int8 => "Char",
+            DType::Int16 => "Short",
             DType::Int32 => "Int",
             DType::Int64 => "Long",
             DType::Float16 => "Half",
@@ -59,6 +71,9 @@ impl DType {
     pub fn from_name(s: &str) -> Option<DType> {
         Some(match s {
             "bool" => DType::Bool,
+            "uint8" => DType::UInt8,
+            "int8" => DType::Int8,
+            "int16" | "short" => DType::Int16,
             "int32" | "int" => DType::Int32,
             "int64" | "long" => DType::Int64,
             "float16" | "half" => DType::Float16,
@@ -71,6 +86,9 @@ impl DType {
     pub fn short_name(self) -> &'static str {
         match self {
             DType::Bool => "u8",
+            DType::UInt8 => "u8",
+            DType::Int8 => "i8",
+            DType::Int16 => "i16",
             DType::Int32 => "i32",
             DType::Int64 => "i64",
             DType::Float16 => "f16",
@@ -78,12 +96,50 @@ impl DType {
             DType::Float64 => "f64",
         }
     }
+    /// The C type torch names in `full`'s overflow message (`int`, `int64_t`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "uint8_t",
+            DType::Int8 => "int8_t",
+            DType::Int16 => "int16_t",
+            DType::Int32 => "int",
+            DType::Int64 => "int64_t",
+            DType::Float16 => "c10::Half",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
+    /// The integer range of an integral dtype.
+    fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            DType::UInt8 => (0, u8::MAX as i128),
+            DType::Int8 => (i8::MIN as i128, i8::MAX as i128),
+            DType::Int16 => (i16::MIN as i128, i16::MAX as i128),
+            DType::Int32 => (i32::MIN as i128, i32::MAX as i128),
+            DType::Int64 => (i64::MIN as i128, i64::MAX as i128),
+            _ => return None,
+        })
+    }
+    /// Whether storing `v` in this dtype overflows (torch's `c10::overflows`: unsigned types
+    /// accept negatives down to `-max`, which wrap; floating and bool targets never overflow).
+    pub fn overflows(self, v: crate::Scalar) -> bool {
+        let Some((lo, hi)) = self.int_range() else { return false };
+        let lo = if lo == 0 { -hi } else { lo };
+        match v {
+            crate::Scalar::Bool(_) => false,
+            crate::Scalar::Int(i) => (i as i128) < lo || (i as i128) > hi,
+            // NaN compares false both ways, as in c10
+            crate::Scalar::Float(f) => f < lo as f64 || f > hi as f64,
+        }
+    }
     pub fn is_float(self) -> bool {
         matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
     }
     pub fn itemsize(self) -> usize {
         match self {
-            DType::Bool => 1,
+            DType::Bool | DType::UInt8 | DType::Int8 => 1,
+            DType::Int16 => 2,
             DType::Int32 => 4,
             DType::Int64 => 8,
             DType::Float16 => 2,
@@ -94,7 +150,7 @@ impl DType {
     pub fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
-            DType::Int32 | DType::Int64 => Category::Integral,
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Category::Integral,
             _ => Category::Floating,
         }
     }
@@ -111,6 +167,8 @@ impl DType {
                     b
                 }
             }
+            // uint8 and int8 meet in int16 (neither holds the other's range)
+            (Category::Integral, _) if matches!((a, b), (DType::UInt8, DType::Int8) | (DType::Int8, DType::UInt8)) => DType::Int16,
             _ => a.max(b),
         }
     }
@@ -220,7 +278,10 @@ macro_rules! elem {
     };
 }
 elem!(bool, Bool, |v: bool| v as u8 as f64, |v: f64| v != 0.0, |v: bool| v as i64, |v: i64| v != 0);
-elem!(i32, Int32, |v: i32| v as f64, |v: f64| v as i32, |v: i32| v as i64, |v: i64| v as i32);
+elem!(u8, UInt8, |v: u8| v as f64, |v: f64| v as i64 as u8, |v: u8| v as i64, |v: i64| v as u8);
+elem!(i8, Int8, |v: i8| v as f64, |v: f64| v as i64 as i8, |v: i8| v as i64, |v: i64| v as i8);
+elem!(i16, Int16, |v: i16| v as f64, |v: f64| v as i64 as i16, |v: i16| v as i64, |v: i64| v as i16);
+elem!(i32, Int32, |v: i32| v as f64, |v: f64| v as i64 as i32, |v: i32| v as i64, |v: i64| v as i32);
 elem!(i64, Int64, |v: i64| v as f64, |v: f64| v as i64, |v: i64| v, |v: i64| v);
 elem!(f16, Float16, |v: f16| v.to_f64(), f16::from_f64, |v: f16| v.to_f64() as i64, |v: i64| f16::from_f64(v as f64));
 elem!(f32, Float32, |v: f32| v as f64, |v: f64| v as f32, |v: f32| v as i64, |v: i64| v as f32);
@@ -239,5 +300,8 @@ mod tests {
         assert_eq!(result_type(&[(Int64, Dimensioned), (Float64, ZeroDim)]), Float64);
         assert_eq!(result_type(&[(Float32, Dimensioned), (Float64, ZeroDim)]), Float32);
         assert_eq!(result_type(&[(Bool, Dimensioned), (Bool, Dimensioned)]), Bool);
+        assert_eq!(result_type(&[(UInt8, Dimensioned), (Int8, Dimensioned)]), Int16);
+        assert_eq!(result_type(&[(UInt8, Dimensioned), (Int64, Scalar)]), UInt8);
+        assert_eq!(result_type(&[(UInt8, Dimensioned), (Int32, Dimensioned)]), Int32);
     }
 }

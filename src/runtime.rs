@@ -105,7 +105,7 @@ unsafe fn fork_locks(lock: bool) {
         std::mem::forget(POOL.lock());
         // SAFETY: taking locks has no precondition.
         unsafe {
-            crate::tensor::fork_lock_rng(true);
+            crate::random::fork_lock(true);
             crate::cpu::alloc::fork_locks(true);
             crate::autograd::fork_lock_accumulation(true);
         }
@@ -114,7 +114,7 @@ unsafe fn fork_locks(lock: bool) {
         unsafe {
             crate::autograd::fork_lock_accumulation(false);
             crate::cpu::alloc::fork_locks(false);
-            crate::tensor::fork_lock_rng(false);
+            crate::random::fork_lock(false);
             POOL.force_unlock();
             REQUESTED.force_unlock();
         }

@@ -15,13 +15,13 @@ from ._tensor_str import set_printoptions
 
 __version__ = "0.1.0"
 
-bool, int32, int64, float16, float32, float64 = _C._dtypes()
+bool, uint8, int8, int16, int32, int64, float16, float32, float64 = _C._dtypes()
 float = float32
 double = float64
 half = float16
 long = int64
 int = int32
-uint8 = int64  # not a distinct type here; the closest integer type
+short = int16
 
 # ---- factories -------------------------------------------------------------------------
 tensor = _C.tensor
@@ -55,26 +55,43 @@ def where(condition, input=None, other=None):
     return _C.where(condition, input, other)
 
 
+# ---- random streams (torch's CPU generator, value for value) -----------------------------
+Generator = _C.Generator
+default_generator = _C._default_generator()
+seed = _C.seed
+initial_seed = _C.initial_seed
+get_rng_state = _C.get_rng_state
+set_rng_state = _C.set_rng_state
+bernoulli = _C.bernoulli
+multinomial = _C.multinomial
+
+
 def manual_seed(seed):
-    """Seed the random generator."""
-    _C.manual_seed(_builtins.int(seed))
-    return _Generator(seed)
+    """Seed the default generator (and, as in torch, the CUDA ones); returns it."""
+    return _C.manual_seed(seed)
 
 
-class _Generator:
-    def __init__(self, seed):
-        self._seed = seed
-
-    def initial_seed(self):
-        return self._seed
-
-
-def seed():
-    import random
-
-    s = random.getrandbits(63)
-    _C.manual_seed(s)
-    return s
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+    """``normal(mean, std)`` with tensors or numbers; ``normal(mean, std, size)`` with numbers."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None:
+            raise TypeError("normal() received an invalid combination of arguments - size= is only accepted with float mean and std")
+        m = mean if isinstance(mean, Tensor) else tensor(mean, dtype=std.dtype, device=std.device)
+        s = std if isinstance(std, Tensor) else tensor(std, dtype=mean.dtype, device=mean.device)
+        r = _C._normal_tensors(m, s, generator=generator)
+    else:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float), but expected (float mean, float std, tuple of ints size)")
+        r = empty(tuple(size), dtype=dtype, device=device).normal_(mean, std, generator=generator)
+        if requires_grad:
+            r.requires_grad_(True)
+    if out is not None:
+        if tuple(out.shape) != tuple(r.shape):
+            raise RuntimeError(f"normal(): out= has shape {list(out.shape)}, expected {list(r.shape)}")
+        with no_grad():
+            out.copy_(r)
+        return out
+    return r
 
 
 def get_default_dtype():
@@ -299,6 +316,9 @@ def _register_methods():
     T.half = lambda self: self.to(float16)
     T.long = lambda self: self.to(int64)
     T.int = lambda self: self.to(int32)
+    T.short = lambda self: self.to(int16)
+    T.char = lambda self: self.to(int8)
+    T.byte = lambda self: self.to(uint8)
     T.bool = lambda self: self.to(bool)
     T.cpu = lambda self, memory_format=None: self._to_device("cpu")
     T.cuda = _cuda
@@ -322,7 +342,8 @@ def _register_methods():
 
 
 _LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTensor",
-                 int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor"}
+                 int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor",
+                 int16: "ShortTensor", int8: "CharTensor", uint8: "ByteTensor"}
 
 
 class _LegacyMeta(type):
@@ -353,6 +374,9 @@ LongTensor = _legacy("LongTensor", int64)
 IntTensor = _legacy("IntTensor", int32)
 BoolTensor = _legacy("BoolTensor", bool)
 HalfTensor = _legacy("HalfTensor", float16)
+ShortTensor = _legacy("ShortTensor", int16)
+CharTensor = _legacy("CharTensor", int8)
+ByteTensor = _legacy("ByteTensor", uint8)
 
 _register_methods()
 

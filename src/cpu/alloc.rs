@@ -90,7 +90,7 @@ macro_rules! cached {
         }
     )*};
 }
-cached!(bool, i32, i64, half::f16, f32, f64);
+cached!(bool, u8, i8, i16, i32, i64, half::f16, f32, f64);
 
 /// A Vec of `n` elements from the cache (contents unspecified; callers overwrite it).
 pub fn take<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
@@ -139,6 +139,9 @@ pub fn try_with<T>(n: usize, f: impl FnMut(usize) -> T) -> crate::Result<Vec<T>>
 /// Free all cached buffers (e.g. before measuring memory).
 pub fn empty_cache() {
     bool::cache().clear();
+    u8::cache().clear();
+    i8::cache().clear();
+    i16::cache().clear();
     i32::cache().clear();
     i64::cache().clear();
     half::f16::cache().clear();
@@ -161,5 +164,5 @@ pub(crate) unsafe fn fork_locks(lock: bool) {
             }
         )*};
     }
-    each!(bool, i32, i64, half::f16, f32, f64);
+    each!(bool, u8, i8, i16, i32, i64, half::f16, f32, f64);
 }

@@ -8,7 +8,7 @@ use crate::dtype::{DType, Elem};
 use crate::error::{Error, Result};
 use crate::shape::{walk1, Layout};
 use crate::storage::{CpuStorage, StorageElem};
-use crate::{all_types, bail, float_types, num_types};
+use crate::{all_types, bail, float_types, int_types, num_types};
 use num_traits::{Float, One, Zero};
 
 /// Negation that wraps for integers (`-i64::MIN` is `i64::MIN`, as in torch), and the
@@ -29,7 +29,17 @@ macro_rules! negate_float {
         #[inline(always)] fn magnitude(self) -> Self { self.abs() }
     })* };
 }
-negate_int!(i32, i64);
+negate_int!(i8, i16, i32, i64);
+impl Negate for u8 {
+    #[inline(always)]
+    fn negate(self) -> Self {
+        self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn magnitude(self) -> Self {
+        self
+    }
+}
 negate_float!(half::f16, f32, f64);
 
 fn unsupported(op: &'static str, dtype: DType) -> Error {
@@ -196,6 +206,8 @@ fn i64_at(s: &CpuStorage, o: usize) -> i64 {
     match s {
         CpuStorage::I64(b) => b[o],
         CpuStorage::I32(b) => b[o] as i64,
+        CpuStorage::I16(b) => b[o] as i64,
+        CpuStorage::I8(b) => b[o] as i64,
         _ => 0,
     }
 }
@@ -219,10 +231,9 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 BinaryOp::Or => map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)?,
                 _ => map2::<bool, bool>(sa, la, sb, lb, |x, y| x ^ y)?,
             }),
-            DType::Int64 | DType::Int32 => {
+            _ if ct.category() == crate::dtype::Category::Integral => {
                 let f = |x: i64, y: i64| match op { BinaryOp::And => x & y, BinaryOp::Or => x | y, _ => x ^ y };
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)?) }
+                int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
             _ => bail!(Runtime, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
         },
@@ -247,28 +258,26 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
             float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x / y)?))
         }
         BinaryOp::Pow => match ct {
-            DType::Int64 | DType::Int32 => {
+            _ if ct.category() == crate::dtype::Category::Integral => {
                 let mut neg = false;
                 let f = |x: i64, y: i64| if y < 0 { 0 } else { x.wrapping_pow(y.min(u32::MAX as i64) as u32) };
                 walk1(lb, |o| neg |= i64_at(sb, o) < 0);
                 if neg {
                     bail!(Runtime, "Integers to negative integer powers are not allowed.");
                 }
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, |x, y| f(x as i64, y as i64) as i32)?) }
+                int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y))?)),
         },
         BinaryOp::FloorDiv | BinaryOp::Rem => match ct {
-            DType::Int64 | DType::Int32 => {
-                if ct == DType::Int64 { int_div_check::<i64>(sb, lb)? } else { int_div_check::<i32>(sb, lb)? }
+            _ if ct.category() == crate::dtype::Category::Integral => {
+                int_types!(ct, T => int_div_check::<T>(sb, lb)?);
                 let f = move |x: i64, y: i64| {
                     let (q, r) = (x.wrapping_div(y), x.wrapping_rem(y));
                     let adjust = r != 0 && ((r < 0) != (y < 0));
                     if op == BinaryOp::FloorDiv { if adjust { q - 1 } else { q } } else if adjust { r + y } else { r }
                 };
-                if ct == DType::Int64 { i64::wrap(map2::<i64, i64>(sa, la, sb, lb, f)?) }
-                else { i32::wrap(map2::<i32, i32>(sa, la, sb, lb, move |x, y| f(x as i64, y as i64) as i32)?) }
+                int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| {
                 if op == BinaryOp::FloorDiv { (x / y).floor() } else {

@@ -187,6 +187,9 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
 pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> crate::Result<CpuStorage> {
     Ok(with_buf!(s, x => match to {
         DType::Bool => bool::wrap(cast_vec(x, l)?),
+        DType::UInt8 => u8::wrap(cast_vec(x, l)?),
+        DType::Int8 => i8::wrap(cast_vec(x, l)?),
+        DType::Int16 => i16::wrap(cast_vec(x, l)?),
         DType::Int32 => i32::wrap(cast_vec(x, l)?),
         DType::Int64 => i64::wrap(cast_vec(x, l)?),
         DType::Float16 => f16::wrap(cast_vec(x, l)?),
@@ -212,6 +215,9 @@ pub fn scatter_contiguous(dst: &mut CpuStorage, dl: &Layout, src: &CpuStorage) {
     }
     match dst.dtype() {
         DType::Bool => go::<bool>(dst, dl, src),
+        DType::UInt8 => go::<u8>(dst, dl, src),
+        DType::Int8 => go::<i8>(dst, dl, src),
+        DType::Int16 => go::<i16>(dst, dl, src),
         DType::Int32 => go::<i32>(dst, dl, src),
         DType::Int64 => go::<i64>(dst, dl, src),
         DType::Float16 => go::<f16>(dst, dl, src),

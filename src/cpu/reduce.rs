@@ -142,7 +142,7 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
             float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, op == ScanOp::LogSoftmax)))
         }
         ScanOp::Cumsum => match dt {
-            DType::Int64 | DType::Int32 | DType::Bool => all_types!(dt, T => {
+            DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => all_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
                 let mut out = Vec::with_capacity(x.len());
                 for r in x.chunks(row) {

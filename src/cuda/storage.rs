@@ -42,7 +42,7 @@ fn float_sfx(dt: DType) -> Option<&'static str> {
 /// The suffix of a dtype the fill/copy/cast kernels cover.
 fn copy_sfx(dt: DType) -> Option<&'static str> {
     match dt {
-        DType::Float16 => None,
+        DType::Float16 | DType::Int8 | DType::Int16 => None,
         d => Some(d.short_name()),
     }
 }
@@ -426,7 +426,7 @@ impl BackendStorage for CudaStorage {
             DType::Int64 => { let x = v.as_i64(); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Int32 => { let x = v.as_i64() as i32; cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Bool => { let x = u8::from(v.as_f64() != 0.0); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
-            DType::Float16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)?),
+            DType::Float16 | DType::UInt8 | DType::Int8 | DType::Int16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)?),
         }
         Ok(out)
     }

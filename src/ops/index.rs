@@ -42,6 +42,12 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
     let mut out = Vec::new();
     let mut dim = 0;
     for idx in indices {
+        // a uint8 index is a mask, as in torch (which deprecates it in favour of bool)
+        let byte_mask = match idx {
+            Some(t) if t.dtype() == DType::UInt8 => Some(crate::ops::cast_raw(t, DType::Bool)?),
+            _ => None,
+        };
+        let idx = if byte_mask.is_some() { &byte_mask } else { idx };
         match idx {
             Some(t) if t.dtype() == DType::Bool => {
                 let ms = t.shape();

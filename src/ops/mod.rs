@@ -7,6 +7,7 @@ pub mod index;
 pub mod indexing;
 pub mod matmul;
 pub mod nn;
+pub mod random;
 pub mod reduce;
 pub mod shape;
 pub mod sort;
@@ -17,6 +18,7 @@ pub use index::*;
 pub use indexing::*;
 pub use matmul::*;
 pub use nn::*;
+pub use random::*;
 pub use reduce::*;
 pub use shape::*;
 pub use sort::*;
@@ -48,6 +50,9 @@ macro_rules! float_types {
 macro_rules! num_types {
     ($dt:expr, $T:ident => $body:expr) => {
         match $dt {
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int8 => { type $T = i8; $body }
+            $crate::dtype::DType::Int16 => { type $T = i16; $body }
             $crate::dtype::DType::Int32 => { type $T = i32; $body }
             $crate::dtype::DType::Int64 => { type $T = i64; $body }
             $crate::dtype::DType::Float32 => { type $T = f32; $body }
@@ -58,12 +63,30 @@ macro_rules! num_types {
     };
 }
 
+/// `int_types!(dtype, T => body)`: the integral dtypes.
+#[macro_export]
+macro_rules! int_types {
+    ($dt:expr, $T:ident => $body:expr) => {
+        match $dt {
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int8 => { type $T = i8; $body }
+            $crate::dtype::DType::Int16 => { type $T = i16; $body }
+            $crate::dtype::DType::Int32 => { type $T = i32; $body }
+            $crate::dtype::DType::Int64 => { type $T = i64; $body }
+            d => panic!("invariant: integral dtype expected, got {:?}", d),
+        }
+    };
+}
+
 /// `all_types!(dtype, T => body)`: every dtype.
 #[macro_export]
 macro_rules! all_types {
     ($dt:expr, $T:ident => $body:expr) => {
         match $dt {
             $crate::dtype::DType::Bool => { type $T = bool; $body }
+            $crate::dtype::DType::UInt8 => { type $T = u8; $body }
+            $crate::dtype::DType::Int8 => { type $T = i8; $body }
+            $crate::dtype::DType::Int16 => { type $T = i16; $body }
             $crate::dtype::DType::Int32 => { type $T = i32; $body }
             $crate::dtype::DType::Int64 => { type $T = i64; $body }
             $crate::dtype::DType::Float32 => { type $T = f32; $body }

@@ -1,5 +1,4 @@
-//! Sorting and closeness: `sort`, `topk`, `isclose`, `allclose`, and the in-place random fills
-//! `uniform_` / `normal_`.
+//! Sorting and closeness: `sort`, `topk`, `isclose`, `allclose`.
 
 use super::{gather, narrow, transpose};
 use crate::backend::BinaryOp;
@@ -65,26 +64,3 @@ pub fn allclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -
     Ok(super::all_any(&c, None, false, true)?.item()?.as_f64() != 0.0)
 }
 
-/// `x.uniform_(lo, hi)`: fill in place with samples of U[lo, hi) from the global generator.
-pub fn uniform_(x: &Tensor, lo: f64, hi: f64) -> Result<()> {
-    ensure!(x.dtype().is_float(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", x.dtype().scalar_name());
-    ensure!(lo <= hi, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", lo, hi);
-    let r = crate::tensor::rand(&x.shape(), crate::DType::Float64)?;
-    let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(hi - lo)))?, &Tensor::wrapped_scalar(Scalar::Float(lo)))?;
-    fill_raw(x, &r)
-}
-
-/// `x.normal_(mean, std)`: fill in place with samples of N(mean, std²).
-pub fn normal_(x: &Tensor, mean: f64, std: f64) -> Result<()> {
-    ensure!(x.dtype().is_float(), NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", x.dtype().scalar_name());
-    ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
-    let r = crate::tensor::randn(&x.shape(), crate::DType::Float64)?;
-    let r = super::add(&super::mul(&r, &Tensor::wrapped_scalar(Scalar::Float(std)))?, &Tensor::wrapped_scalar(Scalar::Float(mean)))?;
-    fill_raw(x, &r)
-}
-
-/// Write `values` into `x` as an in-place op outside autograd (like torch's `init` fills).
-fn fill_raw(x: &Tensor, values: &Tensor) -> Result<()> {
-    let _g = crate::autograd::GradModeGuard::new(false);
-    super::inplace(x, |_| Ok(values.clone()))
-}

@@ -129,6 +129,12 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         DType::Int64
     };
     let dt = dtype.unwrap_or(inferred);
+    for v in &vals {
+        let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) => crate::Scalar::Float(f) };
+        if dt.overflows(sc) {
+            return Err(crate::Error::Runtime(format!("value cannot be converted to type {} without overflow", dt.name())).into());
+        }
+    }
     Ok(if dt.is_float() {
         let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) | Val::NpF(f, _) => f }).collect();
         crate::tensor::from_f64s(&f, &shape, dt)?
@@ -161,6 +167,9 @@ fn borrow_array<T: StorageElem + numpy::Element>(arr: &Bound<'_, PyAny>) -> PyRe
     let buf = unsafe { Buf::external(ptr, extent, Box::new(ArrayOwner(arr.clone().unbind()))) };
     let storage = match T::wrap(Vec::new()) {
         CpuStorage::Bool(_) => CpuStorage::Bool(cast_buf(buf)),
+        CpuStorage::U8(_) => CpuStorage::U8(cast_buf(buf)),
+        CpuStorage::I8(_) => CpuStorage::I8(cast_buf(buf)),
+        CpuStorage::I16(_) => CpuStorage::I16(cast_buf(buf)),
         CpuStorage::I32(_) => CpuStorage::I32(cast_buf(buf)),
         CpuStorage::I64(_) => CpuStorage::I64(cast_buf(buf)),
         CpuStorage::F16(_) => CpuStorage::F16(cast_buf(buf)),
@@ -191,8 +200,13 @@ pub fn from_numpy(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         }
         (b'i', 8) => borrow_array::<i64>(arr),
         (b'i', 4) => borrow_array::<i32>(arr),
+        (b'i', 2) => borrow_array::<i16>(arr),
+        (b'i', 1) => borrow_array::<i8>(arr),
+        (b'u', 1) => borrow_array::<u8>(arr),
         (b'b', 1) => borrow_array::<bool>(arr),
-        (b'i', _) | (b'u', _) => {
+        // uint16/32/64 have no tensor dtype here yet: widened to int64 (a copy; uint64 values
+        // above 2**63 wrap as in a C cast)
+        (b'u', _) => {
             let f = arr.call_method1("astype", ("int64",))?;
             borrow_array::<i64>(&f)
         }
@@ -228,6 +242,9 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
         CpuStorage::F64(b) => view::<f64>(b, &l, owner),
         CpuStorage::I64(b) => view::<i64>(b, &l, owner),
         CpuStorage::I32(b) => view::<i32>(b, &l, owner),
+        CpuStorage::I16(b) => view::<i16>(b, &l, owner),
+        CpuStorage::I8(b) => view::<i8>(b, &l, owner),
+        CpuStorage::U8(b) => view::<u8>(b, &l, owner),
         CpuStorage::Bool(b) => view::<bool>(b, &l, owner),
         CpuStorage::F16(_) => {
             let f = crate::ops::cast_raw(t, DType::Float32)?;
@@ -248,7 +265,7 @@ pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
             let v = b[o];
             let r = match dt {
                 DType::Bool => PyBool::new(py, v.to_i64() != 0).to_owned().into_any().unbind(),
-                DType::Int32 | DType::Int64 => pyo3::types::PyInt::new(py, v.to_i64()).into_any().unbind(),
+                d if d.category() == crate::dtype::Category::Integral => pyo3::types::PyInt::new(py, v.to_i64()).into_any().unbind(),
                 _ => PyFloat::new(py, v.to_f64()).into_any().unbind(),
             };
             out.push(r);

@@ -60,6 +60,7 @@ pub struct DLDataType {
 }
 
 pub const KDL_INT: u8 = 0;
+pub const KDL_UINT: u8 = 1;
 pub const KDL_FLOAT: u8 = 2;
 pub const KDL_BOOL: u8 = 6;
 
@@ -119,6 +120,9 @@ const VERSION: DLPackVersion = DLPackVersion { major: 1, minor: 0 };
 fn dl_dtype(d: DType) -> DLDataType {
     let (code, bits) = match d {
         DType::Bool => (KDL_BOOL, 8),
+        DType::UInt8 => (KDL_UINT, 8),
+        DType::Int8 => (KDL_INT, 8),
+        DType::Int16 => (KDL_INT, 16),
         DType::Int32 => (KDL_INT, 32),
         DType::Int64 => (KDL_INT, 64),
         DType::Float16 => (KDL_FLOAT, 16),
@@ -131,6 +135,9 @@ fn dl_dtype(d: DType) -> DLDataType {
 fn dtype_of(t: DLDataType) -> PyResult<DType> {
     Ok(match (t.code, t.bits, t.lanes) {
         (KDL_BOOL, 8, 1) => DType::Bool,
+        (KDL_UINT, 8, 1) => DType::UInt8,
+        (KDL_INT, 8, 1) => DType::Int8,
+        (KDL_INT, 16, 1) => DType::Int16,
         (KDL_INT, 32, 1) => DType::Int32,
         (KDL_INT, 64, 1) => DType::Int64,
         (KDL_FLOAT, 16, 1) => DType::Float16,
@@ -482,6 +489,9 @@ fn from_capsule(py: Python<'_>, cap: &Bound<'_, PyCapsule>) -> PyResult<Tensor> 
     let storage = unsafe {
         match p.dtype {
             DType::Bool => CpuStorage::Bool(Buf::external(ptr as *mut bool, n, keep)),
+            DType::UInt8 => CpuStorage::U8(Buf::external(ptr, n, keep)),
+            DType::Int8 => CpuStorage::I8(Buf::external(ptr as *mut i8, n, keep)),
+            DType::Int16 => CpuStorage::I16(Buf::external(ptr as *mut i16, n, keep)),
             DType::Int32 => CpuStorage::I32(Buf::external(ptr as *mut i32, n, keep)),
             DType::Int64 => CpuStorage::I64(Buf::external(ptr as *mut i64, n, keep)),
             DType::Float16 => CpuStorage::F16(Buf::external(ptr as *mut half::f16, n, keep)),

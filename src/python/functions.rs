@@ -109,13 +109,15 @@ fn empty(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn rand(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, tf::rand)
+    let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
+    factory(py, size, kw, |s, d| crate::ops::rand(s, d, g.as_ref()))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, tf::randn)
+    let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
+    factory(py, size, kw, |s, d| crate::ops::randn(s, d, g.as_ref()))
 }
 
 #[pyfunction]
@@ -163,34 +165,23 @@ fn eye(py: Python<'_>, n: usize, m: Option<usize>, dtype: Option<&Bound<'_, PyAn
 #[pyo3(signature = (*args, **kw))]
 fn randint(py: Python<'_>, args: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
-    let (low, high, size) = match args.len() {
-        2 => (0i64, args.get_item(0)?.extract::<i64>()?, args.get_item(1)?),
-        3 => (args.get_item(0)?.extract::<i64>()?, args.get_item(1)?.extract::<i64>()?, args.get_item(2)?),
-        _ => {
-            let size = get("size")?.ok_or_else(|| PyTypeError::new_err("randint() missing required argument 'size'"))?;
-            match args.len() {
-                1 => (0, args.get_item(0)?.extract()?, size),
-                _ => (args.get_item(0)?.extract()?, args.get_item(1)?.extract()?, size),
-            }
-        }
-    };
+    let int = |o: Bound<'_, PyAny>| -> PyResult<i64> { o.extract::<i64>() };
+    let mut pos: Vec<Bound<'_, PyAny>> = args.iter().collect();
+    // randint(high, size) / randint(low, high, size), any of them by keyword
+    let size = match get("size")? { Some(s) => s, None => pos.pop().ok_or_else(|| PyTypeError::new_err("randint() missing required argument 'size' (pos 2)"))? };
+    let high = match get("high")? { Some(h) => int(h)?, None => int(pos.pop().ok_or_else(|| PyTypeError::new_err("randint() missing required argument 'high' (pos 1)"))?)? };
+    let low = match get("low")? { Some(l) => int(l)?, None => match pos.pop() { Some(l) => int(l)?, None => 0 } };
+    if !pos.is_empty() {
+        return Err(PyTypeError::new_err("randint() received an invalid combination of arguments"));
+    }
     if high <= low {
         return Err(PyRuntimeError::new_err(format!("random_ expects 'from' to be less than 'to', but got from={} >= to={}", low, high)));
     }
     let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
     let dt = opt_dtype(get("dtype")?.as_ref())?.unwrap_or(DType::Int64);
     let dev = check_device(get("device")?.as_ref())?;
-    finish(py, tf::randint(low, high, &shape, dt)?, dev, get("requires_grad")?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
-}
-
-#[pyfunction]
-fn randperm(py: Python<'_>, n: usize) -> PyResult<Py<PyAny>> {
-    wrap(py, tf::randperm(n)?)
-}
-
-#[pyfunction]
-fn manual_seed(seed: i64) {
-    tf::manual_seed(seed as u64);
+    let g = super::random::gen_arg(get("generator")?.as_ref())?;
+    finish(py, crate::ops::randint(low, high, &shape, dt, g.as_ref())?, dev, get("requires_grad")?.map(|v| v.is_truthy()).transpose()?.unwrap_or(false))
 }
 
 fn tensor_list(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
@@ -377,8 +368,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(linspace, m)?)?;
     m.add_function(wrap_pyfunction!(eye, m)?)?;
     m.add_function(wrap_pyfunction!(randint, m)?)?;
-    m.add_function(wrap_pyfunction!(randperm, m)?)?;
-    m.add_function(wrap_pyfunction!(manual_seed, m)?)?;
     m.add_function(wrap_pyfunction!(cat, m)?)?;
     m.add_function(wrap_pyfunction!(stack, m)?)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;

@@ -7,6 +7,7 @@ mod function;
 mod functions;
 mod hooks;
 mod node;
+mod random;
 mod tensor;
 mod tensor_ops;
 
@@ -23,6 +24,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<node::PyNode>()?;
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
+    random::register(m)?;
     dlpack::register(m)?;
     functions::register_test_support(m)?;
     functions::install_anomaly_hooks();

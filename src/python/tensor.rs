@@ -50,7 +50,7 @@ impl PyDType {
 }
 
 static DTYPES: PyOnceLock<Vec<Py<PyDType>>> = PyOnceLock::new();
-const ALL_DTYPES: [DType; 6] = [DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64];
+const ALL_DTYPES: [DType; 9] = [DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64];
 
 /// The one Python object for each dtype (so `x.dtype is torch.float32`).
 pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
@@ -207,7 +207,7 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
             out.push(TensorIndex::Int(it.extract()?));
         } else if let Ok(t) = it.cast::<PyTensor>() {
             let t = &t.get().t;
-            if t.dim() == 0 && matches!(t.dtype(), DType::Int64 | DType::Int32) {
+            if t.dim() == 0 && t.dtype().category() == crate::dtype::Category::Integral {
                 out.push(TensorIndex::Int(t.item()?.as_i64()));
             } else {
                 out.push(TensorIndex::Tensor(t.clone()));

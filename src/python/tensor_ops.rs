@@ -69,7 +69,7 @@ fn rsub(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
 }
 
 /// Write an op's result into `out=` (resizing it if the shape differs) and return `out`.
-fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+pub(super) fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py<PyAny>> {
     if r.requires_grad() && crate::autograd::is_grad_enabled() {
         return Err(PyRuntimeError::new_err("out=... arguments don't support automatic differentiation, but one of the arguments requires grad."));
     }
@@ -714,19 +714,62 @@ impl PyTensor {
     }
     #[pyo3(signature = (a=0.0, b=1.0, *, generator=None))]
     fn uniform_<'py>(slf: &Bound<'py, Self>, a: f64, b: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
-        if generator.is_some_and(|g| !g.is_none()) {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err("uniform_: generator= is not supported; use torch.manual_seed"));
-        }
-        ops::uniform_(&slf.get().t, a, b)?;
+        ops::uniform_(&slf.get().t, a, b, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
     #[pyo3(signature = (mean=0.0, std=1.0, *, generator=None))]
     fn normal_<'py>(slf: &Bound<'py, Self>, mean: f64, std: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
-        if generator.is_some_and(|g| !g.is_none()) {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err("normal_: generator= is not supported; use torch.manual_seed"));
-        }
-        ops::normal_(&slf.get().t, mean, std)?;
+        ops::normal_(&slf.get().t, mean, std, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
+    }
+    /// `random_()`, `random_(to)`, `random_(from, to)` (`to=None`: the dtype's top).
+    #[pyo3(signature = (from_=None, to=None, *, generator=None))]
+    fn random_<'py>(slf: &Bound<'py, Self>, from_: Option<i64>, to: Option<&Bound<'py, PyAny>>, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let to: Option<i64> = match to { Some(t) if !t.is_none() => Some(t.extract()?), _ => None };
+        let bounds = match (from_, to) {
+            (None, None) => None,
+            (Some(hi), None) => Some((0, Some(hi))),
+            (Some(lo), Some(hi)) => Some((lo, Some(hi))),
+            (None, Some(hi)) => Some((0, Some(hi))),
+        };
+        ops::random_(&slf.get().t, bounds, super::random::gen_arg(generator)?.as_ref())?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (p=None, *, generator=None))]
+    fn bernoulli_<'py>(slf: &Bound<'py, Self>, p: Option<&Bound<'py, PyAny>>, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let g = super::random::gen_arg(generator)?;
+        match p {
+            Some(p) if p.cast::<PyTensor>().is_ok() => ops::bernoulli_tensor_(&slf.get().t, &p.cast::<PyTensor>()?.get().t, g.as_ref())?,
+            Some(p) if !p.is_none() => ops::bernoulli_scalar_(&slf.get().t, p.extract()?, g.as_ref())?,
+            _ => ops::bernoulli_scalar_(&slf.get().t, 0.5, g.as_ref())?,
+        }
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (p=None, *, generator=None))]
+    fn bernoulli(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let g = super::random::gen_arg(generator)?;
+        let t = &self.t;
+        let r = match p {
+            Some(p) if !p.is_none() => {
+                let o = crate::tensor::zeros_on(&t.shape(), t.dtype(), t.device())?;
+                match p.cast::<PyTensor>() {
+                    Ok(pt) => ops::bernoulli_tensor_(&o, &pt.get().t, g.as_ref())?,
+                    Err(_) => ops::bernoulli_scalar_(&o, p.extract()?, g.as_ref())?,
+                }
+                o
+            }
+            _ => ops::bernoulli(t, g.as_ref())?,
+        };
+        wrap(py, r)
+    }
+    #[pyo3(signature = (lambd=1.0, *, generator=None))]
+    fn exponential_<'py>(slf: &Bound<'py, Self>, lambd: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        ops::exponential_(&slf.get().t, lambd, super::random::gen_arg(generator)?.as_ref())?;
+        Ok(slf.clone())
+    }
+    #[pyo3(signature = (num_samples, replacement=false, *, generator=None))]
+    fn multinomial(&self, py: Python<'_>, num_samples: i64, replacement: bool, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::multinomial(&self.t, num_samples, replacement, super::random::gen_arg(generator)?.as_ref())?)
     }
 }
 

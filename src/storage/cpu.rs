@@ -52,6 +52,9 @@ impl<T> std::ops::DerefMut for Buf<T> {
 /// The elements of one storage, typed.
 pub enum CpuStorage {
     Bool(Buf<bool>),
+    U8(Buf<u8>),
+    I8(Buf<i8>),
+    I16(Buf<i16>),
     I32(Buf<i32>),
     I64(Buf<i64>),
     F16(Buf<f16>),
@@ -65,6 +68,9 @@ macro_rules! with_buf {
     ($s:expr, $v:ident => $body:expr) => {
         match $s {
             $crate::storage::CpuStorage::Bool($v) => $body,
+            $crate::storage::CpuStorage::U8($v) => $body,
+            $crate::storage::CpuStorage::I8($v) => $body,
+            $crate::storage::CpuStorage::I16($v) => $body,
             $crate::storage::CpuStorage::I32($v) => $body,
             $crate::storage::CpuStorage::I64($v) => $body,
             $crate::storage::CpuStorage::F16($v) => $body,
@@ -103,6 +109,9 @@ macro_rules! storage_elem {
     };
 }
 storage_elem!(bool, Bool);
+storage_elem!(u8, U8);
+storage_elem!(i8, I8);
+storage_elem!(i16, I16);
 storage_elem!(i32, I32);
 storage_elem!(i64, I64);
 storage_elem!(f16, F16);
@@ -113,6 +122,9 @@ impl CpuStorage {
     pub fn dtype(&self) -> DType {
         match self {
             CpuStorage::Bool(_) => DType::Bool,
+            CpuStorage::U8(_) => DType::UInt8,
+            CpuStorage::I8(_) => DType::Int8,
+            CpuStorage::I16(_) => DType::Int16,
             CpuStorage::I32(_) => DType::Int32,
             CpuStorage::I64(_) => DType::Int64,
             CpuStorage::F16(_) => DType::Float16,
@@ -131,6 +143,9 @@ impl CpuStorage {
         use crate::cpu::alloc::try_zeroed;
         Ok(match dtype {
             DType::Bool => bool::wrap(try_zeroed(n)?),
+            DType::UInt8 => u8::wrap(try_zeroed(n)?),
+            DType::Int8 => i8::wrap(try_zeroed(n)?),
+            DType::Int16 => i16::wrap(try_zeroed(n)?),
             DType::Int32 => i32::wrap(try_zeroed(n)?),
             DType::Int64 => i64::wrap(try_zeroed(n)?),
             DType::Float16 => f16::wrap(try_zeroed(n)?),
@@ -144,6 +159,9 @@ impl CpuStorage {
         use crate::cpu::alloc::try_filled;
         Ok(match dtype {
             DType::Bool => bool::wrap(try_filled(n, v.as_f64() != 0.0)?),
+            DType::UInt8 => u8::wrap(try_filled(n, v.as_i64() as u8)?),
+            DType::Int8 => i8::wrap(try_filled(n, v.as_i64() as i8)?),
+            DType::Int16 => i16::wrap(try_filled(n, v.as_i64() as i16)?),
             DType::Int32 => i32::wrap(try_filled(n, v.as_i64() as i32)?),
             DType::Int64 => i64::wrap(try_filled(n, v.as_i64())?),
             DType::Float16 => f16::wrap(try_filled(n, f16::from_f64(v.as_f64()))?),
@@ -159,6 +177,9 @@ impl CpuStorage {
     pub fn clone_buffer(&self) -> CpuStorage {
         match self {
             CpuStorage::Bool(b) => bool::wrap(b.to_vec()),
+            CpuStorage::U8(b) => u8::wrap(b.to_vec()),
+            CpuStorage::I8(b) => i8::wrap(b.to_vec()),
+            CpuStorage::I16(b) => i16::wrap(b.to_vec()),
             CpuStorage::I32(b) => i32::wrap(b.to_vec()),
             CpuStorage::I64(b) => i64::wrap(b.to_vec()),
             CpuStorage::F16(b) => f16::wrap(b.to_vec()),
@@ -178,6 +199,9 @@ impl Drop for CpuStorage {
         }
         match self {
             CpuStorage::Bool(b) => give(b),
+            CpuStorage::U8(b) => give(b),
+            CpuStorage::I8(b) => give(b),
+            CpuStorage::I16(b) => give(b),
             CpuStorage::I32(b) => give(b),
             CpuStorage::I64(b) => give(b),
             CpuStorage::F16(b) => give(b),

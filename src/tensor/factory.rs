@@ -4,7 +4,6 @@ use super::{Scalar, Tensor};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::storage::{CpuStorage, StorageElem};
-use parking_lot::Mutex;
 
 /// A CPU tensor of zeros (an error, never an abort, when the shape is too large).
 pub fn zeros(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
@@ -22,11 +21,18 @@ pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> crate::Result<
 
 /// A tensor filled with `v` on `device`.
 pub fn full_on(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> crate::Result<Tensor> {
+    check_fill(v, dtype)?;
     crate::backend::full(shape, v, dtype, device)
+}
+
+fn check_fill(v: Scalar, dtype: DType) -> crate::Result<()> {
+    crate::ensure!(!dtype.overflows(v), Runtime, "value cannot be converted to type {} without overflow", dtype.c_name());
+    Ok(())
 }
 
 /// A CPU tensor filled with `v`.
 pub fn full(shape: &[usize], v: Scalar, dtype: DType) -> crate::Result<Tensor> {
+    check_fill(v, dtype)?;
     let n = crate::shape::numel_checked(shape)?;
     Ok(Tensor::from_storage(CpuStorage::filled(dtype, n, v)?, shape))
 }
@@ -85,7 +91,10 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
     let n = v.len();
     let s = match dtype {
         DType::Bool => bool::wrap(try_with(n, |i| v[i] != 0.0)?),
-        DType::Int32 => i32::wrap(try_with(n, |i| v[i] as i32)?),
+        DType::UInt8 => u8::wrap(try_with(n, |i| v[i] as i64 as u8)?),
+        DType::Int8 => i8::wrap(try_with(n, |i| v[i] as i64 as i8)?),
+        DType::Int16 => i16::wrap(try_with(n, |i| v[i] as i64 as i16)?),
+        DType::Int32 => i32::wrap(try_with(n, |i| v[i] as i64 as i32)?),
         DType::Int64 => i64::wrap(try_with(n, |i| v[i] as i64)?),
         DType::Float16 => half::f16::wrap(try_with(n, |i| half::f16::from_f64(v[i]))?),
         DType::Float32 => f32::wrap(try_with(n, |i| v[i] as f32)?),
@@ -101,112 +110,35 @@ pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> crate::Result<Tens
     Ok(match dtype {
         DType::Int64 => Tensor::from_storage(i64::wrap(try_with(n, |i| v[i])?), shape),
         DType::Int32 => Tensor::from_storage(i32::wrap(try_with(n, |i| v[i] as i32)?), shape),
+        DType::Int16 => Tensor::from_storage(i16::wrap(try_with(n, |i| v[i] as i16)?), shape),
+        DType::Int8 => Tensor::from_storage(i8::wrap(try_with(n, |i| v[i] as i8)?), shape),
+        DType::UInt8 => Tensor::from_storage(u8::wrap(try_with(n, |i| v[i] as u8)?), shape),
         DType::Bool => Tensor::from_storage(bool::wrap(try_with(n, |i| v[i] != 0)?), shape),
         _ => return from_f64s(&try_with(n, |i| v[i] as f64)?, shape, dtype),
     })
 }
 
-/// The process-wide generator: xoshiro256** seeded by `manual_seed`.
-struct Rng {
-    s: [u64; 4],
-}
-
-impl Rng {
-    fn seeded(seed: u64) -> Rng {
-        let mut z = seed;
-        let mut s = [0u64; 4];
-        for x in &mut s {
-            // splitmix64
-            z = z.wrapping_add(0x9E3779B97F4A7C15);
-            let mut r = z;
-            r = (r ^ (r >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-            r = (r ^ (r >> 27)).wrapping_mul(0x94D049BB133111EB);
-            *x = r ^ (r >> 31);
-        }
-        Rng { s }
-    }
-    fn next(&mut self) -> u64 {
-        let r = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = self.s[1] << 17;
-        self.s[2] ^= self.s[0];
-        self.s[3] ^= self.s[1];
-        self.s[1] ^= self.s[2];
-        self.s[0] ^= self.s[3];
-        self.s[2] ^= t;
-        self.s[3] = self.s[3].rotate_left(45);
-        r
-    }
-    /// Uniform in [0, 1).
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-    fn normal(&mut self) -> f64 {
-        // Box-Muller
-        let u1 = 1.0 - self.uniform();
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-}
-
-static RNG: Mutex<Option<Rng>> = Mutex::new(None);
-
-/// Hold (`lock`) or release the generator's lock around a fork.
-///
-/// # Safety
-/// Release only what a matching lock call took.
-pub(crate) unsafe fn fork_lock_rng(lock: bool) {
-    if lock {
-        std::mem::forget(RNG.lock());
-    } else {
-        // SAFETY: forwarded from the caller: the lock was taken by the matching call and its
-        // guard forgotten.
-        unsafe { RNG.force_unlock() }
-    }
-}
-
-fn with_rng<R>(f: impl FnOnce(&mut Rng) -> R) -> R {
-    let mut g = RNG.lock();
-    let rng = g.get_or_insert_with(|| Rng::seeded(0x5eed));
-    f(rng)
-}
-
-/// Seed the generator (`torch.manual_seed`).
+/// Seed the default generator (`torch.manual_seed`).
 pub fn manual_seed(seed: u64) {
-    *RNG.lock() = Some(Rng::seeded(seed));
+    crate::random::default_generator().with(|g| g.manual_seed(seed));
 }
 
-/// Uniform [0, 1) samples.
+/// Uniform [0, 1) samples from the default generator.
 pub fn rand(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    let n = crate::shape::numel_checked(shape)?;
-    // f32 rounding can turn 0.99999999 into 1.0: keep the half-open interval
-    let v: Vec<f64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| { let x = r.uniform(); if dtype == DType::Float32 && x as f32 >= 1.0 { 0.0 } else { x } }))?;
-    from_f64s(&v, shape, dtype)
+    crate::ops::rand(shape, dtype, None)
 }
 
-/// Standard normal samples.
+/// Standard normal samples from the default generator.
 pub fn randn(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    let n = crate::shape::numel_checked(shape)?;
-    let v: Vec<f64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| r.normal()))?;
-    from_f64s(&v, shape, dtype)
+    crate::ops::randn(shape, dtype, None)
 }
 
-/// Integers uniform in [low, high).
+/// Integers uniform in [low, high) from the default generator.
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    let n = crate::shape::numel_checked(shape)?;
-    let span = (high.wrapping_sub(low) as u64).max(1);
-    let v: Vec<i64> = with_rng(|r| crate::cpu::alloc::try_with(n, |_| low.wrapping_add((r.next() % span) as i64)))?;
-    from_i64s(&v, shape, dtype)
+    crate::ops::randint(low, high, shape, dtype, None)
 }
 
-/// A random permutation of 0..n.
+/// A random permutation of 0..n from the default generator.
 pub fn randperm(n: usize) -> crate::Result<Tensor> {
-    crate::shape::numel_checked(&[n])?;
-    let mut v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| i as i64)?;
-    with_rng(|r| {
-        for i in (1..n).rev() {
-            let j = (r.next() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    });
-    Ok(Tensor::from_storage(i64::wrap(v), &[n]))
+    crate::ops::randperm(n, DType::Int64, None)
 }

@@ -398,7 +398,7 @@ impl Tensor {
         }
         Ok(match self.dtype() {
             DType::Bool => Scalar::Bool(self.to_i64_vec()?[0] != 0),
-            DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()?[0]),
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()?[0]),
             _ => Scalar::Float(self.to_f64_vec()?[0]),
         })
     }

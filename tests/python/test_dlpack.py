@@ -307,7 +307,9 @@ def test_import_rejections():
     with pytest.raises(BufferError, match="negative strides"):
         torch.from_dlpack(np.arange(5.0)[::-1])
     with pytest.raises(BufferError, match="unsupported DLPack dtype"):
-        torch.from_dlpack(np.arange(3, dtype=np.uint8))
+        torch.from_dlpack(np.arange(3, dtype=np.uint16))
+    u = torch.from_dlpack(np.arange(3, dtype=np.uint8))
+    assert u.dtype == torch.uint8 and u.tolist() == [0, 1, 2]
     with pytest.raises(BufferError, match="bytes other than 0 and 1"):
         torch.from_dlpack(np.array([0, 2], dtype=np.uint8).view(np.bool_))
     with pytest.raises(TypeError):
@@ -329,7 +331,7 @@ def test_import_rejections():
 
 
 def test_failed_import_leaves_capsule_usable():
-    a = np.arange(3, dtype=np.uint8)
+    a = np.arange(3, dtype=np.uint16)
     cap = a.__dlpack__()
     with pytest.raises(BufferError):
         torch.from_dlpack(cap)

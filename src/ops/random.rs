@@ -1,0 +1,259 @@
+//! Random fills and sampling on tensors: `uniform_`, `normal_`, `random_`, `bernoulli_`,
+//! `exponential_`, `multinomial`, `normal(mean, std)` and the random factories. Values come from
+//! `crate::random` (torch's CPU streams) and are written in the order torch's TensorIterator
+//! visits a single output: memory order, so a transposed tensor gets the same draws at the
+//! same addresses as in torch.
+
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::random::{self, CpuGenerator, Generator};
+use crate::tensor::{from_f64s, from_i64s, Tensor};
+use crate::{bail, ensure};
+
+/// Write `values` (one per element, in memory order) into `x`, outside autograd.
+fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
+    let shape = x.shape();
+    let layout = x.layout();
+    let n = layout.numel();
+    // position k of the fill order is the element with the k-th smallest storage offset
+    let offsets = super::index::storage_offsets(&layout);
+    let mut order: Vec<usize> = (0..n).collect();
+    if !x.is_contiguous() {
+        order.sort_by_key(|&i| offsets[i]);
+    }
+    let t = match values {
+        Values::F(v) => {
+            let mut logical = vec![0.0; n];
+            for (k, &i) in order.iter().enumerate() {
+                logical[i] = v[k];
+            }
+            from_f64s(&logical, &shape, x.dtype())?
+        }
+        Values::I(v) => {
+            let mut logical = vec![0i64; n];
+            for (k, &i) in order.iter().enumerate() {
+                logical[i] = v[k];
+            }
+            from_i64s(&logical, &shape, x.dtype())?
+        }
+    };
+    let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
+    let _g = crate::autograd::GradModeGuard::new(false);
+    super::inplace(x, |_| Ok(t))
+}
+
+enum Values {
+    F(Vec<f64>),
+    I(Vec<i64>),
+}
+
+fn float_only(x: &Tensor, kernel: &str) -> Result<()> {
+    ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kernel, x.dtype().scalar_name());
+    Ok(())
+}
+
+/// `x.uniform_(from, to)`.
+pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Result<()> {
+    float_only(x, "check_uniform_bounds")?;
+    ensure!(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
+    let n = x.numel();
+    let v = random::or_default(gen).with(|g| random::uniform(g, x.dtype(), n, from, to))?;
+    fill_in_memory_order(x, Values::F(v))
+}
+
+/// `x.normal_(mean, std)`.
+pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Result<()> {
+    float_only(x, "normal_kernel_cpu")?;
+    ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
+    let (n, contiguous) = (x.numel(), x.is_contiguous());
+    let v = random::or_default(gen).with(|g| random::normal(g, x.dtype(), n, contiguous, mean, std))?;
+    fill_in_memory_order(x, Values::F(v))
+}
+
+/// `x.random_(from, to)`; `to = None` means up to the dtype's largest exactly representable
+/// integer; no bounds at all is `random_()`.
+pub fn random_(x: &Tensor, bounds: Option<(i64, Option<i64>)>, gen: Option<&Generator>) -> Result<()> {
+    let dt = x.dtype();
+    let n = x.numel();
+    let v = match bounds {
+        None => random::or_default(gen).with(|g| (0..n).map(|_| random::int_full_range(g, dt)).collect::<Vec<_>>()),
+        Some((from, to)) => {
+            let to = match to {
+                Some(t) => t,
+                None => match dt {
+                    DType::Float64 => (1i64 << 53) + 1,
+                    DType::Float32 => (1i64 << 24) + 1,
+                    DType::Float16 => (1i64 << 11) + 1,
+                    DType::Bool => 2,
+                    DType::Int64 => {
+                        // [from, 2**63): the range is 2**63 - from, as torch computes it
+                        let range = (i64::MAX as u64 + 1).wrapping_sub(from as u64);
+                        let v = random::or_default(gen).with(|g| (0..n).map(|_| random::int_from_to(g, dt, range, from)).collect());
+                        return fill_in_memory_order(x, Values::I(v));
+                    }
+                    d => int_max(d) + 1,
+                },
+            };
+            ensure!(from < to, Runtime, "random_ expects 'from' to be less than 'to', but got from={} >= to={}", from, to);
+            let range = (to as u64).wrapping_sub(from as u64);
+            random::or_default(gen).with(|g| (0..n).map(|_| random::int_from_to(g, dt, range, from)).collect())
+        }
+    };
+    fill_in_memory_order(x, Values::I(v))
+}
+
+fn int_max(d: DType) -> i64 {
+    match d {
+        DType::UInt8 => u8::MAX as i64,
+        DType::Int8 => i8::MAX as i64,
+        DType::Int16 => i16::MAX as i64,
+        DType::Int32 => i32::MAX as i64,
+        _ => i64::MAX,
+    }
+}
+
+/// `x.bernoulli_(p)` with a scalar probability (draws a double per element).
+pub fn bernoulli_scalar_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<()> {
+    ensure!((0.0..=1.0).contains(&p), Runtime, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
+    let n = x.numel();
+    let v = random::or_default(gen).with(|g| (0..n).map(|_| f64::from(u8::from(g.uniform_f64() < p))).collect());
+    fill_in_memory_order(x, Values::F(v))
+}
+
+/// `x.bernoulli_(p)` with a probability tensor broadcast to `x` (draws a float per element).
+pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Result<()> {
+    let p = super::expand(&p.detach(), &x.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?;
+    let probs = p.to_f64_vec()?;
+    ensure!(probs.iter().all(|v| (0.0..=1.0).contains(v)), Runtime, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
+    // probabilities are read in x's memory order too
+    let layout = x.layout();
+    let offsets = super::index::storage_offsets(&layout);
+    let mut order: Vec<usize> = (0..probs.len()).collect();
+    if !x.is_contiguous() {
+        order.sort_by_key(|&i| offsets[i]);
+    }
+    let v = random::or_default(gen).with(|g| order.iter().map(|&i| f64::from(u8::from(g.uniform_f32() < probs[i] as f32))).collect());
+    fill_in_memory_order(x, Values::F(v))
+}
+
+/// `torch.bernoulli(p)`: a new tensor of 0/1 with `p`'s shape and dtype.
+pub fn bernoulli(p: &Tensor, gen: Option<&Generator>) -> Result<Tensor> {
+    float_only(p, "bernoulli_tensor_cpu_p_")?;
+    let out = crate::tensor::zeros_on(&p.shape(), p.dtype(), p.device())?;
+    bernoulli_tensor_(&out, p, gen)?;
+    Ok(out)
+}
+
+/// `x.exponential_(lambd)`.
+pub fn exponential_(x: &Tensor, lambd: f64, gen: Option<&Generator>) -> Result<()> {
+    float_only(x, "exponential_cpu")?;
+    ensure!(lambd > 0.0 && lambd.is_finite(), Runtime, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
+    let n = x.numel();
+    let v = random::or_default(gen).with(|g| (0..n).map(|_| random::exponential(g, lambd)).collect());
+    fill_in_memory_order(x, Values::F(v))
+}
+
+/// `torch.multinomial(probs, n, replacement)`: int64 category indices per row.
+pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool, gen: Option<&Generator>) -> Result<Tensor> {
+    let dim = probs.dim();
+    ensure!(dim == 1 || dim == 2, Runtime, "prob_dist must be 1 or 2 dim");
+    ensure!(probs.dtype().is_float(), Runtime, "multinomial only supports floating-point dtypes for input, got: {}", probs.dtype().scalar_name());
+    ensure!(num_samples > 0, Runtime, "cannot sample n_sample <= 0 samples");
+    let shape = probs.shape();
+    let cats = shape[dim - 1];
+    let rows = if dim == 2 { shape[0] } else { 1 };
+    let n = num_samples as usize;
+    ensure!(replacement || n <= cats, Runtime, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    ensure!(cats <= 1 << 24, Runtime, "number of categories cannot exceed 2^24");
+    let p = probs.detach().to_f64_vec()?;
+    for r in 0..rows {
+        let row = &p[r * cats..(r + 1) * cats];
+        ensure!(row.iter().all(|v| v.is_finite() && *v >= 0.0), Runtime, "probability tensor contains either `inf`, `nan` or element < 0");
+        ensure!(row.iter().sum::<f64>() > 0.0, Runtime, "invalid multinomial distribution (sum of probabilities <= 0)");
+    }
+    let out_shape: Vec<usize> = if dim == 2 { vec![rows, n] } else { vec![n] };
+    if !replacement || n == 1 {
+        // torch's fast path: argmax/topk of p / q with q ~ Exp(1), q drawn in p's dtype
+        let q = crate::tensor::zeros_on(&shape, probs.dtype(), crate::Device::Cpu)?;
+        exponential_(&q, 1.0, gen)?;
+        let ratio = super::div(&probs.detach().to_device(crate::Device::Cpu)?, &q)?;
+        let (_, idx) = super::topk(&ratio, n, -1, true)?;
+        return if probs.device() == crate::Device::Cpu { Ok(idx) } else { crate::backend::to_device(&idx, probs.device()) };
+    }
+    let single = probs.dtype() != DType::Float64;
+    let mut out = Vec::with_capacity(rows * n);
+    random::or_default(gen).with(|g: &mut CpuGenerator| {
+        for r in 0..rows {
+            let row = &p[r * cats..(r + 1) * cats];
+            // the cumulative distribution in the input's precision (float for float32)
+            let mut cum = vec![0f64; cats];
+            if single {
+                let mut s = 0f32;
+                for (c, &v) in cum.iter_mut().zip(row) {
+                    s += v as f32;
+                    *c = s as f64;
+                }
+                cum.iter_mut().for_each(|c| *c = (*c as f32 / s) as f64);
+            } else {
+                let mut s = 0f64;
+                for (c, &v) in cum.iter_mut().zip(row) {
+                    s += v;
+                    *c = s;
+                }
+                cum.iter_mut().for_each(|c| *c /= s);
+            }
+            cum[cats - 1] = 1.0;
+            for _ in 0..n {
+                let u = g.uniform_f64();
+                out.push(cum.partition_point(|&c| c < u) as i64);
+            }
+        }
+    });
+    let t = from_i64s(&out, &out_shape, DType::Int64)?;
+    if probs.device() == crate::Device::Cpu { Ok(t) } else { crate::backend::to_device(&t, probs.device()) }
+}
+
+/// `torch.normal(mean, std)` with tensor arguments: `normal_(0, 1)` on the broadcast shape,
+/// then `* std + mean`.
+pub fn normal_tensors(mean: &Tensor, std: &Tensor, gen: Option<&Generator>) -> Result<Tensor> {
+    ensure!(std.to_f64_vec()?.iter().all(|&s| s >= 0.0), Runtime, "normal expects all elements of std >= 0.0");
+    let shape = crate::shape::broadcast_shapes(&mean.shape(), &std.shape())?;
+    let dt = crate::dtype::DType::promote(mean.dtype(), std.dtype());
+    ensure!(dt.is_float(), NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dt.scalar_name());
+    let out = crate::tensor::zeros_on(&shape, dt, mean.device())?;
+    normal_(&out, 0.0, 1.0, gen)?;
+    let _g = crate::autograd::GradModeGuard::new(false);
+    super::add(&super::mul(&out, &std.detach())?, &mean.detach())
+}
+
+/// Uniform [0, 1) samples of a new tensor.
+pub fn rand(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
+    ensure!(dtype.is_float(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", dtype.scalar_name());
+    let out = crate::tensor::zeros(shape, dtype)?;
+    uniform_(&out, 0.0, 1.0, gen)?;
+    Ok(out)
+}
+
+/// Standard normal samples of a new tensor.
+pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
+    if !dtype.is_float() {
+        bail!(NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dtype.scalar_name());
+    }
+    let out = crate::tensor::zeros(shape, dtype)?;
+    normal_(&out, 0.0, 1.0, gen)?;
+    Ok(out)
+}
+
+/// Integers uniform in [low, high).
+pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
+    let out = crate::tensor::zeros(shape, dtype)?;
+    random_(&out, Some((low, Some(high))), gen)?;
+    Ok(out)
+}
+
+/// A random permutation of 0..n.
+pub fn randperm(n: usize, dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
+    crate::shape::numel_checked(&[n])?;
+    let v = random::or_default(gen).with(|g| random::randperm(g, n))?;
+    from_i64s(&v, &[n], dtype)
+}

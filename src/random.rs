@@ -1,0 +1,365 @@
+//! PyTorch's CPU random streams, value for value: ATen's `CPUGeneratorImpl` (a 32-bit
+//! Mersenne Twister with cached normal samples) and the transformations its distributions apply
+//! (`uniform_real`, Box-Muller in `normal_distribution` and the 16-wide `normal_fill`, modulo
+//! ranges for integers). Same seed, same draws, same order as torch on CPU; CUDA tensors draw on
+//! the host from these streams and are copied (torch's CUDA Philox streams differ).
+
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::ensure;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+const N: usize = 624;
+const M: usize = 397;
+const MATRIX_A: u32 = 0x9908_b0df;
+const UMASK: u32 = 0x8000_0000;
+const LMASK: u32 = 0x7fff_ffff;
+
+/// torch's default seed (`default_rng_seed_val`).
+pub const DEFAULT_SEED: u64 = 67_280_421_310_721;
+
+/// Size of the serialized state (`CPUGeneratorImplState`, as `get_rng_state()` returns it).
+pub const STATE_BYTES: usize = 5056;
+
+/// The generator: MT19937 state plus the normal samples Box-Muller produced in pairs.
+#[derive(Clone)]
+pub struct CpuGenerator {
+    seed: u64,
+    state: [u32; N],
+    left: i32,
+    next: u32,
+    next_double_normal: Option<f64>,
+    next_float_normal: Option<f32>,
+}
+
+impl CpuGenerator {
+    pub fn new(seed: u64) -> CpuGenerator {
+        let mut g = CpuGenerator { seed, state: [0; N], left: 1, next: 0, next_double_normal: None, next_float_normal: None };
+        g.manual_seed(seed);
+        g
+    }
+
+    /// Reseed (clears the cached normal samples, as torch's `set_current_seed`).
+    pub fn manual_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.state[0] = seed as u32;
+        for j in 1..N {
+            let p = self.state[j - 1];
+            self.state[j] = 1_812_433_253u32.wrapping_mul(p ^ (p >> 30)).wrapping_add(j as u32);
+        }
+        self.left = 1;
+        self.next = 0;
+        self.next_double_normal = None;
+        self.next_float_normal = None;
+    }
+
+    pub fn initial_seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn next_state(&mut self) {
+        let twist = |u: u32, v: u32| (((u & UMASK) | (v & LMASK)) >> 1) ^ if v & 1 != 0 { MATRIX_A } else { 0 };
+        let s = &mut self.state;
+        for i in 0..N - M {
+            s[i] = s[i + M] ^ twist(s[i], s[i + 1]);
+        }
+        for i in N - M..N - 1 {
+            s[i] = s[i + M - N] ^ twist(s[i], s[i + 1]);
+        }
+        s[N - 1] = s[M - 1] ^ twist(s[N - 1], s[0]);
+        self.left = N as i32;
+        self.next = 0;
+    }
+
+    /// One 32-bit draw (`random()`).
+    pub fn random(&mut self) -> u32 {
+        self.left -= 1;
+        if self.left == 0 {
+            self.next_state();
+        }
+        let mut y = self.state[self.next as usize];
+        self.next += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// One 64-bit draw: the first 32-bit draw is the high half (`random64()`).
+    pub fn random64(&mut self) -> u64 {
+        let hi = self.random() as u64;
+        let lo = self.random() as u64;
+        (hi << 32) | lo
+    }
+
+    /// U[0, 1) with float32's 24 bits (`uniform_real_distribution<float>`).
+    pub fn uniform_f32(&mut self) -> f32 {
+        (self.random() & ((1 << 24) - 1)) as f32 * (1.0 / (1u32 << 24) as f32)
+    }
+
+    /// U[0, 1) with float64's 53 bits.
+    pub fn uniform_f64(&mut self) -> f64 {
+        (self.random64() & ((1 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    /// U[0, 1) with float16's 11 bits, computed in float32.
+    pub fn uniform_f16(&mut self) -> f32 {
+        (self.random() & ((1 << 11) - 1)) as f32 * (1.0 / (1u32 << 11) as f32)
+    }
+
+    /// A standard normal sample of `normal_distribution<double>` (Box-Muller on two uniform
+    /// doubles; the sine half is cached for the next call).
+    pub fn normal_f64(&mut self) -> f64 {
+        if let Some(v) = self.next_double_normal.take() {
+            return v;
+        }
+        let u1 = self.uniform_f64();
+        let u2 = self.uniform_f64();
+        let r = (-2.0 * (-u2).ln_1p()).sqrt();
+        let theta = 2.0 * std::f64::consts::PI * u1;
+        self.next_double_normal = Some(r * theta.sin());
+        r * theta.cos()
+    }
+
+    /// The state as torch serializes it (`CPUGeneratorImplState`, 5056 bytes, little-endian).
+    pub fn get_state(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(STATE_BYTES);
+        b.extend_from_slice(&(self.seed as i64).to_le_bytes()); // the_initial_seed
+        b.extend_from_slice(&self.left.to_le_bytes()); // left
+        b.extend_from_slice(&1i32.to_le_bytes()); // seeded
+        b.extend_from_slice(&(self.next as u64).to_le_bytes()); // next
+        for &s in &self.state {
+            b.extend_from_slice(&(s as u64).to_le_bytes());
+        }
+        b.extend_from_slice(&0f64.to_le_bytes()); // normal_x (unused)
+        b.extend_from_slice(&self.next_double_normal.unwrap_or(0.0).to_le_bytes()); // normal_y
+        b.extend_from_slice(&0f64.to_le_bytes()); // normal_rho (unused)
+        b.extend_from_slice(&i32::from(self.next_double_normal.is_some()).to_le_bytes());
+        b.extend_from_slice(&[0u8; 4]); // padding to 8
+        b.extend_from_slice(&self.next_float_normal.unwrap_or(0.0).to_le_bytes());
+        b.push(u8::from(self.next_float_normal.is_some()));
+        b.extend_from_slice(&[0u8; 3]);
+        debug_assert_eq!(b.len(), STATE_BYTES);
+        b
+    }
+
+    /// Restore a state from `get_state` (torch's checks and messages).
+    pub fn set_state(&mut self, b: &[u8]) -> Result<()> {
+        ensure!(b.len() == STATE_BYTES, Runtime, "Expected either a CPUGeneratorImplStateLegacy of size 5048 or a CPUGeneratorImplState of size 5056 but found the input RNG state size to be {}", b.len());
+        let i64_at = |o: usize| i64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        let i32_at = |o: usize| i32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+        let left = i32_at(8);
+        let next = i64_at(16) as u64;
+        ensure!((1..=N as i32).contains(&left) && next <= N as u64, Runtime, "The input RNG state must be a state of a CPUGeneratorImpl (left={left}, next={next})");
+        self.seed = i64_at(0) as u64;
+        self.left = left;
+        self.next = next as u32;
+        for (k, s) in self.state.iter_mut().enumerate() {
+            *s = i64_at(24 + 8 * k) as u32;
+        }
+        let base = 24 + 8 * N;
+        let normal_y = f64::from_le_bytes(b[base + 8..base + 16].try_into().expect("8 bytes"));
+        self.next_double_normal = (i32_at(base + 24) != 0).then_some(normal_y);
+        let f = f32::from_le_bytes(b[base + 32..base + 36].try_into().expect("4 bytes"));
+        self.next_float_normal = (b[base + 36] != 0).then_some(f);
+        Ok(())
+    }
+}
+
+/// A shareable generator handle (`torch.Generator`).
+#[derive(Clone)]
+pub struct Generator(Arc<Mutex<CpuGenerator>>);
+
+impl Generator {
+    pub fn new(seed: u64) -> Generator {
+        Generator(Arc::new(Mutex::new(CpuGenerator::new(seed))))
+    }
+    /// Run `f` with the generator locked (draws of one op are never interleaved).
+    pub fn with<R>(&self, f: impl FnOnce(&mut CpuGenerator) -> R) -> R {
+        f(&mut self.0.lock())
+    }
+    pub fn same(&self, other: &Generator) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+static DEFAULT: std::sync::LazyLock<Generator> = std::sync::LazyLock::new(|| Generator::new(DEFAULT_SEED));
+
+/// The process-wide default generator (`torch.default_generator`).
+pub fn default_generator() -> &'static Generator {
+    &DEFAULT
+}
+
+/// `gen` or the default generator.
+pub fn or_default(gen: Option<&Generator>) -> &Generator {
+    gen.unwrap_or(&DEFAULT)
+}
+
+/// Hold (`lock`) or release the default generator's lock around a fork.
+///
+/// # Safety
+/// Release only what a matching lock call took.
+pub(crate) unsafe fn fork_lock(lock: bool) {
+    if lock {
+        std::mem::forget(DEFAULT.0.lock());
+    } else {
+        // SAFETY: forwarded from the caller: the lock was taken by the matching call and its
+        // guard forgotten.
+        unsafe { DEFAULT.0.force_unlock() }
+    }
+}
+
+/// Samples of U[from, to) for `n` elements of `dtype` in fill order (as f64; each value is
+/// exactly representable in `dtype`). torch computes `x * (to - from) + from` in the dtype's
+/// accumulation type (float for float16/float32, double for float64).
+pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<Vec<f64>> {
+    let mut out = crate::cpu::alloc::try_with(n, |_| 0.0)?;
+    match dtype {
+        DType::Float64 => out.iter_mut().for_each(|o| *o = g.uniform_f64() * (to - from) + from),
+        DType::Float32 => {
+            let (f, t) = (from as f32, to as f32);
+            out.iter_mut().for_each(|o| *o = (g.uniform_f32() * (t - f) + f) as f64)
+        }
+        _ => {
+            let (f, t) = (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32());
+            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f16() * (t - f) + f).to_f64())
+        }
+    }
+    Ok(out)
+}
+
+/// Normal samples for `n` elements of `dtype` in fill order. A contiguous tensor of at least 16
+/// elements takes torch's `normal_fill` (uniforms for all, then Box-Muller on blocks of 16, the
+/// tail block redrawn); anything else draws `normal_distribution<double>` per element.
+pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<Vec<f64>> {
+    let mut out = crate::cpu::alloc::try_with(n, |_| 0.0)?;
+    if n >= 16 && contiguous {
+        if dtype == DType::Float64 {
+            normal_fill(&mut out, || g.uniform_f64(), |block| {
+                for j in 0..8 {
+                    let u1 = 1.0 - block[j];
+                    let u2 = block[j + 8];
+                    let radius = (-2.0 * u1.ln()).sqrt();
+                    let theta = 2.0 * std::f64::consts::PI * u2;
+                    block[j] = radius * theta.cos() * std + mean;
+                    block[j + 8] = radius * theta.sin() * std + mean;
+                }
+            });
+        } else {
+            // float32 (and float16 through float32): torch's vectorised float path
+            let (m, s) = (mean as f32, std as f32);
+            let mut v = vec![0f32; n];
+            let half = dtype == DType::Float16;
+            normal_fill(&mut v, || if half { g.uniform_f16() } else { g.uniform_f32() }, |block| {
+                for j in 0..8 {
+                    let u1 = 1.0 - block[j];
+                    let u2 = block[j + 8];
+                    let radius = (-2.0 * u1.ln()).sqrt();
+                    let theta = 2.0 * std::f32::consts::PI * u2;
+                    block[j] = (radius * theta.cos()).mul_add(s, m);
+                    block[j + 8] = (radius * theta.sin()).mul_add(s, m);
+                }
+            });
+            out.iter_mut().zip(v).for_each(|(o, x)| *o = x as f64);
+        }
+    } else {
+        for o in out.iter_mut() {
+            *o = g.normal_f64() * std + mean;
+        }
+    }
+    Ok(out)
+}
+
+fn normal_fill<T: Copy>(data: &mut [T], mut uniform: impl FnMut() -> T, mut block16: impl FnMut(&mut [T])) {
+    let n = data.len();
+    data.iter_mut().for_each(|d| *d = uniform());
+    let mut i = 0;
+    while i + 16 <= n {
+        block16(&mut data[i..i + 16]);
+        i += 16;
+    }
+    if n % 16 != 0 {
+        // torch recomputes the last 16 values from fresh uniforms
+        let tail = &mut data[n - 16..];
+        tail.iter_mut().for_each(|d| *d = uniform());
+        block16(tail);
+    }
+}
+
+/// Integers uniform in [low, low + range) (`random_from_to`): a 64-bit draw when the range
+/// needs it (for 64-bit and floating dtypes), else a 32-bit one.
+pub fn int_from_to(g: &mut CpuGenerator, dtype: DType, range: u64, low: i64) -> i64 {
+    let wide = matches!(dtype, DType::Int64 | DType::Float64 | DType::Float32) && range >= 1 << 32;
+    let v = if wide { g.random64() } else { g.random() as u64 };
+    (v % range).wrapping_add(low as u64) as i64
+}
+
+/// `random_()` without bounds: uniform over [0, 2**mantissa] for floats, [0, max] for
+/// integers.
+pub fn int_full_range(g: &mut CpuGenerator, dtype: DType) -> i64 {
+    match dtype {
+        DType::Int64 => (g.random64() % (i64::MAX as u64 + 1)) as i64,
+        DType::Float64 => (g.random64() % ((1u64 << 53) + 1)) as i64,
+        DType::Float32 => (g.random() as u64 % ((1u64 << 24) + 1)) as i64,
+        DType::Float16 => (g.random() as u64 % ((1u64 << 11) + 1)) as i64,
+        DType::Int32 => (g.random() as u64 % (i32::MAX as u64 + 1)) as i64,
+        DType::Int16 => (g.random() as u64 % (i16::MAX as u64 + 1)) as i64,
+        DType::Int8 => (g.random() as u64 % (i8::MAX as u64 + 1)) as i64,
+        DType::UInt8 => (g.random() as u64 % (u8::MAX as u64 + 1)) as i64,
+        DType::Bool => (g.random() & 1) as i64,
+    }
+}
+
+/// A random permutation of 0..n (torch's CPU `randperm`: a forward Fisher-Yates with 32-bit
+/// draws).
+pub fn randperm(g: &mut CpuGenerator, n: usize) -> Result<Vec<i64>> {
+    let mut v = crate::cpu::alloc::try_with(n, |i| i as i64)?;
+    for i in 0..n.saturating_sub(1) {
+        let span = (n - i) as u64;
+        let z = if n < (u32::MAX / 20) as usize { g.random() as u64 % span } else { g.random64() % span };
+        v.swap(i, i + z as usize);
+    }
+    Ok(v)
+}
+
+/// An exponential sample with rate `lambda` (`exponential_distribution<double>`).
+pub fn exponential(g: &mut CpuGenerator, lambda: f64) -> f64 {
+    let u = g.uniform_f64();
+    -1.0 / lambda * (-u).ln_1p()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_draws_match_torch() {
+        // torch.manual_seed(0); torch.rand(3)
+        let mut g = CpuGenerator::new(0);
+        let v: Vec<f32> = (0..3).map(|_| g.uniform_f32()).collect();
+        assert_eq!(v, vec![0.496_256_59, 0.768_221_8, 0.088_477_43]);
+        // torch.manual_seed(1); torch.randn(2)
+        let mut g = CpuGenerator::new(1);
+        assert_eq!(g.normal_f64() as f32, 0.661_352_16);
+        assert_eq!(g.normal_f64() as f32, 0.266_924_1);
+    }
+
+    #[test]
+    fn randperm_and_state_roundtrip() {
+        let mut g = CpuGenerator::new(2);
+        for _ in 0..25 {
+            g.random();
+        }
+        assert_eq!(randperm(&mut g, 6).unwrap(), vec![0, 1, 4, 3, 5, 2]);
+        let s = g.get_state();
+        assert_eq!(s.len(), STATE_BYTES);
+        let a: Vec<u32> = (0..700).map(|_| g.random()).collect();
+        let mut h = CpuGenerator::new(99);
+        h.set_state(&s).unwrap();
+        let b: Vec<u32> = (0..700).map(|_| h.random()).collect();
+        assert_eq!(a, b);
+        assert_eq!(h.initial_seed(), 2);
+        assert!(h.set_state(&s[..100]).is_err());
+    }
+}
