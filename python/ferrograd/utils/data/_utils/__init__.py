@@ -58,13 +58,7 @@ def random_int64(generator=None):
     samplers and loaders use for seeds (one 64-bit draw, reduced to [0, 2**63))."""
     import ferrograd as torch
 
-    t = torch.empty((), dtype=torch.int64)
-    if hasattr(t, "random_"):
-        return int(t.random_(generator=generator).item())
-    # The core has no Tensor.random_ yet: draw the same range from randint. The value is a
-    # uniform int64 seed in [0, 2**63 - 1) like torch's, but not the same number torch draws
-    # from the same generator state (reported as a core gap).
-    return int(torch.randint(0, 2 ** 63 - 1, (), dtype=torch.int64, **generator_kwargs(generator)).item())
+    return int(torch.empty((), dtype=torch.int64).random_(generator=generator).item())
 
 
 from . import collate, fetch, pin_memory, worker  # noqa: E402,F401
