@@ -5,6 +5,7 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Identity, Linear
 from .activation import ReLU, Sigmoid, Tanh
 from .loss import CrossEntropyLoss, MSELoss
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
     "Module",
@@ -12,4 +13,5 @@ __all__ = [
     "Identity", "Linear",
     "ReLU", "Tanh", "Sigmoid",
     "MSELoss", "CrossEntropyLoss",
+    "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
 ]
