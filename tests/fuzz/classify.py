@@ -81,7 +81,7 @@ def main():
             print(replay.describe(p))
     if args.write_known:
         with open(replay.KNOWN) as fh:
-            keep = [ln for ln in fh if ln.startswith("#") or ln.startswith("nocrash-")]
+            keep = [ln for ln in fh if ln.startswith("#") or ln.startswith("nocrash ")]
         with open(replay.KNOWN, "w") as fh:
             fh.writelines(keep)
             for label in sorted(groups):
