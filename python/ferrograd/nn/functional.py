@@ -98,7 +98,7 @@ def _dropout(input, p=0.5, training=True):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0.0 or not training or input.numel() == 0:
         return input
-    from ... import empty_like, zeros
+    from .. import empty_like, zeros
 
     if p == 1.0:
         return input * zeros((), dtype=input.dtype)
@@ -132,7 +132,7 @@ def _gelu(input):
 
 
 def _none_or_dtype(input):
-    from ... import Tensor
+    from .. import Tensor
 
     if input is None:
         return None
@@ -146,7 +146,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
     returned as is; any other dtype is an error. Mismatched mask dtypes warn (deprecated)."""
     import warnings
 
-    from ... import bool as _bool, zeros_like
+    from .. import bool as _bool, zeros_like
 
     if mask is None:
         return None
@@ -163,7 +163,7 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
 
 def _pad_last(t, value=0.0):
     """``F.pad(t, (0, 1), value=value)``: one more column on the last dim."""
-    from ... import cat, full
+    from .. import cat, full
 
     col = full(tuple(t.shape[:-1]) + (1,), value, dtype=t.dtype, device=t.device)
     return cat([t, col], -1)
@@ -171,10 +171,13 @@ def _pad_last(t, value=0.0):
 
 def _safe_softmax(x, dim):
     """softmax that gives 0 (not NaN) on rows that are entirely -inf (torch's _safe_softmax)."""
-    from ... import where, zeros_like
+    from .. import where, zeros_like
 
-    out = x.softmax(dim)
     masked_rows = x.eq(float("-inf")).all(dim, keepdim=True)
+    # fully masked rows are replaced before the softmax, so that neither the value nor the
+    # gradient of those rows is NaN (both are 0, as torch's)
+    x = where(masked_rows, zeros_like(x), x)
+    out = x.softmax(dim)
     return where(masked_rows, zeros_like(out), out)
 
 
@@ -191,7 +194,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     added, rows with every position masked give zeros, dropout on the attention weights)."""
     import math
 
-    from ... import bool as _bool
+    from .. import bool as _bool
 
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, but got "
@@ -220,7 +223,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         cols = _arange_like(S, query).unsqueeze(0)
         attn_mask = cols.le(rows)
     if attn_mask is not None and attn_mask.dtype == _bool:
-        from ... import zeros
+        from .. import zeros
 
         attn_mask = zeros(tuple(attn_mask.shape), dtype=query.dtype, device=query.device) \
             .masked_fill_(attn_mask.logical_not(), float("-inf"))
@@ -249,7 +252,7 @@ def _repeat_heads(t, n):
 
 
 def _arange_like(n, ref):
-    from ... import arange
+    from .. import arange
 
     return arange(n, device=ref.device)
 
@@ -339,7 +342,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     ``(attn_output, attn_weights or None)``."""
     import math
 
-    from ... import cat, zeros
+    from .. import cat, zeros
 
     is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
     if not is_batched:

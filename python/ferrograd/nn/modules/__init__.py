@@ -5,6 +5,9 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Identity, Linear
 from .activation import ReLU, Sigmoid, Tanh
 from .loss import CrossEntropyLoss, MSELoss
+from .activation import MultiheadAttention
+from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+                          TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 
 __all__ = [
@@ -13,5 +16,7 @@ __all__ = [
     "Identity", "Linear",
     "ReLU", "Tanh", "Sigmoid",
     "MSELoss", "CrossEntropyLoss",
+    "MultiheadAttention",
+    "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
 ]
