@@ -10,12 +10,41 @@ import pytest
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
 
-def test_main_job_trains_digits(monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", ["train_digits.py", "--epochs", "15"])
-    mod = runpy.run_path(os.path.join(ROOT, "examples", "train_digits.py"), run_name="not_main")
-    acc = mod["main"]()
+def _load_main_job():
+    return runpy.run_path(os.path.join(ROOT, "examples", "train_digits.py"), run_name="not_main")
+
+
+def test_main_job_trains_digits(monkeypatch, capsys, tmp_path):
+    ckpt = tmp_path / "digits.pt"
+    monkeypatch.setattr(sys, "argv", ["train_digits.py", "--epochs", "3", "--checkpoint", str(ckpt),
+                                      "--progress", "plain", "--compare-torch"])
+    acc = _load_main_job()["main"]()
     assert acc >= 0.95
-    assert "test accuracy" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "test accuracy" in out and "training time" in out
+    # the plain progress display: one line per epoch with rate and ETA
+    epoch_lines = [line for line in out.splitlines() if line.startswith("epoch ")]
+    assert len(epoch_lines) == 3 and all("batch/s" in line and "eta" in line for line in epoch_lines)
+    assert ckpt.exists()
+    # --compare-torch: this environment has no PyTorch, which the script says instead of failing
+    assert "compare: PyTorch is not importable here" in out
+
+
+def test_main_job_resume_continues_the_run(tmp_path, capsys):
+    import ferrograd
+
+    main = _load_main_job()["main"]
+    ckpt, whole = str(tmp_path / "resumed.pt"), str(tmp_path / "whole.pt")
+    main(["--epochs", "2", "--stop-after", "1", "--checkpoint", ckpt, "--progress", "plain"])
+    assert ferrograd.load(ckpt)["epoch"] == 1
+    acc_resumed = main(["--epochs", "2", "--checkpoint", ckpt, "--resume", "--progress", "plain"])
+    assert "resumed from" in capsys.readouterr().out
+    acc_whole = main(["--epochs", "2", "--checkpoint", whole, "--progress", "plain"])
+    a, b = ferrograd.load(ckpt), ferrograd.load(whole)
+    assert a["epoch"] == b["epoch"] == 2
+    assert a["history"] == b["history"] and acc_resumed == acc_whole
+    for k in b["model"]:
+        assert ferrograd.equal(a["model"][k], b["model"][k]), k
 
 
 @pytest.mark.parametrize("seed", ["000", "001", "002", "003", "004"])
