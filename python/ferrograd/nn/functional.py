@@ -194,7 +194,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     added, rows with every position masked give zeros, dropout on the attention weights)."""
     import math
 
-    from .. import bool as _bool
+    from .. import bool as _bool, float32 as _float32
 
     if query.dim() < 2 or key.dim() < 2 or value.dim() < 2:
         raise RuntimeError("Expected query, key, and value to all be  at least 2 dimensional, but got "
@@ -203,8 +203,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError("Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{_dtype_name(query.dtype)} key.dtype: {_dtype_name(key.dtype)} and value.dtype: "
                            f"{_dtype_name(value.dtype)} instead.")
-    if attn_mask is not None and attn_mask.dtype != _bool and not attn_mask.is_floating_point() \
-            and attn_mask.dtype != query.dtype:
+    if attn_mask is not None and attn_mask.dtype not in (_bool, _float32, query.dtype):
         raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query dtype, but got "
                            f"attn_mask.dtype: {_dtype_name(attn_mask.dtype)} and  query.dtype: "
                            f"{_dtype_name(query.dtype)} instead.")
