@@ -148,10 +148,14 @@ for _name in (
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
-    "cumsum flip"
+    "cumsum flip amin bitwise_and bitwise_or bitwise_xor multinomial"
 ).split():
     globals()[_name] = getattr(Tensor, _name)
 del _name
+
+
+def bitwise_not(input):
+    return input.__invert__()
 
 
 def numel(input):  # noqa: F811
@@ -166,8 +170,11 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return input.isclose(other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-def outer(a, b):
-    return a.unsqueeze(1) * b.unsqueeze(0)
+def outer(input, vec2):
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+    return input.unsqueeze(1) * vec2.unsqueeze(0)
 
 
 def broadcast_tensors(*tensors):
@@ -319,6 +326,7 @@ def _register_methods():
     T.short = lambda self: self.to(int16)
     T.char = lambda self: self.to(int8)
     T.byte = lambda self: self.to(uint8)
+    T.bitwise_not = lambda self: self.__invert__()
     T.bool = lambda self: self.to(bool)
     T.cpu = lambda self, memory_format=None: self._to_device("cpu")
     T.cuda = _cuda

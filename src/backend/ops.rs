@@ -141,7 +141,10 @@ pub enum BinaryOp {
     Div,
     Pow,
     FloorDiv,
+    /// Python's `%`: the sign of the divisor (`torch.remainder`).
     Rem,
+    /// C's `fmod`: the sign of the dividend (`torch.fmod`).
+    Fmod,
     Maximum,
     Minimum,
     Eq,
@@ -172,6 +175,7 @@ impl BinaryOp {
             Pow => "pow",
             FloorDiv => "floor_divide",
             Rem => "remainder",
+            Fmod => "fmod",
             Maximum => "maximum",
             Minimum => "minimum",
             Eq => "eq",

@@ -192,6 +192,28 @@ pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuS
     true
 }
 
+/// torch's `div_floor_floating`: the quotient of `a - fmod(a, b)` (exact where `floor(a / b)`
+/// rounds across an integer), signed zero kept.
+fn div_floor_float<T: Float>(a: T, b: T) -> T {
+    if b == T::zero() {
+        return a / b;
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    if m != T::zero() && (b < T::zero()) != (m < T::zero()) {
+        div = div - T::one();
+    }
+    if div != T::zero() {
+        let mut f = div.floor();
+        if div - f > T::from(0.5).expect("0.5") {
+            f = f + T::one();
+        }
+        f
+    } else {
+        T::zero().copysign(a / b)
+    }
+}
+
 fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {
     let x = T::get(b);
     let mut zero = false;
@@ -202,15 +224,6 @@ fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {
     Ok(())
 }
 
-fn i64_at(s: &CpuStorage, o: usize) -> i64 {
-    match s {
-        CpuStorage::I64(b) => b[o],
-        CpuStorage::I32(b) => b[o] as i64,
-        CpuStorage::I16(b) => b[o] as i64,
-        CpuStorage::I8(b) => b[o] as i64,
-        _ => 0,
-    }
-}
 
 /// `a op b` over two layouts of the result's shape; both operands of one dtype.
 pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: BinaryOp) -> Result<CpuStorage> {
@@ -259,15 +272,25 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         }
         BinaryOp::Pow => match ct {
             _ if ct.category() == crate::dtype::Category::Integral => {
-                let mut neg = false;
-                let f = |x: i64, y: i64| if y < 0 { 0 } else { x.wrapping_pow(y.min(u32::MAX as i64) as u32) };
-                walk1(lb, |o| neg |= i64_at(sb, o) < 0);
-                if neg {
-                    bail!(Runtime, "Integers to negative integer powers are not allowed.");
-                }
+                // torch's integer pow: a negative exponent gives 0, except for bases 1 and -1
+                let f = |x: i64, y: i64| {
+                    if y < 0 {
+                        match x { 1 => 1, -1 => if y % 2 == 0 { 1 } else { -1 }, _ => 0 }
+                    } else {
+                        x.wrapping_pow(y.min(u32::MAX as i64) as u32)
+                    }
+                };
                 int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y))?)),
+        },
+        BinaryOp::Fmod => match ct {
+            DType::Bool => bail!(NotImplemented, "\"fmod_cpu\" not implemented for 'Bool'"),
+            _ if ct.category() == crate::dtype::Category::Integral => {
+                int_types!(ct, T => int_div_check::<T>(sb, lb)?);
+                int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(x.to_i64().wrapping_rem(y.to_i64())))?))
+            }
+            _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x % y)?)),
         },
         BinaryOp::FloorDiv | BinaryOp::Rem => match ct {
             _ if ct.category() == crate::dtype::Category::Integral => {
@@ -280,7 +303,7 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| {
-                if op == BinaryOp::FloorDiv { (x / y).floor() } else {
+                if op == BinaryOp::FloorDiv { div_floor_float(x, y) } else {
                     let r = x % y;
                     if r != T::zero() && ((r < T::zero()) != (y < T::zero())) { r + y } else { r }
                 }

@@ -5,6 +5,7 @@ use super::{float_input, sum_to};
 use crate::autograd::{record, record_with, recording_edges, Save};
 use crate::backend;
 pub use crate::backend::BinaryOp as BinOp;
+use crate::bail;
 use crate::dtype::{result_type, DType};
 use crate::error::Result;
 use crate::shape::broadcast_shapes;
@@ -153,6 +154,78 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `remainder(a, b)` / `a % b` (sign of the divisor). d/da = 1, d/db = -floor(a / b)
+/// (RemainderBackward0 for a scalar divisor, RemainderBackward1 for a tensor).
+pub fn remainder(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    mod_op(a, b, BinOp::Rem)
+}
+
+/// `fmod(a, b)` (sign of the dividend). d/da = 1, d/db = -trunc(a / b)
+/// (FmodBackward0 / FmodBackward1).
+pub fn fmod(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    mod_op(a, b, BinOp::Fmod)
+}
+
+fn mod_op(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
+    let out = binary_raw(a, b, op)?;
+    if !out.dtype().is_float() {
+        return Ok(out);
+    }
+    let rem = op == BinOp::Rem;
+    if a.0.is_wrapped_number {
+        // matches torch: a scalar dividend has no derivative formula
+        let what = if rem { "remainder" } else { "fmod" };
+        record("NotImplemented", &[b], &[&out], &[], move |_, _, _| bail!(Runtime, "derivative for aten::{} is not implemented", what))?;
+        return Ok(out);
+    }
+    let sa = a.shape();
+    if b.0.is_wrapped_number {
+        record(if rem { "RemainderBackward0" } else { "FmodBackward0" }, &[a], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &sa)?)]))?;
+        return Ok(out);
+    }
+    let sb = b.shape();
+    record(if rem { "RemainderBackward1" } else { "FmodBackward1" }, &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let ga = grad_for(n, 0, || sum_to(&g[0], &sa))?;
+        let gb = grad_for(n, 1, || {
+            let q = div(&s.get(0)?, &s.get(1)?)?;
+            let q = super::rounding(&q, if rem { "floor" } else { "trunc" })?;
+            sum_to(&super::neg(&mul(&g[0], &q)?)?, &sb)
+        })?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `floor_divide(a, b)` / `a // b`: torch records a node whose backward is not implemented.
+pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = binary_raw(a, b, BinOp::FloorDiv)?;
+    if out.dtype().is_float() {
+        record("NotImplemented", &[a, b], &[&out], &[], |_, _, _| bail!(Runtime, "derivative for aten::floor_divide is not implemented"))?;
+    }
+    Ok(out)
+}
+
+/// `div(a, b, rounding_mode=...)` ('floor' or 'trunc'): piecewise constant, so the gradient is
+/// zero for both operands (DivBackward2).
+pub fn div_rounding(a: &Tensor, b: &Tensor, mode: &str) -> Result<Tensor> {
+    let out = match mode {
+        "floor" => binary_raw(a, b, BinOp::FloorDiv)?,
+        "trunc" => div_trunc(a, b)?,
+        m => bail!(Runtime, "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{}'", m),
+    };
+    let out = out.detach();
+    if out.dtype().is_float() {
+        let (sa, sb) = (a.shape(), b.shape());
+        let (da, db) = (a.dtype(), b.dtype());
+        let dev = out.device();
+        record("DivBackward2", &[a, b], &[&out], &[], move |_, _, n| {
+            let z = |s: &[usize], d: DType| crate::tensor::zeros_on(s, d, dev);
+            Ok(vec![grad_for(n, 0, || z(&sa, da))?, grad_for(n, 1, || z(&sb, db))?])
+        })?;
+    }
+    Ok(out)
+}
+
 /// `div(a, b, rounding_mode='trunc')`: integers stay integers (the quotient rounded towards
 /// zero), floats are `trunc(a / b)`.
 pub fn div_trunc(a: &Tensor, b: &Tensor) -> Result<Tensor> {
@@ -193,15 +266,19 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     record("PowBackward1", &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
         let (at, bt) = (s.get(0)?, s.get(1)?);
         let ga = grad_for(n, 0, || {
+            // matches torch: where the exponent is 0 the gradient is 0 (even at a = 0)
             let bm1 = sub(&bt, &Tensor::wrapped_scalar(Scalar::Int(1)))?;
-            sum_to(&mul(&g[0], &mul(&bt, &pow(&at, &bm1)?)?)?, &sa)
+            let d = mul(&g[0], &mul(&bt, &pow(&at, &bm1)?)?)?;
+            let e0 = binary_raw(&bt, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Eq)?;
+            sum_to(&where_(&e0, &Tensor::wrapped_scalar(Scalar::Int(0)), &d)?, &sa)
         })?;
         let gb = grad_for(n, 1, || {
             let r = s.get(2)?;
             // matches torch: where a == 0 and b >= 0 the gradient is 0, not nan
             let lg = super::log(&float_input(&at)?)?;
-            let lg = where_(&binary_raw(&at, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Eq)?, &zeros_like_raw(&lg)?, &lg)?;
-            sum_to(&mul(&g[0], &mul(&r, &lg)?)?, &sb)
+            let zero = Tensor::wrapped_scalar(Scalar::Int(0));
+            let cond = binary_raw(&binary_raw(&at, &zero, BinOp::Eq)?, &binary_raw(&bt, &zero, BinOp::Ge)?, BinOp::And)?;
+            sum_to(&where_(&cond, &zero, &mul(&g[0], &mul(&r, &lg)?)?)?, &sb)
         })?;
         Ok(vec![ga, gb])
     })?;
@@ -250,15 +327,14 @@ fn minmax(a: &Tensor, b: &Tensor, op: BinOp, name: &'static str) -> Result<Tenso
     let cmp = if op == BinOp::Maximum { BinOp::Gt } else { BinOp::Lt };
     record(name, &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
         let (at, bt) = (s.get(0)?, s.get(1)?);
-        let wins = super::to_dtype(&binary_raw(&at, &bt, cmp)?, g[0].dtype())?;
-        let ties = super::to_dtype(&binary_raw(&at, &bt, BinOp::Eq)?, g[0].dtype())?;
-        let half = mul(&ties, &Tensor::wrapped_scalar(Scalar::Float(0.5)))?;
-        let wa = add(&wins, &half)?;
-        let ga = grad_for(n, 0, || sum_to(&mul(&g[0], &wa)?, &sa))?;
-        let gb = grad_for(n, 1, || {
-            let wb = rsub(&wa, &Tensor::wrapped_scalar(Scalar::Int(1)))?;
-            sum_to(&mul(&g[0], &wb)?, &sb)
-        })?;
+        // selects, as torch: where(a == b, g / 2, g) masked to 0 where the other operand wins
+        // (an infinite gradient for the losing operand stays 0, not nan)
+        let zero = Tensor::wrapped_scalar(Scalar::Int(0));
+        let half = mul(&g[0], &Tensor::wrapped_scalar(Scalar::Float(0.5)))?;
+        let ties = binary_raw(&at, &bt, BinOp::Eq)?;
+        let split = |wins: Tensor| -> Result<Tensor> { where_(&ties, &half, &where_(&wins, &g[0], &zero)?) };
+        let ga = grad_for(n, 0, || sum_to(&split(binary_raw(&at, &bt, cmp)?)?, &sa))?;
+        let gb = grad_for(n, 1, || sum_to(&split(binary_raw(&bt, &at, cmp)?)?, &sb))?;
         Ok(vec![ga, gb])
     })?;
     Ok(out)

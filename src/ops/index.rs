@@ -246,6 +246,12 @@ fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
 
 /// `gather(x, dim, index)`.
 pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    if x.dim() == 0 {
+        // a 0-dim input gathers as a one-element vector
+        crate::shape::wrap_dim(dim, 0)?;
+        let r = gather(&super::reshape(x, &[1])?, 0, &super::reshape(index, &[index.numel() as i64])?)?;
+        return super::reshape(&r, &index.shape().iter().map(|&s| s as i64).collect::<Vec<_>>());
+    }
     let shape = x.shape();
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let ishape = index.shape();

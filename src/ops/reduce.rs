@@ -80,6 +80,8 @@ fn expand_back(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) ->
 /// `identity`).
 fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype: DType, identity: Scalar) -> Result<Tensor> {
     let shape = x.shape();
+    // a 0-dim tensor reduces over dim 0 (or -1) as over nothing, as in torch
+    let dims: &[usize] = if shape.is_empty() { &[] } else { dims };
     let (c, _, row) = rows_last(x, dims)?;
     let oshape = out_shape(&shape, dims, keepdim);
     if row == 0 {
@@ -190,9 +192,16 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
     record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], |s, g, _| {
         let (xt, r) = (s.get(0)?, s.get(1)?);
-        let mask = super::cast_raw(&super::binary_raw(&xt, &r, super::BinOp::Eq)?, g[0].dtype())?;
-        let count = super::sum(&mask, None)?;
-        Ok(vec![Some(mul(&div(&mask, &count)?, &g[0])?)])
+        // torch's evenly_distribute_backward: the gradient split over the extremes (NaN ones
+        // when the result is NaN), written into zeros (not multiplied by a mask)
+        let mut mask = super::binary_raw(&xt, &r, super::BinOp::Eq)?;
+        if xt.dtype().is_float() {
+            let both_nan = super::binary_raw(&super::float_test(&xt, "isnan")?, &super::float_test(&r, "isnan")?, super::BinOp::And)?;
+            mask = super::binary_raw(&mask, &both_nan, super::BinOp::Or)?;
+        }
+        let count = super::sum(&super::cast_raw(&mask, g[0].dtype())?, None)?;
+        let share = div(&g[0], &count)?;
+        Ok(vec![Some(super::where_(&mask, &share, &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
     })?;
     Ok(out)
 }
@@ -219,6 +228,36 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
     Ok((values, indices))
 }
 
+
+/// `amax`/`amin` over `dims` (all when empty) (AmaxBackward0/AminBackward0): the gradient is
+/// split evenly over the extremes of each reduced slice.
+pub fn amax(x: &Tensor, dims: &[usize], keepdim: bool, is_max: bool) -> Result<Tensor> {
+    let shape = x.shape();
+    let what = if is_max { "amax" } else { "amin" };
+    let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
+    for &d in &dv {
+        if !shape.is_empty() && shape[d] == 0 {
+            bail!(Index, "{}(): Expected reduction dim {} to have non-zero size.", what, d);
+        }
+    }
+    if shape.is_empty() && x.numel() == 0 {
+        bail!(Index, "{}(): Expected reduction dim 0 to have non-zero size.", what);
+    }
+    let out = reduce_raw(x, &dv, keepdim, if is_max { ReduceOp::Max } else { ReduceOp::Min }, x.dtype(), Scalar::Int(0))?;
+    if x.dtype().is_float() {
+        let name = if is_max { "AmaxBackward0" } else { "AminBackward0" };
+        record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+            let (xt, r) = (s.get(0)?, s.get(1)?);
+            let re = expand_back(&r, &shape, &dv, keepdim)?;
+            let mask = super::cast_raw(&super::binary_raw(&xt, &re, super::BinOp::Eq)?, g[0].dtype())?;
+            let count = sum_raw(&mask, &dv, true, g[0].dtype())?;
+            let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
+            // as torch's scale_grad_by_count: (grad / count) * mask
+            Ok(vec![Some(mul(&div(&ge, &count)?, &mask)?)])
+        })?;
+    }
+    Ok(out)
+}
 
 /// argmax/argmin over everything (dim None) or along a dim.
 pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
@@ -321,7 +360,10 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
         let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
         let r = if take_sqrt {
             let sd = expand_back(&s.get(1)?, &shape, &dv, keepdim)?;
-            div(&mul(&ge, &c)?, &mul(&sd, &Tensor::wrapped_scalar(Scalar::Float(denom)))?)?
+            let r = div(&mul(&ge, &c)?, &mul(&sd, &Tensor::wrapped_scalar(Scalar::Float(denom)))?)?;
+            // matches torch: no gradient where the std is 0 (a constant input), not nan
+            let z = super::binary_raw(&sd, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?;
+            super::where_(&z, &Tensor::wrapped_scalar(Scalar::Int(0)), &r)?
         } else {
             mul(&ge, &mul(&c, &Tensor::wrapped_scalar(Scalar::Float(2.0 / denom)))?)?
         };

@@ -183,6 +183,23 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `squeeze(dims)` with several dims (SqueezeBackward2): each listed size-1 dim goes.
+pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    let mut drop = Vec::new();
+    for &d in dims {
+        let w = wrap_dim(d, l.ndim())?;
+        ensure!(!drop.contains(&w), Runtime, "dim {} appears multiple times in the list of dims", w);
+        drop.push(w);
+    }
+    let keep: Vec<usize> = (0..l.ndim()).filter(|i| !(drop.contains(i) && l.shape[*i] == 1)).collect();
+    let nl = Layout { shape: keep.iter().map(|&i| l.shape[i]).collect(), strides: keep.iter().map(|&i| l.strides[i]).collect(), offset: l.offset };
+    let out = make_view(x, nl);
+    let in_shape = i64s(&l.shape);
+    record("SqueezeBackward2", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
 /// `unsqueeze(dim)`.
 pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
     let l = x.layout();
@@ -253,6 +270,7 @@ pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i
 /// `narrow(dim, start, length)`.
 pub fn narrow(x: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
     let l = x.layout();
+    ensure!(l.ndim() > 0, Runtime, "narrow() cannot be applied to a 0-dim tensor.");
     let d = wrap_dim(dim, l.ndim())?;
     let n = l.shape[d] as i64;
     let s = if start < 0 { start + n } else { start };
@@ -376,11 +394,13 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
 /// `unbind(dim)`: views of every index along `dim`.
 pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
     let d = wrap_dim(dim, x.dim())?;
+    ensure!(x.dim() > 0, Index, "Dimension specified as {} but tensor has no dimensions", dim);
     (0..x.shape()[d]).map(|i| select(x, d as i64, i as i64)).collect()
 }
 
 /// `split(size, dim)` / `chunk`: narrow views.
 pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
+    ensure!(x.dim() > 0, Runtime, "split expects at least a 1-dimensional tensor");
     let d = wrap_dim(dim, x.dim())?;
     let n = x.shape()[d];
     ensure!(size > 0 || n == 0, Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of {}", n);
@@ -392,6 +412,23 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
         out.push(narrow(x, d as i64, at as i64, len as i64)?);
         at += len;
         if n == 0 { break; }
+    }
+    Ok(out)
+}
+
+/// `split(sizes, dim)` with explicit sizes (narrow views that must cover the dim exactly).
+pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
+    ensure!(x.dim() > 0, Runtime, "split expects at least a 1-dimensional tensor");
+    let d = wrap_dim(dim, x.dim())?;
+    let n = x.shape()[d] as i64;
+    let total: i64 = sizes.iter().sum();
+    ensure!(sizes.iter().all(|&s| s >= 0), Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={:?}", sizes);
+    ensure!(total == n, Runtime, "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes={:?}", n, d, sizes);
+    let mut at = 0;
+    let mut out = Vec::with_capacity(sizes.len());
+    for &len in sizes {
+        out.push(narrow(x, d as i64, at, len)?);
+        at += len;
     }
     Ok(out)
 }
@@ -476,6 +513,7 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
 
 /// `chunk(chunks, dim)`: `split` into pieces of `ceil(n / chunks)`.
 pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
+    ensure!(x.dim() > 0, Runtime, "chunk expects at least a 1-dimensional tensor");
     ensure!(chunks > 0, Runtime, "chunk expects `chunks` to be greater than 0, got: {}", chunks);
     let d = wrap_dim(dim, x.dim())?;
     let n = x.shape()[d];

@@ -11,6 +11,11 @@ use crate::{bail, ensure};
 /// torch; equal elements keep their order (the sort is stable).
 pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
     let d = wrap_dim(dim, x.dim())?;
+    if x.dim() == 0 {
+        // one element: itself, at index 0
+        let (v, i) = sort(&super::reshape(x, &[1])?, 0, descending)?;
+        return Ok((super::reshape(&v, &[])?, super::reshape(&i, &[])?));
+    }
     let nd = x.dim().max(1) as i64;
     let moved = super::contiguous(&transpose(&x.detach(), d as i64, nd - 1)?)?;
     let row = moved.shape().last().copied().unwrap_or(1);

@@ -8,7 +8,7 @@ use crate::backend::{self, UnaryOp};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::tensor::{Scalar, Tensor};
-use crate::bail;
+use crate::{bail, ensure};
 
 /// `op(x)` for a floating op (integers and bools are promoted to the default float first).
 fn float_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
@@ -134,8 +134,9 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
         if let Some(d) = fused2(&g[0], &r, BinOp::ReluBackward)? {
             return Ok(vec![Some(d)]);
         }
-        let mask = super::cast_raw(&binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?, g[0].dtype())?;
-        Ok(vec![Some(mul(&g[0], &mask)?)])
+        // a select, not a product: an infinite gradient where relu is flat stays 0
+        let mask = binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?;
+        Ok(vec![Some(super::where_(&mask, &g[0], &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
     })?;
     Ok(out)
 }
@@ -153,6 +154,10 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 
 /// `sign(x)` (no gradient flows: its derivative is zero).
 pub fn sign(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        // the sign of a bool is itself
+        return x.detach_copy();
+    }
     let out = num_op(x, UnaryOp::Sign)?;
     let meta = crate::autograd::InputMeta::of(x);
     record("SignBackward0", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
@@ -214,26 +219,139 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `clamp(x, min, max)`: the gradient passes where min <= x <= max.
+/// `clamp(x, min, max)`: the gradient passes where min <= x <= max (ClampBackward1).
 pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tensor> {
+    clamp_named(x, lo, hi, "ClampBackward1")
+}
+
+/// `clamp_min(x, min)` (ClampMinBackward0).
+pub fn clamp_min(x: &Tensor, lo: Scalar) -> Result<Tensor> {
+    clamp_named(x, Some(lo), None, "ClampMinBackward0")
+}
+
+/// `clamp_max(x, max)` (ClampMaxBackward0).
+pub fn clamp_max(x: &Tensor, hi: Scalar) -> Result<Tensor> {
+    clamp_named(x, None, Some(hi), "ClampMaxBackward0")
+}
+
+fn scalar_dtype(s: Scalar) -> DType {
+    match s {
+        Scalar::Bool(_) => DType::Bool,
+        Scalar::Int(_) => DType::Int64,
+        Scalar::Float(_) => DType::Float64,
+    }
+}
+
+fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'static str) -> Result<Tensor> {
     if lo.is_none() && hi.is_none() {
         bail!(Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
     }
-    let promote = lo.iter().chain(hi.iter()).any(|s| matches!(s, Scalar::Float(_))) && !x.dtype().is_float();
-    let xin = if promote { float_input(x)? } else { x.clone() };
+    // the bounds take part in type promotion as Python scalars (a bool tensor clamped by ints
+    // is int64, an int tensor clamped by floats is the default float)
+    let mut parts = vec![(x.dtype(), x.priority())];
+    parts.extend(lo.iter().chain(hi.iter()).map(|&s| (scalar_dtype(s), crate::dtype::Priority::Scalar)));
+    let rt = crate::dtype::result_type(&parts);
+    let xin = if rt != x.dtype() { super::cast_raw(x, rt)? } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
     let out = num_op(&xin, UnaryOp::Clamp(l, h))?;
     if crate::autograd::needs_record(&[x]) {
-        // mask computed now, so an in-place clamp_ needs no copy of its input
+        // mask computed now, so an in-place clamp_ needs no copy of its input; the backward
+        // selects (never multiplies), so an infinite gradient outside the range stays 0
         let mask = num_op(&xin, UnaryOp::ClampMask(l, h))?;
-        record("ClampBackward1", &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
+        record(name, &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
             let m = s.get(0)?;
-            if let Some(d) = fused2(&g[0], &m, BinOp::Mul)? {
+            if let Some(d) = fused2(&g[0], &m, BinOp::ReluBackward)? {
                 return Ok(vec![Some(d)]);
             }
-            Ok(vec![Some(mul(&g[0], &m)?)])
+            let keep = binary_raw(&m, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)?;
+            Ok(vec![Some(super::where_(&keep, &g[0], &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
         })?;
     }
+    Ok(out)
+}
+
+/// `clamp(x, min, max)` with tensor bounds (ClampBackward0), broadcast together, NaN in `x`
+/// propagating: `min(max(x, lo), hi)`.
+pub fn clamp_tensor(x: &Tensor, lo: Option<&Tensor>, hi: Option<&Tensor>) -> Result<Tensor> {
+    if lo.is_none() && hi.is_none() {
+        bail!(Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
+    }
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        let mut r = x.detach();
+        if let Some(l) = lo {
+            // x where x >= lo (or x is NaN), else lo
+            let take_lo = binary_raw(&r, &l.detach(), BinOp::Lt)?;
+            r = super::where_(&take_lo, &l.detach(), &r)?;
+        }
+        if let Some(h) = hi {
+            let take_hi = binary_raw(&r, &h.detach(), BinOp::Gt)?;
+            r = super::where_(&take_hi, &h.detach(), &r)?;
+        }
+        r
+    };
+    let mut ins: Vec<&Tensor> = vec![x];
+    ins.extend(lo);
+    ins.extend(hi);
+    let shapes: Vec<Vec<usize>> = ins.iter().map(|t| t.shape().to_vec()).collect();
+    let mut saves = vec![Save::In(x)];
+    saves.extend(lo.map(Save::In));
+    saves.extend(hi.map(Save::In));
+    let (has_lo, has_hi) = (lo.is_some(), hi.is_some());
+    record("ClampBackward0", &ins, &[&out], &saves, move |s, g, n| {
+        let xt = s.get(0)?;
+        let lt = if has_lo { Some(s.get(1)?) } else { None };
+        let ht = if has_hi { Some(s.get(if has_lo { 2 } else { 1 })?) } else { None };
+        let zero = Tensor::wrapped_scalar(Scalar::Int(0));
+        let and = |a: Tensor, b: Tensor| binary_raw(&a, &b, BinOp::And);
+        let mut out = Vec::new();
+        // self: inside [lo, hi]
+        let inside = match (&lt, &ht) {
+            (Some(l), Some(h)) => and(binary_raw(&xt, l, BinOp::Ge)?, binary_raw(&xt, h, BinOp::Le)?)?,
+            (Some(l), None) => binary_raw(&xt, l, BinOp::Ge)?,
+            (None, Some(h)) => binary_raw(&xt, h, BinOp::Le)?,
+            (None, None) => unreachable!("invariant: a bound"),
+        };
+        out.push(if n[0] { Some(super::sum_to(&super::where_(&inside, &g[0], &zero)?, &shapes[0])?) } else { None });
+        let mut k = 1;
+        if let Some(l) = &lt {
+            let mut m = binary_raw(&xt, l, BinOp::Lt)?;
+            if let Some(h) = &ht {
+                m = and(m, binary_raw(l, h, BinOp::Lt)?)?;
+            }
+            out.push(if n[k] { Some(super::sum_to(&super::where_(&m, &g[0], &zero)?, &shapes[k])?) } else { None });
+            k += 1;
+        }
+        if let Some(h) = &ht {
+            let mut m = binary_raw(&xt, h, BinOp::Gt)?;
+            if let Some(l) = &lt {
+                m = binary_raw(&m, &binary_raw(h, l, BinOp::Lt)?, BinOp::Or)?;
+            }
+            out.push(if n[k] { Some(super::sum_to(&super::where_(&m, &g[0], &zero)?, &shapes[k])?) } else { None });
+        }
+        Ok(out)
+    })?;
+    Ok(out)
+}
+
+/// `round(x, decimals=d)` (RoundBackward1, zero gradient): `round(x * 10^d) / 10^d` as torch
+/// computes it (dividing by `10^-d` for negative `d`).
+pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
+    if decimals == 0 {
+        return rounding(x, "round");
+    }
+    ensure!(x.dtype().is_float(), NotImplemented, "\"round_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    let p = Tensor::wrapped_scalar(Scalar::Float(10f64.powi(decimals.unsigned_abs().min(400) as i32)));
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        if decimals > 0 {
+            div(&float_op(&mul(x, &p)?, UnaryOp::Round)?, &p)?
+        } else {
+            mul(&float_op(&div(x, &p)?, UnaryOp::Round)?, &p)?
+        }
+    };
+    let meta = crate::autograd::InputMeta::of(x);
+    record("RoundBackward1", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 

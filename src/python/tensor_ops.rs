@@ -40,10 +40,10 @@ fn need(other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 }
 
 fn floordiv(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
-    ops::compare(a, b, BinOp::FloorDiv)
+    ops::floor_divide(a, b)
 }
 fn rem(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
-    ops::compare(a, b, BinOp::Rem)
+    ops::remainder(a, b)
 }
 fn and(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
     ops::compare(a, b, BinOp::And)
@@ -115,6 +115,13 @@ pub fn dims_arg(o: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     }
 }
 
+/// Clamp bounds given as tensors (a non-0-dim or requires-grad tensor): the tensor overload.
+fn tensor_bounds(min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> Option<(Option<Tensor>, Option<Tensor>)> {
+    let t = |o: Option<&Bound<'_, PyAny>>| o.and_then(|o| o.cast::<PyTensor>().ok()).map(|t| t.get().t.clone());
+    let (lo, hi) = (t(min), t(max));
+    (lo.is_some() || hi.is_some()).then_some((lo, hi))
+}
+
 fn scalar_opt(o: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Scalar>> {
     match o {
         None => Ok(None),
@@ -175,7 +182,7 @@ unary_methods! {
     relu => ops::relu, abs => ops::abs, neg => ops::neg, negative => ops::neg,
     reciprocal => ops::reciprocal, sign => ops::sign,
     floor => |t| ops::rounding(t, "floor"), ceil => |t| ops::rounding(t, "ceil"),
-    trunc => |t| ops::rounding(t, "trunc"), round => |t| ops::rounding(t, "round"),
+    trunc => |t| ops::rounding(t, "trunc"),
     log1p => |t| ops::unary_extra(t, "log1p"), expm1 => |t| ops::unary_extra(t, "expm1"),
     log2 => |t| ops::unary_extra(t, "log2"), log10 => |t| ops::unary_extra(t, "log10"),
     tan => |t| ops::unary_extra(t, "tan"), atan => |t| ops::unary_extra(t, "atan"),
@@ -212,7 +219,7 @@ binary_methods! {
     logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
     logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
     logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
-    floor_divide => floordiv, remainder => rem, fmod => rem,
+    floor_divide => floordiv, remainder => rem, fmod => ops::fmod,
     maximum => ops::maximum, minimum => ops::minimum,
     matmul => ops::matmul, mm => ops::mm, bmm => ops::bmm, mv => ops::mv, dot => ops::dot,
     bitwise_and => and, bitwise_or => or, bitwise_xor => xor,
@@ -357,8 +364,7 @@ impl PyTensor {
         let o = need(other)?;
         let t = &self.t;
         match rounding_mode {
-            Some("floor") => run_out(py, t.numel(), out, || floordiv(t, &o)),
-            Some("trunc") => run_out(py, t.numel(), out, || ops::div_trunc(t, &o)),
+            Some(m @ ("floor" | "trunc")) => run_out(py, t.numel(), out, || ops::div_rounding(t, &o, m)),
             None => run_out(py, t.numel(), out, || ops::div(t, &o)),
             Some(m) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
@@ -411,8 +417,11 @@ impl PyTensor {
     }
     #[pyo3(signature = (min=None, max=None))]
     fn clamp(&self, py: Python<'_>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
         let t = &self.t;
+        if let Some((lo, hi)) = tensor_bounds(min, max) {
+            return run(py, t.numel(), || ops::clamp_tensor(t, lo.as_ref(), hi.as_ref()));
+        }
+        let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
         run(py, t.numel(), || ops::clamp(t, lo, hi))
     }
     #[pyo3(signature = (min=None, max=None))]
@@ -420,13 +429,25 @@ impl PyTensor {
         self.clamp(py, min, max)
     }
     fn clamp_min(&self, py: Python<'_>, min: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.clamp(py, Some(min), None)
+        let t = &self.t;
+        match scalar_opt(Some(min))? {
+            Some(lo) if min.cast::<PyTensor>().is_err() => run(py, t.numel(), || ops::clamp_min(t, lo)),
+            _ => self.clamp(py, Some(min), None),
+        }
     }
     fn clamp_max(&self, py: Python<'_>, max: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.clamp(py, None, Some(max))
+        let t = &self.t;
+        match scalar_opt(Some(max))? {
+            Some(hi) if max.cast::<PyTensor>().is_err() => run(py, t.numel(), || ops::clamp_max(t, hi)),
+            _ => self.clamp(py, None, Some(max)),
+        }
     }
     #[pyo3(signature = (min=None, max=None))]
     fn clamp_<'py>(slf: &Bound<'py, Self>, min: Option<&Bound<'py, PyAny>>, max: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        if let Some((lo, hi)) = tensor_bounds(min, max) {
+            ops::inplace(&slf.get().t, |inp| ops::clamp_tensor(inp, lo.as_ref(), hi.as_ref()))?;
+            return Ok(slf.clone());
+        }
         let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
         ops::inplace(&slf.get().t, |inp| ops::clamp(inp, lo, hi))?;
         Ok(slf.clone())
@@ -470,10 +491,18 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
-        match dims_arg(dim)? {
-            None => wrap(py, ops::max_all(&self.t, true)?),
-            Some(d) => { let mut cur = self.t.clone(); let mut ds = ops::reduce_dims(&d, cur.dim())?; ds.reverse(); for x in ds { cur = ops::max_dim(&cur, x as i64, keepdim, true)?.0; } wrap(py, cur) }
-        }
+        let ds = match dims_arg(dim)? { None => vec![], Some(d) => ops::reduce_dims(&d, self.t.dim())? };
+        wrap(py, ops::amax(&self.t, &ds, keepdim, true)?)
+    }
+    #[pyo3(signature = (*, decimals=0, out=None))]
+    fn round(&self, py: Python<'_>, decimals: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        let t = &self.t;
+        run_out(py, t.numel(), out, || ops::round_decimals(t, decimals))
+    }
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn amin(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        let ds = match dims_arg(dim)? { None => vec![], Some(d) => ops::reduce_dims(&d, self.t.dim())? };
+        wrap(py, ops::amax(&self.t, &ds, keepdim, false)?)
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn argmax(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
@@ -610,8 +639,15 @@ impl PyTensor {
         wrap(py, ops::permute(&self.t, &shape_args(dims)?)?)
     }
     #[pyo3(signature = (dim=None))]
-    fn squeeze(&self, py: Python<'_>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
-        wrap(py, ops::squeeze(&self.t, dim)?)
+    fn squeeze(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => wrap(py, ops::squeeze(&self.t, None)?),
+            Some(d) if d.is_none() => wrap(py, ops::squeeze(&self.t, None)?),
+            Some(d) => match d.extract::<i64>() {
+                Ok(i) => wrap(py, ops::squeeze(&self.t, Some(i))?),
+                Err(_) => wrap(py, ops::squeeze_dims(&self.t, &d.extract::<Vec<i64>>()?)?),
+            },
+        }
     }
     fn unsqueeze(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::unsqueeze(&self.t, dim)?)
@@ -640,8 +676,14 @@ impl PyTensor {
         Ok(PyTuple::new(py, objs)?.unbind())
     }
     #[pyo3(signature = (split_size, dim=0))]
-    fn split(&self, py: Python<'_>, split_size: usize, dim: i64) -> PyResult<Py<PyTuple>> {
-        let parts = ops::split(&self.t, split_size, dim)?;
+    fn split(&self, py: Python<'_>, split_size: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyTuple>> {
+        let parts = match split_size.extract::<usize>() {
+            Ok(n) => ops::split(&self.t, n, dim)?,
+            Err(_) => match split_size.extract::<Vec<i64>>() {
+                Ok(sizes) => ops::split_with_sizes(&self.t, &sizes, dim)?,
+                Err(_) => return Err(PyTypeError::new_err(format!("split(): argument 'split_size' must be int or list of ints, not {}", split_size.get_type().name()?))),
+            },
+        };
         let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, objs)?.unbind())
     }
