@@ -361,6 +361,11 @@ pub fn record_with(
     save: &[Save<'_>],
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 ) -> Result<()> {
+    // integer and bool results never carry history (only floating tensors can require grad),
+    // e.g. a float that requires grad written into an int tensor
+    if outputs.iter().all(|o| !o.dtype().is_float()) {
+        return Ok(());
+    }
     let mut saved = Vec::with_capacity(save.len());
     for s in save {
         saved.push(match s {

@@ -165,9 +165,25 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
     });
 }
 
+/// Float to integer as torch's x86 CPU kernels convert (`cvttsd2si`): truncation, and the
+/// "integer indefinite" value (the type's minimum) for NaN and out-of-range values; types
+/// narrower than 32 bits go through int32 and wrap.
+fn float_to_int(v: f64, to: DType) -> i64 {
+    if to == DType::Int64 {
+        if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 { i64::MIN } else { v as i64 }
+    } else if v.is_nan() || v >= 2_147_483_648.0 || v < -2_147_483_648.0 {
+        i32::MIN as i64
+    } else {
+        v as i64
+    }
+}
+
 fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U>> {
+    let to_int = T::DTYPE.is_float() && U::DTYPE.category() == crate::dtype::Category::Integral;
     let conv = |v: T| -> U {
-        if T::DTYPE.is_float() || U::DTYPE.is_float() {
+        if to_int {
+            U::from_i64(float_to_int(v.to_f64(), U::DTYPE))
+        } else if T::DTYPE.is_float() || U::DTYPE.is_float() {
             U::from_f64(v.to_f64())
         } else {
             U::from_i64(v.to_i64())

@@ -90,6 +90,7 @@ pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `a + alpha * b`.
 pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    alpha_check(a, b, alpha)?;
     if alpha.as_f64() == 1.0 {
         return add(a, b);
     }
@@ -98,6 +99,7 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
 
 /// `a - b`.
 pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    sub_check(a, b)?;
     let out = binary_raw(a, b, BinOp::Sub)?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
@@ -108,8 +110,43 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `a - alpha * b`.
+pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    sub_check(a, b)?;
+    alpha_check(a, b, alpha)?;
+    if alpha.as_f64() == 1.0 {
+        return sub(a, b);
+    }
+    sub(a, &mul(b, &Tensor::wrapped_scalar(alpha))?)
+}
+
+/// torch's `alpha_check`: the scalar kind of `alpha` must fit the result dtype.
+fn alpha_check(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<()> {
+    let rt = compute_dtype(a, b, BinOp::Add);
+    if matches!(alpha, Scalar::Bool(_)) && rt != DType::Bool {
+        bail!(Runtime, "Boolean alpha only supported for Boolean results.");
+    }
+    if matches!(alpha, Scalar::Float(_)) && !rt.is_float() {
+        bail!(Runtime, "For integral input tensors, argument alpha must not be a floating point number.");
+    }
+    Ok(())
+}
+
+/// torch's `sub_check`: no bool operand (tensor or scalar) in a subtraction.
+pub fn sub_check(a: &Tensor, b: &Tensor) -> Result<()> {
+    let (ab, bb) = (a.dtype() == DType::Bool, b.dtype() == DType::Bool);
+    if ab && bb {
+        bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    }
+    if ab || bb {
+        bail!(Runtime, "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    }
+    Ok(())
+}
+
 /// `other - a` for a Python scalar `other` (`2 - x`).
 pub fn rsub(a: &Tensor, other: &Tensor) -> Result<Tensor> {
+    sub_check(other, a)?;
     let out = binary_raw(other, a, BinOp::Sub)?;
     let sa = a.shape();
     record("RsubBackward1", &[a], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&super::neg(&g[0])?, &sa)?)]))?;
@@ -308,6 +345,41 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let gb = grad_for(n, 1, || sum_to(&where_(&c, &z, &g[0])?, &sb))?;
         Ok(vec![ga, gb])
     })?;
+    Ok(out)
+}
+
+/// `masked_fill(x, mask, value)`: `value` (a scalar or 0-dim tensor) where `mask`, else `x`
+/// (MaskedFillBackward0; MaskedFillBackward1 when `value` requires grad).
+pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
+    if mask.dtype() != DType::Bool {
+        bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().c_name().replace("int64_t", "long int").replace("int8_t", "signed char").replace("uint8_t", "unsigned char").replace("int16_t", "short int"));
+    }
+    broadcast_shapes(&x.shape(), &mask.shape())?;
+    if value.0.is_wrapped_number {
+        let v = value.item()?;
+        if x.dtype().overflows(v) {
+            bail!(Runtime, "value cannot be converted to type {} without overflow", x.dtype().c_name());
+        }
+    } else if value.dim() != 0 {
+        bail!(Runtime, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).", value.dim());
+    }
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        let v = if value.dtype() != x.dtype() { super::cast_raw(value, x.dtype())? } else { value.detach() };
+        where_(mask, &v, &x.detach())?
+    };
+    let sx = x.shape();
+    let m = mask.clone();
+    let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
+    if value.requires_grad() && !value.0.is_wrapped_number {
+        record("MaskedFillBackward1", &[x, value], &[&out], &[], move |_, g, n| {
+            let gx = grad_for(n, 0, || sum_to(&where_(&m, &zero(), &g[0])?, &sx))?;
+            let gv = grad_for(n, 1, || super::sum(&where_(&m, &g[0], &zero())?, None))?;
+            Ok(vec![gx, gv])
+        })?;
+    } else {
+        record("MaskedFillBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&where_(&m, &zero(), &g[0])?, &sx)?)]))?;
+    }
     Ok(out)
 }
 

@@ -142,6 +142,10 @@ pub fn get_index(x: &Tensor, key: &[TensorIndex]) -> Result<Tensor> {
 /// `x[key] = value` (value broadcast to the indexed shape and cast to x's dtype).
 pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> {
     let value = if value.0.is_wrapped_number { super::cast_raw(value, x.dtype())? } else { value.clone() };
+    // torch drops the value's leading size-1 dims before copying (`x[0] = t[None]` works)
+    let vs = value.shape();
+    let lead = vs.iter().take_while(|&&s| s == 1).count();
+    let value = if lead > 0 { super::reshape(&value, &vs[lead..].iter().map(|&s| s as i64).collect::<Vec<_>>())? } else { value };
     let (view, adv) = apply_basic(x, key)?;
     if adv.is_empty() {
         inplace(&view, |inp| copy_from(inp, &value))

@@ -9,7 +9,15 @@ use crate::tensor::Tensor;
 
 /// Move `dim` last, make contiguous, run the row scan (softmax or log_softmax), move it back.
 fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
-    let x = super::float_input(x)?;
+    if !x.dtype().is_float() {
+        if x.numel() == 0 {
+            // no kernel runs on an empty tensor, so torch returns it in its own dtype
+            return x.detach_copy();
+        }
+        let last = dim + 1 >= x.dim();
+        crate::bail!(NotImplemented, "\"{}softmax{}_kernel_impl\" not implemented for '{}'", if log { "log_" } else { "" }, if last { "_lastdim" } else { "" }, x.dtype().scalar_name());
+    }
+    let x = x.clone();
     let nd = x.dim();
     let last = nd.saturating_sub(1);
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };

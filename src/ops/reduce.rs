@@ -129,8 +129,10 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
     let shape = x.shape();
     let all: Vec<usize> = (0..shape.len()).collect();
     let dv = dims.map(|d| d.to_vec()).unwrap_or(all);
-    let n: usize = dv.iter().map(|&i| shape[i]).product();
-    let s = sum_raw(x, &dv, keepdim, d)?;
+    let n: usize = dv.iter().filter(|&&i| i < shape.len()).map(|&i| shape[i]).product();
+    // float16 accumulates in float32, as torch (a half sum would overflow long before the mean)
+    let acc = if d == DType::Float16 { DType::Float32 } else { d };
+    let s = sum_raw(x, &dv, keepdim, acc)?;
     let out = super::binary_raw(&s, &Tensor::wrapped_scalar(Scalar::Float(n as f64)), super::BinOp::Div)?;
     let out = if out.dtype() != d { super::cast_raw(&out, d)? } else { out };
     let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
@@ -261,6 +263,10 @@ pub fn amax(x: &Tensor, dims: &[usize], keepdim: bool, is_max: bool) -> Result<T
 
 /// argmax/argmin over everything (dim None) or along a dim.
 pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Result<Tensor> {
+    let what = if is_max { "argmax" } else { "argmin" };
+    if x.dtype() == DType::Bool {
+        bail!(Runtime, "{}(): does not support bool input", what);
+    }
     match dim {
         Some(d) => Ok(max_dim(&x.detach(), d, keepdim, is_max)?.1),
         None => {
@@ -282,9 +288,11 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
     let shape = x.shape();
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
     if p == 2.0 {
-        let sq = super::binary_raw(x, x, super::BinOp::Mul)?;
-        let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, x.dtype())?)?;
-        let out = out.detach();
+        // float16 squares and sums in float32, as torch (half squares overflow at 256)
+        let src = if x.dtype() == DType::Float16 { super::cast_raw(x, DType::Float32)? } else { x.detach() };
+        let sq = super::binary_raw(&src, &src, super::BinOp::Mul)?;
+        let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, src.dtype())?)?;
+        let out = if out.dtype() != x.dtype() { super::cast_raw(&out, x.dtype())? } else { out.detach() };
         // d/dx ||x|| = x / ||x|| (0 where the norm is 0)
         record("LinalgVectorNormBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
             let (xt, n) = (s.get(0)?, s.get(1)?);

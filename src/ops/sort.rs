@@ -30,6 +30,7 @@ pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Te
     let d = wrap_dim(dim, x.dim())?;
     let size = if x.dim() == 0 { 1 } else { x.shape()[d] };
     ensure!(k <= size, Runtime, "selected index k out of range");
+    ensure!(x.dtype() != crate::DType::Bool, Runtime, "topk does not support bool dtypes on CPU");
     let (v, i) = sort(x, dim, largest)?;
     if x.dim() == 0 {
         return Ok((v, i));

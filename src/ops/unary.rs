@@ -144,7 +144,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 /// `|x|`.
 pub fn abs(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
-        return Ok(x.detach_copy()?);
+        bail!(NotImplemented, "\"abs_cpu\" not implemented for 'Bool'");
     }
     let out = num_op(x, UnaryOp::Abs)?;
     // d/dx |x| = sign(x)
@@ -357,6 +357,9 @@ pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
 
 /// Rounding family: floor, ceil, round, trunc (zero gradient).
 pub fn rounding(x: &Tensor, kind: &str) -> Result<Tensor> {
+    if x.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"{}_vml_cpu\" not implemented for 'Bool'", kind);
+    }
     if !x.dtype().is_float() {
         return x.detach_copy();
     }

@@ -362,13 +362,8 @@ impl PyTensor {
     }
 
     #[setter]
-    fn set_data(&self, other: PyRef<'_, PyTensor>) {
-        let d = other.t.data().clone();
-        let mut cur = self.t.data().clone();
-        cur.storage = d.storage;
-        cur.layout = d.layout;
-        cur.dtype = d.dtype;
-        self.t.set_data(cur);
+    fn set_data(&self, other: PyRef<'_, PyTensor>) -> PyResult<()> {
+        Ok(self.t.assign_data(&other.t)?)
     }
 
     #[getter]

@@ -335,6 +335,7 @@ impl PyTensor {
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
+        ops::sub_check(&self.t, &o)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Sub, ops::sub)?)
     }
 
@@ -357,7 +358,7 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        run_out(py, t.numel(), out, || if a.as_f64() == 1.0 { ops::sub(t, &o) } else { ops::sub(t, &ops::mul(&o, &Tensor::wrapped_scalar(a))?) })
+        run_out(py, t.numel(), out, || ops::sub_scaled(t, &o, a))
     }
     #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
     fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
@@ -394,11 +395,11 @@ impl PyTensor {
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        ops::sub_check(&slf.get().t, &o)?;
         if a.as_f64() == 1.0 {
             ops::inplace_binary(&slf.get().t, &o, BinOp::Sub, ops::sub)?;
         } else {
-            let scaled = ops::mul(&o, &Tensor::wrapped_scalar(a))?;
-            ops::inplace_binary(&slf.get().t, &scaled, BinOp::Sub, ops::sub)?;
+            ops::inplace(&slf.get().t, |inp| ops::sub_scaled(inp, &o, a))?;
         }
         Ok(slf.clone())
     }
@@ -704,15 +705,12 @@ impl PyTensor {
     }
     fn masked_fill(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let v = need(value)?;
-        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, self.t.dtype())? } else { v };
-        wrap(py, ops::where_(&mask.t, &v, &self.t)?)
+        wrap(py, ops::masked_fill(&self.t, &mask.t, &v)?)
     }
     fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let v = need(value)?;
         let m = mask.t.clone();
-        let dt = slf.get().t.dtype();
-        let v = if v.0.is_wrapped_number { ops::cast_raw(&v, dt)? } else { v };
-        ops::inplace(&slf.get().t, |inp| ops::where_(&m, &v, inp))?;
+        ops::inplace(&slf.get().t, |inp| ops::masked_fill(inp, &m, &v))?;
         Ok(slf.clone())
     }
     fn where_(&self, py: Python<'_>, condition: PyRef<'_, PyTensor>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

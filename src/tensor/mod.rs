@@ -207,6 +207,18 @@ impl Tensor {
     pub fn set_data(&self, d: TensorData) {
         *self.0.data.write() = d;
     }
+    /// `x.data = other`: `x` takes `other`'s storage, layout and dtype, keeping its own
+    /// autograd identity (torch's `set_data`, with its dtype check).
+    pub fn assign_data(&self, other: &Tensor) -> crate::Result<()> {
+        crate::ensure!(!self.requires_grad() || other.dtype().is_float(), Runtime, "data set to a tensor that requires gradients must be floating point or complex dtype");
+        let d = other.data().clone();
+        let mut cur = self.data().clone();
+        cur.storage = d.storage;
+        cur.layout = d.layout;
+        cur.dtype = d.dtype;
+        self.set_data(cur);
+        Ok(())
+    }
     pub fn meta(&self) -> parking_lot::MutexGuard<'_, AutogradMeta> {
         self.0.autograd.lock()
     }
