@@ -7,7 +7,7 @@
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::ensure;
-use parking_lot::Mutex;
+use crate::runtime::ForkLock;
 use std::sync::Arc;
 
 const N: usize = 624;
@@ -169,11 +169,11 @@ impl CpuGenerator {
 
 /// A shareable generator handle (`torch.Generator`).
 #[derive(Clone)]
-pub struct Generator(Arc<Mutex<CpuGenerator>>);
+pub struct Generator(Arc<ForkLock<CpuGenerator>>);
 
 impl Generator {
     pub fn new(seed: u64) -> Generator {
-        Generator(Arc::new(Mutex::new(CpuGenerator::new(seed))))
+        Generator(Arc::new(ForkLock::new(CpuGenerator::new(seed))))
     }
     /// Run `f` with the generator locked (draws of one op are never interleaved).
     pub fn with<R>(&self, f: impl FnOnce(&mut CpuGenerator) -> R) -> R {
@@ -202,11 +202,10 @@ pub fn or_default(gen: Option<&Generator>) -> &Generator {
 /// Release only what a matching lock call took.
 pub(crate) unsafe fn fork_lock(lock: bool) {
     if lock {
-        std::mem::forget(DEFAULT.0.lock());
+        DEFAULT.0.fork_hold();
     } else {
-        // SAFETY: forwarded from the caller: the lock was taken by the matching call and its
-        // guard forgotten.
-        unsafe { DEFAULT.0.force_unlock() }
+        // SAFETY: forwarded from the caller: the lock was taken by the matching call.
+        unsafe { DEFAULT.0.fork_release() }
     }
 }
 

@@ -4,9 +4,81 @@
 //! threads, so a pool built before the fork would hang it). The size comes from
 //! `set_num_threads`, else `FERROGRAD_NUM_THREADS`, `OMP_NUM_THREADS`, or the core count.
 
-use parking_lot::Mutex;
 use rayon::ThreadPool;
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// A mutex for the crate's process-wide state that a fork cannot wedge. parking_lot parks
+/// contended waiters in a process-wide table whose bucket locks a fork can catch in the middle
+/// of an operation (a forked child then hangs on its first contended lock or on releasing a
+/// lock a vanished thread was parked on). This lock is one atomic flag (spin, then yield): held
+/// across a fork by `fork_hold` and released by `fork_release` with a plain store, it never
+/// touches another thread's state.
+pub struct ForkLock<T> {
+    locked: AtomicBool,
+    value: UnsafeCell<T>,
+}
+
+// SAFETY: the flag gives one thread at a time access to the value, as a mutex does.
+unsafe impl<T: Send> Sync for ForkLock<T> {}
+// SAFETY: moving the lock moves the value; no thread can hold a guard across the move.
+unsafe impl<T: Send> Send for ForkLock<T> {}
+
+/// Access to a `ForkLock`'s value; released on drop.
+pub struct ForkGuard<'a, T> {
+    lock: &'a ForkLock<T>,
+}
+
+impl<T> ForkLock<T> {
+    pub const fn new(v: T) -> Self {
+        ForkLock { locked: AtomicBool::new(false), value: UnsafeCell::new(v) }
+    }
+    pub fn lock(&self) -> ForkGuard<'_, T> {
+        let mut spins = 0u32;
+        while self.locked.compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            spins += 1;
+            if spins < 100 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        ForkGuard { lock: self }
+    }
+    /// Take the lock for the duration of a fork (`fork_release` gives it back).
+    pub fn fork_hold(&self) {
+        std::mem::forget(self.lock());
+    }
+    /// Give back the lock taken by `fork_hold`.
+    ///
+    /// # Safety
+    /// Only after `fork_hold` of the same fork, in the parent or the child.
+    pub unsafe fn fork_release(&self) {
+        self.locked.store(false, Ordering::Release);
+    }
+}
+
+impl<T> std::ops::Deref for ForkGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the guard exists only while this thread holds the flag.
+        unsafe { &*self.lock.value.get() }
+    }
+}
+
+impl<T> std::ops::DerefMut for ForkGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: as in `deref`; `&mut self` makes the access unique.
+        unsafe { &mut *self.lock.value.get() }
+    }
+}
+
+impl<T> Drop for ForkGuard<'_, T> {
+    fn drop(&mut self) {
+        self.lock.locked.store(false, Ordering::Release);
+    }
+}
 
 struct PoolState {
     pid: u32,
@@ -14,8 +86,8 @@ struct PoolState {
     pool: Option<Arc<ThreadPool>>,
 }
 
-static POOL: Mutex<Option<PoolState>> = Mutex::new(None);
-static REQUESTED: Mutex<Option<usize>> = Mutex::new(None);
+static POOL: ForkLock<Option<PoolState>> = ForkLock::new(None);
+static REQUESTED: ForkLock<Option<usize>> = ForkLock::new(None);
 
 fn default_threads() -> usize {
     for var in ["FERROGRAD_NUM_THREADS", "OMP_NUM_THREADS"] {
@@ -101,8 +173,8 @@ pub fn install_fork_handlers() {
 /// SAFETY (for the callers below): each release matches the take of the same fork.
 unsafe fn fork_locks(lock: bool) {
     if lock {
-        std::mem::forget(REQUESTED.lock());
-        std::mem::forget(POOL.lock());
+        REQUESTED.fork_hold();
+        POOL.fork_hold();
         // SAFETY: taking locks has no precondition.
         unsafe {
             crate::random::fork_lock(true);
@@ -115,8 +187,8 @@ unsafe fn fork_locks(lock: bool) {
             crate::autograd::fork_lock_accumulation(false);
             crate::cpu::alloc::fork_locks(false);
             crate::random::fork_lock(false);
-            POOL.force_unlock();
-            REQUESTED.force_unlock();
+            POOL.fork_release();
+            REQUESTED.fork_release();
         }
     }
 }
@@ -135,4 +207,8 @@ extern "C" fn fork_child() {
     // SAFETY: the child has only the forking thread, which took these locks in
     // `fork_prepare`; releasing them here is the matching release.
     unsafe { fork_locks(false) }
+    // a forked child runs single-threaded until it asks for threads (`set_num_threads`), as
+    // torch's DataLoader workers do: no worker pool, no contended lock in a process whose other
+    // threads vanished mid-operation
+    *REQUESTED.lock() = Some(1);
 }

@@ -570,10 +570,10 @@ fn accumulate_grad(var: &Tensor, g: Tensor, create_graph: bool) -> Result<()> {
     Ok(())
 }
 
-static ACC_LOCKS: [parking_lot::Mutex<()>; 64] = [const { parking_lot::Mutex::new(()) }; 64];
+static ACC_LOCKS: [crate::runtime::ForkLock<()>; 64] = [const { crate::runtime::ForkLock::new(()) }; 64];
 
 /// The lock that serialises gradient accumulation into `var`.
-fn accumulation_lock(var: &Tensor) -> &'static parking_lot::Mutex<()> {
+fn accumulation_lock(var: &Tensor) -> &'static crate::runtime::ForkLock<()> {
     &ACC_LOCKS[(std::sync::Arc::as_ptr(&var.0) as usize >> 6) % ACC_LOCKS.len()]
 }
 
@@ -584,10 +584,10 @@ fn accumulation_lock(var: &Tensor) -> &'static parking_lot::Mutex<()> {
 pub(crate) unsafe fn fork_lock_accumulation(lock: bool) {
     for l in &ACC_LOCKS {
         if lock {
-            std::mem::forget(l.lock());
+            l.fork_hold();
         } else {
-            // SAFETY: forwarded from the caller: taken by the matching call, guard forgotten.
-            unsafe { l.force_unlock() };
+            // SAFETY: forwarded from the caller: taken by the matching call of this fork.
+            unsafe { l.fork_release() };
         }
     }
 }

@@ -3,7 +3,7 @@
 //! no blocks. Reusing freed buffers of the same size class makes fresh outputs as cheap
 //! as `out=` ones.
 
-use parking_lot::Mutex;
+use crate::runtime::ForkLock;
 
 /// Buffers smaller than this are left to the system allocator. (glibc serves blocks from
 /// 128 KiB up with fresh mmaps by default, so anything near that size pays page faults on
@@ -16,12 +16,12 @@ const PER_SIZE: usize = 8;
 
 /// A cache of `Vec<T>`s keyed by length.
 pub struct VecCache<T> {
-    inner: Mutex<(Vec<Vec<T>>, usize)>,
+    inner: ForkLock<(Vec<Vec<T>>, usize)>,
 }
 
 impl<T: Copy + Default> VecCache<T> {
     pub const fn new() -> Self {
-        VecCache { inner: Mutex::new((Vec::new(), 0)) }
+        VecCache { inner: ForkLock::new((Vec::new(), 0)) }
     }
 
     /// A Vec of exactly `n` elements (contents unspecified for reused buffers), or the
@@ -54,7 +54,7 @@ impl<T: Copy + Default> VecCache<T> {
 
     /// Hold the cache's lock across a fork (released by `fork_unlock`).
     pub(crate) fn fork_lock(&self) {
-        std::mem::forget(self.inner.lock());
+        self.inner.fork_hold();
     }
 
     /// Release the lock taken by `fork_lock`.
@@ -62,9 +62,8 @@ impl<T: Copy + Default> VecCache<T> {
     /// # Safety
     /// Only after `fork_lock`, in the parent or the child of that fork.
     pub(crate) unsafe fn fork_unlock(&self) {
-        // SAFETY: the caller guarantees the lock is held by `fork_lock`, whose guard was
-        // forgotten, so nothing else will unlock it.
-        unsafe { self.inner.force_unlock() }
+        // SAFETY: the caller guarantees the lock is held by `fork_lock` of this fork.
+        unsafe { self.inner.fork_release() }
     }
 
     /// Free every cached buffer.

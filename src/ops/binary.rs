@@ -354,7 +354,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
     if mask.dtype() != DType::Bool {
         bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().c_name().replace("int64_t", "long int").replace("int8_t", "signed char").replace("uint8_t", "unsigned char").replace("int16_t", "short int"));
     }
-    broadcast_shapes(&x.shape(), &mask.shape())?;
+    broadcast_shapes(&mask.shape(), &x.shape())?;
     if value.0.is_wrapped_number {
         let v = value.item()?;
         if x.dtype().overflows(v) {

@@ -68,7 +68,7 @@ def test_concurrent_backward_from_python_threads():
     assert shared.grad is not None and np.isfinite(shared.grad.numpy()).all()
 
 
-@pytest.mark.parametrize("run", range(5))
+@pytest.mark.parametrize("run", range(20))
 def test_concurrent_accumulation_into_a_shared_leaf_is_exact(run):
     """Several threads backpropagating into one leaf: every contribution lands (the leaf's
     read-add-write is one step), as in PyTorch."""
@@ -182,3 +182,42 @@ def test_fork_child_runs_backward():
     grads = q.get(timeout=5)
     assert isinstance(grads, list) and len(grads) == 4
 
+
+
+def _fork_child_backward(q):
+    x = torch.ones(64, requires_grad=True)
+    sum((x * k).tanh() for k in range(8)).sum().backward()
+    q.put(x.grad.sum().item())
+
+
+@pytest.mark.parametrize("run", range(20))
+def test_fork_while_another_thread_runs_backward(run):
+    """Forking while another Python thread is inside backward(): the child never inherits a
+    held lock (at-fork handlers), so its own backward completes."""
+    torch.set_num_threads(2)
+    stop = threading.Event()
+
+    def busy():
+        w = torch.randn(128, 128, requires_grad=True)
+        while not stop.is_set():
+            ((w @ w).tanh() * 2).sum().backward()
+            w.grad = None
+
+    t = threading.Thread(target=busy)
+    t.start()
+    ctx = multiprocessing.get_context("fork")
+    try:
+        for _ in range(4):
+            q = ctx.Queue()
+            p = ctx.Process(target=_fork_child_backward, args=(q,))
+            p.start()
+            p.join(timeout=60)
+            if p.exitcode is None:
+                p.kill()
+                pytest.fail("the forked child hung")
+            assert p.exitcode == 0
+            expected = sum((1 - __import__("math").tanh(k) ** 2) * k for k in range(8)) * 64
+            assert abs(q.get(timeout=5) - expected) < 1e-3
+    finally:
+        stop.set()
+        t.join(timeout=60)
