@@ -104,3 +104,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 from . import functional, graph  # noqa: E402,F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
 from . import function  # noqa: E402,F401
+from . import forward_ad  # noqa: E402,F401

@@ -76,7 +76,12 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         from .. import Tensor
+        from . import forward_ad
 
+        if forward_ad._duals:
+            result = forward_ad._function_apply(cls, args, kwargs)
+            if result is not NotImplemented:
+                return result
         ctx = cls._backward_cls()
         ctx._to_save = ()
         ctx._dirty = ()
