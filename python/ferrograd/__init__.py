@@ -392,6 +392,7 @@ from . import accelerator, autograd, cuda, nn, optim, utils  # noqa: E402
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import return_types  # noqa: E402,F401
 from . import serialization  # noqa: E402
+from . import func  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 
 
