@@ -1,0 +1,84 @@
+"""torch.func, forward-mode AD and checkpointing against goldens recorded with PyTorch
+(tools/record_func_goldens.py -> fixtures/func.json; scenarios in func_scenarios.py)."""
+
+import json
+import math
+import os
+
+import pytest
+
+import ferrograd
+import func_scenarios
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "fixtures", "func.json")) as fh:
+    GOLDENS = json.load(fh)["scenarios"]
+
+
+def assert_close(got, want, path="result"):
+    if isinstance(want, dict):
+        assert isinstance(got, dict), f"{path}: expected dict, got {got!r}"
+        assert sorted(got) == sorted(want), f"{path}: keys {sorted(got)} != {sorted(want)}"
+        for k in want:
+            assert_close(got[k], want[k], f"{path}.{k}")
+    elif isinstance(want, list):
+        assert isinstance(got, (list, tuple)), f"{path}: expected list, got {got!r}"
+        assert len(got) == len(want), f"{path}: length {len(got)} != {len(want)}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_close(g, w, f"{path}[{i}]")
+    elif isinstance(want, float) and not isinstance(got, bool):
+        assert isinstance(got, (int, float)), f"{path}: expected number, got {got!r}"
+        if math.isnan(want):
+            assert math.isnan(got), f"{path}: {got} != nan"
+        else:
+            assert math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-6), f"{path}: {got} != {want}"
+    elif isinstance(want, str) and isinstance(got, str):
+        # dtypes print with the library's name (ferrograd.int64 for torch.int64)
+        assert got.replace("ferrograd.", "torch.") == want, f"{path}: {got!r} != {want!r}"
+    else:
+        assert got == want, f"{path}: {got!r} != {want!r}"
+
+
+@pytest.mark.parametrize("scenario", func_scenarios.SCENARIOS, ids=lambda s: s.__name__)
+def test_scenario_matches_pytorch(scenario):
+    assert scenario.__name__ in GOLDENS, "re-record: .venv-bench/bin/python tools/record_func_goldens.py"
+    assert_close(scenario(ferrograd), GOLDENS[scenario.__name__], scenario.__name__)
+
+
+def test_checkpoint_recomputes_once_per_backward():
+    calls = []
+
+    def block(x):
+        calls.append(1)
+        return x.exp() * x
+
+    for reentrant in (True, False):
+        del calls[:]
+        x = ferrograd.tensor([0.5, 1.0], requires_grad=True)
+        y = ferrograd.utils.checkpoint.checkpoint(block, x, use_reentrant=reentrant)
+        assert len(calls) == 1
+        y.sum().backward()
+        assert len(calls) == 2
+        assert x.grad.tolist() == pytest.approx([(1 + 0.5) * math.exp(0.5), 2 * math.exp(1.0)])
+
+
+def test_vmap_is_a_loop_over_the_batch():
+    seen = []
+
+    def f(r):
+        seen.append(tuple(r.shape))
+        return r * 2
+
+    out = ferrograd.func.vmap(f, chunk_size=2)(ferrograd.ones(4, 3))
+    assert seen == [(3,)] * 4
+    assert out.tolist() == [[2.0] * 3] * 4
+
+
+def test_dual_tangents_forgotten_after_exit():
+    fwAD = ferrograd.autograd.forward_ad
+    with fwAD.dual_level():
+        d = fwAD.make_dual(ferrograd.tensor([1.0, 2.0]), ferrograd.tensor([1.0, 1.0]))
+        y = d * 3
+        assert fwAD.unpack_dual(y).tangent.tolist() == [3.0, 3.0]
+    assert fwAD.unpack_dual(y).tangent is None
+    assert fwAD._duals == []
