@@ -234,7 +234,15 @@ def forward_ad_scenarios(torch):
     with fwAD.dual_level():
         d2 = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
         second = fwAD.unpack_dual(d2.exp()).tangent
-    return {"level": level, "outside": [V(outside.primal), outside.tangent is None],
+    with fwAD.dual_level():
+        base = torch.tensor([1.0, 2.0])
+        user = torch.tensor([1.0, 1.0], requires_grad=True)
+        uses_base = (user * base).sum()
+        d3 = fwAD.make_dual(base, torch.tensor([1.0, -1.0]))
+        uses_base.backward()
+        d3.mul_(3.0)
+        alias = [V(base), V(fwAD.unpack_dual(d3).tangent), V(user.grad)]
+    return {"level": level, "outside": [V(outside.primal), outside.tangent is None], "alias": alias,
             "t_y": V(t_y), "t_h": V(t_h), "unrelated": unrelated, "bad_tangent_dtype": bad_tangent_dtype,
             "second_level": V(second), "exit_bad": err(lambda: fwAD.exit_dual_level(level=3))}
 

@@ -3,8 +3,9 @@
 How it works (a transform over the reverse-mode core, not a second AD engine):
 
 * ``make_dual(p, t)`` returns a tensor that aliases ``p`` (same storage, same values) but
-  records history from an internal zero leaf ``z`` (the result is ``p`` with ``z`` added in
-  place), and the level remembers ``(z, t)``.
+  records history from an internal zero leaf ``z`` through an identity node, and the level
+  remembers ``(z, t)``.  (When ``p`` itself requires grad the dual is ``p + z``, so that it
+  keeps ``p``'s reverse-mode history; it then does not alias ``p``.)
 * ``unpack_dual(y)`` computes ``y``'s tangent lazily as the sum over the live duals of
   ``J_y(z) . t`` by the double-vjp trick: ``g(u) = J^T u`` is built with ``create_graph=True``
   from a dummy cotangent ``u``; ``J t`` is then the gradient of ``<g(u), t>`` w.r.t. ``u``.
@@ -80,12 +81,33 @@ def make_dual(tensor, tangent, *, level=None):
     z = ferrograd.zeros_like(tensor).requires_grad_(True)
     with ferrograd.enable_grad():
         if tensor.requires_grad:
+            # keeps the reverse-mode history of ``tensor`` (make_dual is backward differentiable)
             dual = tensor + z
         else:
-            dual = tensor.detach()
-            dual.add_(z)
+            dual = _DualAlias.apply(z, tensor.detach())
     _duals.append((z, tangent.detach()))
     return dual
+
+
+def _dual_alias_class():
+    from .function import Function
+
+    class _DualAlias(Function):
+        """Returns ``alias`` (same storage as the primal) recording history from the leaf ``z``;
+        the derivative w.r.t. ``z`` is the identity."""
+
+        @staticmethod
+        def forward(ctx, z, alias):
+            return alias
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+
+    return _DualAlias
+
+
+_DualAlias = _dual_alias_class()
 
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
