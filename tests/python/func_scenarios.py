@@ -110,6 +110,8 @@ def jvp_scenarios(torch):
     return {"out": [V(t) for t in out], "tan": [V(t) for t in tan], "o2": V(o2), "t2": V(t2),
             "aux": V(aux), "const_t": V(const_t),
             "primals_not_tuple": err(lambda: func.jvp(f, x, (y,))),
+            "strict_independent": err(lambda: func.jvp(lambda v: torch.ones(2), (x,), (torch.ones(2),), strict=True)),
+            "strict_ok": V(func.jvp(lambda v: v * 3, (x,), (torch.ones(2),), strict=True)[1]),
             "tangent_shape": err_type(lambda: func.jvp(lambda v: v, (x,), (torch.ones(3),)))}
 
 
@@ -346,7 +348,34 @@ def checkpoint_sequential_scenarios(torch):
     return out
 
 
+def checkpoint_determinism(torch):
+    cp = torch.utils.checkpoint
+    res = {}
+    for name, other in (("metadata", lambda x: (x[:1] * x[:1]).sum()), ("count", lambda x: x.sum())):
+        calls = []
+
+        def f(x):
+            calls.append(1)
+            return (x * x).sum() if len(calls) == 1 else other(x)
+
+        x = torch.ones(3, requires_grad=True)
+        y = cp.checkpoint(f, x, use_reentrant=False)
+        e = err(y.backward)
+        res[name] = {"type": e["type"], "msg": e["msg"].split("\n\nTip:")[0]}
+        calls2 = []
+
+        def g(x):
+            calls2.append(1)
+            return (x * x).sum() if len(calls2) == 1 else other(x)
+
+        y = cp.checkpoint(g, x, use_reentrant=False, determinism_check="none")
+        res[name + "_unchecked"] = err_type(y.backward)
+    res["bad_check"] = err(lambda: cp.checkpoint(lambda t: t * 2, x, use_reentrant=False,
+                                                 determinism_check="strict"))
+    return res
+
+
 SCENARIOS = [grad_nested_closure, grad_argnums_and_errors, grad_pytree_and_flags, vjp_scenarios,
              jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness,
              functional_call_scenarios, forward_ad_scenarios, forward_over_reverse_hvp,
-             custom_function_multi_output, checkpoint_scenarios, checkpoint_sequential_scenarios]
+             custom_function_multi_output, checkpoint_scenarios, checkpoint_determinism, checkpoint_sequential_scenarios]

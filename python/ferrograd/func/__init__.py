@@ -405,8 +405,6 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 "Trying to set a forward gradient that has a different size than that of the "
                 f"original Tensor, this is not supported. Tensor is of size {list(p.shape)} while "
                 f"the given forward gradient is of size {list(t.shape)}.")
-    if strict:
-        raise RuntimeError(f"{api}: strict=True is not supported.")
     keep = _depth > 0 or _external(flat_p + flat_t)
     with ferrograd.enable_grad():
         lifted = [_lift(x) for x in flat_p]
@@ -423,6 +421,17 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             if not isinstance(o, ferrograd.Tensor):
                 raise RuntimeError(
                     f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+        if strict:
+            from ..autograd import grad as _agrad
+
+            for o in flat_out:
+                independent = not o.requires_grad or all(
+                    g is None for g in _agrad([o], lifted, [ferrograd.ones_like(o)], retain_graph=True,
+                                              allow_unused=True))
+                if independent:
+                    raise RuntimeError(
+                        "jvp(f, primals, tangents, strict=True): The output of f is independent of "
+                        "the inputs. This is not allowed with strict=True.")
         us, gs = _double_vjp_setup(flat_out, lifted)
         tans = _double_vjp_apply(flat_out, us, gs, flat_t, create_graph=keep)
     out = (_finish(output, keep), _finish(_unflatten(tans, out_spec), keep))

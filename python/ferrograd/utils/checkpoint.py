@@ -20,7 +20,27 @@ from .. import autograd as _autograd
 from ..autograd.function import Function
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointFunction", "detach_variable",
-           "noop_context_fn", "CheckpointError"]
+           "noop_context_fn", "CheckpointError", "set_checkpoint_debug_enabled"]
+
+_checkpoint_debug_enabled = None
+
+
+class set_checkpoint_debug_enabled(contextlib.ContextDecorator):
+    """Context manager that sets whether non-reentrant checkpoint runs with ``debug`` on,
+    overriding the per-call ``debug`` argument (None: use the argument)."""
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.prev = None
+
+    def __enter__(self):
+        global _checkpoint_debug_enabled
+        self.prev = _checkpoint_debug_enabled
+        _checkpoint_debug_enabled = self.enabled
+
+    def __exit__(self, *exc):
+        global _checkpoint_debug_enabled
+        _checkpoint_debug_enabled = self.prev
 
 
 class CheckpointError(RuntimeError):
@@ -126,7 +146,9 @@ class CheckpointFunction(Function):
 class _Recompute:
     """State shared by the pack/unpack hooks of one non-reentrant checkpoint."""
 
-    def __init__(self, function, args, kwargs, preserve, rng_state, context_fn, determinism_check):
+    def __init__(self, function, args, kwargs, preserve, rng_state, context_fn, determinism_check,
+                 debug=False):
+        self.debug = debug
         self.function = function
         self.args = args
         self.kwargs = kwargs
@@ -138,7 +160,7 @@ class _Recompute:
         self.recomputed = None
 
     def pack(self, t):
-        self.shapes.append((tuple(t.shape), t.dtype))
+        self.shapes.append(_meta(t))
         return len(self.shapes) - 1
 
     def unpack(self, idx):
@@ -169,23 +191,47 @@ class _Recompute:
                 _autograd.graph.saved_tensors_hooks(rpack, runpack), recompute_ctx:
             self.function(*args, **self.kwargs)
         if self.determinism_check == "default":
-            got = [(tuple(t.shape), t.dtype) for t in saved]
-            if got[:len(self.shapes)] != self.shapes:
-                lines = ["torch.utils.checkpoint: Recomputed values for the following tensors have "
-                         "different metadata than during the forward pass.\n"]
-                for i, (a, b) in enumerate(zip(self.shapes, got)):
-                    if a != b:
-                        lines.append(f"tensor at position {i}:\n"
-                                     f"saved metadata: {{'shape': {list(a[0])}, 'dtype': {a[1]}}}\n"
-                                     f"recomputed metadata: {{'shape': {list(b[0])}, 'dtype': {b[1]}}}\n")
-                raise CheckpointError("".join(lines))
-            if len(got) < len(self.shapes):
-                raise CheckpointError(
-                    "torch.utils.checkpoint: A different number of tensors was saved during the "
-                    "original forward and recomputation.\n"
-                    f"Number of tensors saved during forward: {len(self.shapes)}\n"
-                    f"Number of tensors saved during recomputation: {len(got)}.\n")
+            got = [_meta(t) for t in saved]
+            self._check(got)
         self.recomputed = saved
+
+    def _debug_note(self, got):
+        if not self.debug:
+            return _TIP
+        fmt = lambda meta: "\n".join(f"  {i}: {_meta_str(m)}" for i, m in enumerate(meta))  # noqa: E731
+        return ("\nTensors saved during the original forward (debug=True):\n" + fmt(self.shapes) +
+                "\nTensors saved during the recomputation:\n" + fmt(got) + "\n")
+
+    def _check(self, got):
+        if len(got) < len(self.shapes):
+            raise CheckpointError(
+                "torch.utils.checkpoint: A different number of tensors was saved during the "
+                "original forward and recomputation.\n"
+                f"Number of tensors saved during forward: {len(self.shapes)}\n"
+                f"Number of tensors saved during recomputation: {len(got)}.\n" + self._debug_note(got))
+        bad = [i for i, (a, b) in enumerate(zip(self.shapes, got)) if a != b]
+        if bad:
+            lines = ["torch.utils.checkpoint: Recomputed values for the following tensors have "
+                     "different metadata than during the forward pass.\n"]
+            for i in bad:
+                lines.append(f"tensor at position {i}:\n"
+                             f"saved metadata: {_meta_str(self.shapes[i])}\n"
+                             f"recomputed metadata: {_meta_str(got[i])}\n")
+            raise CheckpointError("".join(lines) + ".\n" + self._debug_note(got))
+
+
+def _meta(t):
+    return (t.shape, t.dtype, t.device)
+
+
+def _meta_str(m):
+    return f"{{'shape': {m[0]!r}, 'dtype': {m[1]}, 'device': {m[2]!r}}}"
+
+
+_TIP = ("\nTip: To see a more detailed error message, either pass `debug=True` to\n"
+        "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
+        "with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to\n"
+        "enable checkpoint\u2011debug mode globally.\n")
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
@@ -219,7 +265,9 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
             not ferrograd.is_grad_enabled():
         return function(*args, **kwargs)
     rng_state = ferrograd.get_rng_state() if preserve else None
-    state = _Recompute(function, args, kwargs, preserve, rng_state, context_fn, determinism_check)
+    if _checkpoint_debug_enabled is not None:
+        debug = _checkpoint_debug_enabled
+    state = _Recompute(function, args, kwargs, preserve, rng_state, context_fn, determinism_check, debug)
     forward_ctx, _ = context_fn()
     with _autograd.graph.saved_tensors_hooks(state.pack, state.unpack), forward_ctx:
         return function(*args, **kwargs)
