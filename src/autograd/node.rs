@@ -109,6 +109,29 @@ pub trait Backward: Send + Sync {
     }
     /// For downcasting (the bindings reach their Function node's saved tensors).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// Saved tensor `i` unpacked (for the `_saved_*` attributes); None if there is none.
+    fn saved_tensor(&self, _node: &Arc<Node>, _i: usize) -> Option<Result<Tensor>> {
+        None
+    }
+}
+
+/// A non-tensor value a node keeps from its forward (`_saved_exponent`, `_saved_dim`, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SavedValue {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Ints(Vec<i64>),
+    None,
+}
+
+/// What the `_saved_*` attributes of a node show: names of its saved tensors (by slot) and its
+/// saved scalars, as torch names them in derivatives.yaml (`self`, `other`, `result`, `mat2`,
+/// `exponent`, `dim`, `keepdim`, `self_sym_sizes`, `alpha`, ...).
+#[derive(Default, Debug)]
+pub struct SavedInfo {
+    pub tensors: Vec<Option<&'static str>>,
+    pub values: Vec<(&'static str, SavedValue)>,
 }
 
 /// One node of the autograd graph.
@@ -127,6 +150,8 @@ pub struct Node {
     pub py_slot: std::sync::atomic::AtomicUsize,
     /// In anomaly mode: where the forward op was called (shown if its backward fails).
     pub anomaly_trace: Option<String>,
+    /// Names of what the node saved, for the `_saved_*` attributes.
+    pub saved_info: Mutex<Option<Box<SavedInfo>>>,
 }
 
 /// How the embedding (the Python bindings) captures the current call stack and emits a
@@ -176,7 +201,35 @@ impl Node {
             hooks: Mutex::new(NodeHooks::default()),
             py_slot: std::sync::atomic::AtomicUsize::new(0),
             anomaly_trace: anomaly_trace(),
+            saved_info: Mutex::new(None),
         })
+    }
+    /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
+    /// when the node has no such field.
+    pub fn saved_field(self: &Arc<Self>, name: &str) -> Option<Result<SavedField>> {
+        let info = self.saved_info.lock();
+        let info = info.as_ref()?;
+        if let Some(i) = info.tensors.iter().position(|n| *n == Some(name)) {
+            let b = self.backward.as_ref()?;
+            return b.saved_tensor(self, i).map(|r| r.map(SavedField::Tensor));
+        }
+        info.values.iter().find(|(n, _)| *n == name).map(|(_, v)| Ok(SavedField::Value(v.clone())))
+    }
+    /// Name saved field `name` (replacing one of the same name) on the node of `out`.
+    pub fn annotate(out: &Tensor, values: &[(&'static str, SavedValue)], tensors: &[(usize, &'static str)]) {
+        let Some(node) = out.grad_fn() else { return };
+        let mut g = node.saved_info.lock();
+        let info = g.get_or_insert_with(Default::default);
+        for (n, v) in values {
+            info.values.retain(|(m, _)| m != n);
+            info.values.push((n, v.clone()));
+        }
+        for &(i, n) in tensors {
+            if info.tensors.len() <= i {
+                info.tensors.resize(i + 1, None);
+            }
+            info.tensors[i] = Some(n);
+        }
     }
     pub fn is_accumulate_grad(&self) -> bool {
         self.variable.is_some()
@@ -209,6 +262,7 @@ impl AccumulateGrad {
             hooks: Mutex::new(NodeHooks::default()),
             py_slot: std::sync::atomic::AtomicUsize::new(0),
             anomaly_trace: None,
+            saved_info: Mutex::new(None),
         })
     }
 }
@@ -304,9 +358,18 @@ where
     fn saved(&self) -> Vec<(usize, usize)> {
         self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
     }
+    fn saved_tensor(&self, node: &Arc<Node>, i: usize) -> Option<Result<Tensor>> {
+        self.saved.lock().get(i).map(|s| s.unpack(node))
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// A saved field as the bindings show it.
+pub enum SavedField {
+    Tensor(Tensor),
+    Value(SavedValue),
 }
 
 /// What an op saves for backward.
@@ -334,7 +397,22 @@ pub fn record(
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 ) -> Result<()> {
     match recording_edges(inputs) {
-        Some(edges) => record_with(edges, name, outputs, save, f),
+        Some(edges) => {
+            record_with(edges, name, outputs, save, f)?;
+            // default field names: the first input is `self`, the second `other`, output 0
+            // is `result` (ops whose derivative names differ annotate after recording)
+            if let Some(o) = outputs.first() {
+                let names: Vec<(usize, &'static str)> = save.iter().enumerate().filter_map(|(k, s)| match s {
+                    Save::In(t) => inputs.iter().position(|i| Arc::ptr_eq(&i.0, &t.0)).and_then(|p| ["self", "other"].get(p).map(|n| (k, *n))),
+                    Save::Out(0) => Some((k, "result")),
+                    Save::Out(_) => None,
+                }).collect();
+                if !names.is_empty() && o.grad_fn().is_some() {
+                    Node::annotate(o, &[], &names);
+                }
+            }
+            Ok(())
+        }
         None => Ok(()),
     }
 }

@@ -117,7 +117,17 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     if alpha.as_f64() == 1.0 {
         return sub(a, b);
     }
-    sub(a, &mul(b, &Tensor::wrapped_scalar(alpha))?)
+    let out = sub(a, &mul(b, &Tensor::wrapped_scalar(alpha))?)?;
+    crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
+    Ok(out)
+}
+
+fn saved_scalar(s: Scalar) -> crate::autograd::SavedValue {
+    match s {
+        Scalar::Float(f) => crate::autograd::SavedValue::Float(f),
+        Scalar::Int(i) => crate::autograd::SavedValue::Int(i),
+        Scalar::Bool(b) => crate::autograd::SavedValue::Bool(b),
+    }
 }
 
 /// torch's `alpha_check`: the scalar kind of `alpha` must fit the result dtype.
@@ -168,6 +178,8 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let gb = grad_for(n, 1, || sum_to(&mul(&g[0], &s.get(if ra { 1 } else { 0 })?)?, &sb))?;
         Ok(vec![ga, gb])
     })?;
+    let names: &[(usize, &'static str)] = match (ra, rb) { (true, true) => &[(0, "other"), (1, "self")], (true, false) => &[(0, "other")], _ => &[(0, "self")] };
+    crate::autograd::Node::annotate(&out, &[], names);
     Ok(out)
 }
 
@@ -188,6 +200,8 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         })?;
         Ok(vec![ga, gb])
     })?;
+    let names: &[(usize, &'static str)] = if rb { &[(0, "self"), (1, "other")] } else { &[(0, "other")] };
+    crate::autograd::Node::annotate(&out, &[], names);
     Ok(out)
 }
 

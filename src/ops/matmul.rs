@@ -49,6 +49,7 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let gb = if n[1] { Some(mm(&t(&s.get(0)?)?, &g[0])?) } else { None };
         Ok(vec![ga, gb])
     })?;
+    crate::autograd::Node::annotate(&out, &[], &[(1, "mat2")]);
     Ok(out)
 }
 

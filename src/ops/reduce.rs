@@ -2,7 +2,7 @@
 //! all/any. Each reduces contiguous rows after moving the reduced dims last.
 
 use super::{div, expand, mul, permute, reshape};
-use crate::autograd::{record, Save};
+use crate::autograd::{SavedValue, record, Save};
 use crate::backend::{self, ReduceOp, ScanOp};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -106,7 +106,13 @@ pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>)
     let out = sum_raw(x, dims, keepdim, od)?;
     let dims_v = dims.to_vec();
     // d/dx sum = 1, broadcast back
+    let fields = [
+        ("dim", SavedValue::Ints(dims.iter().map(|&d| d as i64).collect())),
+        ("keepdim", SavedValue::Bool(keepdim)),
+        ("self_sym_sizes", SavedValue::Ints(shape.iter().map(|&d| d as i64).collect())),
+    ];
     record("SumBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand_back(&g[0], &shape, &dims_v, keepdim)?)]))?;
+    crate::autograd::Node::annotate(&out, &fields, &[]);
     Ok(out)
 }
 
@@ -116,7 +122,9 @@ pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
     let dims: Vec<usize> = (0..shape.len()).collect();
     let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
     let out = sum_raw(x, &dims, false, od)?;
+    let sizes = SavedValue::Ints(shape.iter().map(|&d| d as i64).collect());
     record("SumBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand(&g[0], &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?)]))?;
+    crate::autograd::Node::annotate(&out, &[("self_sym_sizes", sizes)], &[]);
     Ok(out)
 }
 

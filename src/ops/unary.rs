@@ -216,6 +216,8 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
         };
         Ok(vec![Some(mul(&g[0], &d)?)])
     })?;
+    let e = match p { Scalar::Float(f) => crate::autograd::SavedValue::Float(f), Scalar::Int(i) => crate::autograd::SavedValue::Int(i), Scalar::Bool(b) => crate::autograd::SavedValue::Bool(b) };
+    crate::autograd::Node::annotate(&out, &[("exponent", e)], &[]);
     Ok(out)
 }
 

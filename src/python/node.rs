@@ -148,6 +148,25 @@ impl PyNode {
         Ok(self.node()?.seq_nr)
     }
 
+    /// `_saved_self`, `_saved_result`, `_saved_exponent`, ...: what the node saved, by
+    /// torch's derivative names (AttributeError for anything else).
+    fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let field = name.strip_prefix("_saved_").and_then(|f| slf.get().node().ok().and_then(|n| n.saved_field(f)));
+        match field {
+            Some(Ok(crate::autograd::SavedField::Tensor(t))) => wrap(py, t),
+            Some(Ok(crate::autograd::SavedField::Value(v))) => Ok(match v {
+                crate::autograd::SavedValue::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+                crate::autograd::SavedValue::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
+                crate::autograd::SavedValue::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
+                crate::autograd::SavedValue::Ints(v) => PyTuple::new(py, v)?.into_any().unbind(),
+                crate::autograd::SavedValue::None => py.None(),
+            }),
+            Some(Err(e)) => Err(e.into()),
+            None => Err(pyo3::exceptions::PyAttributeError::new_err(format!("'{}' object has no attribute '{}'", slf.get_type().name()?, name))),
+        }
+    }
+
     /// Bytes held by this node's saved tensors.
     fn _saved_bytes(&self) -> PyResult<usize> {
         let n = self.node()?;

@@ -464,7 +464,7 @@ impl PyTensor {
 
     #[pyo3(signature = (force=false))]
     fn numpy<'py>(slf: &Bound<'py, Self>, force: bool) -> PyResult<Bound<'py, PyAny>> {
-        if slf.get().t.requires_grad() && !force {
+        if slf.get().t.requires_grad() && crate::autograd::is_grad_enabled() && !force {
             return Err(PyRuntimeError::new_err("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."));
         }
         if force {

@@ -12,6 +12,8 @@ class FunctionCtx:
 
     def save_for_backward(self, *tensors):
         self._to_save = tensors
+        # None entries are kept as None in saved_tensors (the core saves only tensors)
+        self._none_pos = [i for i, t in enumerate(tensors) if t is None]
 
     def save_for_forward(self, *tensors):
         self._to_save_forward = tensors
@@ -28,7 +30,10 @@ class FunctionCtx:
     @property
     def saved_tensors(self):
         if self.__dict__.get("_bound"):
-            return _C._saved_tensors(self)
+            got = list(_C._saved_tensors(self))
+            for i in self.__dict__.get("_none_pos", ()):
+                got.insert(i, None)
+            return tuple(got)
         return tuple(self.__dict__.get("_to_save", ()))
 
     saved_variables = saved_tensors

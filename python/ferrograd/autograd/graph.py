@@ -15,6 +15,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
+        if _DISABLED:
+            raise RuntimeError(_DISABLED[-1])
         _C._push_saved_hooks(self.pack_hook, self.unpack_hook)
         return self
 
@@ -36,15 +38,14 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self):
-        msg = self.error_message
-
-        def fail(_):
-            raise RuntimeError(msg)
-
-        _C._push_saved_hooks(fail, fail)
+        # torch's behaviour: registering saved-tensor hooks inside raises this message
+        _DISABLED.append(self.error_message)
 
     def __exit__(self, *exc):
-        _C._pop_saved_hooks()
+        _DISABLED.pop()
+
+
+_DISABLED = []
 
 
 def saved_tensors_report(t):
