@@ -145,6 +145,8 @@ pub enum BinaryOp {
     Rem,
     /// C's `fmod`: the sign of the dividend (`torch.fmod`).
     Fmod,
+    /// `atan2(a, b)` (float only).
+    Atan2,
     Maximum,
     Minimum,
     Eq,
@@ -176,6 +178,7 @@ impl BinaryOp {
             FloorDiv => "floor_divide",
             Rem => "remainder",
             Fmod => "fmod",
+            Atan2 => "atan2",
             Maximum => "maximum",
             Minimum => "minimum",
             Eq => "eq",

@@ -284,6 +284,12 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
             }
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.powf(y))?)),
         },
+        BinaryOp::Atan2 => {
+            if !ct.is_float() {
+                return Err(unsupported("atan2", ct));
+            }
+            float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |y, x| y.atan2(x))?))
+        }
         BinaryOp::Fmod => match ct {
             DType::Bool => bail!(NotImplemented, "\"fmod_cpu\" not implemented for 'Bool'"),
             _ if ct.category() == crate::dtype::Category::Integral => {

@@ -247,6 +247,23 @@ fn mod_op(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `atan2(a, b)` (Atan2Backward0): integer inputs compute in the default float.
+/// d/da = b / (a² + b²), d/db = -a / (a² + b²).
+pub fn atan2(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let ct = compute_dtype(a, b, BinOp::Add);
+    let (a2, b2) = if ct.is_float() { (a.clone(), b.clone()) } else { (float_input(a)?, float_input(b)?) };
+    let out = binary_raw(&a2, &b2, BinOp::Atan2)?;
+    let (sa, sb) = (a.shape(), b.shape());
+    record("Atan2Backward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let (at, bt) = (s.get(0)?, s.get(1)?);
+        let den = add(&mul(&at, &at)?, &mul(&bt, &bt)?)?;
+        let ga = grad_for(n, 0, || sum_to(&div(&mul(&g[0], &bt)?, &den)?, &sa))?;
+        let gb = grad_for(n, 1, || sum_to(&super::neg(&div(&mul(&g[0], &at)?, &den)?)?, &sb))?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
 /// `floor_divide(a, b)` / `a // b`: torch records a node whose backward is not implemented.
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::FloorDiv)?;

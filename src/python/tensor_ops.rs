@@ -219,7 +219,7 @@ binary_methods! {
     logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
     logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
     logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
-    floor_divide => floordiv, remainder => rem, fmod => ops::fmod,
+    floor_divide => floordiv, remainder => rem, fmod => ops::fmod, atan2 => ops::atan2, arctan2 => ops::atan2,
     maximum => ops::maximum, minimum => ops::minimum,
     matmul => ops::matmul, mm => ops::mm, bmm => ops::bmm, mv => ops::mv, dot => ops::dot,
     bitwise_and => and, bitwise_or => or, bitwise_xor => xor,
