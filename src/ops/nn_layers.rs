@@ -42,6 +42,16 @@ fn cmp(x: &Tensor, v: f64, op: BinOp) -> Result<Tensor> {
 fn sel(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
     where_(cond, a, b)
 }
+/// `t` as a fresh dense tensor of its own (not a view of anything), so the node recorded on
+/// it is the whole story (an in-place op on a layer's output must not rebase onto a base).
+fn fresh(t: &Tensor) -> Result<Tensor> {
+    let is_view = t.meta().view_base.is_some();
+    let d = t.data();
+    let dense = d.layout.offset == 0 && d.layout.is_contiguous() && d.storage.data.read().len() == d.layout.numel();
+    drop(d);
+    if dense && !is_view { Ok(t.clone()) } else { cast_raw(t, t.dtype()) }
+}
+
 fn lay(shape: &[usize], strides: &[usize], offset: usize) -> Layout {
     Layout { shape: Dims::from_slice(shape), strides: Dims::from_slice(strides), offset }
 }
@@ -252,7 +262,7 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
                 None => Ok(y),
             }
         })?;
-        let out = contiguous(&out)?;
+        let out = fresh(&out)?;
         let mut ins: Vec<&Tensor> = vec![x, w];
         if let Some(b) = b { ins.push(b); }
         let has_b = b.is_some();
@@ -312,7 +322,7 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
                 None => Ok(y),
             }
         })?;
-        let out = contiguous(&out)?;
+        let out = fresh(&out)?;
         let mut ins: Vec<&Tensor> = vec![x, w];
         if let Some(b) = b { ins.push(b); }
         let has_b = b.is_some();
@@ -415,7 +425,7 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [u
         let idx = backend::take(&table, &offs, &[nc, l])?;
         Ok((rs(&vals, &oshape)?, rs(&idx, &oshape)?))
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let ind = idx.clone();
     let (hw, xs2) = (h * w, xs.clone());
     // dx: g scattered (added) to the argmax positions
@@ -466,7 +476,7 @@ pub fn avg_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], ceil:
         let sm = sum_dims(&cols, &[1], true, None)?;
         rs(&div(&sm, &div_t)?, &oshape)
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let xs2 = xs.clone();
     // dx: g / divisor spread back over each window
     record("AvgPool2DBackward0", &[x], &[&out], &[], move |_, g, _| {
@@ -505,7 +515,7 @@ pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
     let cnt: Vec<f64> = rh.iter().flat_map(|&(a, b)| rw.iter().map(move |&(c, d)| ((b - a) * (d - c)) as f64)).collect();
     let cnt = hostf(&cnt, &[out[0], out[1]], dt, x.device())?;
     let y = no_grad(|| div(&matmul(&matmul(&ih, x)?, &iwt)?, &cnt))?;
-    let y = contiguous(&y)?;
+    let y = fresh(&y)?;
     record("AdaptiveAvgPool2DBackward0", &[x], &[&y], &[], move |_, g, _| {
         let gg = div(&g[0], &cnt)?;
         Ok(vec![Some(matmul(&matmul(&t(&ih)?, &gg)?, &t(&iwt)?)?)])
@@ -586,7 +596,7 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
         let beta = match b { Some(b) => sub(&rs(b, &cs)?, &mul(&mean_t, &alpha)?)?, None => neg(&mul(&mean_t, &alpha)?)? };
         add(&mul(x, &alpha)?, &beta)
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
     let mut save = vec![Save::In(x)];
     let has_w = w.is_some();
@@ -629,7 +639,7 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
         let y = match w { Some(w) => mul(&y, &rs(w, &aff_shape)?)?, None => y };
         match b { Some(b) => add(&y, &rs(b, &aff_shape)?), None => Ok(y) }
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
     let mut save = vec![Save::In(x)];
     let has_w = w.is_some();
@@ -865,7 +875,7 @@ pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
             let o = no_grad(|| div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0)))?;
             ("HardswishBackward0", o, Box::new(|x, g| {
                 let mid = mul(g, &add(&div(x, &sc(3.0))?, &sc(0.5))?)?;
-                sel(&cmp(x, -3.0, BinOp::Lt)?, &sc(0.0), &sel(&cmp(x, 3.0, BinOp::Le)?, &mid, g)?)
+                sel(&cmp(x, -3.0, BinOp::Le)?, &sc(0.0), &sel(&cmp(x, 3.0, BinOp::Lt)?, &mid, g)?)
             }))
         }
         "logsigmoid" => {
@@ -894,7 +904,7 @@ pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
         }
         _ => bail!(NotImplemented, "activation {} is not implemented", kind),
     };
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let out = if out.dtype() != x.dtype() { cast_raw(&out, x.dtype())? } else { out };
     record(name, &[x], &[&out], &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
     Ok(out)
@@ -912,7 +922,7 @@ pub fn prelu(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     let wshape: Vec<usize> = if wn == 1 { vec![1; xs.len()] } else { channel_shape(xs.len(), wn) };
     let wshape0 = w.shape();
     let out = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &rs(w, &wshape)?)?))?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     record("PreluKernelBackward0", &[x, w], &[&out], &[Save::In(x), Save::In(w)], move |s, g, need| {
         let (x, w) = (s.get(0)?, s.get(1)?);
         let pos = cmp(&x, 0.0, BinOp::Gt)?;
@@ -935,7 +945,7 @@ pub fn glu(x: &Tensor, dim: i64) -> Result<Tensor> {
     let half = (n / 2) as i64;
     let parts = move |x: &Tensor| -> Result<(Tensor, Tensor)> { Ok((super::narrow(x, d as i64, 0, half)?, super::narrow(x, d as i64, half, half)?)) };
     let out = no_grad(|| { let (a, b) = parts(x)?; mul(&a, &sigmoid(&b)?) })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     record("GluBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
         let (a, b) = parts(&s.get(0)?)?;
         let sb = sigmoid(&b)?;
@@ -967,7 +977,7 @@ pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: f64, alpha: f64) ->
         let p = if alpha == 1.0 { p } else { mul(&p, &sc(alpha))? };
         if beta == 0.0 { Ok(p) } else if beta == 1.0 { add(input, &p) } else { add(&mul(input, &sc(beta))?, &p) }
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let is = input.shape();
     // d input = beta g (summed to its shape), d m1 = alpha g m2ᵀ, d m2 = alpha m1ᵀ g
     record("AddmmBackward0", &[input, m1, m2], &[&out], &[Save::In(m1), Save::In(m2)], move |s, g, need| {
@@ -1018,6 +1028,7 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
         let d = sub(x, y)?;
         match k.as_str() {
             "mse" => mul(&d, &d),
+            "soft_margin" => super::unary_extra(&exp(&neg(&mul(x, y)?)?)?, "log1p"),
             "smooth_l1" => {
                 let z = super::abs(&d)?;
                 sel(&cmp(&z, a, BinOp::Lt)?, &div(&mul(&mul(&z, &z)?, &sc(0.5))?, &sc(a))?, &sub(&z, &sc(0.5 * a))?)
@@ -1032,15 +1043,24 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
         "mse" => "MseLossBackward0",
         "smooth_l1" => "SmoothL1LossBackward0",
         "huber" => "HuberLossBackward0",
+        "soft_margin" => "SoftMarginLossBackward0",
         _ => bail!(NotImplemented, "loss {} is not implemented", kind),
     };
     let out = no_grad(|| reduce_loss(&elem(x, y)?, red))?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let shape = x.shape();
     let k = kind.to_string();
     record(name, &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
         let ge = loss_grad(&g[0], red, &shape)?;
+        if k == "soft_margin" {
+            // d/dx log1p(exp(-y x)) = -y z / (1 + z) with z = exp(-y x); d/dy likewise with x
+            let z = exp(&neg(&mul(&x, &y)?)?)?;
+            let f = div(&z, &add(&z, &sc(1.0))?)?;
+            let gx = if need[0] { Some(mul(&neg(&mul(&y, &f)?)?, &ge)?) } else { None };
+            let gy = if need[1] { Some(mul(&neg(&mul(&x, &f)?)?, &ge)?) } else { None };
+            return Ok(vec![gx, gy]);
+        }
         let d = sub(&x, &y)?;
         let dd = match k.as_str() {
             "mse" => mul(&mul(&d, &sc(2.0))?, &ge)?,
@@ -1077,7 +1097,7 @@ pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64
         let l = match &wv { Some(w) => mul(&l, w)?, None => l };
         reduce_loss(&l, red)
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let shape = x.shape();
     record("BinaryCrossEntropyBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
@@ -1111,7 +1131,7 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
         let l = match &wv { Some(w) => mul(&l, w)?, None => l };
         reduce_loss(&l, red)
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let shape = x.shape();
     record("BinaryCrossEntropyWithLogitsBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
@@ -1194,7 +1214,7 @@ pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignor
             _ => sum(&l, None),
         }
     })?;
-    let out = contiguous(&out)?;
+    let out = fresh(&out)?;
     let name = if nd == 4 { "NllLoss2DBackward0" } else { "NllLossBackward0" };
     let xs2 = xs.clone();
     record(name, &[x], &[&out], &[], move |_, g, _| {
@@ -1211,6 +1231,159 @@ pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignor
             rs(&flat, &xs2)?
         };
         Ok(vec![Some(gx)])
+    })?;
+    Ok(out)
+}
+
+/// `x / s` for a scalar `s` as ATen's compositions call it (DivBackward1).
+pub fn nn_div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    let out = no_grad(|| div(x, &sc(s)))?;
+    let out = fresh(&out)?;
+    record("DivBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(div(&g[0], &sc(s))?)]))?;
+    Ok(out)
+}
+
+/// `clamp_min(x, lo)` (ClampMinBackward0: the gradient passes where x >= lo).
+pub fn nn_clamp_min(x: &Tensor, lo: f64) -> Result<Tensor> {
+    let out = no_grad(|| super::clamp(x, Some(Scalar::Float(lo)), None))?;
+    let out = fresh(&out)?;
+    record("ClampMinBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
+        Ok(vec![Some(sel(&cmp(&s.get(0)?, lo, BinOp::Ge)?, &g[0], &sc(0.0))?)])
+    })?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// padding and resampling
+// ---------------------------------------------------------------------------------------
+
+/// `x` placed into a tensor whose last `pads.len()` dims grow by (before, after) each
+/// (negative crops), the rest `value`. No autograd.
+fn pad_raw(x: &Tensor, pads: &[(i64, i64)], value: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    let nd = xs.len();
+    let k = pads.len();
+    let mut os: Vec<usize> = xs.to_vec();
+    for (i, &(lo, hi)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let n = xs[d] as i64 + lo + hi;
+        ensure!(n >= 0, Runtime, "The input size {}, plus negative padding {} and {} resulted in a negative output size, which is invalid. Check dimension {} of your input.", xs[d], lo, hi, d);
+        os[d] = n as usize;
+    }
+    let out = crate::tensor::full_on(&os, Scalar::Float(value), x.dtype(), x.device())?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let ostr = contiguous_strides(&os);
+    let xl = x.layout();
+    let mut shape = xs.to_vec();
+    let (mut doff, mut soff) = (0usize, xl.offset);
+    for (i, &(lo, _)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let dst0 = lo.max(0) as usize;
+        let src0 = (-lo).max(0) as usize;
+        let len = (xs[d] as i64 - src0 as i64).min(os[d] as i64 - dst0 as i64).max(0) as usize;
+        shape[d] = len;
+        doff += dst0 * ostr[d];
+        soff += src0 * xl.strides[d];
+    }
+    if shape.iter().product::<usize>() > 0 {
+        let dst = as_strided_view(&out, &lay(&shape, &ostr, doff));
+        let src = as_strided_view(x, &lay(&shape, &xl.strides, soff));
+        write_into(&dst, &src)?;
+    }
+    Ok(out)
+}
+
+/// `F.pad(x, pads, mode="constant", value)` (ConstantPadNdBackward0); `pads` per trailing
+/// dim, outermost first.
+pub fn constant_pad(x: &Tensor, pads: &[(i64, i64)], value: f64) -> Result<Tensor> {
+    ensure!(pads.len() <= x.dim(), Runtime, "Length of pad should be no more than twice the number of dimensions of the input. Pad length is {} while the input has {} dimensions.", pads.len() * 2, x.dim());
+    let out = pad_raw(x, pads, value)?;
+    let neg: Vec<(i64, i64)> = pads.iter().map(|&(a, b)| (-a, -b)).collect();
+    record("ConstantPadNdBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(constant_pad(&g[0], &neg, 0.0)?)]))?;
+    Ok(out)
+}
+
+/// `F.pad` in reflect or replicate mode over the last `pads.len()` dims (1 or 2):
+/// a gather through an index map (backward: scatter-add). ReflectionPad{1,2}DBackward0 /
+/// ReplicationPad{1,2}DBackward0.
+pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tensor> {
+    let xs = x.shape();
+    let nd = xs.len();
+    let k = pads.len();
+    ensure!(k == 1 || k == 2, NotImplemented, "only 1-d and 2-d reflect/replicate padding is supported");
+    let mut os: Vec<usize> = xs.to_vec();
+    let mut maps: Vec<Vec<usize>> = Vec::new();
+    for (i, &(lo, hi)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let n = xs[d] as i64;
+        if reflect {
+            ensure!(lo < n && hi < n, Runtime, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({}, {}) at dimension {} of input {}", lo, hi, d, crate::shape::fmt_list(&xs));
+        } else {
+            ensure!(n > 0, Runtime, "input tensor must have a non-empty dimension {} to be padded", d);
+        }
+        let on = n + lo + hi;
+        ensure!(on > 0, Runtime, "input (H: {}, W: {}) is too small. Calculated output H: {} W: {}", xs[nd - k], xs[nd - 1], on, on);
+        os[d] = on as usize;
+        maps.push((0..on).map(|o| {
+            let mut j = o - lo;
+            if reflect {
+                if j < 0 { j = -j; }
+                if j >= n { j = 2 * (n - 1) - j; }
+            } else {
+                j = j.clamp(0, n - 1);
+            }
+            j as usize
+        }).collect());
+    }
+    let lead: usize = xs[..nd - k].iter().product();
+    let inner: usize = xs[nd - k..].iter().product();
+    let mut offs = Vec::with_capacity(lead * os[nd - k..].iter().product::<usize>());
+    for b in 0..lead {
+        if k == 1 {
+            for &j in &maps[0] { offs.push((b * inner + j) as i64); }
+        } else {
+            for &r in &maps[0] {
+                for &c in &maps[1] { offs.push((b * inner + r * xs[nd - 1] + c) as i64); }
+            }
+        }
+    }
+    let offs = host(offs, x.device())?;
+    let out = backend::take(x, &offs, &os)?;
+    let name = match (reflect, k) {
+        (true, 1) => "ReflectionPad1DBackward0",
+        (true, _) => "ReflectionPad2DBackward0",
+        (false, 1) => "ReplicationPad1DBackward0",
+        (false, _) => "ReplicationPad2DBackward0",
+    };
+    let n_in = x.numel();
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        Ok(vec![Some(rs(&put_add(&rs(&contiguous(&g[0])?, &[g[0].numel()])?, &offs, &[n_in])?, &xs)?)])
+    })?;
+    Ok(out)
+}
+
+/// Separable resampling of the last one or two dims by weight matrices (out, in):
+/// `y = Mh x Mwᵀ` (interpolate's linear/bilinear/nearest forms), recorded as `name`.
+pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str) -> Result<Tensor> {
+    let name: &'static str = match name {
+        "UpsampleNearest1DBackward0" => "UpsampleNearest1DBackward0",
+        "UpsampleNearest2DBackward0" => "UpsampleNearest2DBackward0",
+        "UpsampleLinear1DBackward0" => "UpsampleLinear1DBackward0",
+        "UpsampleBilinear2DBackward0" => "UpsampleBilinear2DBackward0",
+        _ => bail!(NotImplemented, "resample: unknown node {}", name),
+    };
+    let mh = mh.map(|m| m.detach());
+    let mwt = t(&mw.detach())?;
+    let out = no_grad(|| {
+        let y = matmul(x, &mwt)?;
+        match &mh { Some(m) => matmul(m, &y), None => Ok(y) }
+    })?;
+    let out = fresh(&out)?;
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        let gg = match &mh { Some(m) => matmul(&t(m)?, &g[0])?, None => g[0].clone() };
+        Ok(vec![Some(matmul(&gg, &t(&mwt)?)?)])
     })?;
     Ok(out)
 }

@@ -151,6 +151,38 @@ fn _nn_nll_loss(py: Python<'_>, x: T<'_>, target: T<'_>, weight: Option<T<'_>>, 
     run(py, x.numel(), || ops::nll_loss(&x, &t, w.as_ref(), reduction, ignore_index))
 }
 
+#[pyfunction]
+fn _nn_div_scalar(py: Python<'_>, x: T<'_>, s: f64) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || ops::nn_div_scalar(&x, s))
+}
+
+#[pyfunction]
+fn _nn_clamp_min(py: Python<'_>, x: T<'_>, lo: f64) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || ops::nn_clamp_min(&x, lo))
+}
+
+#[pyfunction]
+fn _nn_constant_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, value: f64) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || ops::constant_pad(&x, &pads, value))
+}
+
+#[pyfunction]
+fn _nn_index_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, reflect: bool) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || ops::index_pad(&x, &pads, reflect))
+}
+
+#[pyfunction]
+#[pyo3(signature = (x, mh, mw, name))]
+fn _nn_resample(py: Python<'_>, x: T<'_>, mh: Option<T<'_>>, mw: T<'_>, name: &str) -> PyResult<Py<PyAny>> {
+    let (x, mh, mw) = (x.t.clone(), opt(&mh), mw.t.clone());
+    let name = name.to_string();
+    run(py, x.numel(), || ops::resample(&x, mh.as_ref(), &mw, &name))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_convolution, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_im2col, m)?)?;
@@ -171,5 +203,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_binary_cross_entropy, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_binary_cross_entropy_with_logits, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_nll_loss, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_div_scalar, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_clamp_min, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_constant_pad, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_index_pad, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_resample, m)?)?;
     Ok(())
 }

@@ -739,14 +739,19 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def one_hot(tensor, num_classes=-1):
-    from .. import int64, zeros
+    from .. import arange, int64
 
     if tensor.dtype != int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() > 0:
+        if int(tensor.min()) < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes != -1 and int(tensor.max()) >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    elif num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     n = int(tensor.max()) + 1 if num_classes == -1 else num_classes
-    out = zeros(tuple(tensor.shape) + (n,), dtype=int64)
-    out.scatter_(-1, tensor.unsqueeze(-1), 1)
-    return out
+    return (tensor.unsqueeze(-1) == arange(n)).to(int64)
 
 
 # ---- dropout --------------------------------------------------------------------------
@@ -811,9 +816,8 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 def _act(input, kind, a=0.0, b=0.0, inplace=False):
     out = _C._nn_activation(input, kind, float(a), float(b))
     if inplace:
-        input.copy_(out.detach()) if not input.requires_grad else None
-        if input.requires_grad:
-            raise RuntimeError(f"{kind}(inplace=True) on a tensor that requires grad is not supported by ferrograd")
+        # the in-place form: the result written back through copy_ (autograd flows through it)
+        input.copy_(out)
         return input
     return out
 
@@ -1035,7 +1039,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         else:
             prod = logp * t
         if r == 1:
-            return -prod.sum() / (input.numel() / n_classes)
+            return _C._nn_div_scalar(-prod.sum(), input.numel() / n_classes)
         if r == 2:
             return -prod.sum()
         return -prod.sum(class_dim)
@@ -1120,7 +1124,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {_size_str(input1)}, input2: {_size_str(input2)}, target: {_size_str(target)} ")
-    loss = (-target * (input1 - input2) + margin).clamp_min(0)
+    loss = _C._nn_clamp_min(-target * (input1 - input2) + margin, 0.0)
     return _apply_reduction(loss, reduction)
 
 
@@ -1138,7 +1142,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     cos = prod_sum / (mag1 * mag2).sqrt()
     zeros = zeros_like(cos)
     pos = 1 - cos
-    neg = (cos - margin).clamp_min(0)
+    neg = _C._nn_clamp_min(cos - margin, 0.0)
     out = where(target == 1, pos, zeros) + where(target == -1, neg, zeros)
     return _apply_reduction(out, reduction)
 
@@ -1150,7 +1154,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     from .. import where, zeros_like
 
     zeros = zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
+    margin_clamp = _C._nn_clamp_min(margin - input, 0.0)
     out_margin = where(target != 1, margin_clamp, zeros)
     out_self = where(target != -1, input, zeros)
     return _apply_reduction(out_margin + out_self, reduction)
@@ -1159,9 +1163,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    _reduction_enum(reduction)
-    loss = (-input * target).exp().log1p()
-    return _apply_reduction(loss, reduction)
+    return _C._nn_pointwise_loss("soft_margin", input, target, _reduction_enum(reduction), 0.0)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -1182,7 +1184,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
         from .. import minimum
 
         d_neg = minimum(d_neg, d_swap)
-    loss = (margin + d_pos - d_neg).clamp_min(0)
+    loss = _C._nn_clamp_min(margin + d_pos - d_neg, 0.0)
     return _apply_reduction(loss, reduction)
 
 
