@@ -441,6 +441,39 @@ def sc_losses_other(lib):
     }
 
 
+def sc_pad_normalize_interpolate(lib):
+    F = lib.nn.functional
+    x = _t(lib, 1, 2, 3, 4)
+    c = F.pad(x, (1, 2), value=-1.0)
+    c2 = F.pad(x, (1, 0, -1, 2))
+    r = F.pad(x, (2, 1, 1, 2), mode="reflect")
+    rep = F.pad(x, (1, 3, 2, 0), mode="replicate")
+    circ = F.pad(x, (1, 2, 2, 1), mode="circular")
+    r1 = F.pad(x[0], (2, 2), mode="reflect")
+    _back(lib, lib.cat([c.flatten(), c2.flatten(), r.flatten() * 2, rep.flatten() * 3, circ.flatten() * 4, r1.flatten()]))
+    y = _t(lib, 3, 4)
+    n = F.normalize(y)
+    n1 = F.normalize(y, p=1, dim=0)
+    _back(lib, n + n1)
+    z = _t(lib, 1, 2, 3, 4)
+    outs = [F.interpolate(z, scale_factor=2), F.interpolate(z, size=(5, 7), mode="bilinear"),
+            F.interpolate(z, size=(2, 6), mode="bilinear", align_corners=True),
+            F.interpolate(z, scale_factor=(1.5, 0.75), mode="bilinear"), F.interpolate(z, size=(4, 3))]
+    z1 = _t(lib, 2, 2, 5)
+    outs1 = [F.interpolate(z1, scale_factor=1.7, mode="linear"), F.interpolate(z1, size=3, mode="linear", align_corners=True),
+             F.interpolate(z1, size=8)]
+    _back(lib, lib.cat([o.flatten() for o in outs + outs1]))
+    return {"pads": [V(c), V(c2), V(r), V(rep), V(circ), V(r1)],
+            "pad_names": [name(c), name(r), name(rep), name(circ), name(r1)], "x_grad": V(x.grad),
+            "normalize": [V(n), V(n1), name(n)], "y_grad": V(y.grad),
+            "interp": [V(o) for o in outs + outs1], "interp_names": [name(o) for o in outs + outs1],
+            "z_grad": V(z.grad), "z1_grad": V(z1.grad),
+            "one_hot": V(F.one_hot(lib.tensor([0, 2, 1]))), "one_hot5": V(F.one_hot(lib.tensor([[1], [3]]), 5)),
+            "errors": [err(lambda: F.pad(x, (3, 3), mode="reflect"))[0], err(lambda: F.pad(x, (1,), value=1.0)),
+                       err(lambda: F.interpolate(z, scale_factor=2, mode="nearest", align_corners=True)),
+                       err(lambda: F.mse_loss(lib.zeros(3), lib.zeros(2)))]}
+
+
 SCENARIOS = {k[3:]: v for k, v in sorted(globals().items()) if k.startswith("sc_")}
 
 

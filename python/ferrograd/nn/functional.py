@@ -508,11 +508,21 @@ def _apply_reduction(loss, reduction):
 
 
 def _broadcast_pair(a, b):
-    if tuple(a.shape) == tuple(b.shape):
+    """torch.broadcast_tensors for two tensors (the tensors themselves when shapes agree),
+    with infer_size's error text."""
+    sa, sb = list(a.shape), list(b.shape)
+    if sa == sb:
         return a, b
-    from .. import broadcast_tensors
-
-    return broadcast_tensors(a, b)
+    n = max(len(sa), len(sb))
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        off = n - 1 - i
+        da = sa[len(sa) - 1 - off] if len(sa) - 1 - off >= 0 else 1
+        db = sb[len(sb) - 1 - off] if len(sb) - 1 - off >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}")
+        out[i] = db if da == 1 else da
+    return a.expand(*out), b.expand(*out)
 
 
 def _size_str(t):
@@ -668,14 +678,18 @@ def _adaptive_size(output_size, input, n):
 
 
 def adaptive_avg_pool2d(input, output_size):
-    return _C._nn_adaptive_avg_pool2d(input, _adaptive_size(output_size, input, 2))
+    size = _adaptive_size(output_size, input, 2)
+    if size == [1, 1] and input.dim() in (3, 4) and input.numel() > 0:
+        # ATen computes the 1x1 case as a mean over the last two dims (MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    return _C._nn_adaptive_avg_pool2d(input, size)
 
 
 def adaptive_avg_pool1d(input, output_size):
     if input.dim() not in (2, 3):
         raise RuntimeError(f"adaptive_avg_pool1d() argument 'input' must have 2 or 3 dims, got {input.dim()}")
     o = _adaptive_size(output_size, input, 1)[0]
-    return _C._nn_adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
+    return adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
 
 
 # ---- normalisation --------------------------------------------------------------------
@@ -1236,3 +1250,161 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
 
 def flatten(input, start_dim=0, end_dim=-1):
     return input.flatten(start_dim, end_dim)
+
+
+# ---- padding, normalize, interpolate --------------------------------------------------
+
+_NONCONST_PAD_MSG = ("Padding size {} is not supported for {}D input tensor.\n"
+                     "Supported combinations for non-constant padding:\n"
+                     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                     "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                     "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def _pad_circular(input, pairs):
+    from .. import empty
+
+    nd = input.dim()
+    k = len(pairs)
+    in_shape = list(input.shape)
+    out_shape = list(in_shape)
+    for i, (lo, hi) in enumerate(pairs):
+        d = nd - k + i
+        if lo > in_shape[d] or hi > in_shape[d]:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        out_shape[d] = in_shape[d] + lo + hi
+    out = empty(out_shape, dtype=input.dtype)
+    out_slice, in_slice = out, input
+    for i, (lo, hi) in enumerate(pairs):
+        d = nd - k + i
+        out_slice = out_slice.narrow(d, max(lo, 0), out_shape[d] - max(hi, 0) - max(lo, 0))
+        in_slice = in_slice.narrow(d, max(-lo, 0), in_shape[d] - max(-hi, 0) - max(-lo, 0))
+    out_slice.copy_(in_slice)
+    for i in reversed(range(k)):
+        lo, hi = pairs[i]
+        d = nd - k + i
+        if lo > 0:
+            out.narrow(d, 0, lo).copy_(out.narrow(d, out_shape[d] - lo - max(hi, 0), lo))
+        if hi > 0:
+            out.narrow(d, out_shape[d] - hi, hi).copy_(out.narrow(d, max(lo, 0), hi))
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """``F.pad``: constant (ConstantPadNdBackward0), reflect / replicate over the last one
+    or two dims (ReflectionPad/ReplicationPad nodes), circular (CopySlices, as ATen)."""
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    k = len(pad) // 2
+    pairs = [(pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]) for i in range(k)]  # outermost first
+    if mode == "constant":
+        return _C._nn_constant_pad(input, pairs, 0.0 if value is None else float(value))
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    nd = input.dim()
+    if not ((len(pad) == 2 and nd in (2, 3)) or (len(pad) == 4 and nd in (3, 4)) or (len(pad) == 6 and nd in (4, 5))):
+        raise NotImplementedError(_NONCONST_PAD_MSG.format(len(pad), nd))
+    if mode == "circular":
+        return _pad_circular(input, pairs)
+    return _C._nn_index_pad(input, pairs, mode == "reflect")
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is not None:
+        raise RuntimeError("normalize(out=...) is not supported by ferrograd")
+    denom = _C._nn_clamp_min(input.norm(p, dim, keepdim=True), float(eps)).expand_as(input)
+    return input / denom
+
+
+def _interp_matrix(n_in, n_out, mode, align_corners, scale_factor):
+    w = [[0.0] * n_in for _ in range(n_out)]
+    if mode == "nearest":
+        scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+        for o in range(n_out):
+            w[o][min(int(_math.floor(o * scale)), n_in - 1)] = 1.0
+        return w
+    if align_corners:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+    for o in range(n_out):
+        if align_corners:
+            src = scale * o
+        else:
+            src = max(scale * (o + 0.5) - 0.5, 0.0)
+        i0 = int(src)
+        i1 = i0 + (1 if i0 < n_in - 1 else 0)
+        l1 = src - i0
+        w[o][i0] += 1.0 - l1
+        w[o][i1] += l1
+    return w
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """nearest, linear and bilinear resampling as separable weight matrices (torch's
+    source-index rules), recorded as torch's Upsample* nodes."""
+    from .. import tensor
+
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not supported by ferrograd")
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please provide "
+                                 "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            output_size = [int(s) for s in size]
+        else:
+            output_size = [int(size)] * dim
+        scale_factors = None
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = [float(s) for s in scale_factor]
+        else:
+            scale_factors = [float(scale_factor)] * dim
+        output_size = None
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if output_size is None:
+        output_size = [int(_math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        if recompute_scale_factor:
+            scale_factors = None
+    sf = scale_factors or [None] * dim
+    spatial = list(input.shape[2:])
+    if mode == "nearest" and dim in (1, 2):
+        names = {1: "UpsampleNearest1DBackward0", 2: "UpsampleNearest2DBackward0"}
+    elif mode == "linear" and dim == 1:
+        names = {1: "UpsampleLinear1DBackward0"}
+    elif mode == "bilinear" and dim == 2:
+        names = {2: "UpsampleBilinear2DBackward0"}
+    elif mode in ("linear", "bilinear", "trilinear", "bicubic") and {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}[mode] != dim:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {({'linear': 1, 'bilinear': 2, 'trilinear': 3, 'bicubic': 2}[mode]) + 2}D input")
+    else:
+        raise NotImplementedError(f"interpolate(mode={mode!r}) on {input.dim()}D input is not supported by ferrograd")
+    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype)
+            for i in range(dim)]
+    if dim == 1:
+        return _C._nn_resample(input, None, mats[0], names[1])
+    return _C._nn_resample(input, mats[0], mats[1], names[2])
