@@ -793,6 +793,17 @@ fn erf_t(x: &Tensor) -> Result<Tensor> {
 /// Elementwise activations with their own nodes: `kind` names the function, `a`/`b` its
 /// parameters (slope, alpha, beta/threshold, min/max, lambda...).
 pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
+    activation_impl(x, kind, a, b, false)
+}
+
+/// The in-place form (`F.leaky_relu(x, inplace=True)`, ...): the op runs on a snapshot and
+/// the result is written into `x` (the core's in-place machinery); torch's result-based
+/// nodes keep their "...Backward1" names.
+pub fn activation_(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<()> {
+    super::inplace(x, |inp| activation_impl(inp, kind, a, b, true))
+}
+
+fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
     ensure!(x.dtype().is_float(), Runtime, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
     // (grad_fn name, forward, backward d/dx given (x, g))
     type Bw = Box<dyn Fn(&Tensor, &Tensor) -> Result<Tensor> + Send + Sync>;
@@ -906,6 +917,15 @@ pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
     };
     let out = fresh(&out)?;
     let out = if out.dtype() != x.dtype() { cast_raw(&out, x.dtype())? } else { out };
+    let name = if in_place {
+        match name {
+            "LeakyReluBackward0" => "LeakyReluBackward1",
+            "EluBackward0" => "EluBackward1",
+            "CeluBackward0" => "CeluBackward1",
+            "ThresholdBackward0" => "ThresholdBackward1",
+            n => n,
+        }
+    } else { name };
     record(name, &[x], &[&out], &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
     Ok(out)
 }
@@ -1243,16 +1263,6 @@ pub fn nn_div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `clamp_min(x, lo)` (ClampMinBackward0: the gradient passes where x >= lo).
-pub fn nn_clamp_min(x: &Tensor, lo: f64) -> Result<Tensor> {
-    let out = no_grad(|| super::clamp(x, Some(Scalar::Float(lo)), None))?;
-    let out = fresh(&out)?;
-    record("ClampMinBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
-        Ok(vec![Some(sel(&cmp(&s.get(0)?, lo, BinOp::Ge)?, &g[0], &sc(0.0))?)])
-    })?;
-    Ok(out)
-}
-
 // ---------------------------------------------------------------------------------------
 // padding and resampling
 // ---------------------------------------------------------------------------------------
@@ -1386,4 +1396,61 @@ pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str) -> Res
         Ok(vec![Some(matmul(&gg, &t(&mwt)?)?)])
     })?;
     Ok(out)
+}
+
+/// `adaptive_max_pool2d` (AdaptiveMaxPool2DBackward0): (values, flat int64 indices). Each
+/// output cell's window (torch's floor/ceil ranges) is gathered into a row padded with -inf
+/// up to the largest window, then reduced.
+pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tensor)> {
+    let xs = x.shape();
+    ensure!(xs.len() == 3 || xs.len() == 4, Runtime, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {}", crate::shape::fmt_list(&xs));
+    for (i, &d) in xs.iter().enumerate().skip(1) {
+        ensure!(d > 0, Runtime, "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {} being empty", crate::shape::fmt_list(&xs), i);
+    }
+    ensure!(x.dtype().is_float(), Runtime, "\"adaptive_max_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
+    let nd = xs.len();
+    let (h, w) = (xs[nd - 2], xs[nd - 1]);
+    let nc: usize = xs[..nd - 2].iter().product();
+    let (rh, rw) = (adaptive_ranges(h, out[0]), adaptive_ranges(w, out[1]));
+    let kmax = rh.iter().map(|&(a, b)| b - a).max().unwrap_or(0) * rw.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+    let l = out[0] * out[1];
+    let hw = h * w;
+    // per (cell, slot): the flat input index, or hw (the -inf pad) past the window's end
+    let mut table = Vec::with_capacity(l * kmax);
+    for &(h0, h1) in &rh {
+        for &(w0, w1) in &rw {
+            let mut v: Vec<i64> = Vec::with_capacity(kmax);
+            for i in h0..h1 {
+                for j in w0..w1 { v.push((i * w + j) as i64); }
+            }
+            v.resize(kmax, hw as i64);
+            table.extend(v);
+        }
+    }
+    let mut oshape: Vec<usize> = xs[..nd - 2].to_vec();
+    oshape.push(out[0]);
+    oshape.push(out[1]);
+    let (vals, idx) = no_grad(|| {
+        let padded = pad_raw(&rs(x, &[nc, hw])?, &[(0, 1)], f64::NEG_INFINITY)?; // (nc, hw + 1)
+        let mut offs = Vec::with_capacity(nc * l * kmax);
+        for r in 0..nc {
+            for &t in &table { offs.push((r * (hw + 1)) as i64 + t); }
+        }
+        let win = backend::take(&padded, &host(offs, x.device())?, &[nc, l, kmax])?;
+        let (v, arg) = super::max_dim(&win, 2, false, true)?; // (nc, l)
+        let tab = host(table.clone(), x.device())?;
+        let pos = host((0..l as i64).map(|o| o * kmax as i64).collect(), x.device())?;
+        let idx = backend::take(&tab, &binary_raw(&arg, &pos, BinOp::Add)?, &[nc, l])?;
+        Ok((rs(&v, &oshape)?, rs(&idx, &oshape)?))
+    })?;
+    let vals = fresh(&vals)?;
+    let ind = idx.clone();
+    let xs2 = xs.clone();
+    record("AdaptiveMaxPool2DBackward0", &[x], &[&vals], &[], move |_, g, _| {
+        let rows = rs(&host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?, &[nc, 1])?;
+        let offs = rs(&binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?, &[nc * l])?;
+        let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
+        Ok(vec![Some(rs(&gx, &xs2)?)])
+    })?;
+    Ok((vals, idx))
 }

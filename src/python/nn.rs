@@ -53,6 +53,13 @@ fn _nn_avg_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: [usize; 
 }
 
 #[pyfunction]
+fn _nn_adaptive_max_pool2d(py: Python<'_>, x: T<'_>, output_size: [usize; 2]) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let x = x.t.clone();
+    let (a, b) = py.detach(|| super::errors::guard(|| ops::adaptive_max_pool2d(&x, output_size)))?;
+    Ok((wrap(py, a)?, wrap(py, b)?))
+}
+
+#[pyfunction]
 fn _nn_adaptive_avg_pool2d(py: Python<'_>, x: T<'_>, output_size: [usize; 2]) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
     run(py, x.numel(), || ops::adaptive_avg_pool2d(&x, output_size))
@@ -96,6 +103,14 @@ fn _nn_activation(py: Python<'_>, x: T<'_>, kind: &str, a: f64, b: f64) -> PyRes
     let x = x.t.clone();
     let kind = kind.to_string();
     run(py, x.numel(), || ops::activation(&x, &kind, a, b))
+}
+
+#[pyfunction]
+fn _nn_activation_(py: Python<'_>, x: T<'_>, kind: &str, a: f64, b: f64) -> PyResult<()> {
+    let x = x.t.clone();
+    let kind = kind.to_string();
+    py.detach(|| super::errors::guard(|| ops::activation_(&x, &kind, a, b)))?;
+    Ok(())
 }
 
 #[pyfunction]
@@ -158,12 +173,6 @@ fn _nn_div_scalar(py: Python<'_>, x: T<'_>, s: f64) -> PyResult<Py<PyAny>> {
 }
 
 #[pyfunction]
-fn _nn_clamp_min(py: Python<'_>, x: T<'_>, lo: f64) -> PyResult<Py<PyAny>> {
-    let x = x.t.clone();
-    run(py, x.numel(), || ops::nn_clamp_min(&x, lo))
-}
-
-#[pyfunction]
 fn _nn_constant_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, value: f64) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
     run(py, x.numel(), || ops::constant_pad(&x, &pads, value))
@@ -190,11 +199,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_adaptive_avg_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_adaptive_max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_batch_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_group_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_embedding, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_activation, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_activation_, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_prelu, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_glu, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_erf, m)?)?;
@@ -204,7 +215,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_binary_cross_entropy_with_logits, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_div_scalar, m)?)?;
-    m.add_function(wrap_pyfunction!(_nn_clamp_min, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_constant_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_index_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_resample, m)?)?;

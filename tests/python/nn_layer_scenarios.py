@@ -474,6 +474,33 @@ def sc_pad_normalize_interpolate(lib):
                        err(lambda: F.mse_loss(lib.zeros(3), lib.zeros(2)))]}
 
 
+def sc_padding_modes_and_inplace(lib):
+    nn = lib.nn
+    out = {}
+    for mode in ("reflect", "replicate", "circular"):
+        out[mode] = _layer(lib, nn.Conv2d(1, 2, 3, padding=1, padding_mode=mode), _t(lib, 1, 1, 4, 5))
+    out["repr"] = repr(nn.Conv2d(1, 2, 3, padding=1, padding_mode="reflect"))
+    # an in-place activation on a layer's output (the output is not a view of anything)
+    net = nn.Sequential(nn.Conv2d(2, 3, 2), nn.ReLU(inplace=True), nn.MaxPool2d(2), nn.Flatten(), nn.Linear(12, 2),
+                        nn.LeakyReLU(0.1, inplace=True))
+    out["inplace_net"] = _layer(lib, net, _t(lib, 2, 2, 5, 5))
+    bn_net = nn.Sequential(nn.BatchNorm1d(3), nn.ReLU(inplace=True), nn.Dropout(0.0))
+    out["bn_relu"] = _layer(lib, bn_net, _t(lib, 4, 3))
+    return out
+
+
+def sc_adaptive_max_pool(lib):
+    nn = lib.nn
+    x = _t(lib, 2, 2, 5, 7, step=1.9)
+    y, idx = nn.AdaptiveMaxPool2d((2, 3), return_indices=True)(x)
+    _back(lib, y)
+    x1 = _t(lib, 1, 3, 7, step=2.3)
+    y1 = nn.AdaptiveMaxPool1d(3)(x1)
+    _back(lib, y1)
+    return {"y": V(y), "idx": V(idx), "name": name(y), "x_grad": V(x.grad), "y1": V(y1), "name1": name(y1),
+            "x1_grad": V(x1.grad), "global": V(nn.AdaptiveMaxPool2d(1)(x)), "repr": repr(nn.AdaptiveMaxPool2d((1, 2)))}
+
+
 SCENARIOS = {k[3:]: v for k, v in sorted(globals().items()) if k.startswith("sc_")}
 
 

@@ -692,6 +692,24 @@ def adaptive_avg_pool1d(input, output_size):
     return adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
 
 
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _C._nn_adaptive_max_pool2d(input, _adaptive_size(output_size, input, 2))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'input' must have 2 or 3 dims, got {input.dim()}")
+    o = _adaptive_size(output_size, input, 1)[0]
+    out, idx = _C._nn_adaptive_max_pool2d(input.unsqueeze(-2), [1, o])
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
 # ---- normalisation --------------------------------------------------------------------
 
 def _verify_batch_size(size):
@@ -828,12 +846,10 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 # ---- activations ----------------------------------------------------------------------
 
 def _act(input, kind, a=0.0, b=0.0, inplace=False):
-    out = _C._nn_activation(input, kind, float(a), float(b))
     if inplace:
-        # the in-place form: the result written back through copy_ (autograd flows through it)
-        input.copy_(out)
+        _C._nn_activation_(input, kind, float(a), float(b))
         return input
-    return out
+    return _C._nn_activation(input, kind, float(a), float(b))
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
@@ -1138,7 +1154,7 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            f"input1: {_size_str(input1)}, input2: {_size_str(input2)}, target: {_size_str(target)} ")
-    loss = _C._nn_clamp_min(-target * (input1 - input2) + margin, 0.0)
+    loss = (-target * (input1 - input2) + margin).clamp_min(0.0)
     return _apply_reduction(loss, reduction)
 
 
@@ -1156,7 +1172,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     cos = prod_sum / (mag1 * mag2).sqrt()
     zeros = zeros_like(cos)
     pos = 1 - cos
-    neg = _C._nn_clamp_min(cos - margin, 0.0)
+    neg = (cos - margin).clamp_min(0.0)
     out = where(target == 1, pos, zeros) + where(target == -1, neg, zeros)
     return _apply_reduction(out, reduction)
 
@@ -1168,7 +1184,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     from .. import where, zeros_like
 
     zeros = zeros_like(input)
-    margin_clamp = _C._nn_clamp_min(margin - input, 0.0)
+    margin_clamp = (margin - input).clamp_min(0.0)
     out_margin = where(target != 1, margin_clamp, zeros)
     out_self = where(target != -1, input, zeros)
     return _apply_reduction(out_margin + out_self, reduction)
@@ -1198,7 +1214,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
         from .. import minimum
 
         d_neg = minimum(d_neg, d_swap)
-    loss = _C._nn_clamp_min(margin + d_pos - d_neg, 0.0)
+    loss = (margin + d_pos - d_neg).clamp_min(0.0)
     return _apply_reduction(loss, reduction)
 
 
@@ -1318,7 +1334,7 @@ def pad(input, pad, mode="constant", value=None):
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     if out is not None:
         raise RuntimeError("normalize(out=...) is not supported by ferrograd")
-    denom = _C._nn_clamp_min(input.norm(p, dim, keepdim=True), float(eps)).expand_as(input)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
 
 
