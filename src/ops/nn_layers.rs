@@ -1181,7 +1181,6 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
 pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignore_index: i64) -> Result<Tensor> {
     let xs = x.shape();
     let ts = target.shape();
-    ensure!(matches!(target.dtype(), DType::Int64 | DType::UInt8), Runtime, "expected target dtype to be Long or Byte, but got {}", target.dtype().scalar_name());
     let nd = xs.len();
     ensure!(nd >= 1, Runtime, "input tensor should be 1D or 2D");
     let c = if nd == 1 { xs[0] } else { xs[1] };
@@ -1199,6 +1198,8 @@ pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignor
     if let Some(w) = w {
         ensure!(w.numel() == c, Runtime, "weight tensor should be defined either for all {} classes or no classes but got weight tensor of shape: {}", c, crate::shape::fmt_list(&w.shape()));
     }
+    // the kernel's dtype check comes after the shape checks, as in ATen
+    ensure!(matches!(target.dtype(), DType::Int64 | DType::UInt8), Runtime, "expected target dtype to be Long or Byte, but got {}", target.dtype().scalar_name());
     let tv = target.to_i64_vec()?;
     let wv = match w { Some(w) => w.to_f64_vec()?, None => vec![1.0; c] };
     let m = tv.len();
