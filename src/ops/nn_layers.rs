@@ -1455,3 +1455,72 @@ pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tenso
     })?;
     Ok((vals, idx))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(shape: &[usize], phase: f64) -> Tensor {
+        let n: usize = shape.iter().product();
+        let v: Vec<f64> = (0..n).map(|i| (0.7 * i as f64 + phase).sin()).collect();
+        crate::tensor::from_f64s(&v, shape, DType::Float64).unwrap()
+    }
+
+    fn dot(a: &Tensor, b: &Tensor) -> f64 {
+        a.to_f64_vec().unwrap().iter().zip(b.to_f64_vec().unwrap()).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn col2im_is_the_adjoint_of_im2col() {
+        let win = Window2d { kernel: [2, 3], stride: [2, 1], dilation: [1, 2], pad: [1, 2, 0, 1] };
+        let x = t(&[2, 3, 5, 6], 0.1);
+        let cols = im2col(&x, win).unwrap();
+        let c = t(&cols.shape(), 0.9);
+        let back = col2im(&c, [5, 6], win).unwrap();
+        assert!((dot(&cols, &c) - dot(&x, &back)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn conv2d_matches_a_direct_loop() {
+        let (x, w, b) = (t(&[2, 4, 5, 4], 0.3), t(&[6, 2, 3, 2], 1.1), t(&[6], 2.0));
+        let o = ConvOpts { stride: vec![2, 1], padding: vec![(1, 1), (0, 2)], dilation: vec![1, 2], groups: 2, transposed: false, output_padding: vec![0, 0] };
+        let y = convolution(&x, &w, Some(&b), &o).unwrap();
+        let (xv, wv, bv, yv) = (x.to_f64_vec().unwrap(), w.to_f64_vec().unwrap(), b.to_f64_vec().unwrap(), y.to_f64_vec().unwrap());
+        let ys = y.shape();
+        let (oh, ow) = (ys[2], ys[3]);
+        for n in 0..2 {
+            for oc in 0..6 {
+                let g = oc / 3;
+                for i in 0..oh {
+                    for j in 0..ow {
+                        let mut acc = bv[oc];
+                        for ci in 0..2 {
+                            for ki in 0..3 {
+                                for kj in 0..2 {
+                                    let (h, v) = ((i * 2 + ki) as i64 - 1, (j + kj * 2) as i64);
+                                    if h >= 0 && h < 5 && v < 4 {
+                                        let c = g * 2 + ci;
+                                        acc += xv[((n * 4 + c) * 5 + h as usize) * 4 + v as usize] * wv[((oc * 2 + ci) * 3 + ki) * 2 + kj];
+                                    }
+                                }
+                            }
+                        }
+                        let got = yv[((n * 6 + oc) * oh + i) * ow + j];
+                        assert!((got - acc).abs() < 1e-9, "({n},{oc},{i},{j}): {got} vs {acc}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn max_pool_indices_point_at_the_maxima() {
+        let x = t(&[1, 2, 5, 6], 0.4);
+        let (v, idx) = max_pool2d(&x, [3, 2], [2, 2], [1, 1], [1, 1], true).unwrap();
+        let xv = x.to_f64_vec().unwrap();
+        for (k, (val, i)) in v.to_f64_vec().unwrap().iter().zip(idx.to_i64_vec().unwrap()).enumerate() {
+            let plane = k / (v.shape()[2] * v.shape()[3]);
+            assert_eq!(*val, xv[plane * 30 + i as usize]);
+        }
+    }
+}
