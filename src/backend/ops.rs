@@ -35,6 +35,8 @@ pub enum UnaryOp {
     Acos,
     Sinh,
     Cosh,
+    /// The error function.
+    Erf,
     /// `x * x`.
     Square,
     /// `x ** p` for a float exponent.
@@ -98,6 +100,7 @@ impl UnaryOp {
             Acos => "acos",
             Sinh => "sinh",
             Cosh => "cosh",
+            Erf => "erf",
             Square => "square",
             PowScalar(_) => "pow_scalar",
             PowInt(_) => "pow_int",

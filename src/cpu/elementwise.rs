@@ -56,6 +56,16 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
     }
 }
 
+extern "C" {
+    fn erf(x: f64) -> f64;
+}
+
+/// libm's `erf` (what torch's CPU kernel calls per element).
+fn erf_f64(x: f64) -> f64 {
+    // SAFETY: a pure libm function of one double
+    unsafe { erf(x) }
+}
+
 fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
     use UnaryOp::*;
     let two = T::from_f64(2.0);
@@ -85,6 +95,7 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Acos => map1(s, l, |v: T| v.acos()),
         Sinh => map1(s, l, |v: T| v.sinh()),
         Cosh => map1(s, l, |v: T| v.cosh()),
+        Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
         Square => map1(s, l, |v: T| v * v),
         PowScalar(p) if p == 2.0 => map1(s, l, |v: T| v * v),
         PowScalar(p) => {

@@ -6,6 +6,7 @@ mod errors;
 mod function;
 mod functions;
 mod hooks;
+mod nn;
 mod node;
 mod random;
 mod tensor;
@@ -25,6 +26,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
     random::register(m)?;
+    nn::register(m)?;
     dlpack::register(m)?;
     functions::register_test_support(m)?;
     functions::install_anomaly_hooks();

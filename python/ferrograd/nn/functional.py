@@ -1,11 +1,6 @@
 """Functional forms of the nn ops."""
 
 
-def linear(x, weight, bias=None):
-    y = x.matmul(weight.t())
-    return y + bias if bias is not None else y
-
-
 def relu(x, inplace=False):
     return x.relu_() if inplace else x.relu()
 
@@ -37,48 +32,6 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
-
-
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
-def nll_loss(logp, target, reduction="mean"):
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    if target.dim() > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target.is_floating_point():
-        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
-    picked = logp.gather(1, target.unsqueeze(1)).squeeze(1)
-    return _reduce(-picked, reduction)
-
-
-def _scalar_name(dt):
-    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(str(dt).split(".")[-1], str(dt))
-
-
-def cross_entropy(input, target, reduction="mean"):
-    """Class indices (int64) or class probabilities (a float target of the input's shape)."""
-    if target.is_floating_point() and tuple(target.shape) == tuple(input.shape):
-        loss = -(target * input.log_softmax(1)).sum(1)
-        return _reduce(loss, reduction)
-    return nll_loss(input.log_softmax(1), target, reduction)
-
-
-def mse_loss(input, target, reduction="mean"):
-    d = (input - target) ** 2
-    if reduction == "mean":
-        return d.mean()
-    if reduction == "sum":
-        return d.sum()
-    return d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -492,3 +445,982 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if not is_batched:
         attn_output = attn_output.squeeze(1)
     return attn_output, None
+
+
+# ---------------------------------------------------------------------------------------
+# layers and losses: the ops with their own nodes are native (ferrograd._C._nn_*); the
+# compositions below follow torch.nn.functional / ATen's own compositions step by step.
+# ---------------------------------------------------------------------------------------
+
+import math as _math
+import warnings as _warnings
+
+from .. import _C
+
+
+def _pair(v, n=2, name="value"):
+    if isinstance(v, (list, tuple)):
+        if len(v) == 1:
+            return tuple(int(v[0]) for _ in range(n))
+        if len(v) != n:
+            raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match the convolution dimensions, but got {name}={list(v)}")
+        return tuple(int(x) for x in v)
+    return tuple(int(v) for _ in range(n))
+
+
+def _reduction_enum(reduction):
+    # torch.nn._reduction.get_enum
+    if reduction == "none":
+        return 0
+    if reduction == "mean":
+        return 1
+    if reduction == "elementwise_mean":
+        _warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.", stacklevel=3)
+        return 1
+    if reduction == "sum":
+        return 2
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average, reduce, emit_warning=True):
+    if size_average is None:
+        size_average = True
+    if reduce is None:
+        reduce = True
+    if size_average and reduce:
+        ret = "mean"
+    elif reduce:
+        ret = "sum"
+    else:
+        ret = "none"
+    if emit_warning:
+        _warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.", stacklevel=3)
+    return ret
+
+
+def _apply_reduction(loss, reduction):
+    r = _reduction_enum(reduction)
+    if r == 1:
+        return loss.mean()
+    if r == 2:
+        return loss.sum()
+    return loss
+
+
+def _broadcast_pair(a, b):
+    """torch.broadcast_tensors for two tensors (the tensors themselves when shapes agree),
+    with infer_size's error text."""
+    sa, sb = list(a.shape), list(b.shape)
+    if sa == sb:
+        return a, b
+    n = max(len(sa), len(sb))
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        off = n - 1 - i
+        da = sa[len(sa) - 1 - off] if len(sa) - 1 - off >= 0 else 1
+        db = sb[len(sb) - 1 - off] if len(sb) - 1 - off >= 0 else 1
+        if da != db and da != 1 and db != 1:
+            raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) at non-singleton dimension {i}")
+        out[i] = db if da == 1 else da
+    return a.expand(*out), b.expand(*out)
+
+
+def _size_str(t):
+    return f"torch.Size({list(t.shape)})"
+
+
+# ---- linear ---------------------------------------------------------------------------
+
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``: AddmmBackward0 for 2-d input with bias, MmBackward0
+    without; N-d contiguous input with bias is flattened to 2-d (ViewBackward0), as torch."""
+    if input.dim() == 2 and bias is not None:
+        return _C._nn_addmm(bias, input, weight.t())
+    if bias is not None and input.dim() >= 3 and input.is_contiguous():
+        lead = tuple(input.shape[:-1])
+        out = _C._nn_addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*lead, out.shape[-1])
+    if input.dim() == 1 and bias is not None:
+        out = _C._nn_addmm(bias, input.view(1, -1), weight.t())
+        return out.view(out.shape[-1])
+    y = input.matmul(weight.t())
+    return y + bias if bias is not None else y
+
+
+def bilinear(input1, input2, weight, bias=None):
+    y = ((input1.unsqueeze(-2).unsqueeze(-2) @ weight.unsqueeze(0)).squeeze(-2) * input2.unsqueeze(-2)).sum(-1)
+    return y + bias if bias is not None else y
+
+
+# ---- convolution ----------------------------------------------------------------------
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of size: {list(input.shape)}")
+    batched = input.dim() == nd + 2
+    x = input if batched else input.unsqueeze(0)
+    stride = _pair(stride, nd, "stride")
+    dilation = _pair(dilation, nd, "dilation")
+    ks = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [(0, 0)] * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for d, k in zip(dilation, ks):
+                total = d * (k - 1)
+                lo = total // 2
+                pads.append((lo, total - lo))
+            if any(lo != hi for lo, hi in pads):
+                _warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the input be created", stacklevel=3)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        pads = [(p, p) for p in _pair(padding, nd, "padding")]
+    out = _C._nn_convolution(x, weight, bias, list(stride), pads, list(dilation), int(groups), False, [0] * nd)
+    return out if batched else out.squeeze(0)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd, name):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of size: {list(input.shape)}")
+    if isinstance(padding, str):
+        raise RuntimeError(f"{name}(): argument 'padding' (position 5) must be tuple of ints, not str")
+    batched = input.dim() == nd + 2
+    x = input if batched else input.unsqueeze(0)
+    pads = [(p, p) for p in _pair(padding, nd, "padding")]
+    out = _C._nn_convolution(x, weight, bias, list(_pair(stride, nd, "stride")), pads, list(_pair(dilation, nd, "dilation")),
+                             int(groups), True, list(_pair(output_padding, nd, "output_padding")))
+    return out if batched else out.squeeze(0)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2, "conv_transpose2d")
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    if input.dim() not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    out = _C._nn_im2col(x, list(_pair(kernel_size)), list(_pair(dilation)), list(_pair(padding)), list(_pair(stride)))
+    return out if batched else out.squeeze(0)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    if input.dim() not in (2, 3):
+        raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got {input.dim()}D)")
+    batched = input.dim() == 3
+    x = input if batched else input.unsqueeze(0)
+    out = _C._nn_col2im(x, list(_pair(output_size)), list(_pair(kernel_size)), list(_pair(dilation)), list(_pair(padding)), list(_pair(stride)))
+    return out if batched else out.squeeze(0)
+
+
+# ---- pooling --------------------------------------------------------------------------
+
+def _pool_args(kernel_size, stride, padding, dilation, n):
+    k = _pair(kernel_size, n, "kernel_size")
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else _pair(stride, n, "stride")
+    return k, s, _pair(padding, n, "padding"), _pair(dilation, n, "dilation")
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=True):
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, 2)
+    return _C._nn_max_pool2d(input, list(k), list(s), list(p), list(d), bool(ceil_mode))
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, idx = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {list(input.shape)}")
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, 1)
+    out, idx = _C._nn_max_pool2d(input.unsqueeze(-2), [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], bool(ceil_mode))
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, 2)
+    return _C._nn_avg_pool2d(input, list(k), list(s), list(p), bool(ceil_mode), bool(count_include_pad), divisor_override)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(input.shape)}")
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, 1)
+    out = _C._nn_avg_pool2d(input.unsqueeze(-2), [1, k[0]], [1, s[0]], [0, p[0]], bool(ceil_mode), bool(count_include_pad), None)
+    return out.squeeze(-2)
+
+
+def _adaptive_size(output_size, input, n):
+    sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * n
+    if len(sizes) != n:
+        raise RuntimeError(f"adaptive_avg_pool{n}d: output_size must be {n}")
+    return [input.shape[input.dim() - n + i] if v is None else int(v) for i, v in enumerate(sizes)]
+
+
+def adaptive_avg_pool2d(input, output_size):
+    size = _adaptive_size(output_size, input, 2)
+    if size == [1, 1] and input.dim() in (3, 4) and input.numel() > 0:
+        # ATen computes the 1x1 case as a mean over the last two dims (MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    return _C._nn_adaptive_avg_pool2d(input, size)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d() argument 'input' must have 2 or 3 dims, got {input.dim()}")
+    o = _adaptive_size(output_size, input, 1)[0]
+    return adaptive_avg_pool2d(input.unsqueeze(-2), [1, o]).squeeze(-2)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _C._nn_adaptive_max_pool2d(input, _adaptive_size(output_size, input, 2))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out, idx = adaptive_max_pool2d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'input' must have 2 or 3 dims, got {input.dim()}")
+    o = _adaptive_size(output_size, input, 1)[0]
+    out, idx = _C._nn_adaptive_max_pool2d(input.unsqueeze(-2), [1, o])
+    out, idx = out.squeeze(-2), idx.squeeze(-2)
+    return (out, idx) if return_indices else out
+
+
+# ---- normalisation --------------------------------------------------------------------
+
+def _verify_batch_size(size):
+    n = size[0]
+    for s in size[2:]:
+        n *= s
+    if n == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size torch.Size({list(size)})")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if training:
+        _verify_batch_size(list(input.shape))
+    return _C._nn_batch_norm(input, weight, bias, running_mean, running_var, bool(training),
+                             0.0 if momentum is None else float(momentum), float(eps))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    ns = [int(normalized_shape)] if isinstance(normalized_shape, int) else [int(v) for v in normalized_shape]
+    return _C._nn_layer_norm(input, ns, weight, bias, float(eps))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    _verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups] + list(input.shape[2:]))
+    return _C._nn_group_norm(input, int(num_groups), weight, bias, float(eps))
+
+
+# ---- embedding ------------------------------------------------------------------------
+
+def _embedding_renorm_(weight, input, max_norm, norm_type):
+    from .. import no_grad
+
+    with no_grad():
+        rows = sorted(set(int(i) for i in input.reshape(-1).tolist()))
+        for r in rows:
+            row = weight[r]
+            norm = float(row.norm(norm_type))
+            if norm > max_norm:
+                row.mul_(max_norm / (norm + 1e-7))
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if sparse:
+        raise NotImplementedError("embedding(sparse=True): sparse gradients are not supported by ferrograd")
+    if max_norm is not None:
+        input = input.contiguous()
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _C._nn_embedding(weight, input, None if padding_idx == -1 else padding_idx, bool(scale_grad_by_freq))
+
+
+def one_hot(tensor, num_classes=-1):
+    from .. import arange, int64
+
+    if tensor.dtype != int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() > 0:
+        if int(tensor.min()) < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes != -1 and int(tensor.max()) >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    elif num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    n = int(tensor.max()) + 1 if num_classes == -1 else num_classes
+    return (tensor.unsqueeze(-1) == arange(n)).to(int64)
+
+
+# ---- dropout --------------------------------------------------------------------------
+
+def _check_p(p):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout_impl(input, p, train, inplace, noise_shape=None):
+    # ATen's _dropout_impl: input * (bernoulli(1 - p) / (1 - p)) (MulBackward0)
+    from .. import empty, empty_like, zeros
+
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        z = zeros((), dtype=input.dtype)
+        return input.mul_(z) if inplace else input * z
+    noise = empty_like(input) if noise_shape is None else empty(noise_shape, dtype=input.dtype)
+    noise.bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    return _dropout_impl(input, p, training, inplace)
+
+
+def _feature_dropout(input, p, training, inplace):
+    if input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2)
+    return _dropout_impl(input, p, training, inplace, shape)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    batched = input.dim() == 3
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        out = out.squeeze_(0) if inplace else out.squeeze(0)
+    return out
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    _check_p(p)
+    d = input.dim()
+    if d not in (3, 4):
+        _warnings.warn(f"dropout2d: Received a {d}-D input to dropout2d, which is deprecated and will result in an error in a future release. To retain the behavior and silence this warning, please use dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if d == 3:
+        _warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will change in a future release to interpret the input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+# ---- activations ----------------------------------------------------------------------
+
+def _act(input, kind, a=0.0, b=0.0, inplace=False):
+    if inplace:
+        _C._nn_activation_(input, kind, float(a), float(b))
+        return input
+    return _C._nn_activation(input, kind, float(a), float(b))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _act(input, "leaky_relu", negative_slope, 0.0, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _act(input, "elu", alpha, 1.0, inplace)
+
+
+def selu(input, inplace=False):
+    return _act(input, "elu", 1.6732632423543772848170429916717, 1.0507009873554804934193349852946, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    return _act(input, "celu", alpha, 0.0, inplace)
+
+
+def gelu(input, approximate="none"):
+    if approximate == "none":
+        return _act(input, "gelu")
+    if approximate == "tanh":
+        return _act(input, "gelu_tanh")
+    raise RuntimeError(f"approximate argument must be either none or tanh.")
+
+
+def silu(input, inplace=False):
+    return _act(input, "silu", inplace=inplace)
+
+
+def mish(input, inplace=False):
+    return _act(input, "mish", inplace=inplace)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return _act(input, "softplus", beta, threshold)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _act(input, "hardtanh", min_val, max_val, inplace)
+
+
+def relu6(input, inplace=False):
+    return _act(input, "hardtanh", 0.0, 6.0, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    return _act(input, "hardsigmoid", inplace=inplace)
+
+
+def hardswish(input, inplace=False):
+    return _act(input, "hardswish", inplace=inplace)
+
+
+def logsigmoid(input):
+    return _act(input, "logsigmoid")
+
+
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _act(input, "softshrink", lambd)
+
+
+def hardshrink(input, lambd=0.5):
+    return _act(input, "hardshrink", lambd)
+
+
+def threshold(input, threshold, value, inplace=False):
+    return _act(input, "threshold", threshold, value, inplace)
+
+
+def prelu(input, weight):
+    return _C._nn_prelu(input, weight)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _C._nn_glu(input, dim)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return softmax(-input, dim, dtype=dtype)
+
+
+# ---- losses ---------------------------------------------------------------------------
+
+def _warn_size(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        _warnings.warn(f"Using a target size ({_size_str(target)}) that is different to the input size ({_size_str(input)}). "
+                       "This will likely lead to incorrect results due to broadcasting. "
+                       "Please ensure they have the same size.", stacklevel=3)
+
+
+def _weighted(loss, weight, input, reduction):
+    if tuple(weight.shape) != tuple(input.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    x, y = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted((x - y) ** 2, weight, input, reduction)
+    return _C._nn_pointwise_loss("mse", x, y, _reduction_enum(reduction), 0.0)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    x, y = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted((x - y).abs(), weight, input, reduction)
+    r = _reduction_enum(reduction)
+    return _apply_reduction((x - y).abs(), reduction) if r else (x - y).abs()
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _warn_size(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    x, y = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return l1_loss(x, y, reduction=reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return _C._nn_pointwise_loss("smooth_l1", x, y, _reduction_enum(reduction), float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    _warn_size(input, target)
+    x, y = _broadcast_pair(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None:
+        return _C._nn_pointwise_loss("huber", x, y, _reduction_enum(reduction), float(delta))
+    loss = _C._nn_pointwise_loss("huber", x, y, 0, float(delta))
+    return _weighted(loss, weight, input, reduction)
+
+
+def _scalar_name(dt):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int32": "Int", "int64": "Long",
+            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}.get(str(dt).split(".")[-1], str(dt))
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    d = input.dim()
+    if d < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {d})")
+    if d != 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]}).")
+    if d <= 2 or d == 4:
+        return _C._nn_nll_loss(input, target, weight, r, int(ignore_index))
+    # 3-d and 5+-d: through the 2-d spatial kernel on (N, C, 1, -1), as ATen's nll_loss_nd
+    n, c = input.shape[0], input.shape[1]
+    out_size = (n,) + tuple(input.shape[2:])
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise ValueError(f"Expected target size {list(out_size)}, got {list(target.shape)}")
+    x = input.contiguous().view(n, c, 1, -1)
+    t = target.contiguous().view(n, 1, -1)
+    out = _C._nn_nll_loss(x, t, weight, r, int(ignore_index))
+    return out.view(out_size) if r == 0 else out
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """log_softmax + nll_loss for class indices; the probability-target and
+    label-smoothing forms composed as ATen composes them."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    n_classes = input.shape[class_dim]
+    if tuple(input.shape) == tuple(target.shape):
+        # probability targets
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got {_scalar_name(target.dtype)}")
+        if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
+            raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}")
+        logp = input.log_softmax(class_dim)
+        t = target * (1 - label_smoothing) + (label_smoothing / n_classes) if label_smoothing > 0.0 else target
+        if weight is not None:
+            shape = [1] * input.dim()
+            shape[class_dim] = n_classes
+            prod = logp * t * weight.view(shape)
+        else:
+            prod = logp * t
+        if r == 1:
+            return _C._nn_div_scalar(-prod.sum(), input.numel() / n_classes)
+        if r == 2:
+            return -prod.sum()
+        return -prod.sum(class_dim)
+    if target.is_floating_point():
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target.dtype)}")
+    logp = input.log_softmax(class_dim)
+    if label_smoothing <= 0.0:
+        return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    ignore_mask = target == ignore_index
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        smooth = -(logp * weight.view(shape)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    smooth = smooth.masked_fill(ignore_mask, 0.0)
+    if r == 1:
+        if weight is not None:
+            keep = target[~ignore_mask].reshape(-1)
+            ret = smooth.sum() / weight.gather(0, keep).sum()
+        else:
+            ret = smooth.sum() / (~ignore_mask).sum()
+    elif r == 2:
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return (1 - label_smoothing) * nll + ret * (label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({_size_str(target)}) that is different to the input size ({_size_str(input)}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        from .. import broadcast_tensors
+
+        weight = broadcast_tensors(weight, input)[0] if tuple(weight.shape) != tuple(input.shape) else weight
+    return _C._nn_binary_cross_entropy(input, target, weight, r)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({_size_str(target)}) must be the same as input size ({_size_str(input)})")
+    return _C._nn_binary_cross_entropy_with_logits(input, target, weight, pos_weight, r)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction_enum = _reduction_enum(_legacy_reduction(size_average, reduce))
+    else:
+        if reduction == "mean":
+            _warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                           "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                           "'mean' will be changed to behave the same as 'batchmean' in the next major release.", stacklevel=2)
+        reduction_enum = 2 if reduction == "batchmean" else _reduction_enum(reduction)
+    if log_target:
+        loss = target.exp() * (target - input)
+    else:
+        from .. import where, zeros_like
+
+        loss = where(target == 0, zeros_like(target), target * target.log()) - target * input
+    if reduction_enum == 1:
+        loss = loss.mean()
+    elif reduction_enum == 2:
+        loss = loss.sum()
+    if reduction == "batchmean" and input.dim() != 0:
+        loss = loss / input.shape[0]
+    return loss
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {_size_str(input1)}, input2: {_size_str(input2)}, target: {_size_str(target)} ")
+    loss = (-target * (input1 - input2) + margin).clamp_min(0.0)
+    return _apply_reduction(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    from .. import where, zeros_like
+
+    d = input1.dim() - 1
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(d)
+    mag1 = (input1 * input1).sum(d) + eps
+    mag2 = (input2 * input2).sum(d) + eps
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min(0.0)
+    out = where(target == 1, pos, zeros) + where(target == -1, neg, zeros)
+    return _apply_reduction(out, reduction)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    from .. import where, zeros_like
+
+    zeros = zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0.0)
+    out_margin = where(target != 1, margin_clamp, zeros)
+    out_self = where(target != -1, input, zeros)
+    return _apply_reduction(out_margin + out_self, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _C._nn_pointwise_loss("soft_margin", input, target, _reduction_enum(reduction), 0.0)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    return (x1 - x2 + eps).norm(p, dim=-1, keepdim=keepdim)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    if margin <= 0:
+        raise ValueError(f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_swap = pairwise_distance(positive, negative, p, eps)
+        from .. import minimum
+
+        d_neg = minimum(d_neg, d_swap)
+    loss = (margin + d_pos - d_neg).clamp_min(0.0)
+    return _apply_reduction(loss, reduction)
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _reduction_enum(reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        from .. import where, zeros_like
+
+        approx = target * target.log() - target + 0.5 * (2 * _math.pi * target).log()
+        loss = loss + where(target > 1, approx, zeros_like(approx))
+    return _apply_reduction(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    from .. import full_like, no_grad
+
+    if isinstance(var, (int, float)):
+        var = full_like(input, float(var))
+    if tuple(var.shape) != tuple(input.shape):
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif tuple(input.shape[:-1]) == tuple(var.shape[:-1]) and var.shape[-1] == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * _math.log(2 * _math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    return input.flatten(start_dim, end_dim)
+
+
+# ---- padding, normalize, interpolate --------------------------------------------------
+
+_NONCONST_PAD_MSG = ("Padding size {} is not supported for {}D input tensor.\n"
+                     "Supported combinations for non-constant padding:\n"
+                     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                     "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                     "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def _pad_circular(input, pairs):
+    from .. import empty
+
+    nd = input.dim()
+    k = len(pairs)
+    in_shape = list(input.shape)
+    out_shape = list(in_shape)
+    for i, (lo, hi) in enumerate(pairs):
+        d = nd - k + i
+        if lo > in_shape[d] or hi > in_shape[d]:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        out_shape[d] = in_shape[d] + lo + hi
+    out = empty(out_shape, dtype=input.dtype)
+    out_slice, in_slice = out, input
+    for i, (lo, hi) in enumerate(pairs):
+        d = nd - k + i
+        out_slice = out_slice.narrow(d, max(lo, 0), out_shape[d] - max(hi, 0) - max(lo, 0))
+        in_slice = in_slice.narrow(d, max(-lo, 0), in_shape[d] - max(-hi, 0) - max(-lo, 0))
+    out_slice.copy_(in_slice)
+    for i in reversed(range(k)):
+        lo, hi = pairs[i]
+        d = nd - k + i
+        if lo > 0:
+            out.narrow(d, 0, lo).copy_(out.narrow(d, out_shape[d] - lo - max(hi, 0), lo))
+        if hi > 0:
+            out.narrow(d, out_shape[d] - hi, hi).copy_(out.narrow(d, max(lo, 0), hi))
+    return out
+
+
+def pad(input, pad, mode="constant", value=None):
+    """``F.pad``: constant (ConstantPadNdBackward0), reflect / replicate over the last one
+    or two dims (ReflectionPad/ReplicationPad nodes), circular (CopySlices, as ATen)."""
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    k = len(pad) // 2
+    pairs = [(pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]) for i in range(k)]  # outermost first
+    if mode == "constant":
+        return _C._nn_constant_pad(input, pairs, 0.0 if value is None else float(value))
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    nd = input.dim()
+    if not ((len(pad) == 2 and nd in (2, 3)) or (len(pad) == 4 and nd in (3, 4)) or (len(pad) == 6 and nd in (4, 5))):
+        raise NotImplementedError(_NONCONST_PAD_MSG.format(len(pad), nd))
+    if mode == "circular":
+        return _pad_circular(input, pairs)
+    return _C._nn_index_pad(input, pairs, mode == "reflect")
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    if out is not None:
+        raise RuntimeError("normalize(out=...) is not supported by ferrograd")
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def _interp_matrix(n_in, n_out, mode, align_corners, scale_factor):
+    w = [[0.0] * n_in for _ in range(n_out)]
+    if mode == "nearest":
+        scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+        for o in range(n_out):
+            w[o][min(int(_math.floor(o * scale)), n_in - 1)] = 1.0
+        return w
+    if align_corners:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+    for o in range(n_out):
+        if align_corners:
+            src = scale * o
+        else:
+            src = max(scale * (o + 0.5) - 0.5, 0.0)
+        i0 = int(src)
+        i1 = i0 + (1 if i0 < n_in - 1 else 0)
+        l1 = src - i0
+        w[o][i0] += 1.0 - l1
+        w[o][i1] += l1
+    return w
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
+                antialias=False):
+    """nearest, linear and bilinear resampling as separable weight matrices (torch's
+    source-index rules), recorded as torch's Upsample* nodes."""
+    from .. import tensor
+
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    if antialias:
+        raise NotImplementedError("interpolate(antialias=True) is not supported by ferrograd")
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input with "
+                                 f"spatial dimensions of {list(input.shape[2:])} and output size of {size}. Please provide "
+                                 "input tensor in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            output_size = [int(s) for s in size]
+        else:
+            output_size = [int(size)] * dim
+        scale_factors = None
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got input "
+                                 f"with spatial dimensions of {list(input.shape[2:])} and scale_factor of shape "
+                                 f"{scale_factor}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                                 "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = [float(s) for s in scale_factor]
+        else:
+            scale_factors = [float(scale_factor)] * dim
+        output_size = None
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if output_size is None:
+        output_size = [int(_math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
+        if recompute_scale_factor:
+            scale_factors = None
+    sf = scale_factors or [None] * dim
+    spatial = list(input.shape[2:])
+    if mode == "nearest" and dim in (1, 2):
+        names = {1: "UpsampleNearest1DBackward0", 2: "UpsampleNearest2DBackward0"}
+    elif mode == "linear" and dim == 1:
+        names = {1: "UpsampleLinear1DBackward0"}
+    elif mode == "bilinear" and dim == 2:
+        names = {2: "UpsampleBilinear2DBackward0"}
+    elif mode in ("linear", "bilinear", "trilinear", "bicubic") and {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}[mode] != dim:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {({'linear': 1, 'bilinear': 2, 'trilinear': 3, 'bicubic': 2}[mode]) + 2}D input")
+    else:
+        raise NotImplementedError(f"interpolate(mode={mode!r}) on {input.dim()}D input is not supported by ferrograd")
+    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype)
+            for i in range(dim)]
+    if dim == 1:
+        return _C._nn_resample(input, None, mats[0], names[1])
+    return _C._nn_resample(input, mats[0], mats[1], names[2])

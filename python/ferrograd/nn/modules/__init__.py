@@ -3,8 +3,18 @@
 from .module import Module
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .linear import Identity, Linear
-from .activation import ReLU, Sigmoid, Tanh
-from .loss import CrossEntropyLoss, MSELoss
+from .activation import *  # noqa: F401,F403
+from .activation import __all__ as _activation_all
+from .loss import *  # noqa: F401,F403
+from .loss import __all__ as _loss_all
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
+                      MaxPool1d, MaxPool2d)
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .normalization import GroupNorm, LayerNorm
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .sparse import Embedding
+from .flatten import Flatten, Unflatten
 from .activation import MultiheadAttention
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
                           TransformerEncoderLayer)
@@ -14,9 +24,11 @@ __all__ = [
     "Module",
     "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict",
     "Identity", "Linear",
-    "ReLU", "Tanh", "Sigmoid",
-    "MSELoss", "CrossEntropyLoss",
-    "MultiheadAttention",
+    "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
+    "MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+    "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm",
+    "Dropout", "Dropout1d", "Dropout2d", "Embedding", "Flatten", "Unflatten",
     "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
-]
+] + list(_activation_all) + list(_loss_all)

@@ -1,0 +1,1526 @@
+//! nn layers and losses with their own backward nodes (PyTorch's grad_fn names):
+//! convolution (im2col + matmul), pooling, normalisation, embedding, activations, losses.
+//!
+//! Forwards are computed with grad mode off from core ops (so no intermediate history);
+//! each op then records ONE node whose backward formula is written with differentiable
+//! ops, so double backward works. Nothing here touches a buffer: windows are strided views
+//! and scatters through `backend`.
+
+use super::{
+    add, as_strided_scatter, as_strided_view, binary_raw, cast_raw, compare, contiguous, div, exp, expand, log,
+    matmul, mean, mul, neg, permute, put_add, reshape, sigmoid, sqrt, sub, sum, sum_dims, sum_to, t, tanh,
+    transpose, where_, write_into, BinOp,
+};
+use crate::autograd::{record, GradModeGuard, Save};
+use crate::backend;
+use crate::dtype::DType;
+use crate::error::Result;
+use crate::shape::{contiguous_strides, Dims, Layout};
+use crate::tensor::{Scalar, Tensor};
+use crate::{bail, ensure};
+
+fn sc(v: f64) -> Tensor {
+    Tensor::wrapped_scalar(Scalar::Float(v))
+}
+fn sci(v: i64) -> Tensor {
+    Tensor::wrapped_scalar(Scalar::Int(v))
+}
+fn no_grad<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let _g = GradModeGuard::new(false);
+    f()
+}
+fn i64s(v: &[usize]) -> Vec<i64> {
+    v.iter().map(|&d| d as i64).collect()
+}
+fn rs(x: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    reshape(x, &i64s(shape))
+}
+fn cmp(x: &Tensor, v: f64, op: BinOp) -> Result<Tensor> {
+    compare(x, &sc(v), op)
+}
+/// `cond ? a : b` for a bool `cond`.
+fn sel(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    where_(cond, a, b)
+}
+/// `t` as a fresh dense tensor of its own (not a view of anything), so the node recorded on
+/// it is the whole story (an in-place op on a layer's output must not rebase onto a base).
+fn fresh(t: &Tensor) -> Result<Tensor> {
+    let is_view = t.meta().view_base.is_some();
+    let d = t.data();
+    let dense = d.layout.offset == 0 && d.layout.is_contiguous() && d.storage.data.read().len() == d.layout.numel();
+    drop(d);
+    if dense && !is_view { Ok(t.clone()) } else { cast_raw(t, t.dtype()) }
+}
+
+fn lay(shape: &[usize], strides: &[usize], offset: usize) -> Layout {
+    Layout { shape: Dims::from_slice(shape), strides: Dims::from_slice(strides), offset }
+}
+fn host(v: Vec<i64>, device: crate::Device) -> Result<Tensor> {
+    let n = v.len();
+    let t = crate::tensor::from_i64s(&v, &[n], DType::Int64)?;
+    if t.device() == device { Ok(t) } else { backend::to_device(&t, device) }
+}
+fn hostf(v: &[f64], shape: &[usize], dtype: DType, device: crate::Device) -> Result<Tensor> {
+    let t = crate::tensor::from_f64s(v, shape, dtype)?;
+    if t.device() == device { Ok(t) } else { backend::to_device(&t, device) }
+}
+
+// ---------------------------------------------------------------------------------------
+// windows: im2col / col2im
+// ---------------------------------------------------------------------------------------
+
+/// A 2-d sliding window: kernel, stride, dilation and padding (top, bottom, left, right;
+/// a negative pad crops).
+#[derive(Clone, Copy, Debug)]
+pub struct Window2d {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub dilation: [usize; 2],
+    pub pad: [i64; 4],
+}
+
+impl Window2d {
+    fn padded(&self, h: usize, w: usize) -> (i64, i64) {
+        (h as i64 + self.pad[0] + self.pad[1], w as i64 + self.pad[2] + self.pad[3])
+    }
+    fn extent(&self) -> (i64, i64) {
+        ((self.dilation[0] * (self.kernel[0] - 1) + 1) as i64, (self.dilation[1] * (self.kernel[1] - 1) + 1) as i64)
+    }
+    /// Number of window positions along each dim (None when the window does not fit).
+    pub fn out_size(&self, h: usize, w: usize) -> Option<[usize; 2]> {
+        let (hp, wp) = self.padded(h, w);
+        let (eh, ew) = self.extent();
+        if hp < eh || wp < ew {
+            return None;
+        }
+        Some([((hp - eh) / self.stride[0] as i64 + 1) as usize, ((wp - ew) / self.stride[1] as i64 + 1) as usize])
+    }
+    fn ksize(&self) -> usize {
+        self.kernel[0] * self.kernel[1]
+    }
+}
+
+/// `x` (n, c, h, w) placed into a (n, c, hp, wp) buffer at (top, left) (negative crops),
+/// the rest `fill`. No autograd.
+fn place(x: &Tensor, hp: usize, wp: usize, top: i64, left: i64, fill: f64) -> Result<Tensor> {
+    let s = x.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2] as i64, s[3] as i64);
+    let out = crate::tensor::full_on(&[n, c, hp, wp], Scalar::Float(fill), x.dtype(), x.device())?;
+    // overlap in destination coordinates
+    let (d0, d1) = (top.max(0), (top + h).min(hp as i64));
+    let (e0, e1) = (left.max(0), (left + w).min(wp as i64));
+    if d1 > d0 && e1 > e0 && n > 0 && c > 0 {
+        let ds = contiguous_strides(&[n, c, hp, wp]);
+        let dst = as_strided_view(&out, &lay(&[n, c, (d1 - d0) as usize, (e1 - e0) as usize], &ds, (d0 as usize) * wp + e0 as usize));
+        let xl = x.layout();
+        let src = as_strided_view(x, &lay(&[n, c, (d1 - d0) as usize, (e1 - e0) as usize], &xl.strides,
+            xl.offset + ((d0 - top) as usize) * xl.strides[2] + ((e0 - left) as usize) * xl.strides[3]));
+        write_into(&dst, &src)?;
+    }
+    Ok(out)
+}
+
+/// Columns of `x` (n, c, h, w): (n, c*kh*kw, oh*ow), padding filled with `fill`. No autograd.
+fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 2])> {
+    let s = x.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("im2col: window larger than the padded input".into()))?;
+    let (hp, wp) = win.padded(h, w);
+    let (hp, wp) = (hp as usize, wp as usize);
+    let src = if win.pad == [0; 4] && x.is_contiguous() {
+        x.clone()
+    } else if win.pad == [0; 4] {
+        cast_raw(x, x.dtype())?
+    } else {
+        place(x, hp, wp, win.pad[0], win.pad[2], fill)?
+    };
+    let off = src.layout().offset;
+    let [kh, kw] = win.kernel;
+    let view = as_strided_view(&src, &lay(&[n, c, kh, kw, oh, ow],
+        &[c * hp * wp, hp * wp, win.dilation[0] * wp, win.dilation[1], win.stride[0] * wp, win.stride[1]], off));
+    let cols = cast_raw(&view, x.dtype())?;
+    Ok((as_strided_view(&cols, &Layout::contiguous(&[n, c * kh * kw, oh * ow])), [oh, ow]))
+}
+
+/// The adjoint of `im2col_raw`: columns (n, c*kh*kw, L) summed back into (n, c, h, w).
+fn col2im_raw(cols: &Tensor, hw: [usize; 2], win: &Window2d) -> Result<Tensor> {
+    let s = cols.shape();
+    let k = win.ksize();
+    let (n, c) = (s[0], s[1] / k);
+    let [h, w] = hw;
+    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
+    let (hp, wp) = win.padded(h, w);
+    let (hp, wp) = (hp as usize, wp as usize);
+    let [kh, kw] = win.kernel;
+    let l = lay(&[n, c, kh, kw, oh, ow], &[c * hp * wp, hp * wp, win.dilation[0] * wp, win.dilation[1], win.stride[0] * wp, win.stride[1]], 0);
+    let g = rs(&contiguous(cols)?, &[n, c, kh, kw, oh, ow])?;
+    let full = as_strided_scatter(&g, &l, &[n, c, hp, wp])?;
+    if win.pad == [0; 4] {
+        return Ok(full);
+    }
+    place(&full, h, w, -win.pad[0], -win.pad[2], 0.0)
+}
+
+/// `F.unfold` on (n, c, h, w): Im2ColBackward0.
+pub fn im2col(x: &Tensor, win: Window2d) -> Result<Tensor> {
+    let s = x.shape();
+    let hw = [s[2], s[3]];
+    let out = no_grad(|| im2col_raw(x, &win, 0.0))?.0;
+    record("Im2ColBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(col2im(&g[0], hw, win)?)]))?;
+    Ok(out)
+}
+
+/// `F.fold` of (n, c*kh*kw, L) into (n, c, h, w): Col2ImBackward0.
+pub fn col2im(cols: &Tensor, hw: [usize; 2], win: Window2d) -> Result<Tensor> {
+    let s = cols.shape();
+    ensure!(s.len() == 3, Runtime, "Expected 3D (unbatched) or 4D (batched) input to fold, but got input of dimension {}", s.len());
+    ensure!(s[1] % win.ksize() == 0, Runtime,
+        "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)={} and kernel_size=({}, {})",
+        s[1], win.kernel[0], win.kernel[1]);
+    let ob = win.out_size(hw[0], hw[1]).unwrap_or([0, 0]);
+    ensure!(ob[0] * ob[1] == s[2] && ob[0] > 0, Runtime,
+        "Given output_size=({}, {}), kernel_size=({}, {}), dilation=({}, {}), padding=({}, {}), stride=({}, {}), expected size of input's dimension 2 to match the calculated number of sliding blocks {} * {} = {}, but got input.size(2)={}.",
+        hw[0], hw[1], win.kernel[0], win.kernel[1], win.dilation[0], win.dilation[1], win.pad[0], win.pad[2], win.stride[0], win.stride[1], ob[0], ob[1], ob[0] * ob[1], s[2]);
+    let out = no_grad(|| col2im_raw(cols, hw, &win))?;
+    record("Col2ImBackward0", &[cols], &[&out], &[], move |_, g, _| Ok(vec![Some(im2col(&g[0], win)?)]))?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// convolution
+// ---------------------------------------------------------------------------------------
+
+/// Options of a convolution over 1 or 2 spatial dims (1-d ones are lifted to height 1).
+#[derive(Clone, Debug)]
+pub struct ConvOpts {
+    pub stride: Vec<usize>,
+    /// (before, after) per spatial dim
+    pub padding: Vec<(i64, i64)>,
+    pub dilation: Vec<usize>,
+    pub groups: usize,
+    pub transposed: bool,
+    pub output_padding: Vec<usize>,
+}
+
+fn lift2(v: &[usize], one: usize) -> [usize; 2] {
+    if v.len() == 1 { [one, v[0]] } else { [v[0], v[1]] }
+}
+
+/// `conv1d/conv2d/conv_transpose1d/conv_transpose2d` (ConvolutionBackward0).
+pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> Result<Tensor> {
+    let xs = x.shape();
+    let ws = w.shape();
+    let sd = ws.len().saturating_sub(2);
+    ensure!(sd == 1 || sd == 2, NotImplemented, "only 1-d and 2-d convolutions are supported");
+    ensure!(xs.len() == sd + 2, Runtime,
+        "Expected {}D (unbatched) or {}D (batched) input to conv{}d, but got input of size: {}", sd + 1, sd + 2, sd, crate::shape::fmt_list(&xs));
+    ensure!(x.dtype() == w.dtype(), Runtime,
+        "Input type ({}) and weight type ({}) should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
+        x.dtype().scalar_name(), w.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), Runtime, "\"slow_conv2d_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    let g = o.groups;
+    ensure!(g > 0, Runtime, "non-positive groups is not supported");
+    let lift = |t: &Tensor, s: &[usize]| -> Result<Tensor> {
+        if sd == 1 { let mut v = s[..2].to_vec(); v.push(1); v.push(s[2]); rs(t, &v) } else { Ok(t.clone()) }
+    };
+    let (n, c) = (xs[0], xs[1]);
+    let [h, wd] = lift2(&xs[2..], 1);
+    let [kh, kw] = lift2(&ws[2..], 1);
+    let stride = lift2(&o.stride, 1);
+    let dil = lift2(&o.dilation, 1);
+    let pads: [(i64, i64); 2] = if o.padding.len() == 1 { [(0, 0), o.padding[0]] } else { [o.padding[0], o.padding[1]] };
+    let win = Window2d { kernel: [kh, kw], stride, dilation: dil, pad: [pads[0].0, pads[0].1, pads[1].0, pads[1].1] };
+    let fmtw = crate::shape::fmt_list(&ws);
+    let fmtx = crate::shape::fmt_list(&xs);
+    if let Some(b) = b {
+        let oc = if o.transposed { ws[1] * g } else { ws[0] };
+        ensure!(b.dim() == 1 && b.shape()[0] == oc, Runtime,
+            "Given weight of size {}, expected bias to be 1-dimensional with {} elements, but got bias of size {} instead", fmtw, oc, crate::shape::fmt_list(&b.shape()));
+    }
+    if !o.transposed {
+        let (oc, cg) = (ws[0], ws[1]);
+        ensure!(oc % g == 0, Runtime, "Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size {} instead", g, g, fmtw);
+        ensure!(c == cg * g, Runtime, "Given groups={}, weight of size {}, expected input{} to have {} channels, but got {} channels instead", g, fmtw, fmtx, cg * g, c);
+        let Some([oh, ow]) = win.out_size(h, wd) else {
+            let (hp, wp) = win.padded(h, wd);
+            let (eh, ew) = win.extent();
+            if sd == 1 {
+                bail!(Runtime, "Calculated padded input size per channel: ({}). Kernel size: ({}). Kernel size can't be greater than actual input size", wp, ew);
+            }
+            bail!(Runtime, "Calculated padded input size per channel: ({} x {}). Kernel size: ({} x {}). Kernel size can't be greater than actual input size", hp, wp, eh, ew);
+        };
+        let (og, kk) = (oc / g, cg * kh * kw);
+        let l = oh * ow;
+        let out_shape: Vec<usize> = if sd == 1 { vec![n, oc, ow] } else { vec![n, oc, oh, ow] };
+        let out = no_grad(|| {
+            let (cols, _) = im2col_raw(&lift(x, &xs)?, &win, 0.0)?;
+            let cols = rs(&cols, &[n, g, kk, l])?;
+            let wm = rs(&contiguous(w)?, &[g, og, kk])?;
+            let y = rs(&matmul(&wm, &cols)?, &out_shape)?;
+            match b {
+                Some(b) => { let mut bs = vec![1usize; out_shape.len()]; bs[1] = oc; add(&y, &rs(b, &bs)?) }
+                None => Ok(y),
+            }
+        })?;
+        let out = fresh(&out)?;
+        let mut ins: Vec<&Tensor> = vec![x, w];
+        if let Some(b) = b { ins.push(b); }
+        let has_b = b.is_some();
+        let (xs2, ws2) = (xs.clone(), ws.clone());
+        // dx = col2im(Wᵀ g), dW = sum_n g colsᵀ, db = sum g over (n, spatial)
+        record("ConvolutionBackward0", &ins, &[&out], &[Save::In(x), Save::In(w)], move |s, gr, need| {
+            let gv = rs(&gr[0], &[n, g, og, l])?;
+            let gx = if need[0] {
+                let wt = transpose(&rs(&s.get(1)?, &[g, og, kk])?, 1, 2)?;
+                let cols = rs(&matmul(&wt, &gv)?, &[n, g * kk, l])?;
+                Some(rs(&col2im(&cols, [h, wd], win)?, &xs2)?)
+            } else { None };
+            let gw = if need[1] {
+                let x4 = s.get(0)?;
+                let x4 = if sd == 1 { rs(&x4, &[n, c, 1, wd])? } else { x4 };
+                let cols = rs(&im2col(&x4, win)?, &[n, g, kk, l])?;
+                let p = sum_dims(&matmul(&gv, &transpose(&cols, 2, 3)?)?, &[0], false, None)?;
+                Some(rs(&p, &ws2)?)
+            } else { None };
+            let mut v = vec![gx, gw];
+            if has_b {
+                let dims: Vec<usize> = (0..gr[0].dim()).filter(|&d| d != 1).collect();
+                v.push(if need[2] { Some(sum_dims(&gr[0], &dims, false, None)?) } else { None });
+            }
+            Ok(v)
+        })?;
+        Ok(out)
+    } else {
+        // weight (cin, cout/g, kh, kw)
+        let (cin, cog) = (ws[0], ws[1]);
+        ensure!(c == cin, Runtime, "Given transposed=1, weight of size {}, expected input{} to have {} channels, but got {} channels instead", fmtw, fmtx, cin, c);
+        ensure!(cin % g == 0, Runtime, "Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size {} instead", g, g, fmtw);
+        let op = lift2(&o.output_padding, 0);
+        for i in 0..2 {
+            ensure!(op[i] < stride[i] || op[i] < dil[i], Runtime,
+                "output padding must be smaller than either stride or dilation, but got output_padding_height: {} output_padding_width: {} stride_height: {} stride_width: {} dilation_height: {} dilation_width: {}",
+                op[0], op[1], stride[0], stride[1], dil[0], dil[1]);
+        }
+        let oh = (h as i64 - 1) * stride[0] as i64 - win.pad[0] - win.pad[1] + (dil[0] * (kh - 1)) as i64 + op[0] as i64 + 1;
+        let ow = (wd as i64 - 1) * stride[1] as i64 - win.pad[2] - win.pad[3] + (dil[1] * (kw - 1)) as i64 + op[1] as i64 + 1;
+        ensure!(oh > 0 && ow > 0, Runtime, "Given input size per channel: ({} x {}). Calculated output size per channel: ({} x {}). Output size is too small", h, wd, oh, ow);
+        let (oh, ow) = (oh as usize, ow as usize);
+        let mut twin = win;
+        twin.pad[1] -= op[0] as i64;
+        twin.pad[3] -= op[1] as i64;
+        let (cig, kk) = (cin / g, cog * kh * kw);
+        let l = h * wd;
+        let oc = cog * g;
+        let out_shape: Vec<usize> = if sd == 1 { vec![n, oc, ow] } else { vec![n, oc, oh, ow] };
+        let out = no_grad(|| {
+            let xv = rs(x, &[n, g, cig, l])?;
+            let wt = transpose(&rs(&contiguous(w)?, &[g, cig, kk])?, 1, 2)?;
+            let cols = rs(&matmul(&wt, &xv)?, &[n, g * kk, l])?;
+            let y = rs(&col2im_raw(&cols, [oh, ow], &twin)?, &out_shape)?;
+            match b {
+                Some(b) => { let mut bs = vec![1usize; out_shape.len()]; bs[1] = oc; add(&y, &rs(b, &bs)?) }
+                None => Ok(y),
+            }
+        })?;
+        let out = fresh(&out)?;
+        let mut ins: Vec<&Tensor> = vec![x, w];
+        if let Some(b) = b { ins.push(b); }
+        let has_b = b.is_some();
+        let (xs2, ws2) = (xs.clone(), ws.clone());
+        // the adjoint of the forward: dx = W im2col(g), dW = sum_n x im2col(g)ᵀ
+        record("ConvolutionBackward0", &ins, &[&out], &[Save::In(x), Save::In(w)], move |s, gr, need| {
+            let g4 = rs(&gr[0], &[n, oc, oh, ow])?;
+            let cols = rs(&im2col(&g4, twin)?, &[n, g, kk, l])?;
+            let gx = if need[0] {
+                let wm = rs(&s.get(1)?, &[g, cig, kk])?;
+                Some(rs(&matmul(&wm, &cols)?, &xs2)?)
+            } else { None };
+            let gw = if need[1] {
+                let xv = rs(&s.get(0)?, &[n, g, cig, l])?;
+                let p = sum_dims(&matmul(&xv, &transpose(&cols, 2, 3)?)?, &[0], false, None)?;
+                Some(rs(&p, &ws2)?)
+            } else { None };
+            let mut v = vec![gx, gw];
+            if has_b {
+                let dims: Vec<usize> = (0..gr[0].dim()).filter(|&d| d != 1).collect();
+                v.push(if need[2] { Some(sum_dims(&gr[0], &dims, false, None)?) } else { None });
+            }
+            Ok(v)
+        })?;
+        Ok(out)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// pooling
+// ---------------------------------------------------------------------------------------
+
+fn pool_out(inp: usize, k: usize, pad: usize, stride: usize, dil: usize, ceil: bool) -> i64 {
+    let (inp, k, pad, stride, dil) = (inp as i64, k as i64, pad as i64, stride as i64, dil as i64);
+    let num = inp + 2 * pad - dil * (k - 1) - 1 + if ceil { stride - 1 } else { 0 };
+    let mut out = num.div_euclid(stride) + 1;
+    if ceil && (out - 1) * stride >= inp + pad {
+        out -= 1;
+    }
+    out
+}
+
+fn pool_check(x: &Tensor, name: &str, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [usize; 2], ceil: bool) -> Result<(usize, usize, usize, usize, [usize; 2])> {
+    let xs = x.shape();
+    ensure!(xs.len() == 3 || xs.len() == 4, Runtime, "non-empty 3D or 4D (batch mode) tensor expected for input");
+    ensure!(k[0] > 0 && k[1] > 0, Runtime, "kernel size should be greater than zero, but got kH: {} kW: {}", k[0], k[1]);
+    ensure!(s[0] > 0 && s[1] > 0, Runtime, "stride should be greater than zero, but got dH: {} dW: {}", s[0], s[1]);
+    ensure!(d[0] > 0 && d[1] > 0, Runtime, "dilation should be greater than zero, but got dilationH: {} dilationW: {}", d[0], d[1]);
+    for i in 0..2 {
+        if p[i] > ((k[i] - 1) * d[i] + 1) / 2 {
+            if name == "avg" {
+                bail!(Runtime, "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}", p[i], k[i], d[i]);
+            }
+            bail!(Runtime, "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}", p[i], k[i], d[i]);
+        }
+    }
+    let (nb, c, h, w) = if xs.len() == 4 { (xs[0], xs[1], xs[2], xs[3]) } else { (1, xs[0], xs[1], xs[2]) };
+    let oh = pool_out(h, k[0], p[0], s[0], d[0], ceil);
+    let ow = pool_out(w, k[1], p[1], s[1], d[1], ceil);
+    if oh < 1 || ow < 1 {
+        bail!(Runtime, "Given input size: ({}x{}x{}). Calculated output size: ({}x{}x{}). Output size is too small", c, h, w, c, oh, ow);
+    }
+    Ok((nb, c, h, w, [oh as usize, ow as usize]))
+}
+
+/// The window over (n*c, 1, h, w) reaching exactly `out` positions.
+fn pool_window(h: usize, w: usize, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [usize; 2], out: [usize; 2]) -> Window2d {
+    let need = |o: usize, i: usize| ((o - 1) * s[i] + d[i] * (k[i] - 1) + 1) as i64;
+    let bottom = need(out[0], 0) - h as i64 - p[0] as i64;
+    let right = need(out[1], 1) - w as i64 - p[1] as i64;
+    Window2d { kernel: k, stride: s, dilation: d, pad: [p[0] as i64, bottom, p[1] as i64, right] }
+}
+
+/// `max_pool2d_with_indices` (MaxPool2DWithIndicesBackward0): (values, flat int64 indices).
+pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [usize; 2], ceil: bool) -> Result<(Tensor, Tensor)> {
+    let (nb, c, h, w, [oh, ow]) = pool_check(x, "max", k, s, p, d, ceil)?;
+    let xs = x.shape();
+    let win = pool_window(h, w, k, s, p, d, [oh, ow]);
+    let (kk, l, nc) = (win.ksize(), oh * ow, nb * c);
+    let mut oshape: Vec<usize> = xs[..xs.len() - 2].to_vec();
+    oshape.push(oh);
+    oshape.push(ow);
+    let (out, idx) = no_grad(|| {
+        let (cols, _) = im2col_raw(&rs(x, &[nc, 1, h, w])?, &win, f64::NEG_INFINITY)?;
+        let (vals, arg) = super::max_dim(&cols, 1, false, true)?; // (nc, l)
+        // flat input index of every (window element, position)
+        let mut table = Vec::with_capacity(kk * l);
+        for j in 0..kk {
+            let (ki, kj) = (j / k[1], j % k[1]);
+            for o in 0..l {
+                let (oi, oj) = (o / ow, o % ow);
+                let hh = (oi * s[0] + ki * d[0]) as i64 - p[0] as i64;
+                let ww = (oj * s[1] + kj * d[1]) as i64 - p[1] as i64;
+                table.push(if hh >= 0 && ww >= 0 && (hh as usize) < h && (ww as usize) < w { hh * w as i64 + ww } else { -1 });
+            }
+        }
+        let table = host(table, x.device())?;
+        let pos = host((0..l as i64).collect(), x.device())?;
+        let offs = binary_raw(&binary_raw(&arg, &sci(l as i64), BinOp::Mul)?, &pos, BinOp::Add)?;
+        let idx = backend::take(&table, &offs, &[nc, l])?;
+        Ok((rs(&vals, &oshape)?, rs(&idx, &oshape)?))
+    })?;
+    let out = fresh(&out)?;
+    let ind = idx.clone();
+    let (hw, xs2) = (h * w, xs.clone());
+    // dx: g scattered (added) to the argmax positions
+    record("MaxPool2DWithIndicesBackward0", &[x], &[&out], &[], move |_, g, _| {
+        let rows = host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?;
+        let rows = rs(&rows, &[nc, 1])?;
+        let offs = binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?;
+        let offs = rs(&offs, &[nc * l])?;
+        let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
+        Ok(vec![Some(rs(&gx, &xs2)?)])
+    })?;
+    Ok((out, idx))
+}
+
+/// `avg_pool2d` (AvgPool2DBackward0).
+#[allow(clippy::too_many_arguments)]
+pub fn avg_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], ceil: bool, count_include_pad: bool, divisor_override: Option<i64>) -> Result<Tensor> {
+    let (nb, c, h, w, [oh, ow]) = pool_check(x, "avg", k, s, p, [1, 1], ceil)?;
+    if let Some(dv) = divisor_override {
+        ensure!(dv != 0, Runtime, "divisor must be not zero");
+    }
+    let xs = x.shape();
+    let win = pool_window(h, w, k, s, p, [1, 1], [oh, ow]);
+    let (kk, l, nc) = (win.ksize(), oh * ow, nb * c);
+    let mut oshape: Vec<usize> = xs[..xs.len() - 2].to_vec();
+    oshape.push(oh);
+    oshape.push(ow);
+    let mut divs = Vec::with_capacity(l);
+    for oi in 0..oh {
+        for oj in 0..ow {
+            let hs = (oi * s[0]) as i64 - p[0] as i64;
+            let ws = (oj * s[1]) as i64 - p[1] as i64;
+            let he = (hs + k[0] as i64).min((h + p[0]) as i64);
+            let we = (ws + k[1] as i64).min((w + p[1]) as i64);
+            let pool = (he - hs) * (we - ws);
+            let (hs2, ws2, he2, we2) = (hs.max(0), ws.max(0), he.min(h as i64), we.min(w as i64));
+            let dv = match divisor_override {
+                Some(d) => d,
+                None if count_include_pad => pool,
+                None => (he2 - hs2) * (we2 - ws2),
+            };
+            divs.push(dv as f64);
+        }
+    }
+    let div_t = hostf(&divs, &[1, 1, l], x.dtype(), x.device())?;
+    let out = no_grad(|| {
+        let (cols, _) = im2col_raw(&rs(x, &[nc, 1, h, w])?, &win, 0.0)?;
+        let sm = sum_dims(&cols, &[1], true, None)?;
+        rs(&div(&sm, &div_t)?, &oshape)
+    })?;
+    let out = fresh(&out)?;
+    let xs2 = xs.clone();
+    // dx: g / divisor spread back over each window
+    record("AvgPool2DBackward0", &[x], &[&out], &[], move |_, g, _| {
+        let gg = div(&rs(&g[0], &[nc, 1, l])?, &div_t)?;
+        let gg = expand(&gg, &[nc as i64, kk as i64, l as i64])?;
+        Ok(vec![Some(rs(&col2im(&gg, [h, w], win)?, &xs2)?)])
+    })?;
+    Ok(out)
+}
+
+fn adaptive_ranges(inp: usize, out: usize) -> Vec<(usize, usize)> {
+    (0..out).map(|i| ((i * inp) / out, ((i + 1) * inp).div_ceil(out))).collect()
+}
+
+/// `adaptive_avg_pool2d` (AdaptiveAvgPool2DBackward0): out = (Ih x Iwᵀ) / counts.
+pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
+    let xs = x.shape();
+    ensure!(xs.len() == 3 || xs.len() == 4, Runtime, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {}", crate::shape::fmt_list(&xs));
+    for (i, &d) in xs.iter().enumerate().skip(1) {
+        ensure!(d > 0, Runtime, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {} being empty", crate::shape::fmt_list(&xs), i);
+    }
+    ensure!(x.dtype().is_float(), Runtime, "\"adaptive_avg_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
+    let nd = xs.len();
+    let (h, w) = (xs[nd - 2], xs[nd - 1]);
+    let (rh, rw) = (adaptive_ranges(h, out[0]), adaptive_ranges(w, out[1]));
+    let ind = |r: &[(usize, usize)], n: usize| {
+        let mut v = vec![0.0; r.len() * n];
+        for (i, &(a, b)) in r.iter().enumerate() {
+            for j in a..b { v[i * n + j] = 1.0; }
+        }
+        v
+    };
+    let dt = x.dtype();
+    let ih = hostf(&ind(&rh, h), &[out[0], h], dt, x.device())?;
+    let iwt = t(&hostf(&ind(&rw, w), &[out[1], w], dt, x.device())?)?;
+    let cnt: Vec<f64> = rh.iter().flat_map(|&(a, b)| rw.iter().map(move |&(c, d)| ((b - a) * (d - c)) as f64)).collect();
+    let cnt = hostf(&cnt, &[out[0], out[1]], dt, x.device())?;
+    let y = no_grad(|| div(&matmul(&matmul(&ih, x)?, &iwt)?, &cnt))?;
+    let y = fresh(&y)?;
+    record("AdaptiveAvgPool2DBackward0", &[x], &[&y], &[], move |_, g, _| {
+        let gg = div(&g[0], &cnt)?;
+        Ok(vec![Some(matmul(&matmul(&t(&ih)?, &gg)?, &t(&iwt)?)?)])
+    })?;
+    Ok(y)
+}
+
+// ---------------------------------------------------------------------------------------
+// normalisation
+// ---------------------------------------------------------------------------------------
+
+/// (x - mean) and 1/sqrt(var + eps) over `dims` (keepdim), with differentiable ops.
+fn stats(x: &Tensor, dims: &[usize], eps: f64) -> Result<(Tensor, Tensor)> {
+    let m = mean(x, Some(dims), true, None)?;
+    let xc = sub(x, &m)?;
+    let var = mean(&mul(&xc, &xc)?, Some(dims), true, None)?;
+    let rstd = div(&sc(1.0), &sqrt(&add(&var, &sc(eps))?)?)?;
+    Ok((xc, rstd))
+}
+
+/// The input gradient of `xhat = (x - mean) * rstd` over `dims`, given `gxhat`.
+fn norm_backward(x: &Tensor, gxhat: &Tensor, dims: &[usize], eps: f64) -> Result<Tensor> {
+    let (xc, rstd) = stats(x, dims, eps)?;
+    let xhat = mul(&xc, &rstd)?;
+    let m1 = mean(gxhat, Some(dims), true, None)?;
+    let m2 = mean(&mul(gxhat, &xhat)?, Some(dims), true, None)?;
+    mul(&rstd, &sub(&sub(gxhat, &m1)?, &mul(&xhat, &m2)?)?)
+}
+
+fn channel_shape(nd: usize, c: usize) -> Vec<usize> {
+    let mut v = vec![1; nd];
+    if nd > 1 { v[1] = c; } else { v[0] = c; }
+    v
+}
+
+/// `batch_norm` (NativeBatchNormBackward0); updates the running stats in place in training.
+#[allow(clippy::too_many_arguments)]
+pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option<&Tensor>, rv: Option<&Tensor>, training: bool, momentum: f64, eps: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    ensure!(xs.len() >= 2, Runtime, "batch_norm: expected input of at least 2 dimensions, got {}", xs.len());
+    let c = xs[1];
+    let nd = xs.len();
+    let dims: Vec<usize> = (0..nd).filter(|&d| d != 1).collect();
+    let cs = channel_shape(nd, c);
+    for (nm, t) in [("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)] {
+        if let Some(t) = t {
+            ensure!(t.numel() == c, Runtime, "{} should contain {} elements not {}", nm, c, t.numel());
+        }
+    }
+    let count = x.numel() / c.max(1);
+    let (mean_t, invstd) = if training {
+        no_grad(|| {
+            let m = mean(x, Some(&dims), true, None)?;
+            let xc = sub(x, &m)?;
+            let var = mean(&mul(&xc, &xc)?, Some(&dims), true, None)?;
+            if let Some(rm) = rm {
+                let nv = add(&mul(&rs(&m, &[c])?, &sc(momentum))?, &mul(rm, &sc(1.0 - momentum))?)?;
+                write_into(rm, &nv)?;
+                rm.bump_version();
+            }
+            if let Some(rv) = rv {
+                let unb = mul(&rs(&var, &[c])?, &sc(count as f64 / (count as f64 - 1.0).max(0.0)))?;
+                let nv = add(&mul(&unb, &sc(momentum))?, &mul(rv, &sc(1.0 - momentum))?)?;
+                write_into(rv, &nv)?;
+                rv.bump_version();
+            }
+            Ok((m, div(&sc(1.0), &sqrt(&add(&var, &sc(eps))?)?)?))
+        })?
+    } else {
+        let (Some(rm), Some(rv)) = (rm, rv) else {
+            bail!(Runtime, "running_mean and running_var must be defined in evaluation mode");
+        };
+        no_grad(|| Ok((rs(&rm.detach(), &cs)?, div(&sc(1.0), &sqrt(&add(&rs(&rv.detach(), &cs)?, &sc(eps))?)?)?)))?
+    };
+    // y = x * alpha + beta with alpha = invstd * w, beta = b - mean * alpha (torch's CPU order)
+    let out = no_grad(|| {
+        let alpha = match w { Some(w) => mul(&invstd, &rs(w, &cs)?)?, None => invstd.clone() };
+        let beta = match b { Some(b) => sub(&rs(b, &cs)?, &mul(&mean_t, &alpha)?)?, None => neg(&mul(&mean_t, &alpha)?)? };
+        add(&mul(x, &alpha)?, &beta)
+    })?;
+    let out = fresh(&out)?;
+    let mut ins: Vec<&Tensor> = vec![x];
+    let mut save = vec![Save::In(x)];
+    let has_w = w.is_some();
+    if let Some(w) = w { ins.push(w); save.push(Save::In(w)); }
+    let has_b = b.is_some();
+    if let Some(b) = b { ins.push(b); }
+    let (mean_c, invstd_c) = (mean_t.detach(), invstd.detach());
+    record("NativeBatchNormBackward0", &ins, &[&out], &save, move |s, g, need| {
+        let x = s.get(0)?;
+        let w = if has_w { Some(rs(&s.get(1)?, &cs)?) } else { None };
+        let gxhat = match &w { Some(w) => mul(&g[0], w)?, None => g[0].clone() };
+        let gx = if need[0] {
+            Some(if training { norm_backward(&x, &gxhat, &dims, eps)? } else { mul(&gxhat, &invstd_c)? })
+        } else { None };
+        let mut v = vec![gx];
+        if has_w {
+            v.push(if need[1] {
+                let xhat = if training { let (xc, r) = stats(&x, &dims, eps)?; mul(&xc, &r)? } else { mul(&sub(&x, &mean_c)?, &invstd_c)? };
+                Some(rs(&sum_dims(&mul(&g[0], &xhat)?, &dims, false, None)?, &[c])?)
+            } else { None });
+        }
+        if has_b {
+            let i = v.len();
+            v.push(if need[i] { Some(sum_dims(&g[0], &dims, false, None)?) } else { None });
+        }
+        Ok(v)
+    })?;
+    Ok(out)
+}
+
+/// Shared by layer_norm and group_norm: rows of `rows` (m, r) normalised, then an affine
+/// transform with `w`/`b` broadcast as `aff_shape`; the weight gradient sums over `wdims`.
+#[allow(clippy::too_many_arguments)]
+fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    let out = no_grad(|| {
+        let x2 = rs(x, &rows)?;
+        let (xc, rstd) = stats(&x2, &[1], eps)?;
+        let y = rs(&mul(&xc, &rstd)?, &xs)?;
+        let y = match w { Some(w) => mul(&y, &rs(w, &aff_shape)?)?, None => y };
+        match b { Some(b) => add(&y, &rs(b, &aff_shape)?), None => Ok(y) }
+    })?;
+    let out = fresh(&out)?;
+    let mut ins: Vec<&Tensor> = vec![x];
+    let mut save = vec![Save::In(x)];
+    let has_w = w.is_some();
+    if let Some(w) = w { ins.push(w); save.push(Save::In(w)); }
+    let has_b = b.is_some();
+    if let Some(b) = b { ins.push(b); }
+    let wshape = w.map(|w| w.shape());
+    let bshape = b.map(|b| b.shape());
+    record(name, &ins, &[&out], &save, move |s, g, need| {
+        let x = s.get(0)?;
+        let gxhat = if has_w { mul(&g[0], &rs(&s.get(1)?, &aff_shape)?)? } else { g[0].clone() };
+        let gx = if need[0] {
+            Some(rs(&norm_backward(&rs(&x, &rows)?, &rs(&gxhat, &rows)?, &[1], eps)?, &xs)?)
+        } else { None };
+        let mut v = vec![gx];
+        if has_w {
+            v.push(if need[1] {
+                let x2 = rs(&x, &rows)?;
+                let (xc, r) = stats(&x2, &[1], eps)?;
+                let xhat = rs(&mul(&xc, &r)?, &xs)?;
+                let p = mul(&g[0], &xhat)?;
+                let p = if wdims.is_empty() { p } else { sum_dims(&p, &wdims, false, None)? };
+                Some(rs(&p, wshape.as_ref().unwrap())?)
+            } else { None });
+        }
+        if has_b {
+            let i = v.len();
+            v.push(if need[i] {
+                let p = if wdims.is_empty() { g[0].clone() } else { sum_dims(&g[0], &wdims, false, None)? };
+                Some(rs(&p, bshape.as_ref().unwrap())?)
+            } else { None });
+        }
+        Ok(v)
+    })?;
+    Ok(out)
+}
+
+/// `layer_norm` over the trailing `normalized_shape` dims (NativeLayerNormBackward0).
+pub fn layer_norm(x: &Tensor, normalized_shape: &[usize], w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    let k = normalized_shape.len();
+    let bad = || crate::error::Error::Runtime(format!("Given normalized_shape={}, expected input with shape [*, {}], but got input of size{}",
+        crate::shape::fmt_list(normalized_shape), normalized_shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "), crate::shape::fmt_list(&xs)));
+    ensure!(k >= 1, Runtime, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
+    if xs.len() < k || xs[xs.len() - k..] != *normalized_shape {
+        return Err(bad());
+    }
+    for (nm, t) in [("weight", w), ("bias", b)] {
+        if let Some(t) = t {
+            ensure!(t.shape()[..] == *normalized_shape, Runtime, "Expected {} to be of same shape as normalized_shape, but got {} of shape {} and normalized_shape = {}",
+                nm, nm, crate::shape::fmt_list(&t.shape()), crate::shape::fmt_list(normalized_shape));
+        }
+    }
+    let r: usize = normalized_shape.iter().product();
+    let m = x.numel() / r.max(1);
+    let nd = xs.len();
+    let mut aff = vec![1; nd - k];
+    aff.extend_from_slice(normalized_shape);
+    let wdims: Vec<usize> = (0..nd - k).collect();
+    row_norm("NativeLayerNormBackward0", x, [m, r], w, b, aff, wdims, eps)
+}
+
+/// `group_norm` (NativeGroupNormBackward0).
+pub fn group_norm(x: &Tensor, groups: usize, w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    ensure!(xs.len() >= 2, Runtime, "Expected at least 2 dimensions for input tensor but received {}", xs.len());
+    let (n, c) = (xs[0], xs[1]);
+    ensure!(groups > 0 && c % groups == 0, Runtime, "Expected number of channels in input to be divisible by num_groups, but got input of shape {} and num_groups={}", crate::shape::fmt_list(&xs), groups);
+    for (nm, t) in [("weight", w), ("bias", b)] {
+        if let Some(t) = t {
+            ensure!(t.dim() == 1 && t.numel() == c, Runtime, "Expected {} to be a vector of size equal to the number of channels in input, but got {} of shape {} and input of shape {}",
+                nm, nm, crate::shape::fmt_list(&t.shape()), crate::shape::fmt_list(&xs));
+        }
+    }
+    let m = n * groups;
+    let r = x.numel() / m.max(1);
+    let nd = xs.len();
+    let aff = channel_shape(nd, c);
+    let wdims: Vec<usize> = (0..nd).filter(|&d| d != 1).collect();
+    row_norm("NativeGroupNormBackward0", x, [m, r], w, b, aff, wdims, eps)
+}
+
+// ---------------------------------------------------------------------------------------
+// embedding
+// ---------------------------------------------------------------------------------------
+
+/// `embedding(weight, indices)` (EmbeddingBackward0).
+pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_by_freq: bool) -> Result<Tensor> {
+    ensure!(matches!(idx.dtype(), DType::Int64 | DType::Int32), Runtime,
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
+        idx.dtype().legacy_name());
+    ensure!(w.dim() == 2, Runtime, "'weight' must be 2-D");
+    let ws = w.shape();
+    let (v, d) = (ws[0], ws[1]);
+    let iv = idx.to_i64_vec()?;
+    for &i in &iv {
+        ensure!(i >= 0 && (i as usize) < v, Index, "index out of range in self");
+    }
+    let mut offs = Vec::with_capacity(iv.len() * d);
+    for &i in &iv {
+        for j in 0..d { offs.push(i * d as i64 + j as i64); }
+    }
+    let offs = host(offs, w.device())?;
+    let mut oshape: Vec<usize> = idx.shape().to_vec();
+    oshape.push(d);
+    let out = backend::take(w, &offs, &oshape)?;
+    // per-row scale of the gradient: 0 at padding_idx, 1/count with scale_grad_by_freq
+    let mut counts = std::collections::HashMap::new();
+    if scale_grad_by_freq {
+        for &i in &iv { *counts.entry(i).or_insert(0usize) += 1; }
+    }
+    let scale: Vec<f64> = iv.iter().map(|&i| {
+        if Some(i) == padding_idx || (padding_idx.map(|p| p < 0 && p + v as i64 == i).unwrap_or(false)) { 0.0 }
+        else if scale_grad_by_freq { 1.0 / counts[&i] as f64 } else { 1.0 }
+    }).collect();
+    let trivial = scale.iter().all(|&s| s == 1.0);
+    let m = iv.len();
+    let scale = hostf(&scale, &[m, 1], w.dtype(), w.device())?;
+    record("EmbeddingBackward0", &[w], &[&out], &[], move |_, g, _| {
+        let g2 = rs(&g[0], &[m, d])?;
+        let g2 = if trivial { g2 } else { mul(&g2, &scale)? };
+        Ok(vec![Some(rs(&put_add(&rs(&contiguous(&g2)?, &[m * d])?, &offs, &[v * d])?, &[v, d])?)])
+    })?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// activations
+// ---------------------------------------------------------------------------------------
+
+fn softplus_raw(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    let xb = mul(x, &sc(beta))?;
+    let soft = div(&super::unary_extra(&exp(&xb)?, "log1p")?, &sc(beta))?;
+    sel(&cmp(&xb, threshold, BinOp::Gt)?, x, &soft)
+}
+
+/// `erf(x)` (ErfBackward0: 2/sqrt(pi) exp(-x^2) g).
+pub fn erf(x: &Tensor) -> Result<Tensor> {
+    let out = backend::unary(&super::float_input(x)?, crate::backend::UnaryOp::Erf)?;
+    record("ErfBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| {
+        let x = s.get(0)?;
+        Ok(vec![Some(mul(&g[0], &mul(&exp(&neg(&mul(&x, &x)?)?)?, &sc(std::f64::consts::FRAC_2_SQRT_PI))?)?)])
+    })?;
+    Ok(out)
+}
+
+fn erf_t(x: &Tensor) -> Result<Tensor> {
+    erf(x)
+}
+
+/// Elementwise activations with their own nodes: `kind` names the function, `a`/`b` its
+/// parameters (slope, alpha, beta/threshold, min/max, lambda...).
+pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
+    activation_impl(x, kind, a, b, false)
+}
+
+/// The in-place form (`F.leaky_relu(x, inplace=True)`, ...): the op runs on a snapshot and
+/// the result is written into `x` (the core's in-place machinery); torch's result-based
+/// nodes keep their "...Backward1" names.
+pub fn activation_(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<()> {
+    super::inplace(x, |inp| activation_impl(inp, kind, a, b, true))
+}
+
+fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
+    ensure!(x.dtype().is_float(), Runtime, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
+    // (grad_fn name, forward, backward d/dx given (x, g))
+    type Bw = Box<dyn Fn(&Tensor, &Tensor) -> Result<Tensor> + Send + Sync>;
+    let (name, out, bw): (&'static str, Tensor, Bw) = match kind {
+        "leaky_relu" => {
+            let o = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?))?;
+            ("LeakyReluBackward0", o, Box::new(move |x, g| sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)))
+        }
+        // elu(alpha=a, scale=b) with input_scale 1 (elu, selu); celu: input_scale 1/alpha
+        "elu" | "celu" => {
+            let is = if kind == "celu" { 1.0 / a } else { 1.0 };
+            let (alpha, scale) = (a, if kind == "celu" { 1.0 } else { b });
+            let o = no_grad(|| {
+                let negp = mul(&super::unary_extra(&mul(x, &sc(is))?, "expm1")?, &sc(alpha * scale))?;
+                sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(x, &sc(scale))?, &negp)
+            })?;
+            let name = if kind == "celu" { "CeluBackward0" } else { "EluBackward0" };
+            (name, o, Box::new(move |x, g| {
+                let negd = mul(g, &mul(&exp(&mul(x, &sc(is))?)?, &sc(alpha * scale * is))?)?;
+                sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(g, &sc(scale))?, &negd)
+            }))
+        }
+        "gelu" => {
+            let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?))?;
+            ("GeluBackward0", o, Box::new(|x, g| {
+                let cdf = mul(&add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?, &sc(0.5))?;
+                let pdf = mul(&exp(&mul(&mul(x, x)?, &sc(-0.5))?)?, &sc(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2))?;
+                mul(g, &add(&cdf, &mul(x, &pdf)?)?)
+            }))
+        }
+        "gelu_tanh" => {
+            let k0 = (2.0 / std::f64::consts::PI).sqrt();
+            let inner = move |x: &Tensor| -> Result<Tensor> { mul(&add(x, &mul(&mul(&mul(x, x)?, x)?, &sc(0.044715))?)?, &sc(k0)) };
+            let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&tanh(&inner(x)?)?, &sc(1.0))?))?;
+            ("GeluBackward0", o, Box::new(move |x, g| {
+                let th = tanh(&inner(x)?)?;
+                let left = mul(&add(&th, &sc(1.0))?, &sc(0.5))?;
+                let dinner = mul(&add(&mul(&mul(x, x)?, &sc(3.0 * 0.044715))?, &sc(1.0))?, &sc(k0))?;
+                let right = mul(&mul(&mul(x, &sc(0.5))?, &super::rsub(&mul(&th, &th)?, &sc(1.0))?)?, &dinner)?;
+                mul(g, &add(&left, &right)?)
+            }))
+        }
+        "silu" => {
+            let o = no_grad(|| mul(x, &sigmoid(x)?))?;
+            ("SiluBackward0", o, Box::new(|x, g| {
+                let s = sigmoid(x)?;
+                mul(g, &mul(&s, &add(&mul(x, &super::rsub(&s, &sc(1.0))?)?, &sc(1.0))?)?)
+            }))
+        }
+        "mish" => {
+            let o = no_grad(|| mul(x, &tanh(&softplus_raw(x, 1.0, 20.0)?)?))?;
+            ("MishBackward0", o, Box::new(|x, g| {
+                let tsp = tanh(&softplus_raw(x, 1.0, 20.0)?)?;
+                let d = add(&tsp, &mul(&mul(x, &sigmoid(x)?)?, &super::rsub(&mul(&tsp, &tsp)?, &sc(1.0))?)?)?;
+                mul(g, &d)
+            }))
+        }
+        "softplus" => {
+            let o = no_grad(|| softplus_raw(x, a, b))?;
+            ("SoftplusBackward0", o, Box::new(move |x, g| {
+                let z = exp(&mul(x, &sc(a))?)?;
+                sel(&cmp(&mul(x, &sc(a))?, b, BinOp::Gt)?, g, &div(&mul(g, &z)?, &add(&z, &sc(1.0))?)?)
+            }))
+        }
+        "hardtanh" => {
+            let o = no_grad(|| super::clamp(x, Some(Scalar::Float(a)), Some(Scalar::Float(b))))?;
+            ("HardtanhBackward0", o, Box::new(move |x, g| {
+                let inside = binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, b, BinOp::Lt)?, BinOp::And)?;
+                sel(&inside, g, &sc(0.0))
+            }))
+        }
+        "hardsigmoid" => {
+            let o = no_grad(|| super::clamp(&add(&div(x, &sc(6.0))?, &sc(0.5))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))))?;
+            ("HardsigmoidBackward0", o, Box::new(|x, g| {
+                let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;
+                sel(&inside, &div(g, &sc(6.0))?, &sc(0.0))
+            }))
+        }
+        "hardswish" => {
+            let o = no_grad(|| div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0)))?;
+            ("HardswishBackward0", o, Box::new(|x, g| {
+                let mid = mul(g, &add(&div(x, &sc(3.0))?, &sc(0.5))?)?;
+                sel(&cmp(x, -3.0, BinOp::Le)?, &sc(0.0), &sel(&cmp(x, 3.0, BinOp::Lt)?, &mid, g)?)
+            }))
+        }
+        "logsigmoid" => {
+            // min(x, 0) - log1p(exp(-|x|))
+            let o = no_grad(|| sub(&super::clamp(x, None, Some(Scalar::Float(0.0)))?, &super::unary_extra(&exp(&neg(&super::abs(x)?)?)?, "log1p")?))?;
+            ("LogSigmoidBackward0", o, Box::new(|x, g| mul(g, &sigmoid(&neg(x)?)?)))
+        }
+        "softshrink" => {
+            let o = no_grad(|| {
+                let up = sel(&cmp(x, a, BinOp::Gt)?, &sub(x, &sc(a))?, &sc(0.0))?;
+                sel(&cmp(x, -a, BinOp::Lt)?, &add(x, &sc(a))?, &up)
+            })?;
+            ("SoftshrinkBackward0", o, Box::new(move |x, g| {
+                let out = binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, -a, BinOp::Lt)?, BinOp::Or)?;
+                sel(&out, g, &sc(0.0))
+            }))
+        }
+        "hardshrink" => {
+            let mask = move |x: &Tensor| -> Result<Tensor> { binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, -a, BinOp::Lt)?, BinOp::Or) };
+            let o = no_grad(|| sel(&mask(x)?, x, &sc(0.0)))?;
+            ("HardshrinkBackward0", o, Box::new(move |x, g| sel(&mask(x)?, g, &sc(0.0))))
+        }
+        "threshold" => {
+            let o = no_grad(|| sel(&cmp(x, a, BinOp::Gt)?, x, &sc(b)))?;
+            ("ThresholdBackward0", o, Box::new(move |x, g| sel(&cmp(x, a, BinOp::Gt)?, g, &sc(0.0))))
+        }
+        _ => bail!(NotImplemented, "activation {} is not implemented", kind),
+    };
+    let out = fresh(&out)?;
+    let out = if out.dtype() != x.dtype() { cast_raw(&out, x.dtype())? } else { out };
+    let name = if in_place {
+        match name {
+            "LeakyReluBackward0" => "LeakyReluBackward1",
+            "EluBackward0" => "EluBackward1",
+            "CeluBackward0" => "CeluBackward1",
+            "ThresholdBackward0" => "ThresholdBackward1",
+            n => n,
+        }
+    } else { name };
+    record(name, &[x], &[&out], &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
+    Ok(out)
+}
+
+/// `prelu(x, weight)` (PreluKernelBackward0): weight per channel (dim 1) or a single value.
+pub fn prelu(x: &Tensor, w: &Tensor) -> Result<Tensor> {
+    let xs = x.shape();
+    let wn = w.numel();
+    ensure!(w.dim() <= 1, Runtime, "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {}", w.dim());
+    if wn != 1 {
+        ensure!(xs.len() >= 2, Runtime, "Not allow zero-dim input tensor.");
+        ensure!(xs[1] == wn, Runtime, "Mismatch of parameter numbers and input channel size. Found parameter numbers = {} and channel size = {}.", wn, xs[1]);
+    }
+    let wshape: Vec<usize> = if wn == 1 { vec![1; xs.len()] } else { channel_shape(xs.len(), wn) };
+    let wshape0 = w.shape();
+    let out = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &rs(w, &wshape)?)?))?;
+    let out = fresh(&out)?;
+    record("PreluKernelBackward0", &[x, w], &[&out], &[Save::In(x), Save::In(w)], move |s, g, need| {
+        let (x, w) = (s.get(0)?, s.get(1)?);
+        let pos = cmp(&x, 0.0, BinOp::Gt)?;
+        let gx = if need[0] { Some(sel(&pos, &g[0], &mul(&g[0], &rs(&w, &wshape)?)?)?) } else { None };
+        let gw = if need[1] {
+            let p = sel(&pos, &sc(0.0), &mul(&g[0], &x)?)?;
+            Some(rs(&sum_to(&p, &wshape)?, &wshape0)?)
+        } else { None };
+        Ok(vec![gx, gw])
+    })?;
+    Ok(out)
+}
+
+/// `glu(x, dim)` = a * sigmoid(b) over the two halves (GluBackward0).
+pub fn glu(x: &Tensor, dim: i64) -> Result<Tensor> {
+    ensure!(x.dim() > 0, Runtime, "glu does not support scalars because halving size must be even");
+    let d = crate::shape::wrap_dim(dim, x.dim())?;
+    let n = x.shape()[d];
+    ensure!(n % 2 == 0, Runtime, "Halving dimension must be even, but dimension {} is size {}", d, n);
+    let half = (n / 2) as i64;
+    let parts = move |x: &Tensor| -> Result<(Tensor, Tensor)> { Ok((super::narrow(x, d as i64, 0, half)?, super::narrow(x, d as i64, half, half)?)) };
+    let out = no_grad(|| { let (a, b) = parts(x)?; mul(&a, &sigmoid(&b)?) })?;
+    let out = fresh(&out)?;
+    record("GluBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
+        let (a, b) = parts(&s.get(0)?)?;
+        let sb = sigmoid(&b)?;
+        let ga = mul(&g[0], &sb)?;
+        let gb = mul(&mul(&mul(&g[0], &a)?, &sb)?, &super::rsub(&sb, &sc(1.0))?)?;
+        Ok(vec![Some(super::cat(&[ga, gb], d as i64)?)])
+    })?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// addmm / linear
+// ---------------------------------------------------------------------------------------
+
+/// `addmm(input, m1, m2, beta, alpha)` = beta * input + alpha * m1 @ m2 (AddmmBackward0).
+pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: f64, alpha: f64) -> Result<Tensor> {
+    ensure!(m1.dim() == 2, Runtime, "mat1 must be a matrix, got {}-D tensor", m1.dim());
+    ensure!(m2.dim() == 2, Runtime, "mat2 must be a matrix, got {}-D tensor", m2.dim());
+    let (s1, s2) = (m1.shape(), m2.shape());
+    ensure!(s1[1] == s2[0], Runtime, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", s1[0], s1[1], s2[0], s2[1]);
+    let oshape = [s1[0], s2[1]];
+    ensure!(crate::shape::broadcast_shapes(&input.shape(), &oshape).map(|s| s[..] == oshape).unwrap_or(false), Runtime,
+        "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
+        oshape[1], input.shape().last().copied().unwrap_or(0), input.dim().saturating_sub(1), crate::shape::fmt_list(&oshape), crate::shape::fmt_list(&input.shape()));
+    ensure!(input.dtype() == m1.dtype() && m1.dtype() == m2.dtype(), Runtime,
+        "self and mat2 must have the same dtype, but got {} and {}", m1.dtype().scalar_name(), m2.dtype().scalar_name());
+    let out = no_grad(|| {
+        let p = super::mm(m1, m2)?;
+        let p = if alpha == 1.0 { p } else { mul(&p, &sc(alpha))? };
+        if beta == 0.0 { Ok(p) } else if beta == 1.0 { add(input, &p) } else { add(&mul(input, &sc(beta))?, &p) }
+    })?;
+    let out = fresh(&out)?;
+    let is = input.shape();
+    // d input = beta g (summed to its shape), d m1 = alpha g m2ᵀ, d m2 = alpha m1ᵀ g
+    record("AddmmBackward0", &[input, m1, m2], &[&out], &[Save::In(m1), Save::In(m2)], move |s, g, need| {
+        let gi = if need[0] { Some(sum_to(&if beta == 1.0 { g[0].clone() } else { mul(&g[0], &sc(beta))? }, &is)?) } else { None };
+        let ga = if alpha == 1.0 { g[0].clone() } else { mul(&g[0], &sc(alpha))? };
+        let g1 = if need[1] { Some(super::mm(&ga, &t(&s.get(1)?)?)?) } else { None };
+        let g2 = if need[2] { Some(super::mm(&t(&s.get(0)?)?, &ga)?) } else { None };
+        Ok(vec![gi, g1, g2])
+    })?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// losses
+// ---------------------------------------------------------------------------------------
+
+fn reduce_loss(l: &Tensor, red: i64) -> Result<Tensor> {
+    match red {
+        0 => Ok(l.clone()),
+        1 => mean(l, None, false, None),
+        _ => sum(l, None),
+    }
+}
+
+/// The gradient of each element of an unreduced loss of `shape`.
+fn loss_grad(g: &Tensor, red: i64, shape: &[usize]) -> Result<Tensor> {
+    let n: usize = shape.iter().product();
+    match red {
+        0 => Ok(g.clone()),
+        1 => expand(&div(g, &sc(n as f64))?, &i64s(shape)),
+        _ => expand(g, &i64s(shape)),
+    }
+}
+
+fn same_shape(x: &Tensor, y: &Tensor) -> Result<()> {
+    ensure!(x.shape() == y.shape(), Runtime, "The size of tensor a ({}) must match the size of tensor b ({})",
+        x.shape().last().copied().unwrap_or(1), y.shape().last().copied().unwrap_or(1));
+    Ok(())
+}
+
+/// `mse_loss`, `smooth_l1_loss` (a = beta), `huber_loss` (a = delta) on same-shaped
+/// input and target; `red` 0 none, 1 mean, 2 sum.
+pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> Result<Tensor> {
+    same_shape(x, y)?;
+    ensure!(x.dtype().is_float(), Runtime, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
+    let k = kind.to_string();
+    let elem = move |x: &Tensor, y: &Tensor| -> Result<Tensor> {
+        let d = sub(x, y)?;
+        match k.as_str() {
+            "mse" => mul(&d, &d),
+            "soft_margin" => super::unary_extra(&exp(&neg(&mul(x, y)?)?)?, "log1p"),
+            "smooth_l1" => {
+                let z = super::abs(&d)?;
+                sel(&cmp(&z, a, BinOp::Lt)?, &div(&mul(&mul(&z, &z)?, &sc(0.5))?, &sc(a))?, &sub(&z, &sc(0.5 * a))?)
+            }
+            _ => {
+                let z = super::abs(&d)?;
+                sel(&cmp(&z, a, BinOp::Lt)?, &mul(&mul(&z, &z)?, &sc(0.5))?, &mul(&sub(&z, &sc(0.5 * a))?, &sc(a))?)
+            }
+        }
+    };
+    let name: &'static str = match kind {
+        "mse" => "MseLossBackward0",
+        "smooth_l1" => "SmoothL1LossBackward0",
+        "huber" => "HuberLossBackward0",
+        "soft_margin" => "SoftMarginLossBackward0",
+        _ => bail!(NotImplemented, "loss {} is not implemented", kind),
+    };
+    let out = no_grad(|| reduce_loss(&elem(x, y)?, red))?;
+    let out = fresh(&out)?;
+    let shape = x.shape();
+    let k = kind.to_string();
+    record(name, &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
+        let (x, y) = (s.get(0)?, s.get(1)?);
+        let ge = loss_grad(&g[0], red, &shape)?;
+        if k == "soft_margin" {
+            // d/dx log1p(exp(-y x)) = -y z / (1 + z) with z = exp(-y x); d/dy likewise with x
+            let z = exp(&neg(&mul(&x, &y)?)?)?;
+            let f = div(&z, &add(&z, &sc(1.0))?)?;
+            let gx = if need[0] { Some(mul(&neg(&mul(&y, &f)?)?, &ge)?) } else { None };
+            let gy = if need[1] { Some(mul(&neg(&mul(&x, &f)?)?, &ge)?) } else { None };
+            return Ok(vec![gx, gy]);
+        }
+        let d = sub(&x, &y)?;
+        let dd = match k.as_str() {
+            "mse" => mul(&mul(&d, &sc(2.0))?, &ge)?,
+            "smooth_l1" => {
+                let lin = sel(&cmp(&d, -a, BinOp::Lt)?, &sc(-1.0), &sel(&cmp(&d, a, BinOp::Gt)?, &sc(1.0), &div(&d, &sc(a))?)?)?;
+                mul(&lin, &ge)?
+            }
+            _ => {
+                let lin = sel(&cmp(&d, -a, BinOp::Lt)?, &sc(-a), &sel(&cmp(&d, a, BinOp::Gt)?, &sc(a), &d)?)?;
+                mul(&lin, &ge)?
+            }
+        };
+        let gx = if need[0] { Some(dd.clone()) } else { None };
+        let gy = if need[1] { Some(neg(&dd)?) } else { None };
+        Ok(vec![gx, gy])
+    })?;
+    Ok(out)
+}
+
+/// `binary_cross_entropy(p, y, weight)` (BinaryCrossEntropyBackward0).
+pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64) -> Result<Tensor> {
+    same_shape(x, y)?;
+    let bad = no_grad(|| {
+        let lo = cmp(x, 0.0, BinOp::Lt)?;
+        let hi = cmp(x, 1.0, BinOp::Gt)?;
+        super::all_any(&binary_raw(&lo, &hi, BinOp::Or)?, None, false, false)
+    })?;
+    ensure!(!bad.to_f64_vec()?.first().map(|&v| v != 0.0).unwrap_or(false), Runtime, "all elements of input should be between 0 and 1");
+    let clog = |t: &Tensor| -> Result<Tensor> { super::clamp(&log(t)?, Some(Scalar::Float(-100.0)), None) };
+    let wv = w.map(|w| w.detach());
+    let out = no_grad(|| {
+        // (y - 1) * max(log(1 - x), -100) - y * max(log(x), -100)
+        let l = sub(&mul(&sub(y, &sc(1.0))?, &clog(&super::rsub(x, &sc(1.0))?)?)?, &mul(y, &clog(x)?)?)?;
+        let l = match &wv { Some(w) => mul(&l, w)?, None => l };
+        reduce_loss(&l, red)
+    })?;
+    let out = fresh(&out)?;
+    let shape = x.shape();
+    record("BinaryCrossEntropyBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
+        let (x, y) = (s.get(0)?, s.get(1)?);
+        let ge = loss_grad(&g[0], red, &shape)?;
+        let ge = match &wv { Some(w) => mul(&ge, w)?, None => ge };
+        let gx = if need[0] {
+            let den = super::clamp(&mul(&super::rsub(&x, &sc(1.0))?, &x)?, Some(Scalar::Float(1e-12)), None)?;
+            Some(div(&mul(&ge, &sub(&x, &y)?)?, &den)?)
+        } else { None };
+        let gy = if need[1] {
+            Some(mul(&ge, &sub(&clog(&super::rsub(&x, &sc(1.0))?)?, &clog(&x)?)?)?)
+        } else { None };
+        Ok(vec![gx, gy])
+    })?;
+    Ok(out)
+}
+
+/// `binary_cross_entropy_with_logits(z, y, weight, pos_weight)`
+/// (BinaryCrossEntropyWithLogitsBackward0).
+pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tensor>, pw: Option<&Tensor>, red: i64) -> Result<Tensor> {
+    same_shape(x, y)?;
+    let wv = w.map(|w| w.detach());
+    let pwv = pw.map(|w| w.detach());
+    let logsig = |x: &Tensor| -> Result<Tensor> {
+        sub(&super::clamp(x, None, Some(Scalar::Float(0.0)))?, &super::unary_extra(&exp(&neg(&super::abs(x)?)?)?, "log1p")?)
+    };
+    let out = no_grad(|| {
+        let ls = logsig(x)?;
+        let ls = match &pwv { Some(p) => mul(&ls, &add(&mul(&sub(p, &sc(1.0))?, y)?, &sc(1.0))?)?, None => ls };
+        let l = sub(&mul(&super::rsub(y, &sc(1.0))?, x)?, &ls)?;
+        let l = match &wv { Some(w) => mul(&l, w)?, None => l };
+        reduce_loss(&l, red)
+    })?;
+    let out = fresh(&out)?;
+    let shape = x.shape();
+    record("BinaryCrossEntropyWithLogitsBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
+        let (x, y) = (s.get(0)?, s.get(1)?);
+        let ge = loss_grad(&g[0], red, &shape)?;
+        let ge = match &wv { Some(w) => mul(&ge, w)?, None => ge };
+        let gx = if need[0] {
+            let d = match &pwv {
+                Some(p) => { let tt = mul(p, &y)?; sub(&mul(&sub(&add(&tt, &sc(1.0))?, &y)?, &sigmoid(&x)?)?, &tt)? }
+                None => sub(&sigmoid(&x)?, &y)?,
+            };
+            Some(mul(&d, &ge)?)
+        } else { None };
+        let gy = if need[1] {
+            let d = match &pwv {
+                Some(p) => sub(&neg(&x)?, &mul(&sub(p, &sc(1.0))?, &logsig(&x)?)?)?,
+                None => neg(&x)?,
+            };
+            Some(mul(&d, &ge)?)
+        } else { None };
+        Ok(vec![gx, gy])
+    })?;
+    Ok(out)
+}
+
+/// `nll_loss` on (C), (N, C) or (N, C, H, W) log-probabilities (NllLossBackward0 /
+/// NllLoss2DBackward0).
+pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignore_index: i64) -> Result<Tensor> {
+    let xs = x.shape();
+    let ts = target.shape();
+    let nd = xs.len();
+    ensure!(nd >= 1, Runtime, "input tensor should be 1D or 2D");
+    let c = if nd == 1 { xs[0] } else { xs[1] };
+    if nd <= 2 {
+        ensure!(ts.len() <= 1, Runtime, "0D or 1D target tensor expected, multi-target not supported");
+        let nb = if nd == 1 { 1 } else { xs[0] };
+        let tb = if ts.is_empty() { 1 } else { ts[0] };
+        ensure!(nd == 1 && ts.is_empty() || nd == 2 && tb == nb, Value, "Expected input batch_size ({}) to match target batch_size ({}).", if nd == 1 { 1 } else { nb }, tb);
+    } else {
+        ensure!(nd == 4, Runtime, "only 4-d inputs go to nll_loss2d");
+        ensure!(ts.len() == 3, Runtime, "only batches of spatial targets supported (3D tensors) but got targets of dimension: {}", ts.len());
+        ensure!(ts[0] == xs[0] && ts[1] == xs[2] && ts[2] == xs[3], Runtime,
+            "size mismatch (got input: {} , target: {}", crate::shape::fmt_list(&xs), crate::shape::fmt_list(&ts));
+    }
+    if let Some(w) = w {
+        ensure!(w.numel() == c, Runtime, "weight tensor should be defined either for all {} classes or no classes but got weight tensor of shape: {}", c, crate::shape::fmt_list(&w.shape()));
+    }
+    // the kernel's dtype check comes after the shape checks, as in ATen
+    ensure!(matches!(target.dtype(), DType::Int64 | DType::UInt8), Runtime, "expected target dtype to be Long or Byte, but got {}", target.dtype().scalar_name());
+    let tv = target.to_i64_vec()?;
+    let wv = match w { Some(w) => w.to_f64_vec()?, None => vec![1.0; c] };
+    let m = tv.len();
+    let mut offs = Vec::with_capacity(m);
+    let mut coef = Vec::with_capacity(m);
+    for (i, &ti) in tv.iter().enumerate() {
+        if ti == ignore_index {
+            offs.push((i * c) as i64);
+            coef.push(0.0);
+        } else {
+            ensure!(ti >= 0 && (ti as usize) < c, Index, "Target {} is out of bounds.", ti);
+            offs.push((i * c) as i64 + ti);
+            coef.push(wv[ti as usize]);
+        }
+    }
+    let total: f64 = coef.iter().sum();
+    let dt = x.dtype();
+    // class dim last, flattened to (m, c)
+    let perm: Vec<i64> = if nd == 4 { vec![0, 2, 3, 1] } else { (0..nd as i64).collect() };
+    let to_rows = move |x: &Tensor| -> Result<Tensor> {
+        if nd == 4 { rs(&permute(x, &perm)?, &[m * c]) } else { rs(x, &[m * c]) }
+    };
+    let offs = host(offs, x.device())?;
+    let coef = hostf(&coef, &[m], dt, x.device())?;
+    let total_t = hostf(&[total], &[], dt, x.device())?;
+    let tshape = ts.clone();
+    let out = no_grad(|| {
+        let picked = backend::take(&contiguous(&to_rows(x)?)?, &offs, &[m])?;
+        let l = neg(&mul(&picked, &coef)?)?;
+        match red {
+            0 => rs(&l, &tshape),
+            1 => div(&sum(&l, None)?, &total_t),
+            _ => sum(&l, None),
+        }
+    })?;
+    let out = fresh(&out)?;
+    let name = if nd == 4 { "NllLoss2DBackward0" } else { "NllLossBackward0" };
+    let xs2 = xs.clone();
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        let ge = match red {
+            0 => rs(&g[0], &[m])?,
+            1 => expand(&div(&g[0], &total_t)?, &[m as i64])?,
+            _ => expand(&g[0], &[m as i64])?,
+        };
+        let vals = neg(&mul(&ge, &coef)?)?;
+        let flat = put_add(&contiguous(&vals)?, &offs, &[m * c])?;
+        let gx = if nd == 4 {
+            permute(&rs(&flat, &[xs2[0], xs2[2], xs2[3], c])?, &[0, 3, 1, 2])?
+        } else {
+            rs(&flat, &xs2)?
+        };
+        Ok(vec![Some(gx)])
+    })?;
+    Ok(out)
+}
+
+/// `x / s` for a scalar `s` as ATen's compositions call it (DivBackward1).
+pub fn nn_div_scalar(x: &Tensor, s: f64) -> Result<Tensor> {
+    let out = no_grad(|| div(x, &sc(s)))?;
+    let out = fresh(&out)?;
+    record("DivBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(div(&g[0], &sc(s))?)]))?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// padding and resampling
+// ---------------------------------------------------------------------------------------
+
+/// `x` placed into a tensor whose last `pads.len()` dims grow by (before, after) each
+/// (negative crops), the rest `value`. No autograd.
+fn pad_raw(x: &Tensor, pads: &[(i64, i64)], value: f64) -> Result<Tensor> {
+    let xs = x.shape();
+    let nd = xs.len();
+    let k = pads.len();
+    let mut os: Vec<usize> = xs.to_vec();
+    for (i, &(lo, hi)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let n = xs[d] as i64 + lo + hi;
+        ensure!(n >= 0, Runtime, "The input size {}, plus negative padding {} and {} resulted in a negative output size, which is invalid. Check dimension {} of your input.", xs[d], lo, hi, d);
+        os[d] = n as usize;
+    }
+    let out = crate::tensor::full_on(&os, Scalar::Float(value), x.dtype(), x.device())?;
+    if out.numel() == 0 {
+        return Ok(out);
+    }
+    let ostr = contiguous_strides(&os);
+    let xl = x.layout();
+    let mut shape = xs.to_vec();
+    let (mut doff, mut soff) = (0usize, xl.offset);
+    for (i, &(lo, _)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let dst0 = lo.max(0) as usize;
+        let src0 = (-lo).max(0) as usize;
+        let len = (xs[d] as i64 - src0 as i64).min(os[d] as i64 - dst0 as i64).max(0) as usize;
+        shape[d] = len;
+        doff += dst0 * ostr[d];
+        soff += src0 * xl.strides[d];
+    }
+    if shape.iter().product::<usize>() > 0 {
+        let dst = as_strided_view(&out, &lay(&shape, &ostr, doff));
+        let src = as_strided_view(x, &lay(&shape, &xl.strides, soff));
+        write_into(&dst, &src)?;
+    }
+    Ok(out)
+}
+
+/// `F.pad(x, pads, mode="constant", value)` (ConstantPadNdBackward0); `pads` per trailing
+/// dim, outermost first.
+pub fn constant_pad(x: &Tensor, pads: &[(i64, i64)], value: f64) -> Result<Tensor> {
+    ensure!(pads.len() <= x.dim(), Runtime, "Length of pad should be no more than twice the number of dimensions of the input. Pad length is {} while the input has {} dimensions.", pads.len() * 2, x.dim());
+    let out = pad_raw(x, pads, value)?;
+    let neg: Vec<(i64, i64)> = pads.iter().map(|&(a, b)| (-a, -b)).collect();
+    record("ConstantPadNdBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(constant_pad(&g[0], &neg, 0.0)?)]))?;
+    Ok(out)
+}
+
+/// `F.pad` in reflect or replicate mode over the last `pads.len()` dims (1 or 2):
+/// a gather through an index map (backward: scatter-add). ReflectionPad{1,2}DBackward0 /
+/// ReplicationPad{1,2}DBackward0.
+pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tensor> {
+    let xs = x.shape();
+    let nd = xs.len();
+    let k = pads.len();
+    ensure!(k == 1 || k == 2, NotImplemented, "only 1-d and 2-d reflect/replicate padding is supported");
+    let mut os: Vec<usize> = xs.to_vec();
+    let mut maps: Vec<Vec<usize>> = Vec::new();
+    for (i, &(lo, hi)) in pads.iter().enumerate() {
+        let d = nd - k + i;
+        let n = xs[d] as i64;
+        if reflect {
+            ensure!(lo < n && hi < n, Runtime, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({}, {}) at dimension {} of input {}", lo, hi, d, crate::shape::fmt_list(&xs));
+        } else {
+            ensure!(n > 0, Runtime, "input tensor must have a non-empty dimension {} to be padded", d);
+        }
+        let on = n + lo + hi;
+        ensure!(on > 0, Runtime, "input (H: {}, W: {}) is too small. Calculated output H: {} W: {}", xs[nd - k], xs[nd - 1], on, on);
+        os[d] = on as usize;
+        maps.push((0..on).map(|o| {
+            let mut j = o - lo;
+            if reflect {
+                if j < 0 { j = -j; }
+                if j >= n { j = 2 * (n - 1) - j; }
+            } else {
+                j = j.clamp(0, n - 1);
+            }
+            j as usize
+        }).collect());
+    }
+    let lead: usize = xs[..nd - k].iter().product();
+    let inner: usize = xs[nd - k..].iter().product();
+    let mut offs = Vec::with_capacity(lead * os[nd - k..].iter().product::<usize>());
+    for b in 0..lead {
+        if k == 1 {
+            for &j in &maps[0] { offs.push((b * inner + j) as i64); }
+        } else {
+            for &r in &maps[0] {
+                for &c in &maps[1] { offs.push((b * inner + r * xs[nd - 1] + c) as i64); }
+            }
+        }
+    }
+    let offs = host(offs, x.device())?;
+    let out = backend::take(x, &offs, &os)?;
+    let name = match (reflect, k) {
+        (true, 1) => "ReflectionPad1DBackward0",
+        (true, _) => "ReflectionPad2DBackward0",
+        (false, 1) => "ReplicationPad1DBackward0",
+        (false, _) => "ReplicationPad2DBackward0",
+    };
+    let n_in = x.numel();
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        Ok(vec![Some(rs(&put_add(&rs(&contiguous(&g[0])?, &[g[0].numel()])?, &offs, &[n_in])?, &xs)?)])
+    })?;
+    Ok(out)
+}
+
+/// Separable resampling of the last one or two dims by weight matrices (out, in):
+/// `y = Mh x Mwᵀ` (interpolate's linear/bilinear/nearest forms), recorded as `name`.
+pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str) -> Result<Tensor> {
+    let name: &'static str = match name {
+        "UpsampleNearest1DBackward0" => "UpsampleNearest1DBackward0",
+        "UpsampleNearest2DBackward0" => "UpsampleNearest2DBackward0",
+        "UpsampleLinear1DBackward0" => "UpsampleLinear1DBackward0",
+        "UpsampleBilinear2DBackward0" => "UpsampleBilinear2DBackward0",
+        _ => bail!(NotImplemented, "resample: unknown node {}", name),
+    };
+    let mh = mh.map(|m| m.detach());
+    let mwt = t(&mw.detach())?;
+    let out = no_grad(|| {
+        let y = matmul(x, &mwt)?;
+        match &mh { Some(m) => matmul(m, &y), None => Ok(y) }
+    })?;
+    let out = fresh(&out)?;
+    record(name, &[x], &[&out], &[], move |_, g, _| {
+        let gg = match &mh { Some(m) => matmul(&t(m)?, &g[0])?, None => g[0].clone() };
+        Ok(vec![Some(matmul(&gg, &t(&mwt)?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `adaptive_max_pool2d` (AdaptiveMaxPool2DBackward0): (values, flat int64 indices). Each
+/// output cell's window (torch's floor/ceil ranges) is gathered into a row padded with -inf
+/// up to the largest window, then reduced.
+pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tensor)> {
+    let xs = x.shape();
+    ensure!(xs.len() == 3 || xs.len() == 4, Runtime, "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {}", crate::shape::fmt_list(&xs));
+    for (i, &d) in xs.iter().enumerate().skip(1) {
+        ensure!(d > 0, Runtime, "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {} being empty", crate::shape::fmt_list(&xs), i);
+    }
+    ensure!(x.dtype().is_float(), Runtime, "\"adaptive_max_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
+    let nd = xs.len();
+    let (h, w) = (xs[nd - 2], xs[nd - 1]);
+    let nc: usize = xs[..nd - 2].iter().product();
+    let (rh, rw) = (adaptive_ranges(h, out[0]), adaptive_ranges(w, out[1]));
+    let kmax = rh.iter().map(|&(a, b)| b - a).max().unwrap_or(0) * rw.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+    let l = out[0] * out[1];
+    let hw = h * w;
+    // per (cell, slot): the flat input index, or hw (the -inf pad) past the window's end
+    let mut table = Vec::with_capacity(l * kmax);
+    for &(h0, h1) in &rh {
+        for &(w0, w1) in &rw {
+            let mut v: Vec<i64> = Vec::with_capacity(kmax);
+            for i in h0..h1 {
+                for j in w0..w1 { v.push((i * w + j) as i64); }
+            }
+            v.resize(kmax, hw as i64);
+            table.extend(v);
+        }
+    }
+    let mut oshape: Vec<usize> = xs[..nd - 2].to_vec();
+    oshape.push(out[0]);
+    oshape.push(out[1]);
+    let (vals, idx) = no_grad(|| {
+        let padded = pad_raw(&rs(x, &[nc, hw])?, &[(0, 1)], f64::NEG_INFINITY)?; // (nc, hw + 1)
+        let mut offs = Vec::with_capacity(nc * l * kmax);
+        for r in 0..nc {
+            for &t in &table { offs.push((r * (hw + 1)) as i64 + t); }
+        }
+        let win = backend::take(&padded, &host(offs, x.device())?, &[nc, l, kmax])?;
+        let (v, arg) = super::max_dim(&win, 2, false, true)?; // (nc, l)
+        let tab = host(table.clone(), x.device())?;
+        let pos = host((0..l as i64).map(|o| o * kmax as i64).collect(), x.device())?;
+        let idx = backend::take(&tab, &binary_raw(&arg, &pos, BinOp::Add)?, &[nc, l])?;
+        Ok((rs(&v, &oshape)?, rs(&idx, &oshape)?))
+    })?;
+    let vals = fresh(&vals)?;
+    let ind = idx.clone();
+    let xs2 = xs.clone();
+    record("AdaptiveMaxPool2DBackward0", &[x], &[&vals], &[], move |_, g, _| {
+        let rows = rs(&host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?, &[nc, 1])?;
+        let offs = rs(&binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?, &[nc * l])?;
+        let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
+        Ok(vec![Some(rs(&gx, &xs2)?)])
+    })?;
+    Ok((vals, idx))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(shape: &[usize], phase: f64) -> Tensor {
+        let n: usize = shape.iter().product();
+        let v: Vec<f64> = (0..n).map(|i| (0.7 * i as f64 + phase).sin()).collect();
+        crate::tensor::from_f64s(&v, shape, DType::Float64).unwrap()
+    }
+
+    fn dot(a: &Tensor, b: &Tensor) -> f64 {
+        a.to_f64_vec().unwrap().iter().zip(b.to_f64_vec().unwrap()).map(|(x, y)| x * y).sum()
+    }
+
+    #[test]
+    fn col2im_is_the_adjoint_of_im2col() {
+        let win = Window2d { kernel: [2, 3], stride: [2, 1], dilation: [1, 2], pad: [1, 2, 0, 1] };
+        let x = t(&[2, 3, 5, 6], 0.1);
+        let cols = im2col(&x, win).unwrap();
+        let c = t(&cols.shape(), 0.9);
+        let back = col2im(&c, [5, 6], win).unwrap();
+        assert!((dot(&cols, &c) - dot(&x, &back)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn conv2d_matches_a_direct_loop() {
+        let (x, w, b) = (t(&[2, 4, 5, 4], 0.3), t(&[6, 2, 3, 2], 1.1), t(&[6], 2.0));
+        let o = ConvOpts { stride: vec![2, 1], padding: vec![(1, 1), (0, 2)], dilation: vec![1, 2], groups: 2, transposed: false, output_padding: vec![0, 0] };
+        let y = convolution(&x, &w, Some(&b), &o).unwrap();
+        let (xv, wv, bv, yv) = (x.to_f64_vec().unwrap(), w.to_f64_vec().unwrap(), b.to_f64_vec().unwrap(), y.to_f64_vec().unwrap());
+        let ys = y.shape();
+        let (oh, ow) = (ys[2], ys[3]);
+        for n in 0..2 {
+            for oc in 0..6 {
+                let g = oc / 3;
+                for i in 0..oh {
+                    for j in 0..ow {
+                        let mut acc = bv[oc];
+                        for ci in 0..2 {
+                            for ki in 0..3 {
+                                for kj in 0..2 {
+                                    let (h, v) = ((i * 2 + ki) as i64 - 1, (j + kj * 2) as i64);
+                                    if h >= 0 && h < 5 && v < 4 {
+                                        let c = g * 2 + ci;
+                                        acc += xv[((n * 4 + c) * 5 + h as usize) * 4 + v as usize] * wv[((oc * 2 + ci) * 3 + ki) * 2 + kj];
+                                    }
+                                }
+                            }
+                        }
+                        let got = yv[((n * 6 + oc) * oh + i) * ow + j];
+                        assert!((got - acc).abs() < 1e-9, "({n},{oc},{i},{j}): {got} vs {acc}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn max_pool_indices_point_at_the_maxima() {
+        let x = t(&[1, 2, 5, 6], 0.4);
+        let (v, idx) = max_pool2d(&x, [3, 2], [2, 2], [1, 1], [1, 1], true).unwrap();
+        let xv = x.to_f64_vec().unwrap();
+        for (k, (val, i)) in v.to_f64_vec().unwrap().iter().zip(idx.to_i64_vec().unwrap()).enumerate() {
+            let plane = k / (v.shape()[2] * v.shape()[3]);
+            assert_eq!(*val, xv[plane * 30 + i as usize]);
+        }
+    }
+}
