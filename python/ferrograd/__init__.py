@@ -148,7 +148,7 @@ for _name in (
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
-    "cumsum flip atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial"
+    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial"
 ).split():
     globals()[_name] = getattr(Tensor, _name)
 del _name

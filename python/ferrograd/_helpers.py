@@ -26,6 +26,22 @@ class Size(tuple):
         r = tuple.__getitem__(self, key)
         return Size(r) if isinstance(key, slice) else r
 
+    def __add__(self, other):
+        # as torch.Size: adding a tuple keeps the Size type
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple.__add__(other, self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
+
 
 import builtins
 

@@ -1007,6 +1007,12 @@ pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: f64, alpha: f64) ->
         let g2 = if need[2] { Some(super::mm(&t(&s.get(0)?)?, &ga)?) } else { None };
         Ok(vec![gi, g1, g2])
     })?;
+    // torch keeps mat2 only when mat1 needs a gradient (it is None otherwise)
+    use crate::autograd::{Node, SavedValue};
+    let num = |v: f64| if v.fract() == 0.0 && v.abs() < 1e15 { SavedValue::Int(v as i64) } else { SavedValue::Float(v) };
+    let mut values = vec![("alpha", num(alpha)), ("beta", num(beta))];
+    let tensors: &[(usize, &'static str)] = if m1.requires_grad() { &[(0, "mat1"), (1, "mat2")] } else { values.push(("mat2", SavedValue::None)); &[(0, "mat1")] };
+    Node::annotate(&out, &values, tensors);
     Ok(out)
 }
 

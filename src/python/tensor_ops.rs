@@ -187,7 +187,7 @@ unary_methods! {
     log2 => |t| ops::unary_extra(t, "log2"), log10 => |t| ops::unary_extra(t, "log10"),
     tan => |t| ops::unary_extra(t, "tan"), atan => |t| ops::unary_extra(t, "atan"),
     asin => |t| ops::unary_extra(t, "asin"), acos => |t| ops::unary_extra(t, "acos"),
-    sinh => |t| ops::unary_extra(t, "sinh"), cosh => |t| ops::unary_extra(t, "cosh"),
+    sinh => |t| ops::unary_extra(t, "sinh"), cosh => |t| ops::unary_extra(t, "cosh"), erf => ops::nn_layers::erf,
     square => |t| ops::unary_extra(t, "square"),
     logical_not => ops::logical_not,
     isnan => |t| ops::float_test(t, "isnan"), isinf => |t| ops::float_test(t, "isinf"),
