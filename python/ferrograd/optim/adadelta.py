@@ -8,9 +8,11 @@ from .optimizer import (
     _add_,
     _addcmul_,
     _check_capturable,
+    _check_lr,
+    _check_nonnegative,
     _check_state_steps,
     _default_to_fused_or_foreach,
-    _get_scalar_dtype,
+    _new_step,
     _scalar,
     _to_scalar,
     _use_grad_for_differentiable,
@@ -33,16 +35,11 @@ class Adadelta(Optimizer):
 
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(f"Invalid rho value: {rho}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_nonnegative(eps, "epsilon value")
+        _check_nonnegative(weight_decay, "weight_decay value")
 
         defaults = {
             "lr": lr,
@@ -58,37 +55,19 @@ class Adadelta(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not torch.is_tensor(p_state["step"]):
-                    step_val = float(p_state["step"])
-                    p_state["step"] = (
-                        torch.tensor(step_val, dtype=_get_scalar_dtype(), device=p.device)
-                        if group["capturable"]
-                        else torch.tensor(step_val, dtype=_get_scalar_dtype())
-                    )
+        self._upgrade_unpickled_groups(
+            (
+                ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable",
+                False)
+            ),
+        )
 
     def _init_group(self, group, params_with_grad, grads, square_avgs, acc_deltas, state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            if p.grad.is_sparse:
-                raise RuntimeError("Adadelta does not support sparse gradients")
-            grads.append(p.grad)
-            state = self.state[p]
+        sparse_msg = "Adadelta does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params_with_grad, grads, sparse_msg):
             if len(state) == 0:
-                state["step"] = (
-                    torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
-                    if group["capturable"]
-                    else torch.zeros((), dtype=_get_scalar_dtype())
-                )
+                state["step"] = _new_step(group, p)
                 state["square_avg"] = torch.zeros_like(p)
                 state["acc_delta"] = torch.zeros_like(p)
             square_avgs.append(state["square_avg"])
@@ -103,11 +82,7 @@ class Adadelta(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params_with_grad, grads, square_avgs, acc_deltas, state_steps = [], [], [], [], []

@@ -7,6 +7,8 @@ from .optimizer import (
     _add,
     _addcdiv_,
     _addcmul_,
+    _check_lr,
+    _check_nonnegative,
     _default_to_fused_or_foreach,
     _device_dtype_check_for_fused,
     _get_scalar_dtype,
@@ -47,20 +49,14 @@ class Adagrad(Optimizer):
         differentiable=False,
         fused=None,
     ):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= lr_decay:
-            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_lr(lr)
+        _check_nonnegative(lr_decay, "lr_decay value")
+        _check_nonnegative(weight_decay, "weight_decay value")
         if not 0.0 <= initial_accumulator_value:
             raise ValueError(
                 f"Invalid initial_accumulator_value value: {initial_accumulator_value}"
             )
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
+        _check_nonnegative(eps, "epsilon value")
 
         defaults = {
             "lr": lr,

@@ -6,12 +6,13 @@ from .optimizer import (
     Optimizer,
     _add,
     _addcdiv_,
+    _check_adam_family,
     _check_capturable,
     _check_state_steps,
-    _default_to_fused_or_foreach,
-    _get_scalar_dtype,
     _get_value,
     _lerp_,
+    _new_step,
+    _resolve_foreach,
     _to_scalar,
     _use_grad_for_differentiable,
 )
@@ -33,18 +34,7 @@ class Adamax(Optimizer):
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_adam_family(lr, betas, eps, weight_decay)
 
         defaults = {
             "lr": lr,
@@ -60,37 +50,19 @@ class Adamax(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not torch.is_tensor(p_state["step"]):
-                    step_val = float(p_state["step"])
-                    p_state["step"] = (
-                        torch.tensor(step_val, dtype=_get_scalar_dtype(), device=p.device)
-                        if group["capturable"]
-                        else torch.tensor(step_val, dtype=_get_scalar_dtype())
-                    )
+        self._upgrade_unpickled_groups(
+            (
+                ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable",
+                False)
+            ),
+        )
 
     def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_infs, state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            if p.grad.is_sparse:
-                raise RuntimeError("Adamax does not support sparse gradients")
-            grads.append(p.grad)
-            state = self.state[p]
+        sparse_msg = "Adamax does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params_with_grad, grads, sparse_msg):
             if len(state) == 0:
-                state["step"] = (
-                    torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
-                    if group["capturable"]
-                    else torch.tensor(0.0, dtype=_get_scalar_dtype())
-                )
+                state["step"] = _new_step(group, p)
                 state["exp_avg"] = torch.zeros_like(p)
                 state["exp_inf"] = torch.zeros_like(p)
             exp_avgs.append(state["exp_avg"])
@@ -105,11 +77,7 @@ class Adamax(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params_with_grad, grads, exp_avgs, exp_infs, state_steps = [], [], [], [], []
@@ -141,18 +109,12 @@ def adamax(params, grads, exp_avgs, exp_infs, state_steps, foreach=None, maximiz
            weight_decay):
     r"""Functional API that performs the Adamax update over lists of tensors (in place)."""
     _check_state_steps(state_steps)
-    if foreach is None:
-        _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
-    check_per_param = False
-    if foreach:
-        if differentiable:
-            raise AssertionError("_foreach ops don't support autograd")
-        if len(params) == 0:
-            return
-        if capturable:
-            _check_capturable(params, state_steps, supports_xla=False)
-    else:
-        check_per_param = capturable
+    run, check_per_param = _resolve_foreach(
+        params, foreach, differentiable, capturable,
+        lambda: _check_capturable(params, state_steps, supports_xla=False), empty_first=False,
+    )
+    if not run:
+        return
 
     lr = _to_scalar(lr)
     for i, param in enumerate(params):

@@ -8,9 +8,11 @@ from .optimizer import (
     _add_,
     _addcmul_,
     _check_capturable,
-    _default_to_fused_or_foreach,
+    _check_lr,
+    _check_nonnegative,
     _get_scalar_dtype,
     _get_value,
+    _resolve_foreach,
     _scalar,
     _to_scalar,
     _use_grad_for_differentiable,
@@ -34,12 +36,8 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        _check_lr(lr)
+        _check_nonnegative(weight_decay, "weight_decay value")
         defaults = {
             "lr": lr,
             "lambd": lambd,
@@ -55,30 +53,19 @@ class ASGD(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0:
-                    for key in ("step", "eta", "mu"):
-                        if not torch.is_tensor(p_state[key]):
-                            p_state[key] = torch.tensor(
-                                float(p_state[key]), dtype=_get_scalar_dtype(), device=p.device
-                            )
+        self._upgrade_unpickled_groups(
+            (
+                ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable",
+                False)
+            ),
+            keys=("step", "eta", "mu"),
+            always_on_device=True,
+        )
 
     def _init_group(self, group, params_with_grad, grads, mus, axs, etas, state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            if p.grad.is_sparse:
-                raise RuntimeError("ASGD does not support sparse gradients")
-            grads.append(p.grad)
-            state = self.state[p]
+        sparse_msg = "ASGD does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params_with_grad, grads, sparse_msg):
             if len(state) == 0:
                 state["step"] = torch.zeros((), device=p.device, dtype=_get_scalar_dtype())
                 state["eta"] = torch.tensor(
@@ -99,11 +86,7 @@ class ASGD(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params_with_grad, grads, mus, axs, etas, state_steps = [], [], [], [], [], []
@@ -134,20 +117,14 @@ def asgd(params, grads, axs, mus, etas, state_steps, foreach=None, maximize=Fals
          differentiable=False, capturable=False, has_complex=False, *, lambd, lr, t0, alpha,
          weight_decay):
     r"""Functional API that performs the ASGD update over lists of tensors (in place)."""
-    if foreach is None:
-        _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
     what = "params, mus, etas, and state_steps"
-    check_per_param = False
-    if foreach:
-        if len(params) == 0:
-            return
-        if differentiable:
-            raise AssertionError("_foreach ops don't support autograd")
-        if capturable:
-            _check_capturable(params, state_steps, supports_xla=False, others=(mus, etas),
-                              what=what)
-    else:
-        check_per_param = capturable
+    run, check_per_param = _resolve_foreach(
+        params, foreach, differentiable, capturable,
+        lambda: _check_capturable(params, state_steps, supports_xla=False, others=(mus, etas),
+                                  what=what),
+    )
+    if not run:
+        return
 
     lr = _to_scalar(lr)
     for i, param in enumerate(params):

@@ -7,12 +7,14 @@ from .optimizer import (
     _add,
     _addcdiv_,
     _addcmul_,
+    _check_adam_family,
     _check_capturable,
+    _check_nonnegative,
     _check_state_steps,
-    _default_to_fused_or_foreach,
     _get_scalar_dtype,
     _get_value,
     _lerp_,
+    _resolve_foreach,
     _to_scalar,
     _use_grad_for_differentiable,
 )
@@ -37,20 +39,8 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= momentum_decay:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        _check_adam_family(lr, betas, eps, weight_decay)
+        _check_nonnegative(momentum_decay, "momentum_decay value")
         defaults = {
             "lr": lr,
             "betas": betas,
@@ -67,35 +57,19 @@ class NAdam(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0:
-                    for key in ("step", "mu_product"):
-                        if not torch.is_tensor(p_state[key]):
-                            val = float(p_state[key])
-                            p_state[key] = (
-                                torch.tensor(val, dtype=_get_scalar_dtype(), device=p.device)
-                                if group["capturable"]
-                                else torch.tensor(val, dtype=_get_scalar_dtype())
-                            )
+        self._upgrade_unpickled_groups(
+            (
+                ("maximize", False), ("foreach", None), ("capturable", False), ("differentiable",
+                False), ("decoupled_weight_decay", False)
+            ),
+            keys=("step", "mu_product"),
+        )
 
     def _init_group(self, group, params_with_grad, grads, exp_avgs, exp_avg_sqs, mu_products,
                     state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            if p.grad.is_sparse:
-                raise RuntimeError("NAdam does not support sparse gradients")
-            grads.append(p.grad)
-            state = self.state[p]
+        sparse_msg = "NAdam does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params_with_grad, grads, sparse_msg):
             if len(state) == 0:
                 if group["capturable"]:
                     state["step"] = torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
@@ -118,11 +92,7 @@ class NAdam(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params_with_grad, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps = (
@@ -161,19 +131,13 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps,
     r"""Functional API that performs the NAdam update over lists of tensors (in place)."""
     _check_state_steps(state_steps)
     _check_state_steps(mu_products, "mu_products")
-    if foreach is None:
-        _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
-    check_per_param = False
-    if foreach:
-        if len(params) == 0:
-            return
-        if differentiable:
-            raise AssertionError("_foreach ops don't support autograd")
-        if capturable:
-            _check_capturable(params, state_steps, supports_xla=False, others=(mu_products,),
-                              what="params, mu_products, and state_steps")
-    else:
-        check_per_param = capturable
+    run, check_per_param = _resolve_foreach(
+        params, foreach, differentiable, capturable,
+        lambda: _check_capturable(params, state_steps, supports_xla=False, others=(mu_products,),
+                                  what="params, mu_products, and state_steps"),
+    )
+    if not run:
+        return
 
     lr = _to_scalar(lr)
     for i, param in enumerate(params):

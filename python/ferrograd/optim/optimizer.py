@@ -228,6 +228,70 @@ def _addcdiv_(self, tensor1, tensor2, value=1):
     return self.add_(quot.div_(tensor2))
 
 
+# --- helpers shared by the optimizer implementations -------------------------------------
+
+
+def _check_lr(lr):
+    """The learning-rate checks every optimizer starts with (same order and messages)."""
+    if isinstance(lr, torch.Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def _check_nonnegative(value, what):
+    """``ValueError("Invalid <what>: <value>")`` unless ``0 <= value`` (NaN fails too)."""
+    if not 0.0 <= value:
+        raise ValueError(f"Invalid {what}: {value}")
+
+
+def _check_betas(betas):
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def _check_adam_family(lr, betas, eps, weight_decay):
+    """lr, eps, betas, weight_decay: the checks Adamax/NAdam/RAdam share, in PyTorch's order."""
+    _check_lr(lr)
+    _check_nonnegative(eps, "epsilon value")
+    _check_betas(betas)
+    _check_nonnegative(weight_decay, "weight_decay value")
+
+
+def _new_step(group, p):
+    """A fresh ``step`` state scalar: on the param's device when capturable, else on the CPU."""
+    if group["capturable"]:
+        return torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
+    return torch.tensor(0.0, dtype=_get_scalar_dtype())
+
+
+def _resolve_foreach(params, foreach, differentiable, capturable, check_capturable,
+                     empty_first=True):
+    """The prologue of the functional optimizer APIs.
+
+    Picks the default ``foreach``, then, for the foreach path, returns early on an empty
+    parameter list and refuses ``differentiable`` (in the order PyTorch's multi-tensor
+    implementation of that optimizer does: ``empty_first``), and runs ``check_capturable()``
+    for capturable steps. Returns ``(run, check_per_param)``: ``run`` is False when there is
+    nothing to do; ``check_per_param`` is True when the single-tensor path has to check each
+    parameter's devices itself.
+    """
+    if foreach is None:
+        _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
+    if not foreach:
+        return True, capturable
+    if empty_first and len(params) == 0:
+        return False, False
+    if differentiable:
+        raise AssertionError("_foreach ops don't support autograd")
+    if len(params) == 0:
+        return False, False
+    if capturable:
+        check_capturable()
+    return True, False
+
+
 def register_optimizer_step_pre_hook(hook):
     """Register a pre hook common to all optimizers: ``hook(optimizer, args, kwargs)``."""
     handle = RemovableHandle(_global_optimizer_pre_hooks)
@@ -318,6 +382,52 @@ class Optimizer:
     def _accelerator_graph_capture_health_check(self):
         # ferrograd has no graph capture, so a step can never be running under one.
         pass
+
+    def _closure_loss(self, closure):
+        """The start of ``step``: the capture health check, then the closure under grad mode."""
+        self._accelerator_graph_capture_health_check()
+        if closure is None:
+            return None
+        with torch.enable_grad():
+            return closure()
+
+    def _upgrade_unpickled_groups(self, group_defaults, keys=("step",), always_on_device=False):
+        """The rest of ``__setstate__`` for optimizers with scalar per-parameter state.
+
+        Fills the group entries older pickles lack (``group_defaults``, in order) and turns
+        number-valued scalar state (``keys``) into tensors, on the param's device when
+        capturable, fused or ``always_on_device``, else on the CPU.
+        """
+        for group in self.param_groups:
+            for name, value in group_defaults:
+                group.setdefault(name, value)
+            fused = group.get("fused")
+            on_device = always_on_device or group.get("capturable") or fused
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) == 0:
+                    continue
+                for key in keys:
+                    if not torch.is_tensor(p_state[key]):
+                        value = float(p_state[key])
+                        p_state[key] = (
+                            torch.tensor(value, dtype=_get_scalar_dtype(is_fused=fused),
+                                         device=p.device)
+                            if on_device
+                            else torch.tensor(value, dtype=_get_scalar_dtype())
+                        )
+
+    def _params_with_grads(self, group, params_with_grad, grads, sparse_msg):
+        """Yield ``(p, state)`` for the group's params that have a gradient, appending them and
+        their gradients to the lists; a sparse gradient raises ``RuntimeError(sparse_msg)``."""
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            params_with_grad.append(p)
+            if p.grad.is_sparse:
+                raise RuntimeError(sparse_msg)
+            grads.append(p.grad)
+            yield p, self.state[p]
 
     def _optimizer_step_code(self):
         """Entry point for profilers (called after ``step()``)."""

@@ -9,9 +9,11 @@ from .optimizer import (
     _addcdiv_,
     _addcmul_,
     _check_capturable,
+    _check_lr,
+    _check_nonnegative,
     _default_to_fused_or_foreach,
-    _get_scalar_dtype,
     _lerp_,
+    _new_step,
     _scalar,
     _to_scalar,
     _use_grad_for_differentiable,
@@ -48,18 +50,11 @@ class RMSprop(Optimizer):
         maximize=False,
         differentiable=False,
     ):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= momentum:
-            raise ValueError(f"Invalid momentum value: {momentum}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not 0.0 <= alpha:
-            raise ValueError(f"Invalid alpha value: {alpha}")
+        _check_lr(lr)
+        _check_nonnegative(eps, "epsilon value")
+        _check_nonnegative(momentum, "momentum value")
+        _check_nonnegative(weight_decay, "weight_decay value")
+        _check_nonnegative(alpha, "alpha value")
 
         defaults = {
             "lr": lr,
@@ -77,41 +72,20 @@ class RMSprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("momentum", 0)
-            group.setdefault("centered", False)
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not torch.is_tensor(p_state["step"]):
-                    step_val = float(p_state["step"])
-                    p_state["step"] = (
-                        torch.tensor(step_val, dtype=_get_scalar_dtype(), device=p.device)
-                        if group["capturable"]
-                        else torch.tensor(step_val, dtype=_get_scalar_dtype())
-                    )
+        self._upgrade_unpickled_groups(
+            (
+                ("momentum", 0), ("centered", False), ("foreach", None), ("maximize", False),
+                ("differentiable", False), ("capturable", False)
+            ),
+        )
 
     def _init_group(self, group, params_with_grad, grads, square_avgs, momentum_buffer_list,
                     grad_avgs, state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params_with_grad.append(p)
-            if p.grad.is_sparse:
-                raise RuntimeError("RMSprop does not support sparse gradients")
-            grads.append(p.grad)
-
-            state = self.state[p]
+        sparse_msg = "RMSprop does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params_with_grad, grads, sparse_msg):
             if len(state) == 0:
-                state["step"] = (
-                    torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
-                    if group["capturable"]
-                    else torch.zeros((), dtype=_get_scalar_dtype())
-                )
+                state["step"] = _new_step(group, p)
                 state["square_avg"] = torch.zeros_like(p)
                 if group["momentum"] > 0:
                     state["momentum_buffer"] = torch.zeros_like(p)
@@ -132,12 +106,7 @@ class RMSprop(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params_with_grad = []

@@ -6,9 +6,10 @@ from .optimizer import (
     Optimizer,
     _addcmul_,
     _check_capturable,
+    _check_lr,
     _check_state_steps,
-    _default_to_fused_or_foreach,
-    _get_scalar_dtype,
+    _new_step,
+    _resolve_foreach,
     _scalar,
     _to_scalar,
     _use_grad_for_differentiable,
@@ -31,10 +32,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        if isinstance(lr, torch.Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
         defaults = {
@@ -50,40 +48,21 @@ class Rprop(Optimizer):
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
-            for p in group["params"]:
-                p_state = self.state.get(p, [])
-                if len(p_state) != 0 and not torch.is_tensor(p_state["step"]):
-                    step_val = float(p_state["step"])
-                    p_state["step"] = (
-                        torch.tensor(step_val, dtype=_get_scalar_dtype(), device=p.device)
-                        if group["capturable"]
-                        else torch.tensor(step_val, dtype=_get_scalar_dtype())
-                    )
+        self._upgrade_unpickled_groups(
+            (
+                ("foreach", None), ("maximize", False), ("differentiable", False), ("capturable",
+                False)
+            ),
+        )
 
     def _init_group(self, group, params, grads, prevs, step_sizes, state_steps):
         has_complex = False
-        for p in group["params"]:
-            if p.grad is None:
-                continue
-            params.append(p)
-            grad = p.grad
-            if grad.is_sparse:
-                raise RuntimeError("Rprop does not support sparse gradients")
-            grads.append(grad)
-            state = self.state[p]
+        sparse_msg = "Rprop does not support sparse gradients"
+        for p, state in self._params_with_grads(group, params, grads, sparse_msg):
             if len(state) == 0:
-                state["step"] = (
-                    torch.zeros((), dtype=_get_scalar_dtype(), device=p.device)
-                    if group["capturable"]
-                    else torch.zeros((), dtype=_get_scalar_dtype())
-                )
+                state["step"] = _new_step(group, p)
                 state["prev"] = torch.zeros_like(p)
-                state["step_size"] = torch.full_like(grad, _scalar(_to_scalar(group["lr"])))
+                state["step_size"] = torch.full_like(p.grad, _scalar(_to_scalar(group["lr"])))
             prevs.append(state["prev"])
             step_sizes.append(state["step_size"])
             state_steps.append(state["step"])
@@ -96,11 +75,7 @@ class Rprop(Optimizer):
         Args:
             closure (Callable, optional): A closure that reevaluates the model and returns the loss.
         """
-        self._accelerator_graph_capture_health_check()
-        loss = None
-        if closure is not None:
-            with torch.enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
 
         for group in self.param_groups:
             params, grads, prevs, step_sizes, state_steps = [], [], [], [], []
@@ -131,18 +106,12 @@ def rprop(params, grads, prevs, step_sizes, state_steps, foreach=None, capturabl
           step_size_max, etaminus, etaplus):
     r"""Functional API that performs the Rprop update over lists of tensors (in place)."""
     _check_state_steps(state_steps)
-    if foreach is None:
-        _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
-    check_per_param = False
-    if foreach:
-        if len(params) == 0:
-            return
-        if differentiable:
-            raise AssertionError("_foreach ops don't support autograd")
-        if capturable:
-            _check_capturable(params, state_steps)
-    else:
-        check_per_param = capturable
+    run, check_per_param = _resolve_foreach(
+        params, foreach, differentiable, capturable,
+        lambda: _check_capturable(params, state_steps),
+    )
+    if not run:
+        return
 
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
