@@ -37,52 +37,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 # ---------------------------------------------------------------------------------------------
 # Attention (scaled_dot_product_attention, multi_head_attention_forward) and the private
 # compositions the recurrent/attention layers use.
-#
-# TEMPORARY: ``_dropout``, ``_layer_norm`` and ``_gelu`` forward to ``dropout`` / ``layer_norm``
-# / ``gelu`` of this module as soon as those exist (the core's kernels are landing from the
-# nn-kernels branch); until then they compose torch's values from existing tensor ops.
 # ---------------------------------------------------------------------------------------------
-
-def _dropout(input, p=0.5, training=True):
-    f = globals().get("dropout")
-    if f is not None:
-        return f(input, p, training)
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if p == 0.0 or not training or input.numel() == 0:
-        return input
-    from .. import empty_like, zeros
-
-    if p == 1.0:
-        return input * zeros((), dtype=input.dtype)
-    # torch's CPU dropout: input * empty_like(input).bernoulli_(1 - p).div_(1 - p)
-    noise = empty_like(input).bernoulli_(1 - p)
-    noise.div_(1 - p)
-    return input * noise
-
-
-def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    f = globals().get("layer_norm")
-    if f is not None:
-        return f(input, normalized_shape, weight, bias, eps)
-    dims = tuple(range(-len(normalized_shape), 0))
-    mean = input.mean(dim=dims, keepdim=True)
-    centered = input - mean
-    var = (centered * centered).mean(dim=dims, keepdim=True)
-    out = centered * (var + eps).rsqrt()
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
-
-
-def _gelu(input):
-    f = globals().get("gelu")
-    if f is None:
-        raise NotImplementedError("nn.functional.gelu is not available in this build yet")
-    return f(input)
-
 
 def _none_or_dtype(input):
     from .. import Tensor
@@ -192,7 +147,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         attn = attn + attn_mask
     attn = _safe_softmax(attn, -1)
     if dropout_p > 0.0:
-        attn = _dropout(attn, dropout_p, True)
+        attn = dropout(attn, dropout_p, True)
     return attn.matmul(value)
 
 
@@ -417,7 +372,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             weights = attn_mask + weights  # torch.baddbmm(attn_mask, q_scaled, kᵀ)
         weights = weights.softmax(-1)
         if dropout_p > 0.0:
-            weights = _dropout(weights, dropout_p, True)
+            weights = dropout(weights, dropout_p, True)
         attn_output = weights.bmm(v)
         attn_output = attn_output.transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
         attn_output = linear(attn_output, out_proj_weight, out_proj_bias)

@@ -112,7 +112,7 @@ def _rnn_impl(mode, input, hx, flat_weights, has_bias, num_layers, dropout, trai
             final_c.append(c)
         layer_output = outs[0] if num_directions == 1 else cat(outs, outs[0].dim() - 1)
         if dropout != 0 and train and layer < num_layers - 1:
-            layer_output = F._dropout(layer_output, dropout, True)
+            layer_output = F.dropout(layer_output, dropout, True)
         layer_input = layer_output
     output = layer_input
     if batch_first:

@@ -9,72 +9,12 @@ import copy
 import warnings
 
 from .. import functional as F
-from .activation import MultiheadAttention, ReLU
+from .activation import GELU, MultiheadAttention, ReLU
 from .container import ModuleList
+from .dropout import Dropout
 from .linear import Linear
 from .module import Module
-
-try:
-    from .dropout import Dropout
-except ImportError:  # TEMPORARY until nn.Dropout lands from the nn-kernels branch
-    class Dropout(Module):
-        """During training zeroes elements with probability p and scales the rest by 1/(1-p)."""
-
-        __constants__ = ["p", "inplace"]
-
-        def __init__(self, p=0.5, inplace=False):
-            super().__init__()
-            if p < 0 or p > 1:
-                raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-            self.p = p
-            self.inplace = inplace
-
-        def forward(self, input):
-            return F._dropout(input, self.p, self.training)
-
-        def extra_repr(self):
-            return f"p={self.p}, inplace={self.inplace}"
-
-try:
-    from .normalization import LayerNorm
-except ImportError:  # TEMPORARY until nn.LayerNorm lands from the nn-kernels branch
-    class LayerNorm(Module):
-        """Normalises over the trailing ``normalized_shape`` dims, then scales and shifts."""
-
-        __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
-
-        def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None,
-                     dtype=None):
-            from ... import empty
-            from .. import init
-            from ..parameter import Parameter
-
-            super().__init__()
-            if isinstance(normalized_shape, int):
-                normalized_shape = (normalized_shape,)
-            self.normalized_shape = tuple(normalized_shape)
-            self.eps = eps
-            self.elementwise_affine = elementwise_affine
-            if elementwise_affine:
-                self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
-                if bias:
-                    self.bias = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
-                else:
-                    self.register_parameter("bias", None)
-            else:
-                self.register_parameter("weight", None)
-                self.register_parameter("bias", None)
-            if self.elementwise_affine:
-                init.ones_(self.weight)
-                if self.bias is not None:
-                    init.zeros_(self.bias)
-
-        def forward(self, input):
-            return F._layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
-
-        def extra_repr(self):
-            return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}, bias={use_bias}".format(
-                **self.__dict__, use_bias=self.bias is not None)
+from .normalization import LayerNorm
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
            "TransformerDecoderLayer"]
@@ -102,27 +42,18 @@ def _get_clones(module, N):
     return ModuleList([copy.deepcopy(module) for _ in range(N)])
 
 
-def _gelu(x):
-    return F._gelu(x)
-
-
 def _get_activation_fn(activation):
     if activation == "relu":
         return F.relu
     if activation == "gelu":
-        return getattr(F, "gelu", _gelu)
+        return F.gelu
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
 
 
 def _is_relu_or_gelu(activation):
     if activation is F.relu or isinstance(activation, ReLU):
         return 1
-    gelu = getattr(F, "gelu", None)
-    from . import activation as _act
-
-    gelu_cls = getattr(_act, "GELU", None)
-    if activation is _gelu or (gelu is not None and activation is gelu) or \
-            (gelu_cls is not None and isinstance(activation, gelu_cls)):
+    if activation is F.gelu or isinstance(activation, GELU):
         return 2
     return 0
 
