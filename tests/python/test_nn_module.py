@@ -7,12 +7,12 @@ rules and error messages, traversal order, state_dict/load_state_dict, conversio
 deterministic initialisers and the bounds of the random ones, gradient clipping."""
 
 import json
-import math
 import os
 
 import pytest
 
 import ferrograd as torch
+from _golden import assert_matches_golden, first_difference
 import nn_module_scenarios as scenarios
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "nn_module.json")
@@ -20,42 +20,13 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "nn_module.json")
 with open(FIXTURE) as f:
     GOLDEN = json.load(f)["scenarios"]
 
+# floats within rel 1e-5 / abs 1e-6
+RTOL = 1e-5
+ATOL = 1e-6
 
-def _first_difference(expected, got, path="$"):
-    """The path and both values where ``got`` first differs from ``expected``, or None.
-    Floats within rel 1e-5 / abs 1e-6 (NaN equals NaN); bools, ints and strings exactly."""
-    if isinstance(expected, bool) or isinstance(got, bool):
-        return None if type(expected) is type(got) and expected == got else (path, expected, got)
-    if isinstance(expected, float) or isinstance(got, float):
-        if not isinstance(expected, (int, float)) or not isinstance(got, (int, float)):
-            return path, expected, got
-        if isinstance(expected, int) != isinstance(got, int):
-            return path, expected, got
-        if math.isnan(expected) and math.isnan(got):
-            return None
-        if math.isclose(expected, got, rel_tol=1e-5, abs_tol=1e-6) or expected == got:
-            return None
-        return path, expected, got
-    if isinstance(expected, dict):
-        if not isinstance(got, dict) or sorted(expected) != sorted(got):
-            return path + " (keys)", sorted(expected) if isinstance(expected, dict) else expected, \
-                sorted(got) if isinstance(got, dict) else got
-        for k in expected:
-            d = _first_difference(expected[k], got[k], f"{path}.{k}")
-            if d:
-                return d
-        return None
-    if isinstance(expected, list):
-        if isinstance(got, tuple):
-            got = list(got)
-        if not isinstance(got, list) or len(expected) != len(got):
-            return path + " (length)", expected, got
-        for i, (e, g) in enumerate(zip(expected, got)):
-            d = _first_difference(e, g, f"{path}[{i}]")
-            if d:
-                return d
-        return None
-    return None if type(expected) is type(got) and expected == got else (path, expected, got)
+
+def _first_difference(expected, got):
+    return first_difference(expected, got, rtol=RTOL, atol=ATOL)
 
 
 def test_every_scenario_has_a_golden():
@@ -67,8 +38,7 @@ def test_scenario_matches_torch(name):
     got = scenarios.run_one(torch, name)
     # JSON has no tuples; compare through the same round trip the golden took
     got = json.loads(json.dumps(got, allow_nan=True))
-    diff = _first_difference(GOLDEN[name], got)
-    assert diff is None, f"{name}: at {diff[0]}: torch gave {diff[1]!r}, ferrograd gave {diff[2]!r}"
+    assert_matches_golden(GOLDEN[name], got, rtol=RTOL, atol=ATOL, label=name)
 
 
 def test_comparison_catches_differences():

@@ -11,12 +11,12 @@ same formulas from tensor ops, so the last bits may differ), everything else exa
 
 import importlib.util
 import json
-import math
 import os
 
 import pytest
 
 import ferrograd
+from _golden import assert_matches_golden
 
 HERE = os.path.dirname(__file__)
 ROOT = os.path.join(HERE, "..", "..")
@@ -38,36 +38,13 @@ ATOL = 2e-5
 GRAD_FN_ALIASES = {"MkldnnRnnLayerBackward0": "StackBackward0"}
 
 
-def _norm_str(s):
-    return s.replace("ferrograd", "torch")
+def _normalize_str(path, s):
+    s = s.replace("ferrograd", "torch")
+    return GRAD_FN_ALIASES.get(s, s) if path.endswith(".grad_fn") else s
 
 
-def assert_same(got, want, path="$"):
-    if isinstance(want, float) and not isinstance(got, bool) and isinstance(got, (int, float)):
-        got = float(got)
-        if math.isnan(want):
-            assert math.isnan(got), f"{path}: {got} != nan"
-        elif math.isinf(want):
-            assert got == want, f"{path}: {got} != {want}"
-        else:
-            assert abs(got - want) <= ATOL + RTOL * abs(want), f"{path}: {got!r} != {want!r}"
-    elif isinstance(want, dict):
-        assert isinstance(got, dict), f"{path}: expected a dict, got {got!r}"
-        assert sorted(got) == sorted(want), f"{path}: keys {sorted(got)} != {sorted(want)}"
-        for k in want:
-            assert_same(got[k], want[k], f"{path}.{k}")
-    elif isinstance(want, list):
-        assert isinstance(got, list), f"{path}: expected a list, got {got!r}"
-        assert len(got) == len(want), f"{path}: length {len(got)} != {len(want)}"
-        for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{path}[{i}]")
-    elif isinstance(want, str):
-        assert isinstance(got, str), f"{path}: expected a string, got {got!r}"
-        if path.endswith(".grad_fn"):
-            want = GRAD_FN_ALIASES.get(want, want)
-        assert _norm_str(got) == want, f"{path}: {got!r} != {want!r}"
-    else:
-        assert type(got) is type(want) and got == want, f"{path}: {got!r} != {want!r}"
+def assert_same(got, want):
+    assert_matches_golden(want, got, rtol=RTOL, atol=ATOL, normalize_str=_normalize_str)
 
 
 def _group(prefixes):

@@ -7,12 +7,12 @@ and must give the same values: floats within rel 1e-5 / abs 1e-6, everything els
 
 import importlib.util
 import json
-import math
 import os
 
 import pytest
 
 import ferrograd
+from _golden import assert_matches_golden
 
 HERE = os.path.dirname(__file__)
 ROOT = os.path.join(HERE, "..", "..")
@@ -30,32 +30,12 @@ RTOL = 1e-5
 ATOL = 1e-6
 
 
-def _norm_str(s):
+def _normalize_str(path, s):
     return s.replace("ferrograd", "torch")
 
 
-def assert_same(got, want, path="$"):
-    if isinstance(want, float) and not isinstance(got, bool) and isinstance(got, (int, float)):
-        assert isinstance(got, float), f"{path}: expected a float, got {got!r}"
-        if math.isnan(want):
-            assert math.isnan(got), f"{path}: {got} != nan"
-        else:
-            assert abs(got - want) <= ATOL + RTOL * abs(want), f"{path}: {got!r} != {want!r}"
-    elif isinstance(want, dict):
-        assert isinstance(got, dict), f"{path}: expected a dict, got {got!r}"
-        assert sorted(got) == sorted(want), f"{path}: keys {sorted(got)} != {sorted(want)}"
-        for k in want:
-            assert_same(got[k], want[k], f"{path}.{k}")
-    elif isinstance(want, list):
-        assert isinstance(got, list), f"{path}: expected a list, got {got!r}"
-        assert len(got) == len(want), f"{path}: length {len(got)} != {len(want)}"
-        for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"{path}[{i}]")
-    elif isinstance(want, str):
-        assert isinstance(got, str), f"{path}: expected a string, got {got!r}"
-        assert _norm_str(got) == want, f"{path}: {got!r} != {want!r}"
-    else:
-        assert type(got) is type(want) and got == want, f"{path}: {got!r} != {want!r}"
+def assert_same(got, want):
+    assert_matches_golden(want, got, rtol=RTOL, atol=ATOL, normalize_str=_normalize_str)
 
 
 def test_every_case_has_a_golden():
