@@ -21,7 +21,9 @@ def first_difference(expected, got, path="$", *, rtol, atol, normalize_str=None)
             return path, expected, got
         if math.isnan(expected) or math.isnan(got):
             return None if math.isnan(expected) and math.isnan(got) else (path, expected, got)
-        if expected == got or abs(got - expected) <= atol + rtol * abs(expected):
+        if expected == got:
+            return None
+        if not math.isinf(expected) and abs(got - expected) <= atol + rtol * abs(expected):
             return None
         return path, expected, got
     if isinstance(expected, dict):
