@@ -38,6 +38,24 @@ impl Device {
     }
 }
 
+/// `torch.set_default_device`: where factories put tensors when no `device=` is given
+/// (0 = cpu, i + 1 = cuda:i).
+static DEFAULT_DEVICE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The device factories use when none is given.
+pub fn default_device() -> Device {
+    match DEFAULT_DEVICE.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => Device::Cpu,
+        i => Device::Cuda(i - 1),
+    }
+}
+
+/// Set the device factories use when none is given.
+pub fn set_default_device(d: Device) {
+    let code = match d { Device::Cpu => 0, Device::Cuda(i) => i + 1 };
+    DEFAULT_DEVICE.store(code, std::sync::atomic::Ordering::Relaxed);
+}
+
 static CURRENT_CUDA: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The CUDA device `"cuda"` means (`torch.cuda.current_device()`).

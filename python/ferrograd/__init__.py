@@ -94,6 +94,15 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     return r
 
 
+def set_default_device(device):
+    """Factories without ``device=`` create tensors on ``device`` (None: back to the CPU)."""
+    _C._set_default_device(device)
+
+
+def get_default_device():
+    return device(_C._default_device())
+
+
 def get_default_dtype():
     return float64 if _C._default_float() == "float64" else float32
 
@@ -139,6 +148,19 @@ def numel(t):
 
 
 # ---- functions that are Tensor methods -------------------------------------------------
+def _functional(meth):
+    """``torch.f(x, ...)`` from ``Tensor.f``: also accepts the tensor as ``input=``."""
+
+    def fn(*args, **kwargs):
+        if "input" in kwargs:
+            args = (kwargs.pop("input"),) + args
+        return meth(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = meth.__name__
+    fn.__doc__ = meth.__doc__
+    return fn
+
+
 # `torch.exp(x)` is `Tensor.exp(x)`: the method descriptor takes the tensor as first arg.
 for _name in (
     "add sub mul multiply div divide true_divide pow neg negative exp log sqrt rsqrt sin cos tan tanh "
@@ -150,7 +172,7 @@ for _name in (
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial"
 ).split():
-    globals()[_name] = getattr(Tensor, _name)
+    globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
 
 

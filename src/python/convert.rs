@@ -324,9 +324,9 @@ pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
 /// A `device=` argument: None (the CPU), a string (`"cpu"`, `"cuda:1"`), a `torch.device`, or
 /// an int (a CUDA ordinal), parsed with the core's grammar.
 pub fn device_arg(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> {
-    let Some(d) = device else { return Ok(crate::Device::Cpu) };
+    let Some(d) = device else { return Ok(crate::device::default_device()) };
     if d.is_none() {
-        return Ok(crate::Device::Cpu);
+        return Ok(crate::device::default_device());
     }
     if let Ok(i) = d.extract::<i64>() {
         if i < 0 {

@@ -189,19 +189,31 @@ fn tensor_list(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
 }
 
 #[pyfunction]
-#[pyo3(signature = (tensors, dim=0))]
-fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (tensors, dim=0, *, out=None))]
+fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
     let ts = tensor_list(tensors)?;
     let work: usize = ts.iter().map(|t| t.numel()).sum();
-    super::tensor_ops::run(py, work, || crate::ops::cat(&ts, dim))
+    super::tensor_ops::run_out(py, work, out, || crate::ops::cat(&ts, dim))
 }
 
 #[pyfunction]
-#[pyo3(signature = (tensors, dim=0))]
-fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (tensors, dim=0, *, out=None))]
+fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
     let ts = tensor_list(tensors)?;
     let work: usize = ts.iter().map(|t| t.numel()).sum();
-    super::tensor_ops::run(py, work, || crate::ops::stack(&ts, dim))
+    super::tensor_ops::run_out(py, work, out, || crate::ops::stack(&ts, dim))
+}
+
+#[pyfunction]
+fn _set_default_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    let d = match device { Some(d) if !d.is_none() => check_device(Some(d))?, _ => crate::Device::Cpu };
+    crate::device::set_default_device(d);
+    Ok(())
+}
+
+#[pyfunction]
+fn _default_device() -> String {
+    crate::device::default_device().to_string()
 }
 
 #[pyfunction]
@@ -369,6 +381,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eye, m)?)?;
     m.add_function(wrap_pyfunction!(randint, m)?)?;
     m.add_function(wrap_pyfunction!(cat, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_default_device, m)?)?;
+    m.add_function(wrap_pyfunction!(_default_device, m)?)?;
     m.add_function(wrap_pyfunction!(stack, m)?)?;
     m.add_function(wrap_pyfunction!(where_, m)?)?;
     m.add_function(wrap_pyfunction!(is_grad_enabled, m)?)?;

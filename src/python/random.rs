@@ -41,7 +41,8 @@ impl PyGenerator {
     #[new]
     #[pyo3(signature = (device=None))]
     fn new(device: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let d = super::convert::device_arg(device)?;
+        // a Generator is a CPU one unless a device is named (the default device does not apply)
+        let d = match device { Some(d) if !d.is_none() => super::convert::device_arg(Some(d))?, _ => crate::Device::Cpu };
         crate::cuda::check_device(d)?;
         Ok(PyGenerator { g: Generator::new(crate::random::DEFAULT_SEED), device: d })
     }

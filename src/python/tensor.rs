@@ -212,6 +212,10 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
             } else {
                 out.push(TensorIndex::Tensor(t.clone()));
             }
+        } else if it.is_instance_of::<pyo3::types::PyRange>() {
+            // a range indexes as the list of its values
+            let l = PyList::new(it.py(), it.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+            out.push(TensorIndex::Tensor(convert::tensor_from_data(l.as_any(), Some(crate::DType::Int64))?));
         } else if it.is_instance_of::<PyList>() || it.hasattr("__array__")? {
             out.push(TensorIndex::Tensor(convert::tensor_from_data(&it, None)?));
         } else if it.hasattr("__index__")? {

@@ -90,7 +90,7 @@ pub(super) fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> 
 }
 
 /// Run a core op and hand back a new tensor, or write into `out=`.
-fn run_out(py: Python<'_>, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+pub(super) fn run_out(py: Python<'_>, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
     match out {
         None => run(py, work, f),
         Some(o) => {
