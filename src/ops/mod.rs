@@ -283,6 +283,18 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
     Ok(())
 }
 
+/// Give `view` a fresh history read out of `base`'s current one (AsStridedBackward0), whatever
+/// the grad mode (torch regenerates a stale view's grad_fn on access).
+pub fn regenerate_view_history(base: &Tensor, view: &Tensor) {
+    let Some(edge) = base.gradient_edge() else { return };
+    let vl = view.layout();
+    let bshape = base.shape();
+    let r = crate::autograd::record_with(smallvec::smallvec![Some(edge)], "AsStridedBackward0", &[view], &[], move |_, g, _| {
+        Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)])
+    });
+    debug_assert!(r.is_ok());
+}
+
 /// Record `out = as_strided(base, layout)` (AsStridedBackward0): the gradient scatters back
 /// into zeros of the base's shape.
 fn record_as_strided(base: &Tensor, out: &Tensor, layout: &Layout) -> Result<()> {

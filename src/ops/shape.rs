@@ -15,7 +15,11 @@ pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
     // a view of an inference tensor is an inference tensor, whatever the current mode
     let v = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
     let base = x.meta().view_base.clone().unwrap_or_else(|| x.clone());
-    v.meta().view_base = Some(base);
+    let version = x.version();
+    let mut m = v.meta();
+    m.view_base = Some(base);
+    m.view_version = version;
+    drop(m);
     v
 }
 

@@ -76,6 +76,10 @@ pub struct AutogradMeta {
     pub grad_accumulator: Weak<Node>,
     /// For a view created while recording: the base it looks into (for CopySlices).
     pub view_base: Option<Tensor>,
+    /// For a view: the value of the version counter (shared with its base) when its grad_fn
+    /// was recorded. A different value means the base, or another view of it, was written in
+    /// place since; the view's history is then re-read from the base's (`refresh_view`).
+    pub view_version: u64,
 }
 
 impl AutogradMeta {
@@ -274,11 +278,34 @@ impl Tensor {
 
     // ---- autograd metadata ----
     pub fn requires_grad(&self) -> bool {
+        self.refresh_view();
         let m = self.meta();
         m.requires_grad || m.grad_fn.is_some()
     }
     pub fn grad_fn(&self) -> Option<Arc<Node>> {
+        self.refresh_view();
         self.meta().grad_fn.clone()
+    }
+    /// A view whose base (or a sibling view) was written in place since its history was
+    /// recorded takes its gradient from the base's current history (AsStridedBackward0), as
+    /// torch regenerates a view's grad_fn: otherwise its stale node would route gradient
+    /// through the values the write replaced.
+    fn refresh_view(&self) {
+        let (base, recorded) = {
+            let m = self.meta();
+            match &m.view_base {
+                Some(b) if !Arc::ptr_eq(&b.0, &self.0) => (b.clone(), m.view_version),
+                _ => return,
+            }
+        };
+        let now = self.version();
+        if now == recorded {
+            return;
+        }
+        self.meta().view_version = now;
+        if base.requires_grad() {
+            crate::ops::regenerate_view_history(&base, self);
+        }
     }
     pub fn output_nr(&self) -> u32 {
         self.meta().output_nr
@@ -325,13 +352,20 @@ impl Tensor {
         Ok(())
     }
     pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>, output_nr: u32) {
+        // a view's history is current as of now (read before locking the meta)
+        let is_view = self.meta().view_base.is_some();
+        let now = if is_view { Some(self.version()) } else { None };
         let mut m = self.meta();
+        if let Some(v) = now {
+            m.view_version = v;
+        }
         m.requires_grad = node.is_some() || m.requires_grad;
         m.grad_fn = node;
         m.output_nr = output_nr;
     }
     /// The edge a gradient for this tensor flows into: its grad_fn, or its leaf accumulator.
     pub fn gradient_edge(&self) -> Option<Edge> {
+        self.refresh_view();
         let m = self.meta();
         if let Some(n) = &m.grad_fn {
             return Some(Edge { node: n.clone(), input_nr: m.output_nr });

@@ -197,3 +197,31 @@ def test_backward_inputs_with_retain_grad_accumulates_once():
     (b * 3).sum().backward(inputs=[b])
     assert b.grad.tolist() == [3.0, 3.0]
     assert a.grad is None
+
+
+def test_views_follow_in_place_writes_to_their_base():
+    """A view made before an in-place write to its base (or to a sibling view) takes its
+    gradient from the base's new history (AsStridedBackward0), as torch regenerates it;
+    values recorded with PyTorch 2.13."""
+    r0 = torch.tensor([0.5, 1.0], requires_grad=True)
+    x = r0.clone()
+    v = x[0]
+    x.mul_(2)
+    (v * 3).backward()
+    assert r0.grad.tolist() == [6.0, 0.0]
+    r0.grad = None
+    x = r0.clone()
+    v, w = x[:1], x[1:]
+    w.mul_(5)
+    v2 = x[:]
+    v.mul_(2)
+    (v2 * 3).sum().backward()
+    assert r0.grad.tolist() == [6.0, 15.0]
+    assert v2.grad_fn.name() == "AsStridedBackward0"
+    for key in [(), Ellipsis, slice(None)]:
+        r = torch.tensor([0.5, 1.0], requires_grad=True)
+        x = r.clone()
+        v = x[key]
+        v[...] = torch.tensor(0.02)
+        (v * 3).sum().backward()
+        assert r.grad.tolist() == [0.0, 0.0]
