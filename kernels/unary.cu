@@ -39,8 +39,8 @@ UNARY_BWD(tanh_backward, f32, gv * (1.0f - sv * sv))
 UNARY_BWD(tanh_backward, f64, gv * (1.0 - sv * sv))
 UNARY_BWD(sigmoid_backward, f32, gv * sv * (1.0f - sv))
 UNARY_BWD(sigmoid_backward, f64, gv * sv * (1.0 - sv))
-UNARY_BWD(relu_backward, f32, sv > 0.0f ? gv : 0.0f)
-UNARY_BWD(relu_backward, f64, sv > 0.0 ? gv : 0.0)
+UNARY_BWD(relu_backward, f32, sv <= 0.0f ? 0.0f : gv)
+UNARY_BWD(relu_backward, f64, sv <= 0.0 ? 0.0 : gv)
 
 // clamp with optional bounds (has_lo/has_hi), and its mask for backward
 #define CLAMP(T)                                                                              \

@@ -261,7 +261,8 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
             }
             _ => bail!(Runtime, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
         },
-        BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r > T::zero() { g } else { T::zero() })?)),
+        // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
+        BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
         BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r))?)),
         BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * r * (T::one() - r))?)),
         _ if ct == DType::Bool => match op {

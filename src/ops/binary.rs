@@ -435,9 +435,11 @@ fn minmax(a: &Tensor, b: &Tensor, op: BinOp, name: &'static str) -> Result<Tenso
         let zero = Tensor::wrapped_scalar(Scalar::Int(0));
         let half = mul(&g[0], &Tensor::wrapped_scalar(Scalar::Float(0.5)))?;
         let ties = binary_raw(&at, &bt, BinOp::Eq)?;
-        let split = |wins: Tensor| -> Result<Tensor> { where_(&ties, &half, &where_(&wins, &g[0], &zero)?) };
-        let ga = grad_for(n, 0, || sum_to(&split(binary_raw(&at, &bt, cmp)?)?, &sa))?;
-        let gb = grad_for(n, 1, || sum_to(&split(binary_raw(&bt, &at, cmp)?)?, &sb))?;
+        // torch's formula: where(a == b, g / 2, g), zeroed where the other operand strictly
+        // wins (so with a NaN both operands receive the gradient)
+        let split = |loses: Tensor| -> Result<Tensor> { where_(&ties, &half, &where_(&loses, &zero, &g[0])?) };
+        let ga = grad_for(n, 0, || sum_to(&split(binary_raw(&bt, &at, cmp)?)?, &sa))?;
+        let gb = grad_for(n, 1, || sum_to(&split(binary_raw(&at, &bt, cmp)?)?, &sb))?;
         Ok(vec![ga, gb])
     })?;
     Ok(out)

@@ -134,9 +134,10 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
         if let Some(d) = fused2(&g[0], &r, BinOp::ReluBackward)? {
             return Ok(vec![Some(d)]);
         }
-        // a select, not a product: an infinite gradient where relu is flat stays 0
-        let mask = binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Gt)?;
-        Ok(vec![Some(super::where_(&mask, &g[0], &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
+        // a select, not a product (an infinite gradient where relu is flat stays 0); as torch's
+        // threshold_backward, zero where r <= 0, so a NaN result passes its gradient
+        let flat = binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Le)?;
+        Ok(vec![Some(super::where_(&flat, &Tensor::wrapped_scalar(Scalar::Int(0)), &g[0])?)])
     })?;
     Ok(out)
 }
