@@ -12,7 +12,7 @@ class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
     def __repr__(self):
-        return "ferrograd.Size([" + ", ".join(str(int(d)) for d in self) + "])"
+        return "torch.Size([" + ", ".join(str(int(d)) for d in self) + "])"
 
     __str__ = __repr__
 
@@ -118,7 +118,7 @@ def _return_type(kind, values, indices):
         base = collections.namedtuple(kind, ["values", "indices"])
 
         def __repr__(self, _kind=kind):
-            return f"ferrograd.return_types.{_kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
+            return f"torch.return_types.{_kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
         cls = type(kind, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "ferrograd.return_types"})
         _RETURN_TYPES[kind] = cls

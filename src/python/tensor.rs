@@ -29,7 +29,7 @@ impl PyDType {
     }
 
     fn __repr__(&self) -> String {
-        format!("ferrograd.{}", self.d.name())
+        format!("torch.{}", self.d.name())
     }
     #[getter]
     fn is_floating_point(&self) -> bool {

@@ -33,7 +33,7 @@ def assert_close(got, want, path="result"):
         else:
             assert math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-6), f"{path}: {got} != {want}"
     elif isinstance(want, str) and isinstance(got, str):
-        # dtypes print with the library's name (ferrograd.int64 for torch.int64)
+        # dtypes print as torch names them (torch.int64)
         assert got.replace("ferrograd.", "torch.") == want, f"{path}: {got!r} != {want!r}"
     else:
         assert got == want, f"{path}: {got!r} != {want!r}"
