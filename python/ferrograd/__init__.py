@@ -415,6 +415,7 @@ from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_e
 from . import return_types  # noqa: E402,F401
 from . import serialization  # noqa: E402
 from . import func  # noqa: E402,F401
+from . import random  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 
 

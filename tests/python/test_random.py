@@ -58,3 +58,14 @@ def test_bad_generator_arguments():
         torch.multinomial(torch.ones(3), 4)
     with pytest.raises(RuntimeError, match="probability tensor"):
         torch.multinomial(torch.tensor([1.0, float("nan")]), 1)
+
+
+def test_fork_rng_restores_the_default_stream():
+    torch.manual_seed(3)
+    with torch.random.fork_rng():
+        inside = torch.rand(4).tolist()
+    assert torch.rand(4).tolist() == inside
+    assert torch.random.initial_seed() == 3
+    with torch.random.fork_rng(enabled=False):
+        torch.rand(1)
+    assert torch.rand(4).tolist() != inside
