@@ -152,6 +152,9 @@ pub struct Node {
     pub anomaly_trace: Option<String>,
     /// Names of what the node saved, for the `_saved_*` attributes.
     pub saved_info: Mutex<Option<Box<SavedInfo>>>,
+    /// The default names of saved slots 0..16, two bits each (0 none, 1 `self`, 2 `other`,
+    /// 3 `result`): set by `record` without allocating, overridden by `saved_info`.
+    pub default_saved_names: std::sync::atomic::AtomicU32,
 }
 
 /// How the embedding (the Python bindings) captures the current call stack and emits a
@@ -202,22 +205,44 @@ impl Node {
             py_slot: std::sync::atomic::AtomicUsize::new(0),
             anomaly_trace: anomaly_trace(),
             saved_info: Mutex::new(None),
+            default_saved_names: std::sync::atomic::AtomicU32::new(0),
         })
     }
     /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
     /// when the node has no such field.
     pub fn saved_field(self: &Arc<Self>, name: &str) -> Option<Result<SavedField>> {
-        let info = self.saved_info.lock();
-        let info = info.as_ref()?;
-        if let Some(i) = info.tensors.iter().position(|n| *n == Some(name)) {
-            let b = self.backward.as_ref()?;
-            return b.saved_tensor(self, i).map(|r| r.map(SavedField::Tensor));
+        let slot = {
+            let info = self.saved_info.lock();
+            let explicit = info.as_ref().and_then(|info| info.tensors.iter().position(|n| *n == Some(name)));
+            if explicit.is_none() {
+                if let Some(v) = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name)) {
+                    return Some(Ok(SavedField::Value(v.1.clone())));
+                }
+            }
+            explicit.or_else(|| {
+                let code = match name { "self" => 1, "other" => 2, "result" => 3, _ => return None };
+                let packed = self.default_saved_names.load(Ordering::Relaxed);
+                (0..16).find(|k| (packed >> (2 * k)) & 3 == code)
+            })?
+        };
+        let b = self.backward.as_ref()?;
+        b.saved_tensor(self, slot).map(|r| r.map(SavedField::Tensor))
+    }
+    /// Set the packed default names of `out`'s node's saved slots (two bits a slot: 1 `self`,
+    /// 2 `other`, 3 `result`), for hot ops that save in their own order.
+    pub fn set_default_saved_names(out: &Tensor, code: u32) {
+        if let Some(n) = out.meta().grad_fn.clone() {
+            n.default_saved_names.store(code, Ordering::Relaxed);
         }
-        info.values.iter().find(|(n, _)| *n == name).map(|(_, v)| Ok(SavedField::Value(v.clone())))
     }
     /// Name saved field `name` (replacing one of the same name) on the node of `out`.
     pub fn annotate(out: &Tensor, values: &[(&'static str, SavedValue)], tensors: &[(usize, &'static str)]) {
         let Some(node) = out.grad_fn() else { return };
+        for &(i, _) in tensors {
+            if i < 16 {
+                node.default_saved_names.fetch_and(!(3u32 << (2 * i)), Ordering::Relaxed);
+            }
+        }
         let mut g = node.saved_info.lock();
         let info = g.get_or_insert_with(Default::default);
         for (n, v) in values {
@@ -263,6 +288,7 @@ impl AccumulateGrad {
             py_slot: std::sync::atomic::AtomicUsize::new(0),
             anomaly_trace: None,
             saved_info: Mutex::new(None),
+            default_saved_names: std::sync::atomic::AtomicU32::new(0),
         })
     }
 }
@@ -401,14 +427,19 @@ pub fn record(
             record_with(edges, name, outputs, save, f)?;
             // default field names: the first input is `self`, the second `other`, output 0
             // is `result` (ops whose derivative names differ annotate after recording)
-            if let Some(o) = outputs.first() {
-                let names: Vec<(usize, &'static str)> = save.iter().enumerate().filter_map(|(k, s)| match s {
-                    Save::In(t) => inputs.iter().position(|i| Arc::ptr_eq(&i.0, &t.0)).and_then(|p| ["self", "other"].get(p).map(|n| (k, *n))),
-                    Save::Out(0) => Some((k, "result")),
-                    Save::Out(_) => None,
-                }).collect();
-                if !names.is_empty() && o.grad_fn().is_some() {
-                    Node::annotate(o, &[], &names);
+            // (packed in one word on the node: no allocation or lock on this path)
+            let mut code = 0u32;
+            for (k, s) in save.iter().enumerate().take(16) {
+                let c = match s {
+                    Save::In(t) => match inputs.iter().position(|i| Arc::ptr_eq(&i.0, &t.0)) { Some(0) => 1, Some(1) => 2, _ => 0 },
+                    Save::Out(0) => 3,
+                    Save::Out(_) => 0,
+                };
+                code |= c << (2 * k);
+            }
+            if code != 0 {
+                if let Some(n) = outputs.first().and_then(|o| o.meta().grad_fn.clone()) {
+                    n.default_saved_names.store(code, Ordering::Relaxed);
                 }
             }
             Ok(())

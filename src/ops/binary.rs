@@ -178,8 +178,9 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let gb = grad_for(n, 1, || sum_to(&mul(&g[0], &s.get(if ra { 1 } else { 0 })?)?, &sb))?;
         Ok(vec![ga, gb])
     })?;
-    let names: &[(usize, &'static str)] = match (ra, rb) { (true, true) => &[(0, "other"), (1, "self")], (true, false) => &[(0, "other")], _ => &[(0, "self")] };
-    crate::autograd::Node::annotate(&out, &[], names);
+    // saved slots: `other` (when a needs it), then `self`
+    let code = match (ra, rb) { (true, true) => 2 | 1 << 2, (true, false) => 2, _ => 1 };
+    crate::autograd::Node::set_default_saved_names(&out, code);
     Ok(out)
 }
 
@@ -200,8 +201,8 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         })?;
         Ok(vec![ga, gb])
     })?;
-    let names: &[(usize, &'static str)] = if rb { &[(0, "self"), (1, "other")] } else { &[(0, "other")] };
-    crate::autograd::Node::annotate(&out, &[], names);
+    // saved slots: `self` and `other`, or only `other`
+    crate::autograd::Node::set_default_saved_names(&out, if rb { 1 | 2 << 2 } else { 2 });
     Ok(out)
 }
 
