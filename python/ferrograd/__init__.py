@@ -13,7 +13,10 @@ from ._C import Tensor, dtype
 from ._helpers import Size, device
 from ._tensor_str import set_printoptions
 
-__version__ = "0.1.0"
+try:  # one source of truth: Cargo.toml's `version`, which maturin writes into the metadata
+    __version__ = __import__("importlib.metadata").metadata.version("ferrograd")
+except Exception:  # a source tree on sys.path without an installed distribution
+    __version__ = "0+unknown"
 
 bool, uint8, int8, int16, int32, int64, float16, float32, float64 = _C._dtypes()
 float = float32
