@@ -1,66 +1,736 @@
-"""Type stubs for the native module ``ferrograd._C`` (the Rust core's Python bindings)."""
+"""Type stubs for the native module ``ferrograd._C`` (the Rust core's Python bindings).
 
-from typing import Any, Callable, Optional, Sequence, Tuple, Union
+The docstrings of the native ``Tensor`` methods live here (and in the API reference built
+from these stubs): pyo3 method descriptors do not accept ``__doc__`` assignment from Python.
+"""
 
-Number = Union[bool, int, float]
+import builtins
+from types import EllipsisType
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence, SupportsIndex, Tuple, Union, overload
+
+import numpy as np
+
+from ._helpers import Size
+from ._helpers import device as _device
+from ._helpers import _ValuesIndices
+
+_int = builtins.int
+_float = builtins.float
+_bool = builtins.bool
+
+Number = Union[_bool, _int, _float]
+_Number = Number
+_TensorOrNumber = Union["Tensor", _bool, _int, _float]
+_DeviceLike = Union[_device, str, _int]
+_SizeArg = Union[_int, Sequence[_int]]
+_Dims = Union[_int, Sequence[_int], None]
+_Index = Union[SupportsIndex, slice, None, EllipsisType, "Tensor", Sequence[Any]]
+_Indices = Union[_Index, Tuple[_Index, ...]]
 
 class dtype:
-    is_floating_point: bool
-    is_signed: bool
-    is_complex: bool
-    itemsize: int
+    """A tensor element type (``torch.dtype``): ``ferrograd.float32``, ``ferrograd.int64``, ...
+    Prints as PyTorch does (``torch.float32``)."""
+    @property
+    def is_floating_point(self) -> _bool:
+        """``True`` for float16, float32 and float64."""
+    @property
+    def is_signed(self) -> _bool:
+        """``True`` for the floating-point and signed integer types."""
+    @property
+    def is_complex(self) -> _bool:
+        """Always ``False``: ferrograd has no complex dtypes."""
+    @property
+    def itemsize(self) -> _int:
+        """The size of one element in bytes."""
+
+_dtype = dtype
 
 class Node:
-    """Base class of every ``grad_fn`` class."""
-    next_functions: Tuple[Tuple[Optional["Node"], int], ...]
-    variable: "Tensor"
-    def name(self) -> str: ...
-    def register_hook(self, hook: Callable[[tuple, tuple], Optional[tuple]]) -> "RemovableHandle": ...
-    def register_prehook(self, hook: Callable[[tuple], Optional[tuple]]) -> "RemovableHandle": ...
+    """Base class of every ``grad_fn`` class (``MulBackward0``, ...), ``torch.autograd.graph.Node``."""
+    @property
+    def next_functions(self) -> Tuple[Tuple[Optional[Node], _int], ...]:
+        """The nodes this node sends gradients to, with the input index of each."""
+    @property
+    def variable(self) -> Tensor:
+        """For an ``AccumulateGrad`` node, the leaf tensor it accumulates into."""
+    @property
+    def metadata(self) -> dict[Any, Any]:
+        """A dict for user data attached to this node."""
+    def name(self) -> str:
+        """The node's class name, e.g. ``'MulBackward0'``."""
+    def register_hook(self, hook: Callable[[Tuple[Optional[Tensor], ...], Tuple[Optional[Tensor], ...]], Optional[Tuple[Optional[Tensor], ...]]]) -> RemovableHandle:
+        """Register a hook called as ``hook(grad_inputs, grad_outputs)`` after the node ran;
+        a returned tuple replaces ``grad_inputs``."""
+    def register_prehook(self, hook: Callable[[Tuple[Optional[Tensor], ...]], Optional[Tuple[Optional[Tensor], ...]]]) -> RemovableHandle:
+        """Register a hook called as ``hook(grad_outputs)`` before the node runs; a returned
+        tuple replaces ``grad_outputs``."""
+    def _saved_bytes(self) -> _int: ...
+    def _sequence_nr(self) -> _int: ...
+    def __getattr__(self, name: str) -> Any:
+        """Saved values, as PyTorch names them (``_saved_self``, ``_saved_other``, ...)."""
 
 class RemovableHandle:
-    def remove(self) -> None: ...
+    """The handle returned by hook registration; ``remove()`` unregisters the hook. Also a
+    context manager that removes the hook on exit."""
+    def remove(self) -> None:
+        """Unregister the hook (idempotent)."""
+    def __enter__(self) -> RemovableHandle: ...
+    def __exit__(self, *args: object) -> None: ...
 
 class Tensor:
-    shape: Any
-    dtype: dtype
-    device: Any
-    requires_grad: bool
-    grad: Optional["Tensor"]
-    grad_fn: Optional[Node]
-    is_leaf: bool
-    data: "Tensor"
-    ndim: int
-    retains_grad: bool
-    _version: int
-    _base: Optional["Tensor"]
-    T: "Tensor"
-    mT: "Tensor"
-    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
-    def size(self, dim: Optional[int] = None) -> Any: ...
-    def stride(self, dim: Optional[int] = None) -> Any: ...
-    def dim(self) -> int: ...
-    def numel(self) -> int: ...
-    def item(self) -> Number: ...
-    def tolist(self) -> Any: ...
-    def numpy(self, force: bool = False) -> Any: ...
-    def detach(self) -> "Tensor": ...
-    def detach_(self) -> "Tensor": ...
-    def requires_grad_(self, requires_grad: bool = True) -> "Tensor": ...
-    def retain_grad(self) -> None: ...
-    def register_hook(self, hook: Callable[["Tensor"], Optional["Tensor"]]) -> RemovableHandle: ...
-    def register_post_accumulate_grad_hook(self, hook: Callable[["Tensor"], None]) -> RemovableHandle: ...
-    def is_contiguous(self, memory_format: Any = None) -> bool: ...
-    def contiguous(self, *, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def clone(self, *, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def view(self, *shape: Any) -> "Tensor": ...
-    def reshape(self, *shape: Any) -> "Tensor": ...
-    def permute(self, *dims: Any) -> "Tensor": ...
-    def transpose(self, dim0: int, dim1: int) -> "Tensor": ...
-    def sum(self, dim: Any = None, keepdim: bool = False, *, dtype: Optional[dtype] = None) -> "Tensor": ...
-    def mean(self, dim: Any = None, keepdim: bool = False, *, dtype: Optional[dtype] = None) -> "Tensor": ...
-    def matmul(self, other: "Tensor", *, out: Optional["Tensor"] = None) -> "Tensor": ...
-    def __getattr__(self, name: str) -> Any: ...  # the many op methods (see src/python/tensor_ops.rs)
+    """A multi-dimensional matrix of elements of a single data type (``torch.Tensor``).
+
+    Tensors are created with factory functions (:func:`ferrograd.tensor`, :func:`ferrograd.zeros`,
+    ...) or as the results of operations. A tensor with ``requires_grad=True`` records the
+    operations applied to it so that :meth:`backward` can compute gradients.
+
+    Differences from PyTorch: dtypes are float16/32/64, int8/16/32/64, uint8 and bool (no
+    complex, bfloat16 or quantized types); layouts are always strided (``layout`` is the string
+    ``"torch.strided"``); devices are ``cpu`` and ``cuda`` (see the GPU guide).
+    """
+
+    # ---- attributes -------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        """The size of the tensor, as a :class:`ferrograd.Size` (``x.shape == x.size()``)."""
+    @property
+    def dtype(self) -> _dtype:
+        """The :class:`ferrograd.dtype` of the tensor's elements."""
+    @property
+    def device(self) -> _device:
+        """The :class:`ferrograd.device` where this tensor's storage lives."""
+    @property
+    def requires_grad(self) -> _bool:
+        """``True`` if gradients need to be computed for this tensor. Only floating-point
+        tensors can require gradients; set it on leaves (``x.requires_grad = True``)."""
+    @requires_grad.setter
+    def requires_grad(self, value: _bool) -> None: ...
+    @property
+    def grad(self) -> Optional[Tensor]:
+        """``None`` by default; becomes a tensor the first time :meth:`backward` computes a
+        gradient for this leaf, and accumulates on later calls."""
+    @grad.setter
+    def grad(self, value: Optional[Tensor]) -> None: ...
+    @property
+    def grad_fn(self) -> Optional[Node]:
+        """The backward node that created this tensor (``None`` for leaves), with PyTorch's
+        class names (``MulBackward0``, ``SumBackward0``, ...)."""
+    @property
+    def is_leaf(self) -> _bool:
+        """``True`` for tensors that do not require grad, and for tensors that require grad
+        and were created by the user (not by an operation recorded by autograd)."""
+    @property
+    def data(self) -> Tensor:
+        """The tensor's values as a tensor that shares storage but is detached from autograd.
+        Assigning ``x.data = y`` replaces the values (and shape) without recording history."""
+    @data.setter
+    def data(self, value: Tensor) -> None: ...
+    @property
+    def ndim(self) -> _int:
+        """The number of dimensions; an alias for :meth:`dim`."""
+    @property
+    def retains_grad(self) -> _bool:
+        """``True`` if this non-leaf tensor keeps its ``.grad`` (see :meth:`retain_grad`)."""
+    @property
+    def output_nr(self) -> _int:
+        """The index of this tensor among the outputs of its ``grad_fn``."""
+    @property
+    def is_cuda(self) -> _bool:
+        """``True`` if the tensor is stored on a CUDA device."""
+    @property
+    def T(self) -> Tensor:
+        """The tensor with its dimensions reversed (for 2-D, the transpose)."""
+    @property
+    def mT(self) -> Tensor:
+        """The last two dimensions transposed (a batch of matrix transposes)."""
+    @property
+    def _version(self) -> _int: ...
+    @property
+    def _base(self) -> Optional[Tensor]: ...
+    is_sparse: _bool
+    """Always ``False``: ferrograd has no sparse tensors."""
+    is_quantized: _bool
+    """Always ``False``: ferrograd has no quantized tensors."""
+    is_meta: _bool
+    """Always ``False``: ferrograd has no meta device."""
+    layout: str
+    """``"torch.strided"``. PyTorch returns a ``torch.layout`` object; ferrograd has only the
+    strided layout and returns its name."""
+    __array_priority__: _int
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """``torch.Tensor(*sizes)`` (uninitialised float32) or ``torch.Tensor(data)``."""
+
+    # ---- Python protocols ---------------------------------------------------------------
+    def __len__(self) -> _int:
+        """The size of the first dimension (a 0-d tensor raises ``TypeError``)."""
+    def __iter__(self) -> Iterator[Tensor]:
+        """Iterate over the first dimension, yielding views."""
+    def __getitem__(self, indices: _Indices) -> Tensor:
+        """Basic (ints, slices, ``None``, ``...``), advanced (integer tensors, lists) and
+        boolean-mask indexing, with PyTorch's semantics; basic indexing returns a view."""
+    def __setitem__(self, indices: _Indices, value: Union[Tensor, _Number]) -> None:
+        """In-place assignment into the indexed elements (recorded by autograd as
+        ``CopySlices``)."""
+    def __delitem__(self, indices: _Indices) -> None: ...
+    def __bool__(self) -> _bool:
+        """The truth value of a one-element tensor."""
+    def __float__(self) -> _float:
+        """The value of a one-element tensor as a Python float."""
+    def __int__(self) -> _int:
+        """The value of a one-element tensor as a Python int."""
+    def __index__(self) -> _int:
+        """The value of a one-element integer tensor, for use as an index."""
+    def __hash__(self) -> _int: ...
+    def __array__(self, dtype: Any = None, copy: Optional[_bool] = None) -> np.ndarray[Any, Any]:
+        """NumPy's array protocol (``np.asarray(x)``)."""
+    def __dlpack__(self, *, stream: Any = None, max_version: Optional[Tuple[_int, _int]] = None,
+                   dl_device: Any = None, copy: Optional[_bool] = None) -> Any:
+        """Export as a DLPack capsule (CPU tensors, zero-copy)."""
+    def __dlpack_device__(self) -> Tuple[_int, _int]:
+        """The DLPack ``(device_type, device_id)`` of this tensor."""
+    def __deepcopy__(self, memo: dict[_int, Any]) -> Tensor: ...
+    def __reduce_ex__(self, proto: SupportsIndex) -> Any: ...
+
+    # ---- operators (Python scalars on either side, with broadcasting) -------------------------
+    def __add__(self, other: _TensorOrNumber) -> Tensor:
+        """``self + other`` (see :meth:`add`)."""
+    def __radd__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __iadd__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __sub__(self, other: _TensorOrNumber) -> Tensor:
+        """``self - other`` (see :meth:`sub`)."""
+    def __rsub__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __isub__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __mul__(self, other: _TensorOrNumber) -> Tensor:
+        """``self * other`` (see :meth:`mul`)."""
+    def __rmul__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __imul__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __truediv__(self, other: _TensorOrNumber) -> Tensor:
+        """``self / other`` (true division, see :meth:`div`)."""
+    def __rtruediv__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __itruediv__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __floordiv__(self, other: _TensorOrNumber) -> Tensor:
+        """``self // other`` (see :meth:`floor_divide`)."""
+    def __rfloordiv__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __mod__(self, other: _TensorOrNumber) -> Tensor:
+        """``self % other`` (see :meth:`remainder`)."""
+    def __rmod__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __pow__(self, exponent: _TensorOrNumber) -> Tensor:
+        """``self ** exponent`` (see :meth:`pow`)."""
+    def __rpow__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __matmul__(self, other: Tensor) -> Tensor:
+        """``self @ other`` (see :meth:`matmul`)."""
+    def __rmatmul__(self, other: Tensor) -> Tensor: ...
+    def __and__(self, other: _TensorOrNumber) -> Tensor:
+        """``self & other`` (see :meth:`bitwise_and`)."""
+    def __rand__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __or__(self, other: _TensorOrNumber) -> Tensor:
+        """``self | other`` (see :meth:`bitwise_or`)."""
+    def __ror__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __xor__(self, other: _TensorOrNumber) -> Tensor:
+        """``self ^ other`` (see :meth:`bitwise_xor`)."""
+    def __rxor__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __neg__(self) -> Tensor:
+        """``-self`` (see :meth:`neg`)."""
+    def __pos__(self) -> Tensor: ...
+    def __abs__(self) -> Tensor:
+        """``abs(self)`` (see :meth:`abs`)."""
+    def __invert__(self) -> Tensor:
+        """``~self``: logical NOT for bool tensors, bitwise NOT for integer tensors."""
+    def __eq__(self, other: object) -> Tensor:  # type: ignore[override]
+        """Element-wise ``self == other`` as a bool tensor (see :meth:`eq`)."""
+    def __ne__(self, other: object) -> Tensor:  # type: ignore[override]
+        """Element-wise ``self != other`` as a bool tensor (see :meth:`ne`)."""
+    def __lt__(self, other: _TensorOrNumber) -> Tensor:
+        """Element-wise ``self < other`` as a bool tensor (see :meth:`lt`)."""
+    def __le__(self, other: _TensorOrNumber) -> Tensor:
+        """Element-wise ``self <= other`` as a bool tensor (see :meth:`le`)."""
+    def __gt__(self, other: _TensorOrNumber) -> Tensor:
+        """Element-wise ``self > other`` as a bool tensor (see :meth:`gt`)."""
+    def __ge__(self, other: _TensorOrNumber) -> Tensor:
+        """Element-wise ``self >= other`` as a bool tensor (see :meth:`ge`)."""
+
+    # ---- size, layout and conversion -----------------------------------------------------
+    @overload
+    def size(self, dim: None = None) -> Size:
+        """The size of the tensor (a :class:`ferrograd.Size`), or of dimension ``dim`` (an int)."""
+    @overload
+    def size(self, dim: _int) -> _int: ...
+    @overload
+    def stride(self, dim: None = None) -> Tuple[_int, ...]:
+        """The strides (in elements) of all dimensions, or of dimension ``dim``."""
+    @overload
+    def stride(self, dim: _int) -> _int: ...
+    def dim(self) -> _int:
+        """The number of dimensions of the tensor."""
+    def ndimension(self) -> _int:
+        """Alias for :meth:`dim`."""
+    def numel(self) -> _int:
+        """The total number of elements in the tensor."""
+    def nelement(self) -> _int:
+        """Alias for :meth:`numel`."""
+    def element_size(self) -> _int:
+        """The size in bytes of one element."""
+    def storage_offset(self) -> _int:
+        """The offset, in elements, of this tensor's first element in its storage."""
+    def data_ptr(self) -> _int:
+        """The address of the first element of the tensor."""
+    def is_contiguous(self, memory_format: Any = None) -> _bool:
+        """``True`` if the tensor is contiguous in memory in row-major order."""
+    def is_floating_point(self) -> _bool:
+        """``True`` if the data type is a floating-point type."""
+    def is_inference(self) -> _bool:
+        """``True`` if the tensor was created under :class:`ferrograd.inference_mode`."""
+    def item(self) -> _Number:
+        """The value of a one-element tensor as a standard Python number."""
+    def tolist(self) -> Any:
+        """The tensor as a (nested) list of Python numbers; a 0-d tensor gives a number."""
+    def numpy(self, force: _bool = False) -> np.ndarray[Any, Any]:
+        """The tensor as a NumPy ``ndarray`` sharing its memory (CPU tensors). A tensor that
+        requires grad raises unless ``force=True`` (which detaches and copies as needed)."""
+    def contiguous(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """A contiguous tensor with the same data: ``self`` if already contiguous, else a copy."""
+    def clone(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """A copy of the tensor (differentiable: the gradient flows back to ``self``)."""
+    def detach(self) -> Tensor:
+        """A new tensor sharing storage, detached from the current graph (never requires grad)."""
+    def detach_(self) -> Tensor:
+        """Detach the tensor from the graph that created it, in place (makes it a leaf)."""
+    @overload
+    def to(self, dtype: _dtype, non_blocking: _bool = False, copy: _bool = False) -> Tensor:
+        """Perform dtype and/or device conversion: ``to(dtype)``, ``to(device, dtype=None)``,
+        ``to(other)`` (other's device and dtype). Returns ``self`` if nothing changes (unless
+        ``copy=True``). Moving between devices is differentiable."""
+    @overload
+    def to(self, device: _DeviceLike, dtype: Optional[_dtype] = None, non_blocking: _bool = False, copy: _bool = False) -> Tensor: ...
+    @overload
+    def to(self, other: Tensor, non_blocking: _bool = False, copy: _bool = False) -> Tensor: ...
+    @overload
+    def to(self, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, non_blocking: _bool = False, copy: _bool = False) -> Tensor: ...
+    def cpu(self, memory_format: Any = None) -> Tensor:
+        """A copy of this tensor in CPU memory (``self`` if already on the CPU)."""
+    def cuda(self, device: Optional[_DeviceLike] = None, non_blocking: _bool = False, memory_format: Any = None) -> Tensor:
+        """A copy of this tensor in CUDA memory (``self`` if already there)."""
+    @overload
+    def type(self, dtype: None = None, non_blocking: _bool = False) -> str:
+        """With no argument, the legacy type name (``'torch.FloatTensor'``); with a type or
+        dtype, the tensor converted to it."""
+    @overload
+    def type(self, dtype: Union[str, _dtype, type], non_blocking: _bool = False) -> Tensor: ...
+    def type_as(self, other: Tensor) -> Tensor:
+        """This tensor cast to the dtype of ``other``."""
+    def float(self) -> Tensor:
+        """``self.to(torch.float32)``."""
+    def double(self) -> Tensor:
+        """``self.to(torch.float64)``."""
+    def half(self) -> Tensor:
+        """``self.to(torch.float16)``."""
+    def long(self) -> Tensor:
+        """``self.to(torch.int64)``."""
+    def int(self) -> Tensor:
+        """``self.to(torch.int32)``."""
+    def short(self) -> Tensor:
+        """``self.to(torch.int16)``."""
+    def char(self) -> Tensor:
+        """``self.to(torch.int8)``."""
+    def byte(self) -> Tensor:
+        """``self.to(torch.uint8)``."""
+    def bool(self) -> Tensor:
+        """``self.to(torch.bool)``."""
+    def new_tensor(self, data: Any, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+        """A new tensor with ``data``, by default with this tensor's dtype and device."""
+    def new_zeros(self, *size: _SizeArg, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+        """A tensor of ``size`` filled with 0, by default with this tensor's dtype and device."""
+    def new_ones(self, *size: _SizeArg, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+        """A tensor of ``size`` filled with 1, by default with this tensor's dtype and device."""
+    def new_empty(self, *size: _SizeArg, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+        """An uninitialised tensor of ``size``, by default with this tensor's dtype and device."""
+    def new_full(self, size: Sequence[_int], fill_value: _Number, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+        """A tensor of ``size`` filled with ``fill_value``, by default with this tensor's dtype and device."""
+
+    # ---- autograd ------------------------------------------------------------------------
+    def backward(self, gradient: Optional[Tensor] = None, retain_graph: Optional[_bool] = None, create_graph: _bool = False,
+                 inputs: Union[Tensor, Sequence[Tensor], None] = None) -> None:
+        """Compute the gradient of this tensor with respect to graph leaves.
+
+        The graph is differentiated using the chain rule. If the tensor is non-scalar,
+        ``gradient`` (the gradient of some loss with respect to this tensor) must be given.
+        Gradients accumulate into the leaves' ``.grad``; zero them before the next step.
+
+        Args:
+            gradient: the gradient w.r.t. this tensor (``None`` for a scalar: ``1``).
+            retain_graph: keep the graph's saved tensors for another backward (default:
+                ``create_graph``).
+            create_graph: record the backward pass so higher-order derivatives can be taken.
+            inputs: accumulate only into these tensors' ``.grad``.
+
+        ferrograd runs independent branches of the graph in parallel with bitwise-identical
+        results for any thread count, and tears down million-node chains without recursion.
+        """
+    def requires_grad_(self, requires_grad: _bool = True) -> Tensor:
+        """Set whether autograd should record operations on this tensor, in place; returns ``self``."""
+    def retain_grad(self) -> None:
+        """Make this non-leaf tensor keep its ``.grad`` during :meth:`backward`."""
+    def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
+        """Register a backward hook, called with the gradient w.r.t. this tensor each time it
+        is computed; a returned tensor replaces the gradient. Returns a handle with ``remove()``."""
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """Register a hook on a leaf, called with the tensor after its ``.grad`` has been
+        accumulated. Returns a handle with ``remove()``."""
+
+    # ---- views and shape -------------------------------------------------------------------
+    @overload
+    def view(self, dtype: _dtype, /) -> Tensor:
+        """A view with the same data and a different shape (``-1`` infers one dimension), or
+        the same bytes read as ``dtype`` (same element size only). The tensor must be
+        compatible with the shape (contiguous enough); see :meth:`reshape`."""
+    @overload
+    def view(self, *shape: _SizeArg) -> Tensor: ...
+    def view_as(self, other: Tensor) -> Tensor:
+        """``self.view(other.size())``."""
+    def reshape(self, *shape: _SizeArg) -> Tensor:
+        """A tensor with the same data and the given shape: a view when possible, else a copy."""
+    def reshape_as(self, other: Tensor) -> Tensor:
+        """``self.reshape(other.size())``."""
+    def expand(self, *sizes: _SizeArg) -> Tensor:
+        """A view with singleton dimensions expanded to a larger size (``-1`` keeps a size);
+        no memory is copied."""
+    def expand_as(self, other: Tensor) -> Tensor:
+        """``self.expand(other.size())``."""
+    def repeat(self, *sizes: _SizeArg) -> Tensor:
+        """Repeat the tensor along each dimension (copies the data)."""
+    def permute(self, *dims: _SizeArg) -> Tensor:
+        """A view with the dimensions permuted."""
+    def transpose(self, dim0: _int, dim1: _int) -> Tensor:
+        """A view with dimensions ``dim0`` and ``dim1`` swapped."""
+    def transpose_(self, dim0: _int, dim1: _int) -> Tensor:
+        """In-place version of :meth:`transpose`."""
+    def swapaxes(self, dim0: _int, dim1: _int) -> Tensor:
+        """Alias for :meth:`transpose`."""
+    def t(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."""
+    def t_(self) -> Tensor:
+        """In-place version of :meth:`t`."""
+    def squeeze(self, dim: Union[_int, Sequence[_int], None] = None) -> Tensor:
+        """A view with the dimensions of size 1 removed (all, or those in ``dim``)."""
+    def squeeze_(self, dim: Union[_int, Sequence[_int], None] = None) -> Tensor:
+        """In-place version of :meth:`squeeze`."""
+    def unsqueeze(self, dim: _int) -> Tensor:
+        """A view with a dimension of size 1 inserted at ``dim``."""
+    def unsqueeze_(self, dim: _int) -> Tensor:
+        """In-place version of :meth:`unsqueeze`."""
+    def flatten(self, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
+        """Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible)."""
+    def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
+        """A view of ``length`` elements of dimension ``dim`` starting at ``start``."""
+    def select(self, dim: _int, index: _int) -> Tensor:
+        """A view of the slice ``index`` along ``dim`` (that dimension removed)."""
+    def unbind(self, dim: _int = 0) -> Tuple[Tensor, ...]:
+        """All slices along ``dim``, as a tuple of views."""
+    def split(self, split_size: Union[_int, Sequence[_int]], dim: _int = 0) -> Tuple[Tensor, ...]:
+        """Split into chunks of ``split_size`` elements (or of the given sizes) along ``dim``; views."""
+    def chunk(self, chunks: _int, dim: _int = 0) -> Tuple[Tensor, ...]:
+        """Split into ``chunks`` views of (nearly) equal size along ``dim``."""
+    def flip(self, *dims: _SizeArg) -> Tensor:
+        """Reverse the order of elements along the given dimensions (copies the data)."""
+
+    # ---- indexing, gathering, filling -----------------------------------------------------------
+    def gather(self, dim: _int, index: Tensor) -> Tensor:
+        """Gather values along ``dim`` at the positions in ``index`` (int64)."""
+    def index_select(self, dim: _int, index: Tensor) -> Tensor:
+        """The entries at ``index`` (a 1-d int64 tensor) along ``dim``."""
+    def masked_fill(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
+        """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
+    def masked_fill_(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
+        """In-place version of :meth:`masked_fill`."""
+    def nonzero(self) -> Tensor:
+        """The indices of the non-zero elements, one row per element (shape ``(n, dim)``).
+        ferrograd has no ``as_tuple=`` argument: use ``torch.where(x)`` for the tuple form."""
+    def where(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
+        """``torch.where(condition, self, other)``."""
+    def where_(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
+        """The implementation of :meth:`where` (not in-place, despite its name)."""
+    def copy_(self, other: Tensor) -> Tensor:
+        """Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``."""
+    def fill_(self, value: Union[Tensor, _Number]) -> Tensor:
+        """Fill the tensor with ``value``, in place."""
+    def zero_(self) -> Tensor:
+        """Fill the tensor with zeros, in place."""
+
+    # ---- random sampling in place (PyTorch's CPU streams, value for value) -----------------------
+    def uniform_(self, a: _float = 0.0, b: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with numbers sampled from the continuous uniform distribution on ``[a, b)``."""
+    def normal_(self, mean: _float = 0.0, std: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with numbers sampled from the normal distribution ``N(mean, std**2)``."""
+    def exponential_(self, lambd: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with numbers drawn from the exponential distribution with rate ``lambd``."""
+    def random_(self, from_: Optional[_int] = None, to: Optional[_int] = None, *, generator: Optional[Generator] = None) -> Tensor:
+        """``random_()``, ``random_(to)``, ``random_(from, to)``: fill with integers sampled
+        uniformly from ``[from, to - 1]`` (by default the range of the dtype's mantissa or values)."""
+    def bernoulli(self, p: Optional[_float] = None, *, generator: Optional[Generator] = None) -> Tensor:
+        """Draw binary random numbers (0 or 1) with probabilities ``self`` (or ``p``)."""
+    def bernoulli_(self, p: Union[_float, Tensor, None] = None, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with draws from Bernoulli(``p``), in place."""
+    def multinomial(self, num_samples: _int, replacement: _bool = False, *, generator: Optional[Generator] = None) -> Tensor:
+        """Indices sampled from the multinomial distribution given by the rows of ``self``."""
+
+    # ---- element-wise math -----------------------------------------------------------------------
+    def abs(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Computes the absolute value of each element."""
+    def abs_(self) -> Tensor:
+        """In-place version of :meth:`abs`."""
+    def neg(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Returns the negative of the elements."""
+    def neg_(self) -> Tensor:
+        """In-place version of :meth:`neg`."""
+    def negative(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for :meth:`neg`."""
+    def sign(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The signs (-1, 0, 1) of the elements."""
+    def reciprocal(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The reciprocal ``1 / x`` of the elements."""
+    def reciprocal_(self) -> Tensor:
+        """In-place version of :meth:`reciprocal`."""
+    def exp(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The exponential of the elements."""
+    def exp_(self) -> Tensor:
+        """In-place version of :meth:`exp`."""
+    def expm1(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """``exp(x) - 1`` of the elements, accurate near 0."""
+    def log(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The natural logarithm of the elements."""
+    def log_(self) -> Tensor:
+        """In-place version of :meth:`log`."""
+    def log1p(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """``log(1 + x)`` of the elements, accurate near 0."""
+    def log2(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The logarithm to the base 2 of the elements."""
+    def log10(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The logarithm to the base 10 of the elements."""
+    def sqrt(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The square root of the elements."""
+    def sqrt_(self) -> Tensor:
+        """In-place version of :meth:`sqrt`."""
+    def rsqrt(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The reciprocal of the square root of the elements."""
+    def square(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The square of the elements."""
+    def pow(self, exponent: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Takes the power of each element with ``exponent`` (a number or a broadcastable tensor)."""
+    def pow_(self, other: _TensorOrNumber) -> Tensor:
+        """In-place version of :meth:`pow`."""
+    def sin(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The sine of the elements."""
+    def sin_(self) -> Tensor:
+        """In-place version of :meth:`sin`."""
+    def cos(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The cosine of the elements."""
+    def cos_(self) -> Tensor:
+        """In-place version of :meth:`cos`."""
+    def tan(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The tangent of the elements."""
+    def asin(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The arcsine of the elements."""
+    def acos(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The arccosine of the elements."""
+    def atan(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The arctangent of the elements."""
+    def atan2(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise arctangent of ``self / other`` with the quadrant taken into account."""
+    def arctan2(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for :meth:`atan2`."""
+    def sinh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The hyperbolic sine of the elements."""
+    def cosh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The hyperbolic cosine of the elements."""
+    def tanh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The hyperbolic tangent of the elements."""
+    def tanh_(self) -> Tensor:
+        """In-place version of :meth:`tanh`."""
+    def sigmoid(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The logistic sigmoid ``1 / (1 + exp(-x))`` of the elements."""
+    def sigmoid_(self) -> Tensor:
+        """In-place version of :meth:`sigmoid`."""
+    def relu(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Rectified linear unit ``max(0, x)`` element-wise."""
+    def relu_(self) -> Tensor:
+        """In-place version of :meth:`relu`."""
+    def erf(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The error function of the elements."""
+    def floor(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The floor of the elements (the largest integer less than or equal to each)."""
+    def floor_(self) -> Tensor:
+        """In-place version of :meth:`floor`."""
+    def ceil(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The ceiling of the elements (the smallest integer greater than or equal to each)."""
+    def trunc(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The elements rounded towards zero."""
+    def round(self, *, decimals: _int = 0, out: Optional[Tensor] = None) -> Tensor:
+        """The elements rounded to the nearest integer (half to even), or to ``decimals`` places."""
+    def clamp(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
+        """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
+    def clamp_(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
+        """In-place version of :meth:`clamp`."""
+    def clip(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
+        """Alias for :meth:`clamp`."""
+    def clamp_min(self, min: Union[_Number, Tensor]) -> Tensor:
+        """``clamp(min=min)``."""
+    def clamp_max(self, max: Union[_Number, Tensor]) -> Tensor:
+        """``clamp(max=max)``."""
+
+    # ---- binary arithmetic ---------------------------------------------------------------------
+    def add(self, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
+        """Adds ``other``, scaled by ``alpha``, to ``self`` (broadcasting, type promotion)."""
+    def add_(self, other: _TensorOrNumber, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of :meth:`add`."""
+    def sub(self, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
+        """Subtracts ``other``, scaled by ``alpha``, from ``self``."""
+    def sub_(self, other: _TensorOrNumber, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of :meth:`sub`."""
+    def mul(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Multiplies ``self`` by ``other`` element-wise."""
+    def mul_(self, other: _TensorOrNumber) -> Tensor:
+        """In-place version of :meth:`mul`."""
+    def multiply(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for :meth:`mul`."""
+    def div(self, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+        """Divides ``self`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
+        division), ``"trunc"`` or ``"floor"``."""
+    def div_(self, other: _TensorOrNumber) -> Tensor:
+        """In-place version of :meth:`div`."""
+    def divide(self, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for :meth:`div`."""
+    def true_divide(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for :meth:`div` with ``rounding_mode=None``."""
+    def floor_divide(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Divides and rounds the result down (``torch.div(a, b, rounding_mode="floor")``)."""
+    def remainder(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Python's modulus: the remainder has the sign of the divisor."""
+    def fmod(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """C's ``fmod``: the remainder has the sign of the dividend."""
+    def maximum(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """The element-wise maximum of ``self`` and ``other`` (NaN propagates)."""
+    def minimum(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """The element-wise minimum of ``self`` and ``other`` (NaN propagates)."""
+    def bitwise_and(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Bitwise AND of integer or bool tensors."""
+    def bitwise_or(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Bitwise OR of integer or bool tensors."""
+    def bitwise_xor(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Bitwise XOR of integer or bool tensors."""
+    def bitwise_not(self) -> Tensor:
+        """Bitwise NOT of an integer or bool tensor."""
+    def logical_and(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise logical AND (zero is ``False``), as a bool tensor."""
+    def logical_or(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise logical OR, as a bool tensor."""
+    def logical_xor(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise logical XOR, as a bool tensor."""
+    def logical_not(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise logical NOT, as a bool tensor."""
+
+    # ---- comparison ------------------------------------------------------------------------------
+    def eq(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self == other`` as a bool tensor."""
+    def ne(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self != other`` as a bool tensor."""
+    def lt(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self < other`` as a bool tensor."""
+    def le(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self <= other`` as a bool tensor."""
+    def gt(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self > other`` as a bool tensor."""
+    def ge(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Element-wise ``self >= other`` as a bool tensor."""
+    def equal(self, other: Tensor) -> _bool:
+        """``True`` if both tensors have the same size and elements."""
+    def allclose(self, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> _bool:
+        """``True`` if ``|self - other| <= atol + rtol * |other|`` for all elements."""
+    def isclose(self, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
+        """Element-wise :meth:`allclose`, as a bool tensor."""
+    def isnan(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Which elements are NaN, as a bool tensor."""
+    def isinf(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Which elements are positive or negative infinity, as a bool tensor."""
+    def isfinite(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Which elements are finite (not NaN nor infinite), as a bool tensor."""
+
+    # ---- reductions ------------------------------------------------------------------------------
+    def sum(self, dim: _Dims = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+        """The sum of all elements, or over the dimension(s) ``dim`` (kept as size 1 with
+        ``keepdim=True``). Integer and bool inputs sum as int64 unless ``dtype`` is given."""
+    def mean(self, dim: _Dims = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+        """The mean of all elements, or over the dimension(s) ``dim`` (floating-point inputs)."""
+    def prod(self, dim: Optional[_int] = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+        """The product of all elements, or over dimension ``dim``."""
+    @overload
+    def max(self) -> Tensor:
+        """``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
+        ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: :meth:`maximum`."""
+    @overload
+    def max(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+    @overload
+    def max(self, other: Tensor) -> Tensor: ...
+    @overload
+    def min(self) -> Tensor:
+        """``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
+        ``(values, indices)`` of the minima over ``dim``. ``min(other)``: :meth:`minimum`."""
+    @overload
+    def min(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+    @overload
+    def min(self, other: Tensor) -> Tensor: ...
+    def amax(self, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
+        """The maximum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
+    def amin(self, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
+        """The minimum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
+    def argmax(self, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+        """The index of the (first) maximum, of the flattened tensor or over ``dim``."""
+    def argmin(self, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+        """The index of the (first) minimum, of the flattened tensor or over ``dim``."""
+    def all(self, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+        """Whether all elements (or all over ``dim``) are non-zero, as a bool tensor."""
+    def any(self, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+        """Whether any element (or any over ``dim``) is non-zero, as a bool tensor."""
+    def norm(self, p: Union[_float, str, None] = None, dim: _Dims = None, keepdim: _bool = False, dtype: Optional[_dtype] = None) -> Tensor:
+        """The ``p``-norm (default 2, ``"fro"``, ``inf``) of the tensor or over ``dim``."""
+    def var(self, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
+        """The variance over ``dim`` (all elements by default), with Bessel's correction
+        unless ``unbiased=False`` or ``correction=`` says otherwise."""
+    def std(self, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
+        """The standard deviation over ``dim``; see :meth:`var`."""
+    def logsumexp(self, dim: _Dims, keepdim: _bool = False) -> Tensor:
+        """``log(sum(exp(x)))`` over ``dim``, computed stably."""
+    def cumsum(self, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
+        """The cumulative sum of the elements along ``dim``."""
+    def softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
+        """``exp(x) / sum(exp(x))`` along ``dim``."""
+    def log_softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
+        """``log(softmax(x))`` along ``dim``, computed stably."""
+    def sort(self, dim: _int = -1, descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
+        """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
+    def argsort(self, dim: _int = -1, descending: _bool = False) -> Tensor:
+        """The indices that sort the tensor along ``dim``."""
+    def topk(self, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
+        """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
+
+    # ---- linear algebra ------------------------------------------------------------------------
+    def matmul(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Matrix product with PyTorch's rules for 1-d, 2-d and batched (broadcast) operands."""
+    def mm(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Matrix product of two 2-d tensors (no broadcasting)."""
+    def bmm(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Batched matrix product of two 3-d tensors with the same batch size."""
+    def mv(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Matrix-vector product."""
+    def dot(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """Dot product of two 1-d tensors."""
+
+    # ---- internal hooks used by the Python package ---------------------------------------------
+    def _to_device(self, device: Union[_device, str]) -> Tensor: ...
+    def _to_dtype(self, dtype: _dtype) -> Tensor: ...
+    @staticmethod
+    def _register(*args: Any, **kwargs: Any) -> Any:
+        """Register a freshly constructed subclass instance (called by ``__init__`` helpers)."""
 
 def tensor(data: Any, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor: ...
 def from_numpy(arr: Any) -> Tensor: ...

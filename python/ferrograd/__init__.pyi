@@ -1,0 +1,530 @@
+"""ferrograd: PyTorch-compatible autograd with a Rust core.
+
+``import ferrograd as torch`` runs autograd code written for PyTorch: the same names, the
+same results, the same ``grad_fn`` names, printing and errors. The tensor type and every op
+are native (``ferrograd._C``); this package adds the parts that are Python by nature.
+"""
+
+import builtins
+from typing import Any, Callable, Optional, Sequence, Tuple, TypeVar, Union, overload
+
+import numpy as np
+
+from . import accelerator as accelerator
+from . import autograd as autograd
+from . import cuda as cuda
+from . import func as func
+from . import nn as nn
+from . import optim as optim
+from . import random as random
+from . import return_types as return_types
+from . import serialization as serialization
+from . import utils as utils
+from ._C import Generator as Generator
+from ._C import Tensor as Tensor
+from ._C import dtype as dtype
+from ._C import _DeviceLike, _Dims, _Number, _SizeArg, _TensorOrNumber
+from ._helpers import _ValuesIndices
+from ._helpers import Size as Size
+from ._helpers import device as device
+from ._tensor_str import set_printoptions as set_printoptions
+from .autograd.grad_mode import enable_grad as enable_grad
+from .autograd.grad_mode import inference_mode as inference_mode
+from .autograd.grad_mode import no_grad as no_grad
+from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
+from .serialization import load as load
+from .serialization import save as save
+
+_int = builtins.int
+_float = builtins.float
+_bool = builtins.bool
+_dtype = dtype
+_T = TypeVar("_T")
+
+__version__: str
+"""The installed version (Cargo.toml's ``version``, read from the package metadata)."""
+
+# ---- dtypes (printed as torch.float32, ...) -------------------------------------------------
+bool: dtype
+uint8: dtype
+int8: dtype
+int16: dtype
+int32: dtype
+int64: dtype
+float16: dtype
+float32: dtype
+float64: dtype
+float: dtype
+double: dtype
+half: dtype
+long: dtype
+int: dtype
+short: dtype
+
+# ---- legacy tensor types (torch.FloatTensor, ...) -------------------------------------------
+class _LegacyMeta(type):
+    """The metaclass of the legacy tensor types: calling one makes a tensor of its dtype;
+    ``isinstance(x, torch.FloatTensor)`` checks the dtype and device."""
+    def __call__(cls, *args: Any, **kwargs: Any) -> Tensor: ...
+    def __instancecheck__(cls, obj: object) -> _bool: ...
+
+FloatTensor: _LegacyMeta
+DoubleTensor: _LegacyMeta
+LongTensor: _LegacyMeta
+IntTensor: _LegacyMeta
+BoolTensor: _LegacyMeta
+HalfTensor: _LegacyMeta
+ShortTensor: _LegacyMeta
+CharTensor: _LegacyMeta
+ByteTensor: _LegacyMeta
+
+# ---- factories -----------------------------------------------------------------------------
+def tensor(data: Any, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+           pin_memory: _bool = False) -> Tensor:
+    """Construct a tensor with no autograd history by copying ``data`` (a number, a nested
+    list/tuple, a NumPy array or a tensor). The dtype is inferred (bool, int64, float32 by
+    default) unless ``dtype`` is given."""
+def as_tensor(data: Any, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None) -> Tensor:
+    """Convert ``data`` into a tensor, sharing memory with NumPy arrays and tensors when the
+    dtype and device already match."""
+def from_numpy(ndarray: np.ndarray[Any, Any], /) -> Tensor:
+    """A tensor sharing memory with a NumPy ``ndarray`` (writes to one show in the other)."""
+def from_dlpack(ext_tensor: Any, /) -> Tensor:
+    """A tensor from any object with ``__dlpack__`` (or a DLPack capsule), zero-copy on the CPU."""
+@overload
+def zeros(size: Sequence[_int], /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+          requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A tensor filled with the scalar value 0, with the shape given by ``size`` (varargs or a sequence)."""
+@overload
+def zeros(*size: _int, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+          requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+@overload
+def ones(size: Sequence[_int], /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+         requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A tensor filled with the scalar value 1, with the shape given by ``size`` (varargs or a sequence)."""
+@overload
+def ones(*size: _int, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+         requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+@overload
+def empty(size: Sequence[_int], /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+          requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """An uninitialised tensor with the shape given by ``size`` (ferrograd fills it with zeros)."""
+@overload
+def empty(*size: _int, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+          requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+@overload
+def rand(size: Sequence[_int], /, *, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+         device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A tensor of random numbers from the uniform distribution on ``[0, 1)`` (PyTorch's CPU
+    stream: the same seed gives the same values as PyTorch)."""
+@overload
+def rand(*size: _int, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+         device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+@overload
+def randn(size: Sequence[_int], /, *, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+          device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A tensor of random numbers from the standard normal distribution (PyTorch's CPU stream)."""
+@overload
+def randn(*size: _int, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+          device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+@overload
+def randint(high: _int, size: Sequence[_int], *, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+            device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A tensor of integers drawn uniformly from ``[low, high)`` (``low`` defaults to 0), int64
+    unless ``dtype`` is given."""
+@overload
+def randint(low: _int, high: _int, size: Sequence[_int], *, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None,
+            device: Optional[_DeviceLike] = None, requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
+def randperm(n: _int, *, generator: Optional[Generator] = None, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+             requires_grad: _bool = False, layout: Any = None, pin_memory: _bool = False, out: Optional[Tensor] = None) -> Tensor:
+    """A random permutation of the integers ``0 .. n-1`` (int64)."""
+def full(size: Sequence[_int], fill_value: _Number, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+         requires_grad: _bool = False) -> Tensor:
+    """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value)."""
+@overload
+def arange(end: _Number, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+    """A 1-d tensor of values from ``start`` (default 0) to ``end`` (exclusive) in steps of
+    ``step`` (default 1); int64 if all arguments are integers."""
+@overload
+def arange(start: _Number, end: _Number, step: _Number = 1, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+           requires_grad: _bool = False) -> Tensor: ...
+def linspace(start: _Number, end: _Number, steps: _int, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+             requires_grad: _bool = False) -> Tensor:
+    """A 1-d tensor of ``steps`` values evenly spaced from ``start`` to ``end`` inclusive."""
+def eye(n: _int, m: Optional[_int] = None, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+        requires_grad: _bool = False) -> Tensor:
+    """A 2-d tensor with ones on the diagonal and zeros elsewhere."""
+def zeros_like(input: Tensor, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+               layout: Any = None, memory_format: Any = None) -> Tensor:
+    """A tensor of zeros with the size of ``input`` (and its dtype and device unless given)."""
+def ones_like(input: Tensor, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+              layout: Any = None, memory_format: Any = None) -> Tensor:
+    """A tensor of ones with the size of ``input`` (and its dtype and device unless given)."""
+def empty_like(input: Tensor, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+               layout: Any = None, memory_format: Any = None) -> Tensor:
+    """An uninitialised tensor with the size of ``input`` (and its dtype and device unless given)."""
+def full_like(input: Tensor, fill_value: _Number, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+              requires_grad: _bool = False, layout: Any = None, memory_format: Any = None) -> Tensor:
+    """A tensor filled with ``fill_value`` with the size of ``input`` (and its dtype and device unless given)."""
+def rand_like(input: Tensor, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+              layout: Any = None, memory_format: Any = None) -> Tensor:
+    """Uniform ``[0, 1)`` random numbers with the size of ``input``."""
+def randn_like(input: Tensor, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False,
+               layout: Any = None, memory_format: Any = None) -> Tensor:
+    """Standard normal random numbers with the size of ``input``."""
+def randint_like(input: Tensor, low: _int = 0, high: Optional[_int] = None, *, dtype: Optional[_dtype] = None,
+                 device: Optional[_DeviceLike] = None, requires_grad: _bool = False, layout: Any = None, memory_format: Any = None) -> Tensor:
+    """Random integers in ``[low, high)`` with the size of ``input`` (``randint_like(x, high)`` too)."""
+def cat(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Concatenate tensors of the same shape (except in ``dim``) along ``dim``."""
+def concat(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`cat`."""
+def concatenate(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`cat`."""
+def stack(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Stack tensors of the same shape along a new dimension ``dim``."""
+@overload
+def where(condition: Tensor) -> Tuple[Tensor, ...]:
+    """``where(condition, input, other)``: elements of ``input`` where ``condition`` is true,
+    else of ``other`` (tensors or numbers, broadcast). ``where(condition)``: the indices of the
+    non-zero elements, one tensor per dimension (``nonzero(as_tuple=True)``)."""
+@overload
+def where(condition: Tensor, input: _TensorOrNumber, other: _TensorOrNumber) -> Tensor: ...
+def normal(mean: Union[Tensor, _float], std: Union[Tensor, _float] = 1.0, size: Optional[Sequence[_int]] = None, *,
+           generator: Optional[Generator] = None, out: Optional[Tensor] = None, dtype: Optional[_dtype] = None,
+           device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+    """Random numbers from normal distributions: ``normal(mean, std)`` with tensors (element-wise
+    means and standard deviations), or ``normal(mean, std, size)`` with numbers."""
+def bernoulli(input: Tensor, p: Optional[_float] = None, *, generator: Optional[Generator] = None, out: Optional[Tensor] = None) -> Tensor:
+    """Binary random numbers (0 or 1), drawn with the probabilities in ``input``."""
+
+# ---- random streams ------------------------------------------------------------------------
+default_generator: Generator
+"""The default CPU :class:`Generator`."""
+def manual_seed(seed: _int) -> Generator:
+    """Set the seed of the default generator (and, as in PyTorch, the CUDA ones); returns it."""
+def seed() -> _int:
+    """Seed the default generator with a non-deterministic number and return it."""
+def initial_seed() -> _int:
+    """The initial seed of the default generator."""
+def get_rng_state() -> Tensor:
+    """The state of the default generator as a uint8 tensor (PyTorch's layout)."""
+def set_rng_state(new_state: Tensor) -> None:
+    """Restore the default generator's state from :func:`get_rng_state`'s tensor."""
+
+# ---- defaults, modes, threads ----------------------------------------------------------------
+def set_default_device(device: Optional[_DeviceLike]) -> None:
+    """Factories without ``device=`` create tensors on ``device`` (``None``: back to the CPU)."""
+def get_default_device() -> device:
+    """The device factories use when no ``device=`` is given."""
+def get_default_dtype() -> dtype:
+    """The default floating-point dtype (``float32`` unless changed)."""
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating-point dtype (``float32`` or ``float64``)."""
+def is_grad_enabled() -> _bool:
+    """``True`` if gradient recording is currently enabled."""
+def is_inference_mode_enabled() -> _bool:
+    """``True`` if inference mode is currently enabled."""
+def get_num_threads() -> _int:
+    """The number of threads used by the backward engine and by large kernels."""
+def set_num_threads(n: _int) -> None:
+    """Set the number of threads of the worker pool (backward branches and kernels above 64K
+    elements). Results are bitwise identical for any thread count."""
+@overload
+def compile(model: _T, **kwargs: Any) -> _T:
+    """No compiler in ferrograd: returns ``model`` unchanged (as a decorator too). Code that
+    calls ``torch.compile`` runs eagerly."""
+@overload
+def compile(model: None = None, **kwargs: Any) -> Callable[[_T], _T]: ...
+
+# ---- predicates and small functions ------------------------------------------------------------
+def is_tensor(obj: object) -> _bool:
+    """``True`` if ``obj`` is a ferrograd tensor."""
+def is_floating_point(input: Tensor) -> _bool:
+    """``True`` if the dtype of ``input`` is a floating-point type."""
+def numel(input: Tensor) -> _int:
+    """The total number of elements in ``input``."""
+def bitwise_not(input: Tensor) -> Tensor:
+    """Bitwise NOT of an integer or bool tensor."""
+def argsort(input: Tensor, dim: _int = -1, descending: _bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim``."""
+def isclose(input: Tensor, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
+    """Element-wise ``|input - other| <= atol + rtol * |other|``, as a bool tensor."""
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two 1-d tensors."""
+def broadcast_tensors(*tensors: Tensor) -> Tuple[Tensor, ...]:
+    """Broadcast the tensors to a common shape (views)."""
+
+# ---- functions that are Tensor methods (torch.exp(x) is x.exp()) -------------------------------
+def add(input: Tensor, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
+    """Adds ``other``, scaled by ``alpha``, to ``input`` (broadcasting, type promotion)."""
+def sub(input: Tensor, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
+    """Subtracts ``other``, scaled by ``alpha``, from ``input``."""
+def mul(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Multiplies ``input`` by ``other`` element-wise."""
+def multiply(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`mul`."""
+def div(input: Tensor, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+    """Divides ``input`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
+    division), ``"trunc"`` or ``"floor"``."""
+def divide(input: Tensor, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`div`."""
+def true_divide(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`div` with ``rounding_mode=None``."""
+def pow(input: Tensor, exponent: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Takes the power of each element with ``exponent`` (a number or a broadcastable tensor)."""
+def neg(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Returns the negative of the elements."""
+def negative(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`neg`."""
+def exp(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The exponential of the elements."""
+def log(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The natural logarithm of the elements."""
+def sqrt(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The square root of the elements."""
+def rsqrt(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The reciprocal of the square root of the elements."""
+def sin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The sine of the elements."""
+def cos(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The cosine of the elements."""
+def tan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The tangent of the elements."""
+def tanh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The hyperbolic tangent of the elements."""
+def sigmoid(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The logistic sigmoid ``1 / (1 + exp(-x))`` of the elements."""
+def relu(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Rectified linear unit ``max(0, x)`` element-wise."""
+def abs(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Computes the absolute value of each element."""
+def sign(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The signs (-1, 0, 1) of the elements."""
+def reciprocal(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The reciprocal ``1 / x`` of the elements."""
+def floor(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The floor of the elements (the largest integer less than or equal to each)."""
+def ceil(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The ceiling of the elements (the smallest integer greater than or equal to each)."""
+def trunc(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The elements rounded towards zero."""
+def round(input: Tensor, *, decimals: _int = 0, out: Optional[Tensor] = None) -> Tensor:
+    """The elements rounded to the nearest integer (half to even), or to ``decimals`` places."""
+def log1p(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``log(1 + x)`` of the elements, accurate near 0."""
+def expm1(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``exp(x) - 1`` of the elements, accurate near 0."""
+def log2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The logarithm to the base 2 of the elements."""
+def log10(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The logarithm to the base 10 of the elements."""
+def atan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The arctangent of the elements."""
+def asin(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The arcsine of the elements."""
+def acos(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The arccosine of the elements."""
+def sinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The hyperbolic sine of the elements."""
+def cosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The hyperbolic cosine of the elements."""
+def square(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The square of the elements."""
+def clamp(input: Tensor, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
+    """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
+def clip(input: Tensor, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
+    """Alias for :func:`clamp`."""
+def clamp_min(input: Tensor, min: Union[_Number, Tensor]) -> Tensor:
+    """``clamp(min=min)``."""
+def clamp_max(input: Tensor, max: Union[_Number, Tensor]) -> Tensor:
+    """``clamp(max=max)``."""
+def sum(input: Tensor, dim: _Dims = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+    """The sum of all elements, or over the dimension(s) ``dim`` (kept as size 1 with
+    ``keepdim=True``). Integer and bool inputs sum as int64 unless ``dtype`` is given."""
+def mean(input: Tensor, dim: _Dims = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+    """The mean of all elements, or over the dimension(s) ``dim`` (floating-point inputs)."""
+def prod(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
+    """The product of all elements, or over dimension ``dim``."""
+@overload
+def max(input: Tensor) -> Tensor:
+    """``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
+    ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: :func:`maximum`."""
+@overload
+def max(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+@overload
+def max(input: Tensor, other: Tensor) -> Tensor: ...
+@overload
+def min(input: Tensor) -> Tensor:
+    """``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
+    ``(values, indices)`` of the minima over ``dim``. ``min(other)``: :func:`minimum`."""
+@overload
+def min(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+@overload
+def min(input: Tensor, other: Tensor) -> Tensor: ...
+def amax(input: Tensor, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
+    """The maximum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
+def argmax(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+    """The index of the (first) maximum, of the flattened tensor or over ``dim``."""
+def argmin(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+    """The index of the (first) minimum, of the flattened tensor or over ``dim``."""
+def norm(input: Tensor, p: Union[_float, str, None] = None, dim: _Dims = None, keepdim: _bool = False, dtype: Optional[_dtype] = None) -> Tensor:
+    """The ``p``-norm (default 2, ``"fro"``, ``inf``) of the tensor or over ``dim``."""
+def all(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+    """Whether all elements (or all over ``dim``) are non-zero, as a bool tensor."""
+def any(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False) -> Tensor:
+    """Whether any element (or any over ``dim``) is non-zero, as a bool tensor."""
+def softmax(input: Tensor, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``."""
+def log_softmax(input: Tensor, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+def matmul(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Matrix product with PyTorch's rules for 1-d, 2-d and batched (broadcast) operands."""
+def mm(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Matrix product of two 2-d tensors (no broadcasting)."""
+def bmm(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Batched matrix product of two 3-d tensors with the same batch size."""
+def mv(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Matrix-vector product."""
+def dot(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Dot product of two 1-d tensors."""
+def eq(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self == other`` as a bool tensor."""
+def ne(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self != other`` as a bool tensor."""
+def lt(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self < other`` as a bool tensor."""
+def le(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self <= other`` as a bool tensor."""
+def gt(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self > other`` as a bool tensor."""
+def ge(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise ``self >= other`` as a bool tensor."""
+def equal(input: Tensor, other: Tensor) -> _bool:
+    """``True`` if both tensors have the same size and elements."""
+def allclose(input: Tensor, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> _bool:
+    """``True`` if ``|self - other| <= atol + rtol * |other|`` for all elements."""
+def maximum(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The element-wise maximum of ``input`` and ``other`` (NaN propagates)."""
+def minimum(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The element-wise minimum of ``input`` and ``other`` (NaN propagates)."""
+def floor_divide(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Divides and rounds the result down (``torch.div(a, b, rounding_mode="floor")``)."""
+def remainder(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Python's modulus: the remainder has the sign of the divisor."""
+def fmod(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """C's ``fmod``: the remainder has the sign of the dividend."""
+def logical_not(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise logical NOT, as a bool tensor."""
+def logical_and(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise logical AND (zero is ``False``), as a bool tensor."""
+def logical_or(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise logical OR, as a bool tensor."""
+def logical_xor(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise logical XOR, as a bool tensor."""
+def isnan(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Which elements are NaN, as a bool tensor."""
+def isinf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Which elements are positive or negative infinity, as a bool tensor."""
+def isfinite(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Which elements are finite (not NaN nor infinite), as a bool tensor."""
+def reshape(input: Tensor, *shape: _SizeArg) -> Tensor:
+    """A tensor with the same data and the given shape: a view when possible, else a copy."""
+def view_as(input: Tensor, other: Tensor) -> Tensor:
+    """``self.view(other.size())``."""
+def transpose(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
+    """A view with dimensions ``dim0`` and ``dim1`` swapped."""
+def swapaxes(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
+    """Alias for :func:`transpose`."""
+def t(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."""
+def permute(input: Tensor, *dims: _SizeArg) -> Tensor:
+    """A view with the dimensions permuted."""
+def squeeze(input: Tensor, dim: Union[_int, Sequence[_int], None] = None) -> Tensor:
+    """A view with the dimensions of size 1 removed (all, or those in ``dim``)."""
+def unsqueeze(input: Tensor, dim: _int) -> Tensor:
+    """A view with a dimension of size 1 inserted at ``dim``."""
+def narrow(input: Tensor, dim: _int, start: _int, length: _int) -> Tensor:
+    """A view of ``length`` elements of dimension ``dim`` starting at ``start``."""
+def select(input: Tensor, dim: _int, index: _int) -> Tensor:
+    """A view of the slice ``index`` along ``dim`` (that dimension removed)."""
+def flatten(input: Tensor, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
+    """Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible)."""
+def unbind(input: Tensor, dim: _int = 0) -> Tuple[Tensor, ...]:
+    """All slices along ``dim``, as a tuple of views."""
+def split(input: Tensor, split_size: Union[_int, Sequence[_int]], dim: _int = 0) -> Tuple[Tensor, ...]:
+    """Split into chunks of ``split_size`` elements (or of the given sizes) along ``dim``; views."""
+def chunk(input: Tensor, chunks: _int, dim: _int = 0) -> Tuple[Tensor, ...]:
+    """Split into ``chunks`` views of (nearly) equal size along ``dim``."""
+def gather(input: Tensor, dim: _int, index: Tensor) -> Tensor:
+    """Gather values along ``dim`` at the positions in ``index`` (int64)."""
+def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:
+    """The entries at ``index`` (a 1-d int64 tensor) along ``dim``."""
+def masked_fill(input: Tensor, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
+    """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
+def nonzero(input: Tensor) -> Tensor:
+    """The indices of the non-zero elements, one row per element (shape ``(n, dim)``).
+    ferrograd has no ``as_tuple=`` argument: use ``torch.where(x)`` for the tuple form."""
+def sort(input: Tensor, dim: _int = -1, descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
+    """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
+def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
+    """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
+def clone(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """A copy of the tensor (differentiable: the gradient flows back to ``input``)."""
+def detach(input: Tensor) -> Tensor:
+    """A new tensor sharing storage, detached from the current graph (never requires grad)."""
+def var(input: Tensor, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
+    """The variance over ``dim`` (all elements by default), with Bessel's correction
+    unless ``unbiased=False`` or ``correction=`` says otherwise."""
+def std(input: Tensor, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
+    """The standard deviation over ``dim``; see :func:`var`."""
+def logsumexp(input: Tensor, dim: _Dims, keepdim: _bool = False) -> Tensor:
+    """``log(sum(exp(x)))`` over ``dim``, computed stably."""
+def cumsum(input: Tensor, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
+    """The cumulative sum of the elements along ``dim``."""
+def flip(input: Tensor, *dims: _SizeArg) -> Tensor:
+    """Reverse the order of elements along the given dimensions (copies the data)."""
+def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The error function of the elements."""
+def atan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Element-wise arctangent of ``self / other`` with the quadrant taken into account."""
+def arctan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for :func:`atan2`."""
+def amin(input: Tensor, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
+    """The minimum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
+def bitwise_and(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Bitwise AND of integer or bool tensors."""
+def bitwise_or(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Bitwise OR of integer or bool tensors."""
+def bitwise_xor(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Bitwise XOR of integer or bool tensors."""
+def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *, generator: Optional[Generator] = None) -> Tensor:
+    """Indices sampled from the multinomial distribution given by the rows of ``input``."""
+
+__all__ = [
+    'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
+    'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor', 'abs', 'acos', 'add',
+    'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort',
+    'as_tensor', 'asin', 'atan', 'atan2', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or',
+    'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max',
+    'clamp_min', 'clip', 'clone', 'compile', 'concat', 'concatenate', 'cos', 'cosh', 'cumsum',
+    'default_generator', 'detach', 'device', 'div', 'divide', 'dot', 'double', 'dtype', 'empty',
+    'empty_like', 'enable_grad', 'eq', 'equal', 'erf', 'exp', 'expm1', 'eye', 'flatten', 'flip',
+    'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'from_dlpack',
+    'from_numpy', 'full', 'full_like', 'gather', 'ge', 'get_default_device', 'get_default_dtype',
+    'get_num_threads', 'get_rng_state', 'gt', 'half', 'index_select', 'inference_mode',
+    'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_floating_point',
+    'is_grad_enabled', 'is_inference_mode_enabled', 'is_tensor', 'isclose', 'isfinite', 'isinf',
+    'isnan', 'le', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax',
+    'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lt',
+    'manual_seed', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul',
+    'multinomial', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'negative', 'no_grad', 'nonzero',
+    'norm', 'normal', 'numel', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand',
+    'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu',
+    'remainder', 'reshape', 'round', 'rsqrt', 'save', 'seed', 'select', 'set_default_device',
+    'set_default_dtype', 'set_grad_enabled', 'set_num_threads', 'set_printoptions', 'set_rng_state',
+    'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square',
+    'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
+    'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as', 'where',
+    'zeros', 'zeros_like',
+]

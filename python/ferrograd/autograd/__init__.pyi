@@ -1,0 +1,74 @@
+"""``ferrograd.autograd``: backward, grad, custom Functions, grad modes, functional
+transforms and gradient checking (``torch.autograd``)."""
+
+from typing import Optional, Sequence, Union
+
+from .. import _C
+from .._C import Tensor
+from . import anomaly_mode as anomaly_mode
+from . import forward_ad as forward_ad
+from . import function as function
+from . import functional as functional
+from . import grad_mode as grad_mode
+from . import graph as graph
+from .anomaly_mode import detect_anomaly as detect_anomaly
+from .anomaly_mode import set_detect_anomaly as set_detect_anomaly
+from .function import Function as Function
+from .function import FunctionCtx as FunctionCtx
+from .function import once_differentiable as once_differentiable
+from .grad_mode import enable_grad as enable_grad
+from .grad_mode import inference_mode as inference_mode
+from .grad_mode import no_grad as no_grad
+from .grad_mode import set_grad_enabled as set_grad_enabled
+from .gradcheck import gradcheck as gradcheck
+from .gradcheck import gradgradcheck as gradgradcheck
+
+_Tensors = Union[Tensor, Sequence[Tensor]]
+_OptTensors = Union[Tensor, Sequence[Optional[Tensor]], None]
+
+__all__ = [
+    "Function", "FunctionCtx", "Variable", "backward", "detect_anomaly", "enable_grad", "forward_ad", "function",
+    "functional", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode", "no_grad", "once_differentiable",
+    "set_detect_anomaly", "set_grad_enabled",
+]
+
+def Variable(data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+    """The legacy ``Variable``: since PyTorch 0.4 a Variable is a tensor; returns a tensor
+    sharing ``data``'s values, requiring grad if asked."""
+
+def backward(tensors: _Tensors, grad_tensors: _OptTensors = None, retain_graph: Optional[bool] = None,
+             create_graph: bool = False, grad_variables: _OptTensors = None,
+             inputs: Union[Tensor, Sequence[Tensor], None] = None) -> None:
+    """Compute the sum of gradients of ``tensors`` with respect to graph leaves, accumulated
+    into their ``.grad``.
+
+    Args:
+        tensors: tensors of which the derivative will be computed.
+        grad_tensors: the "vector" in the Jacobian-vector product, one per tensor (``None``
+            for scalars, meaning 1).
+        retain_graph: keep the graph's buffers for another backward (default: ``create_graph``).
+        create_graph: construct the graph of the derivative, for higher-order derivatives.
+        grad_variables: deprecated alias of ``grad_tensors``.
+        inputs: accumulate only into these tensors' ``.grad``.
+    """
+
+def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: _OptTensors = None, retain_graph: Optional[bool] = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: Optional[bool] = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Tensor, ...]:
+    """Compute and return the sum of gradients of ``outputs`` with respect to ``inputs``
+    (nothing is accumulated into ``.grad``).
+
+    Args:
+        outputs: outputs of the differentiated function.
+        inputs: inputs w.r.t. which the gradient is returned.
+        grad_outputs: the "vector" in the vector-Jacobian product (``None`` for scalars).
+        retain_graph: keep the graph for another backward (default: ``create_graph``).
+        create_graph: record the derivative's graph, for higher-order derivatives.
+        allow_unused: if ``False``, an input not used to compute the outputs raises;
+            if ``True`` its gradient is ``None``.
+        materialize_grads: return zeros instead of ``None`` for unused inputs.
+
+    ``is_grads_batched=True`` is accepted and runs the batch as a loop.
+    """
+
+def _tensors(x: object) -> list[Tensor]: ...

@@ -1,0 +1,93 @@
+"""Custom autograd Functions: ``Function`` subclasses with static ``forward``/``backward``,
+the ctx object (which is also the node, ``y.grad_fn``), and ``once_differentiable``."""
+
+from typing import Any, Callable, Optional, TypeVar
+
+from .. import _C
+from .._C import Tensor
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+class FunctionCtx:
+    """The ``ctx`` object passed to a custom Function's ``forward``/``setup_context`` and
+    ``backward`` (``torch.autograd.function.FunctionCtx``)."""
+    def save_for_backward(self, *tensors: Optional[Tensor]) -> None:
+        """Save tensors (inputs or outputs of ``forward``; ``None`` allowed) for ``backward``,
+        where ``ctx.saved_tensors`` returns them, checked against in-place modification."""
+    def save_for_forward(self, *tensors: Optional[Tensor]) -> None:
+        """Save tensors for a ``jvp`` (forward-mode) rule."""
+    def mark_dirty(self, *args: Tensor) -> None:
+        """Mark the inputs that ``forward`` modified in place (they must be returned as outputs)."""
+    def mark_non_differentiable(self, *args: Tensor) -> None:
+        """Mark outputs as not differentiable (their gradients are always zero / ``None``)."""
+    def set_materialize_grads(self, value: bool) -> None:
+        """Whether ``None`` output gradients are replaced by zero tensors before ``backward``
+        (default ``True``)."""
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        """The tensors given to :meth:`save_for_backward` (``None`` entries kept)."""
+    @property
+    def saved_variables(self) -> tuple[Any, ...]:
+        """Deprecated alias of :attr:`saved_tensors`."""
+
+class BackwardCFunction(_C.Node, FunctionCtx):
+    """Base of the generated ``<Name>Backward`` node classes of custom Functions."""
+    def apply(self, *grads: Any) -> Any:
+        """Call the Function's ``backward`` with this node as ``ctx``."""
+    @property
+    def metadata(self) -> dict[Any, Any]: ...
+
+class FunctionMeta(type):
+    """Metaclass of :class:`Function`: creates the subclass's backward node class."""
+    def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None: ...
+
+class Function(metaclass=FunctionMeta):
+    """Base class to create custom autograd operations (``torch.autograd.Function``).
+
+    Subclass it with static ``forward(ctx, *args)`` (or ``forward(*args)`` plus
+    ``setup_context(ctx, inputs, output)``) and ``backward(ctx, *grad_outputs)``, and call
+    ``MyFunction.apply(*args)``. The ctx is the output's ``grad_fn``, named
+    ``<MyFunction>Backward``, as in PyTorch.
+
+    Example::
+
+        class Exp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                y = x.exp()
+                ctx.save_for_backward(y)
+                return y
+
+            @staticmethod
+            def backward(ctx, g):
+                (y,) = ctx.saved_tensors
+                return g * y
+    """
+    @staticmethod
+    def forward(*args: Any, **kwargs: Any) -> Any:
+        """Define the forward of the custom operation (override it)."""
+    @staticmethod
+    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+        """Optional: save what ``backward`` needs, when ``forward`` does not take ``ctx``."""
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        """Define the gradient formula: one gradient (or ``None``) per ``forward`` input (override it)."""
+    @staticmethod
+    def vjp(ctx: Any, *grad_outputs: Any) -> Any:
+        """Alias of :meth:`backward`."""
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        """Run the operation: ``forward`` under no-grad, then record the node if any input
+        requires grad. Returns ``forward``'s outputs."""
+
+class _OnceDifferentiableError(Function): ...
+
+def once_differentiable(fn: _F) -> _F:
+    """Decorate a custom Function's ``backward`` that is not itself differentiable: it runs
+    under no-grad, and a double backward through it raises PyTorch's error."""
+
+class InplaceFunction(Function):
+    """Legacy PyTorch API; kept so that code naming it imports."""
+
+class NestedIOFunction(Function):
+    """Legacy PyTorch API; kept so that code naming it imports."""

@@ -1,0 +1,194 @@
+"""``torch.nn``: Parameter and Buffer, Module and the layers, ``functional``, ``init`` and ``utils`` (explicit re-exports for type checkers)."""
+
+from . import functional as functional
+from . import init as init
+from . import modules as modules
+from . import parameter as parameter
+from . import utils as utils
+from .modules.activation import CELU as CELU
+from .modules.activation import ELU as ELU
+from .modules.activation import GELU as GELU
+from .modules.activation import GLU as GLU
+from .modules.activation import Hardshrink as Hardshrink
+from .modules.activation import Hardsigmoid as Hardsigmoid
+from .modules.activation import Hardswish as Hardswish
+from .modules.activation import Hardtanh as Hardtanh
+from .modules.activation import LeakyReLU as LeakyReLU
+from .modules.activation import LogSigmoid as LogSigmoid
+from .modules.activation import LogSoftmax as LogSoftmax
+from .modules.activation import Mish as Mish
+from .modules.activation import MultiheadAttention as MultiheadAttention
+from .modules.activation import PReLU as PReLU
+from .modules.activation import ReLU as ReLU
+from .modules.activation import ReLU6 as ReLU6
+from .modules.activation import SELU as SELU
+from .modules.activation import SiLU as SiLU
+from .modules.activation import Sigmoid as Sigmoid
+from .modules.activation import Softmax as Softmax
+from .modules.activation import Softmin as Softmin
+from .modules.activation import Softplus as Softplus
+from .modules.activation import Softshrink as Softshrink
+from .modules.activation import Softsign as Softsign
+from .modules.activation import Tanh as Tanh
+from .modules.activation import Tanhshrink as Tanhshrink
+from .modules.activation import Threshold as Threshold
+from .modules.batchnorm import BatchNorm1d as BatchNorm1d
+from .modules.batchnorm import BatchNorm2d as BatchNorm2d
+from .modules.batchnorm import BatchNorm3d as BatchNorm3d
+from .modules.container import ModuleDict as ModuleDict
+from .modules.container import ModuleList as ModuleList
+from .modules.container import ParameterDict as ParameterDict
+from .modules.container import ParameterList as ParameterList
+from .modules.container import Sequential as Sequential
+from .modules.conv import Conv1d as Conv1d
+from .modules.conv import Conv2d as Conv2d
+from .modules.conv import ConvTranspose1d as ConvTranspose1d
+from .modules.conv import ConvTranspose2d as ConvTranspose2d
+from .modules.dropout import Dropout as Dropout
+from .modules.dropout import Dropout1d as Dropout1d
+from .modules.dropout import Dropout2d as Dropout2d
+from .modules.flatten import Flatten as Flatten
+from .modules.flatten import Unflatten as Unflatten
+from .modules.linear import Identity as Identity
+from .modules.linear import Linear as Linear
+from .modules.loss import BCELoss as BCELoss
+from .modules.loss import BCEWithLogitsLoss as BCEWithLogitsLoss
+from .modules.loss import CosineEmbeddingLoss as CosineEmbeddingLoss
+from .modules.loss import CrossEntropyLoss as CrossEntropyLoss
+from .modules.loss import GaussianNLLLoss as GaussianNLLLoss
+from .modules.loss import HingeEmbeddingLoss as HingeEmbeddingLoss
+from .modules.loss import HuberLoss as HuberLoss
+from .modules.loss import KLDivLoss as KLDivLoss
+from .modules.loss import L1Loss as L1Loss
+from .modules.loss import MSELoss as MSELoss
+from .modules.loss import MarginRankingLoss as MarginRankingLoss
+from .modules.loss import NLLLoss as NLLLoss
+from .modules.loss import PoissonNLLLoss as PoissonNLLLoss
+from .modules.loss import SmoothL1Loss as SmoothL1Loss
+from .modules.loss import SoftMarginLoss as SoftMarginLoss
+from .modules.loss import TripletMarginLoss as TripletMarginLoss
+from .modules.module import Module as Module
+from .modules.normalization import GroupNorm as GroupNorm
+from .modules.normalization import LayerNorm as LayerNorm
+from .modules.pooling import AdaptiveAvgPool1d as AdaptiveAvgPool1d
+from .modules.pooling import AdaptiveAvgPool2d as AdaptiveAvgPool2d
+from .modules.pooling import AdaptiveMaxPool1d as AdaptiveMaxPool1d
+from .modules.pooling import AdaptiveMaxPool2d as AdaptiveMaxPool2d
+from .modules.pooling import AvgPool1d as AvgPool1d
+from .modules.pooling import AvgPool2d as AvgPool2d
+from .modules.pooling import MaxPool1d as MaxPool1d
+from .modules.pooling import MaxPool2d as MaxPool2d
+from .modules.rnn import GRU as GRU
+from .modules.rnn import GRUCell as GRUCell
+from .modules.rnn import LSTM as LSTM
+from .modules.rnn import LSTMCell as LSTMCell
+from .modules.rnn import RNN as RNN
+from .modules.rnn import RNNBase as RNNBase
+from .modules.rnn import RNNCell as RNNCell
+from .modules.rnn import RNNCellBase as RNNCellBase
+from .modules.sparse import Embedding as Embedding
+from .modules.transformer import Transformer as Transformer
+from .modules.transformer import TransformerDecoder as TransformerDecoder
+from .modules.transformer import TransformerDecoderLayer as TransformerDecoderLayer
+from .modules.transformer import TransformerEncoder as TransformerEncoder
+from .modules.transformer import TransformerEncoderLayer as TransformerEncoderLayer
+from .parameter import Buffer as Buffer
+from .parameter import Parameter as Parameter
+from .parameter import _rebuild_parameter as _rebuild_parameter
+
+__all__ = [
+    "Parameter",
+    "Buffer",
+    "functional",
+    "init",
+    "utils",
+    "modules",
+    "parameter",
+    "Module",
+    "Sequential",
+    "ModuleList",
+    "ModuleDict",
+    "ParameterList",
+    "ParameterDict",
+    "Identity",
+    "Linear",
+    "Conv1d",
+    "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LayerNorm",
+    "GroupNorm",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Embedding",
+    "Flatten",
+    "Unflatten",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "RNNBase",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "RNNCellBase",
+    "RNNCell",
+    "LSTMCell",
+    "GRUCell",
+    "ReLU",
+    "Tanh",
+    "Sigmoid",
+    "LeakyReLU",
+    "ELU",
+    "CELU",
+    "SELU",
+    "SiLU",
+    "Mish",
+    "GELU",
+    "Softplus",
+    "Hardtanh",
+    "ReLU6",
+    "Hardsigmoid",
+    "Hardswish",
+    "LogSigmoid",
+    "Softsign",
+    "Tanhshrink",
+    "Softshrink",
+    "Hardshrink",
+    "Threshold",
+    "PReLU",
+    "GLU",
+    "Softmax",
+    "LogSoftmax",
+    "Softmin",
+    "MultiheadAttention",
+    "MSELoss",
+    "CrossEntropyLoss",
+    "L1Loss",
+    "NLLLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "SoftMarginLoss",
+    "HingeEmbeddingLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+]

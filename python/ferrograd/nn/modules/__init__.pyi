@@ -1,0 +1,193 @@
+"""The layer classes, one file per family as in ``torch.nn.modules`` (explicit re-exports for type checkers)."""
+
+from . import activation as activation
+from . import batchnorm as batchnorm
+from . import container as container
+from . import conv as conv
+from . import dropout as dropout
+from . import flatten as flatten
+from . import linear as linear
+from . import loss as loss
+from . import module as module
+from . import normalization as normalization
+from . import pooling as pooling
+from . import rnn as rnn
+from . import sparse as sparse
+from . import transformer as transformer
+from .activation import CELU as CELU
+from .activation import ELU as ELU
+from .activation import GELU as GELU
+from .activation import GLU as GLU
+from .activation import Hardshrink as Hardshrink
+from .activation import Hardsigmoid as Hardsigmoid
+from .activation import Hardswish as Hardswish
+from .activation import Hardtanh as Hardtanh
+from .activation import LeakyReLU as LeakyReLU
+from .activation import LogSigmoid as LogSigmoid
+from .activation import LogSoftmax as LogSoftmax
+from .activation import Mish as Mish
+from .activation import MultiheadAttention as MultiheadAttention
+from .activation import PReLU as PReLU
+from .activation import ReLU as ReLU
+from .activation import ReLU6 as ReLU6
+from .activation import SELU as SELU
+from .activation import SiLU as SiLU
+from .activation import Sigmoid as Sigmoid
+from .activation import Softmax as Softmax
+from .activation import Softmin as Softmin
+from .activation import Softplus as Softplus
+from .activation import Softshrink as Softshrink
+from .activation import Softsign as Softsign
+from .activation import Tanh as Tanh
+from .activation import Tanhshrink as Tanhshrink
+from .activation import Threshold as Threshold
+from .batchnorm import BatchNorm1d as BatchNorm1d
+from .batchnorm import BatchNorm2d as BatchNorm2d
+from .batchnorm import BatchNorm3d as BatchNorm3d
+from .container import ModuleDict as ModuleDict
+from .container import ModuleList as ModuleList
+from .container import ParameterDict as ParameterDict
+from .container import ParameterList as ParameterList
+from .container import Sequential as Sequential
+from .conv import Conv1d as Conv1d
+from .conv import Conv2d as Conv2d
+from .conv import ConvTranspose1d as ConvTranspose1d
+from .conv import ConvTranspose2d as ConvTranspose2d
+from .dropout import Dropout as Dropout
+from .dropout import Dropout1d as Dropout1d
+from .dropout import Dropout2d as Dropout2d
+from .flatten import Flatten as Flatten
+from .flatten import Unflatten as Unflatten
+from .linear import Identity as Identity
+from .linear import Linear as Linear
+from .loss import BCELoss as BCELoss
+from .loss import BCEWithLogitsLoss as BCEWithLogitsLoss
+from .loss import CosineEmbeddingLoss as CosineEmbeddingLoss
+from .loss import CrossEntropyLoss as CrossEntropyLoss
+from .loss import GaussianNLLLoss as GaussianNLLLoss
+from .loss import HingeEmbeddingLoss as HingeEmbeddingLoss
+from .loss import HuberLoss as HuberLoss
+from .loss import KLDivLoss as KLDivLoss
+from .loss import L1Loss as L1Loss
+from .loss import MSELoss as MSELoss
+from .loss import MarginRankingLoss as MarginRankingLoss
+from .loss import NLLLoss as NLLLoss
+from .loss import PoissonNLLLoss as PoissonNLLLoss
+from .loss import SmoothL1Loss as SmoothL1Loss
+from .loss import SoftMarginLoss as SoftMarginLoss
+from .loss import TripletMarginLoss as TripletMarginLoss
+from .module import Module as Module
+from .normalization import GroupNorm as GroupNorm
+from .normalization import LayerNorm as LayerNorm
+from .pooling import AdaptiveAvgPool1d as AdaptiveAvgPool1d
+from .pooling import AdaptiveAvgPool2d as AdaptiveAvgPool2d
+from .pooling import AdaptiveMaxPool1d as AdaptiveMaxPool1d
+from .pooling import AdaptiveMaxPool2d as AdaptiveMaxPool2d
+from .pooling import AvgPool1d as AvgPool1d
+from .pooling import AvgPool2d as AvgPool2d
+from .pooling import MaxPool1d as MaxPool1d
+from .pooling import MaxPool2d as MaxPool2d
+from .rnn import GRU as GRU
+from .rnn import GRUCell as GRUCell
+from .rnn import LSTM as LSTM
+from .rnn import LSTMCell as LSTMCell
+from .rnn import RNN as RNN
+from .rnn import RNNBase as RNNBase
+from .rnn import RNNCell as RNNCell
+from .rnn import RNNCellBase as RNNCellBase
+from .sparse import Embedding as Embedding
+from .transformer import Transformer as Transformer
+from .transformer import TransformerDecoder as TransformerDecoder
+from .transformer import TransformerDecoderLayer as TransformerDecoderLayer
+from .transformer import TransformerEncoder as TransformerEncoder
+from .transformer import TransformerEncoderLayer as TransformerEncoderLayer
+
+__all__ = [
+    "Module",
+    "Sequential",
+    "ModuleList",
+    "ModuleDict",
+    "ParameterList",
+    "ParameterDict",
+    "Identity",
+    "Linear",
+    "Conv1d",
+    "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "MaxPool1d",
+    "MaxPool2d",
+    "AvgPool1d",
+    "AvgPool2d",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "LayerNorm",
+    "GroupNorm",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Embedding",
+    "Flatten",
+    "Unflatten",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "RNNBase",
+    "RNN",
+    "LSTM",
+    "GRU",
+    "RNNCellBase",
+    "RNNCell",
+    "LSTMCell",
+    "GRUCell",
+    "ReLU",
+    "Tanh",
+    "Sigmoid",
+    "LeakyReLU",
+    "ELU",
+    "CELU",
+    "SELU",
+    "SiLU",
+    "Mish",
+    "GELU",
+    "Softplus",
+    "Hardtanh",
+    "ReLU6",
+    "Hardsigmoid",
+    "Hardswish",
+    "LogSigmoid",
+    "Softsign",
+    "Tanhshrink",
+    "Softshrink",
+    "Hardshrink",
+    "Threshold",
+    "PReLU",
+    "GLU",
+    "Softmax",
+    "LogSoftmax",
+    "Softmin",
+    "MultiheadAttention",
+    "MSELoss",
+    "CrossEntropyLoss",
+    "L1Loss",
+    "NLLLoss",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "SmoothL1Loss",
+    "HuberLoss",
+    "KLDivLoss",
+    "CosineEmbeddingLoss",
+    "MarginRankingLoss",
+    "SoftMarginLoss",
+    "HingeEmbeddingLoss",
+    "TripletMarginLoss",
+    "PoissonNLLLoss",
+    "GaussianNLLLoss",
+]
