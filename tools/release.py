@@ -151,14 +151,20 @@ def check_installs(wheel: pathlib.Path, versions) -> list[str]:
             print(f"\n== CPython {v}: {pythons[v]}", flush=True)
             run([pythons[v], "-m", "venv", venv])
             py = venv / "bin" / "python"
+            # a current pip, as a user installing today has (older pips do not show License-Expression)
+            subprocess.run([py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--upgrade", "pip"],
+                           capture_output=True, text=True)
             r = subprocess.run([py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel],
                                capture_output=True, text=True)
             print(r.stdout + r.stderr, end="")
             if r.returncode:
                 problems.append(f"pip install failed on {v}")
                 continue
-            show = subprocess.run([py, "-m", "pip", "show", "ferrograd"], capture_output=True, text=True).stdout
-            print("\n".join(l for l in show.splitlines() if l.split(":")[0] in ("Name", "Version", "Summary", "License-Expression", "License", "Home-page", "Location")))
+            show = subprocess.run([py, "-m", "pip", "show", "--verbose", "ferrograd"], capture_output=True, text=True).stdout
+            keep = ("Name", "Version", "Summary", "License-Expression", "Home-page", "Location", "Project-URLs", "  ")
+            print("\n".join(l for l in show.splitlines() if l.startswith(keep) and "," in l or l.split(":")[0] in keep))
+            if "License-Expression: MIT" not in show or "Summary: PyTorch" not in show:
+                problems.append(f"pip show on {v} lacks the summary or the licence")
             # run from the venv's directory so the source tree's python/ cannot shadow the wheel
             r = subprocess.run([py, "-c", SMOKE], capture_output=True, text=True, cwd=tmp)
             print(r.stdout + r.stderr, end="")

@@ -67,13 +67,13 @@ class Function(metaclass=FunctionMeta):
     def forward(*args: Any, **kwargs: Any) -> Any:
         """Define the forward of the custom operation (override it)."""
     @staticmethod
-    def setup_context(ctx: Any, inputs: tuple[Any, ...], output: Any) -> Any:
+    def setup_context(*args: Any, **kwargs: Any) -> Any:
         """Optional: save what ``backward`` needs, when ``forward`` does not take ``ctx``."""
     @staticmethod
-    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+    def backward(*args: Any, **kwargs: Any) -> Any:
         """Define the gradient formula: one gradient (or ``None``) per ``forward`` input (override it)."""
     @staticmethod
-    def vjp(ctx: Any, *grad_outputs: Any) -> Any:
+    def vjp(*args: Any, **kwargs: Any) -> Any:
         """Alias of :meth:`backward`."""
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
