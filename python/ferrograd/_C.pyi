@@ -6,7 +6,7 @@ from these stubs): pyo3 method descriptors do not accept ``__doc__`` assignment 
 
 import builtins
 from types import EllipsisType
-from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence, SupportsIndex, Tuple, Union, overload
+from typing import Any, Callable, Iterator, Optional, Self, Sequence, SupportsIndex, Tuple, Union, final, overload
 
 import numpy as np
 
@@ -18,8 +18,7 @@ _int = builtins.int
 _float = builtins.float
 _bool = builtins.bool
 
-Number = Union[_bool, _int, _float]
-_Number = Number
+_Number = Union[_bool, _int, _float]
 _TensorOrNumber = Union["Tensor", _bool, _int, _float]
 _DeviceLike = Union[_device, str, _int]
 _SizeArg = Union[_int, Sequence[_int]]
@@ -27,6 +26,7 @@ _Dims = Union[_int, Sequence[_int], None]
 _Index = Union[SupportsIndex, slice, None, EllipsisType, "Tensor", Sequence[Any]]
 _Indices = Union[_Index, Tuple[_Index, ...]]
 
+@final
 class dtype:
     """A tensor element type (``torch.dtype``): ``ferrograd.float32``, ``ferrograd.int64``, ...
     Prints as PyTorch does (``torch.float32``)."""
@@ -69,13 +69,14 @@ class Node:
     def __getattr__(self, name: str) -> Any:
         """Saved values, as PyTorch names them (``_saved_self``, ``_saved_other``, ...)."""
 
+@final
 class RemovableHandle:
     """The handle returned by hook registration; ``remove()`` unregisters the hook. Also a
     context manager that removes the hook on exit."""
     def remove(self) -> None:
         """Unregister the hook (idempotent)."""
     def __enter__(self) -> RemovableHandle: ...
-    def __exit__(self, *args: object) -> None: ...
+    def __exit__(self, _a: object, _b: object, _c: object, /) -> None: ...
 
 class Tensor:
     """A multi-dimensional matrix of elements of a single data type (``torch.Tensor``).
@@ -158,7 +159,7 @@ class Tensor:
     strided layout and returns its name."""
     __array_priority__: _int
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """``torch.Tensor(*sizes)`` (uninitialised float32) or ``torch.Tensor(data)``."""
 
     # ---- Python protocols ---------------------------------------------------------------
@@ -166,13 +167,13 @@ class Tensor:
         """The size of the first dimension (a 0-d tensor raises ``TypeError``)."""
     def __iter__(self) -> Iterator[Tensor]:
         """Iterate over the first dimension, yielding views."""
-    def __getitem__(self, indices: _Indices) -> Tensor:
+    def __getitem__(self, indices: _Indices, /) -> Tensor:
         """Basic (ints, slices, ``None``, ``...``), advanced (integer tensors, lists) and
         boolean-mask indexing, with PyTorch's semantics; basic indexing returns a view."""
-    def __setitem__(self, indices: _Indices, value: Union[Tensor, _Number]) -> None:
+    def __setitem__(self, indices: _Indices, value: Union[Tensor, _Number], /) -> None:
         """In-place assignment into the indexed elements (recorded by autograd as
         ``CopySlices``)."""
-    def __delitem__(self, indices: _Indices) -> None: ...
+    def __delitem__(self, indices: _Indices, /) -> None: ...
     def __bool__(self) -> _bool:
         """The truth value of a one-element tensor."""
     def __float__(self) -> _float:
@@ -193,43 +194,43 @@ class Tensor:
     def __reduce_ex__(self, proto: SupportsIndex) -> Any: ...
 
     # ---- operators (Python scalars on either side, with broadcasting) -------------------------
-    def __add__(self, other: _TensorOrNumber) -> Tensor:
+    def __add__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self + other`` (see :meth:`add`)."""
-    def __radd__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __iadd__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __sub__(self, other: _TensorOrNumber) -> Tensor:
+    def __radd__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __iadd__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __sub__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self - other`` (see :meth:`sub`)."""
-    def __rsub__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __isub__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __mul__(self, other: _TensorOrNumber) -> Tensor:
+    def __rsub__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __isub__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __mul__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self * other`` (see :meth:`mul`)."""
-    def __rmul__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __imul__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __truediv__(self, other: _TensorOrNumber) -> Tensor:
+    def __rmul__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __imul__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __truediv__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self / other`` (true division, see :meth:`div`)."""
-    def __rtruediv__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __itruediv__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __floordiv__(self, other: _TensorOrNumber) -> Tensor:
+    def __rtruediv__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __itruediv__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __floordiv__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self // other`` (see :meth:`floor_divide`)."""
-    def __rfloordiv__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __mod__(self, other: _TensorOrNumber) -> Tensor:
+    def __rfloordiv__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __mod__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self % other`` (see :meth:`remainder`)."""
-    def __rmod__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __pow__(self, exponent: _TensorOrNumber) -> Tensor:
+    def __rmod__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __pow__(self, exponent: _TensorOrNumber, mod: None = None, /) -> Tensor:
         """``self ** exponent`` (see :meth:`pow`)."""
-    def __rpow__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __matmul__(self, other: Tensor) -> Tensor:
+    def __rpow__(self, other: _TensorOrNumber, mod: None = None, /) -> Tensor: ...
+    def __matmul__(self, other: Tensor, /) -> Tensor:
         """``self @ other`` (see :meth:`matmul`)."""
-    def __rmatmul__(self, other: Tensor) -> Tensor: ...
-    def __and__(self, other: _TensorOrNumber) -> Tensor:
+    def __rmatmul__(self, other: Tensor, /) -> Tensor: ...
+    def __and__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self & other`` (see :meth:`bitwise_and`)."""
-    def __rand__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __or__(self, other: _TensorOrNumber) -> Tensor:
+    def __rand__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __or__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self | other`` (see :meth:`bitwise_or`)."""
-    def __ror__(self, other: _TensorOrNumber) -> Tensor: ...
-    def __xor__(self, other: _TensorOrNumber) -> Tensor:
+    def __ror__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __xor__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self ^ other`` (see :meth:`bitwise_xor`)."""
-    def __rxor__(self, other: _TensorOrNumber) -> Tensor: ...
+    def __rxor__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __neg__(self) -> Tensor:
         """``-self`` (see :meth:`neg`)."""
     def __pos__(self) -> Tensor: ...
@@ -237,17 +238,17 @@ class Tensor:
         """``abs(self)`` (see :meth:`abs`)."""
     def __invert__(self) -> Tensor:
         """``~self``: logical NOT for bool tensors, bitwise NOT for integer tensors."""
-    def __eq__(self, other: object) -> Tensor:  # type: ignore[override]
+    def __eq__(self, other: object, /) -> Tensor:  # type: ignore[override]
         """Element-wise ``self == other`` as a bool tensor (see :meth:`eq`)."""
-    def __ne__(self, other: object) -> Tensor:  # type: ignore[override]
+    def __ne__(self, other: object, /) -> Tensor:  # type: ignore[override]
         """Element-wise ``self != other`` as a bool tensor (see :meth:`ne`)."""
-    def __lt__(self, other: _TensorOrNumber) -> Tensor:
+    def __lt__(self, other: _TensorOrNumber, /) -> Tensor:
         """Element-wise ``self < other`` as a bool tensor (see :meth:`lt`)."""
-    def __le__(self, other: _TensorOrNumber) -> Tensor:
+    def __le__(self, other: _TensorOrNumber, /) -> Tensor:
         """Element-wise ``self <= other`` as a bool tensor (see :meth:`le`)."""
-    def __gt__(self, other: _TensorOrNumber) -> Tensor:
+    def __gt__(self, other: _TensorOrNumber, /) -> Tensor:
         """Element-wise ``self > other`` as a bool tensor (see :meth:`gt`)."""
-    def __ge__(self, other: _TensorOrNumber) -> Tensor:
+    def __ge__(self, other: _TensorOrNumber, /) -> Tensor:
         """Element-wise ``self >= other`` as a bool tensor (see :meth:`ge`)."""
 
     # ---- size, layout and conversion -----------------------------------------------------
@@ -419,7 +420,7 @@ class Tensor:
         """A view with a dimension of size 1 inserted at ``dim``."""
     def unsqueeze_(self, dim: _int) -> Tensor:
         """In-place version of :meth:`unsqueeze`."""
-    def flatten(self, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
+    def flatten(self, start_dim: _int = 0, end_dim: _int = ...) -> Tensor:
         """Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible)."""
     def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
         """A view of ``length`` elements of dimension ``dim`` starting at ``start``."""
@@ -565,7 +566,7 @@ class Tensor:
         """The ceiling of the elements (the smallest integer greater than or equal to each)."""
     def trunc(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The elements rounded towards zero."""
-    def round(self, *, decimals: _int = 0, out: Optional[Tensor] = None) -> Tensor:
+    def round(self, *, decimals: Optional[_int] = None, out: Optional[Tensor] = None) -> Tensor:
         """The elements rounded to the nearest integer (half to even), or to ``decimals`` places."""
     def clamp(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
         """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
@@ -664,21 +665,21 @@ class Tensor:
     def prod(self, dim: Optional[_int] = None, keepdim: _bool = False, *, dtype: Optional[_dtype] = None) -> Tensor:
         """The product of all elements, or over dimension ``dim``."""
     @overload
-    def max(self) -> Tensor:
+    def max(self, dim: None = None, keepdim: _bool = False) -> Tensor:
         """``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
         ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: :meth:`maximum`."""
     @overload
     def max(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
     @overload
-    def max(self, other: Tensor) -> Tensor: ...
+    def max(self, other: Tensor, /) -> Tensor: ...
     @overload
-    def min(self) -> Tensor:
+    def min(self, dim: None = None, keepdim: _bool = False) -> Tensor:
         """``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
         ``(values, indices)`` of the minima over ``dim``. ``min(other)``: :meth:`minimum`."""
     @overload
     def min(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
     @overload
-    def min(self, other: Tensor) -> Tensor: ...
+    def min(self, other: Tensor, /) -> Tensor: ...
     def amax(self, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
         """The maximum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
     def amin(self, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
@@ -706,11 +707,11 @@ class Tensor:
         """``exp(x) / sum(exp(x))`` along ``dim``."""
     def log_softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
         """``log(softmax(x))`` along ``dim``, computed stably."""
-    def sort(self, dim: _int = -1, descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
+    def sort(self, dim: _int = ..., descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
         """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
     def argsort(self, dim: _int = -1, descending: _bool = False) -> Tensor:
         """The indices that sort the tensor along ``dim``."""
-    def topk(self, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
+    def topk(self, k: _int, dim: _int = ..., largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
         """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
 
     # ---- linear algebra ------------------------------------------------------------------------
@@ -728,8 +729,7 @@ class Tensor:
     # ---- internal hooks used by the Python package ---------------------------------------------
     def _to_device(self, device: Union[_device, str]) -> Tensor: ...
     def _to_dtype(self, dtype: _dtype) -> Tensor: ...
-    @staticmethod
-    def _register(*args: Any, **kwargs: Any) -> Any:
+    def _register(self) -> None:
         """Register a freshly constructed subclass instance (called by ``__init__`` helpers)."""
 
 def tensor(data: Any, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor: ...
@@ -742,16 +742,17 @@ def ones(*size: Any, **kwargs: Any) -> Tensor: ...
 def empty(*size: Any, **kwargs: Any) -> Tensor: ...
 def rand(*size: Any, **kwargs: Any) -> Tensor: ...
 def randn(*size: Any, **kwargs: Any) -> Tensor: ...
-def full(size: Sequence[int], fill_value: Number, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
-def arange(start: Number, end: Optional[Number] = None, step: Optional[Number] = None, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
+def full(size: Sequence[int], fill_value: _Number, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
+def arange(start: _Number, end: Optional[_Number] = None, step: Optional[_Number] = None, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
 def linspace(start: float, end: float, steps: int, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
 def eye(n: int, m: Optional[int] = None, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False) -> Tensor: ...
 def randint(*args: Any, **kwargs: Any) -> Tensor: ...
 def randperm(n: int, *, generator: Optional[Generator] = ..., dtype: Any = ..., device: Any = ..., requires_grad: bool = ..., layout: Any = ..., pin_memory: bool = ..., out: Optional[Tensor] = ...) -> Tensor: ...
 
+@final
 class Generator:
     """torch's CPU generator (MT19937 with torch's transformations)."""
-    def __init__(self, device: Any = ...) -> None: ...
+    def __new__(cls, device: Any = ...) -> Generator: ...
     def manual_seed(self, seed: int) -> Generator: ...
     def seed(self) -> int: ...
     def initial_seed(self) -> int: ...
@@ -769,8 +770,8 @@ def set_rng_state(new_state: Tensor) -> None: ...
 def bernoulli(input: Tensor, p: Optional[float] = ..., *, generator: Optional[Generator] = ..., out: Optional[Tensor] = ...) -> Tensor: ...
 def multinomial(input: Tensor, num_samples: int, replacement: bool = ..., *, generator: Optional[Generator] = ..., out: Optional[Tensor] = ...) -> Tensor: ...
 def _normal_tensors(mean: Tensor, std: Tensor, *, generator: Optional[Generator] = ...) -> Tensor: ...
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor: ...
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor: ...
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor: ...
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Optional[Tensor] = None) -> Tensor: ...
 def where(condition: Tensor, input: Any, other: Any) -> Tensor: ...
 def is_grad_enabled() -> bool: ...
 def is_inference_mode_enabled() -> bool: ...
@@ -834,5 +835,5 @@ def _nn_constant_pad(x: Tensor, pads: Sequence[Tuple[int, int]], value: float) -
 def _nn_index_pad(x: Tensor, pads: Sequence[Tuple[int, int]], reflect: bool) -> Tensor: ...
 def _nn_resample(x: Tensor, mh: Optional[Tensor], mw: Tensor, name: str) -> Tensor: ...
 
-def _set_default_device(device: Any = ...) -> None: ...
+def _set_default_device(device: Any) -> None: ...
 def _default_device() -> str: ...

@@ -87,9 +87,9 @@ def tensor(data: Any, *, dtype: Optional[_dtype] = None, device: Optional[_Devic
 def as_tensor(data: Any, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None) -> Tensor:
     """Convert ``data`` into a tensor, sharing memory with NumPy arrays and tensors when the
     dtype and device already match."""
-def from_numpy(ndarray: np.ndarray[Any, Any], /) -> Tensor:
+def from_numpy(arr: np.ndarray[Any, Any]) -> Tensor:
     """A tensor sharing memory with a NumPy ``ndarray`` (writes to one show in the other)."""
-def from_dlpack(ext_tensor: Any, /) -> Tensor:
+def from_dlpack(obj: Any) -> Tensor:
     """A tensor from any object with ``__dlpack__`` (or a DLPack capsule), zero-copy on the CPU."""
 @overload
 def zeros(size: Sequence[_int], /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
@@ -142,11 +142,11 @@ def full(size: Sequence[_int], fill_value: _Number, *, dtype: Optional[_dtype] =
          requires_grad: _bool = False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value`` (dtype inferred from the value)."""
 @overload
-def arange(end: _Number, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
+def arange(end: _Number, /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None, requires_grad: _bool = False) -> Tensor:
     """A 1-d tensor of values from ``start`` (default 0) to ``end`` (exclusive) in steps of
     ``step`` (default 1); int64 if all arguments are integers."""
 @overload
-def arange(start: _Number, end: _Number, step: _Number = 1, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
+def arange(start: _Number, end: _Number, step: Optional[_Number] = None, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
            requires_grad: _bool = False) -> Tensor: ...
 def linspace(start: _Number, end: _Number, steps: _int, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
              requires_grad: _bool = False) -> Tensor:
@@ -184,7 +184,7 @@ def concatenate(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tenso
 def stack(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     """Stack tensors of the same shape along a new dimension ``dim``."""
 @overload
-def where(condition: Tensor) -> Tuple[Tensor, ...]:
+def where(condition: Tensor, input: None = None, other: None = None) -> Tuple[Tensor, ...]:
     """``where(condition, input, other)``: elements of ``input`` where ``condition`` is true,
     else of ``other`` (tensors or numbers, broadcast). ``where(condition)``: the indices of the
     non-zero elements, one tensor per dimension (``nonzero(as_tuple=True)``)."""
@@ -240,8 +240,8 @@ def compile(model: None = None, **kwargs: Any) -> Callable[[_T], _T]: ...
 # ---- predicates and small functions ------------------------------------------------------------
 def is_tensor(obj: object) -> _bool:
     """``True`` if ``obj`` is a ferrograd tensor."""
-def is_floating_point(input: Tensor) -> _bool:
-    """``True`` if the dtype of ``input`` is a floating-point type."""
+def is_floating_point(t: Tensor) -> _bool:
+    """``True`` if the dtype of ``t`` is a floating-point type."""
 def numel(input: Tensor) -> _int:
     """The total number of elements in ``input``."""
 def bitwise_not(input: Tensor) -> Tensor:

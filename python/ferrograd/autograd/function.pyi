@@ -80,7 +80,11 @@ class Function(metaclass=FunctionMeta):
         """Run the operation: ``forward`` under no-grad, then record the node if any input
         requires grad. Returns ``forward``'s outputs."""
 
-class _OnceDifferentiableError(Function): ...
+class _OnceDifferentiableError(Function):
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor) -> Any: ...
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any: ...
 
 def once_differentiable(fn: _F) -> _F:
     """Decorate a custom Function's ``backward`` that is not itself differentiable: it runs

@@ -69,6 +69,7 @@ class Adagrad(Optimizer):
     def __init__(self, params: _ParamsT, lr: _Float = 0.01, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach: Optional[bool] = None, *,
                  maximize: bool = False, differentiable: bool = False, fused: Optional[bool] = None) -> None: ...
+    def share_memory(self) -> None: ...
 
 class Adamax(Optimizer):
     def __init__(self, params: _ParamsT, lr: _Float = 0.002, betas: _Betas = (0.9, 0.999), eps: float = 1e-08,
