@@ -6,7 +6,7 @@ from these stubs): pyo3 method descriptors do not accept ``__doc__`` assignment 
 
 import builtins
 from types import EllipsisType
-from typing import Any, Callable, Iterator, Optional, Self, Sequence, SupportsIndex, Tuple, Union, final, overload
+from typing import Any, Callable, Iterator, Literal, Optional, Self, Sequence, SupportsIndex, Tuple, Union, final, overload
 
 import numpy as np
 
@@ -444,9 +444,12 @@ class Tensor:
         """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
     def masked_fill_(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
         """In-place version of :meth:`masked_fill`."""
-    def nonzero(self) -> Tensor:
-        """The indices of the non-zero elements, one row per element (shape ``(n, dim)``).
-        ferrograd has no ``as_tuple=`` argument: use ``torch.where(x)`` for the tuple form."""
+    @overload
+    def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor:
+        """The indices of the non-zero elements: one row per element (shape ``(n, dim)``), or
+        with ``as_tuple=True`` one 1-d tensor per dimension (as ``torch.where(x)``)."""
+    @overload
+    def nonzero(self, *, as_tuple: Literal[True]) -> Tuple[Tensor, ...]: ...
     def where(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
         """``torch.where(condition, self, other)``."""
     def where_(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
@@ -709,7 +712,7 @@ class Tensor:
         """``log(softmax(x))`` along ``dim``, computed stably."""
     def sort(self, dim: _int = ..., descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
         """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
-    def argsort(self, dim: _int = -1, descending: _bool = False) -> Tensor:
+    def argsort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
         """The indices that sort the tensor along ``dim``."""
     def topk(self, k: _int, dim: _int = ..., largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
         """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""

@@ -6,7 +6,7 @@ are native (``ferrograd._C``); this package adds the parts that are Python by na
 """
 
 import builtins
-from typing import Any, Callable, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import Any, Callable, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 import numpy as np
 
@@ -246,7 +246,7 @@ def numel(input: Tensor) -> _int:
     """The total number of elements in ``input``."""
 def bitwise_not(input: Tensor) -> Tensor:
     """Bitwise NOT of an integer or bool tensor."""
-def argsort(input: Tensor, dim: _int = -1, descending: _bool = False) -> Tensor:
+def argsort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim``."""
 def isclose(input: Tensor, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
     """Element-wise ``|input - other| <= atol + rtol * |other|``, as a bool tensor."""
@@ -462,9 +462,12 @@ def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """The entries at ``index`` (a 1-d int64 tensor) along ``dim``."""
 def masked_fill(input: Tensor, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
     """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
-def nonzero(input: Tensor) -> Tensor:
-    """The indices of the non-zero elements, one row per element (shape ``(n, dim)``).
-    ferrograd has no ``as_tuple=`` argument: use ``torch.where(x)`` for the tuple form."""
+@overload
+def nonzero(input: Tensor, *, as_tuple: Literal[False] = False) -> Tensor:
+    """The indices of the non-zero elements: one row per element (shape ``(n, dim)``), or
+    with ``as_tuple=True`` one 1-d tensor per dimension (as ``torch.where(x)``)."""
+@overload
+def nonzero(input: Tensor, *, as_tuple: Literal[True]) -> Tuple[Tensor, ...]: ...
 def sort(input: Tensor, dim: _int = -1, descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
     """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
 def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 import tempfile
-from typing import Any
 
 import ferrograd as torch
 import ferrograd.nn as nn
 import ferrograd.nn.functional as F
 from ferrograd import Tensor
+from ferrograd.autograd.function import FunctionCtx
 from ferrograd.optim.lr_scheduler import StepLR
 from ferrograd.utils.data import DataLoader, Dataset, TensorDataset
 
@@ -62,12 +62,12 @@ class CNN(nn.Module):
 
 class Square(torch.autograd.Function):
     @staticmethod
-    def forward(ctx: Any, x: Tensor) -> Tensor:
+    def forward(ctx: FunctionCtx, x: Tensor) -> Tensor:
         ctx.save_for_backward(x)
         return x * x
 
     @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
+    def backward(ctx: FunctionCtx, grad: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return 2 * x * grad
 

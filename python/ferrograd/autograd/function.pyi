@@ -24,10 +24,11 @@ class FunctionCtx:
         """Whether ``None`` output gradients are replaced by zero tensors before ``backward``
         (default ``True``)."""
     @property
-    def saved_tensors(self) -> tuple[Any, ...]:
-        """The tensors given to :meth:`save_for_backward` (``None`` entries kept)."""
+    def saved_tensors(self) -> tuple[Tensor, ...]:
+        """The tensors given to :meth:`save_for_backward` (``None`` entries kept, typed as
+        tensors as in PyTorch's stubs)."""
     @property
-    def saved_variables(self) -> tuple[Any, ...]:
+    def saved_variables(self) -> tuple[Tensor, ...]:
         """Deprecated alias of :attr:`saved_tensors`."""
 
 class BackwardCFunction(_C.Node, FunctionCtx):

@@ -1,0 +1,41 @@
+"""Type stubs for ``ferrograd.nn.modules.batchnorm`` (docstrings: see the module itself)."""
+
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ..._C import Tensor
+from ..._C import dtype as _dtype
+from ..._helpers import device as _device
+from ..parameter import Parameter
+from .module import Module
+
+_DeviceLike = Union[_device, str, int]
+_size_any = Union[int, Sequence[int]]
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+
+class _NormBase(Module):
+    __constants__: list[str]
+    num_features: int
+    eps: float
+    momentum: Optional[float]
+    affine: bool
+    track_running_stats: bool
+    weight: Optional[Parameter]
+    bias: Optional[Parameter]
+    running_mean: Optional[Tensor]
+    running_var: Optional[Tensor]
+    num_batches_tracked: Optional[Tensor]
+    def __init__(self, num_features: int, eps: float = 1e-05, momentum: Optional[float] = 0.1, affine: bool = True, track_running_stats: bool = True, device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None, *, bias: bool = True) -> None: ...
+    def reset_running_stats(self) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def extra_repr(self) -> str: ...
+
+class _BatchNorm(_NormBase):
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class BatchNorm1d(_BatchNorm): ...
+
+class BatchNorm2d(_BatchNorm): ...
+
+class BatchNorm3d(_BatchNorm): ...

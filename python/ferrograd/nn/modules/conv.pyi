@@ -1,0 +1,53 @@
+"""Type stubs for ``ferrograd.nn.modules.conv`` (docstrings: see the module itself)."""
+
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ..._C import Tensor
+from ..._C import dtype as _dtype
+from ..._helpers import device as _device
+from ..parameter import Parameter
+from .module import Module
+
+_DeviceLike = Union[_device, str, int]
+_size_any = Union[int, Sequence[int]]
+
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+
+class _ConvNd(Module):
+    __constants__: list[str]
+    in_channels: int
+    out_channels: int
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: Union[str, tuple[int, ...]]
+    dilation: tuple[int, ...]
+    groups: int
+    padding_mode: str
+    weight: Parameter
+    bias: Optional[Parameter]
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any, padding: Union[_size_any, str], dilation: _size_any, transposed: bool, output_padding: _size_any, groups: int, bias: bool, padding_mode: str, device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def extra_repr(self) -> str: ...
+
+class Conv1d(_ConvNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any = 1, padding: Union[_size_any, str] = 0, dilation: _size_any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class Conv2d(_ConvNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any = 1, padding: Union[_size_any, str] = 0, dilation: _size_any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class _ConvTransposeNd(_ConvNd):
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+
+class ConvTranspose1d(_ConvTransposeNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any = 1, padding: _size_any = 0, output_padding: _size_any = 0, groups: int = 1, bias: bool = True, dilation: _size_any = 1, padding_mode: str = "zeros", device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+    def __call__(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+
+class ConvTranspose2d(_ConvTransposeNd):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any = 1, padding: _size_any = 0, output_padding: _size_any = 0, groups: int = 1, bias: bool = True, dilation: _size_any = 1, padding_mode: str = "zeros", device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+    def __call__(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...

@@ -1,0 +1,41 @@
+"""Type stubs for ``ferrograd.nn.modules.normalization`` (docstrings: see the module itself)."""
+
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ..._C import Tensor
+from ..._C import dtype as _dtype
+from ..._helpers import device as _device
+from ..parameter import Parameter
+from .module import Module
+
+_DeviceLike = Union[_device, str, int]
+_size_any = Union[int, Sequence[int]]
+
+__all__ = ["LayerNorm", "GroupNorm"]
+
+class LayerNorm(Module):
+    __constants__: list[str]
+    normalized_shape: tuple[int, ...]
+    eps: float
+    elementwise_affine: bool
+    weight: Optional[Parameter]
+    bias: Optional[Parameter]
+    def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: float = 1e-05, elementwise_affine: bool = True, bias: bool = True, device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+    def extra_repr(self) -> str: ...
+
+class GroupNorm(Module):
+    __constants__: list[str]
+    num_groups: int
+    num_channels: int
+    eps: float
+    affine: bool
+    weight: Optional[Parameter]
+    bias: Optional[Parameter]
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-05, affine: bool = True, device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None, *, bias: bool = True) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+    def extra_repr(self) -> str: ...
