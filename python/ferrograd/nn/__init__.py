@@ -10,5 +10,6 @@ from . import init  # noqa: F401
 from . import utils  # noqa: F401
 from . import modules  # noqa: F401
 from . import parameter  # noqa: F401
+from . import parallel  # noqa: F401  (DistributedDataParallel; imports ferrograd.distributed)
 
 __all__ = ["Parameter", "Buffer", "functional", "init", "utils", "modules", "parameter"] + list(_modules_all)
