@@ -145,6 +145,12 @@ class Tensor:
     def mT(self) -> Tensor:
         """The last two dimensions transposed (a batch of matrix transposes)."""
     @property
+    def H(self) -> Tensor:
+        """The conjugate transpose of a 2-d tensor (for real tensors, ``T``)."""
+    @property
+    def mH(self) -> Tensor:
+        """The conjugate transpose of the last two dimensions (for real tensors, ``mT``)."""
+    @property
     def _version(self) -> _int: ...
     @property
     def _base(self) -> Optional[Tensor]: ...

@@ -13,6 +13,7 @@ import numpy as np
 from . import accelerator as accelerator
 from . import autograd as autograd
 from . import cuda as cuda
+from . import distributed as distributed
 from . import func as func
 from . import nn as nn
 from . import optim as optim
