@@ -478,7 +478,14 @@ def _buffer(tensor):
         raise RuntimeError("CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support")
     if not tensor.is_contiguous():
         raise RuntimeError("input tensor has to be contiguous")
-    arr = tensor.detach().numpy()
+    t = tensor.detach()
+    arr = t.numpy()
+    if t.numel() and arr.ctypes.data != t.data_ptr():
+        # float16's .numpy() is a copy in this build; DLPack exports the storage itself
+        arr = np.from_dlpack(t)
+        if arr.ctypes.data != t.data_ptr() or not arr.flags.writeable:
+            raise RuntimeError(f"internal error: a {t.dtype} tensor's memory could not be exposed to MPI "
+                               "without a copy")
     return arr.reshape(-1)   # a view: the array is C-contiguous
 
 

@@ -142,7 +142,7 @@ class _Reducer:
     def _unused_parameters(self, outputs):
         """Parameters not reached walking the autograd graph back from ``outputs``."""
         ids = {id(p): i for i, p in enumerate(self.params)}
-        seen, reached = set(), set()
+        seen, reached = {}, set()    # seen keeps the node objects alive, so that their ids stay unique
         stack = [t.grad_fn for t in outputs if t.grad_fn is not None]
         for t in outputs:
             if t.grad_fn is None and id(t) in ids:
@@ -151,7 +151,7 @@ class _Reducer:
             fn = stack.pop()
             if id(fn) in seen:
                 continue
-            seen.add(id(fn))
+            seen[id(fn)] = fn
             var = getattr(fn, "variable", None)
             if var is not None and id(var) in ids:
                 reached.add(ids[id(var)])
@@ -213,7 +213,7 @@ class _Reducer:
             slot.fill(0)
         else:
             self.local_used[index] = 1
-            np.copyto(slot, grad.detach().contiguous().numpy().reshape(-1))
+            np.copyto(slot, c10d._buffer(grad.detach().contiguous()))
         bucket.pending -= 1
         if bucket.pending == 0:
             self._launch_ready_buckets()
