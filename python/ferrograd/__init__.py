@@ -428,3 +428,5 @@ set_num_threads = _C.set_num_threads
 def compile(model=None, **kwargs):
     """No compiler here: returns the model unchanged (eager only)."""
     return model if model is not None else (lambda m: m)
+
+from . import _docs  # noqa: E402,F401  (docstrings for wrappers and stub-documented objects; last, after every submodule)

@@ -36,7 +36,8 @@ class BackwardCFunction(_C.Node, FunctionCtx):
     def apply(self, *grads: Any) -> Any:
         """Call the Function's ``backward`` with this node as ``ctx``."""
     @property
-    def metadata(self) -> dict[Any, Any]: ...
+    def metadata(self) -> dict[Any, Any]:
+        """A dict for user data attached to this node."""
 
 class FunctionMeta(type):
     """Metaclass of :class:`Function`: creates the subclass's backward node class."""

@@ -74,7 +74,8 @@ class ReduceLROnPlateau(LRScheduler):
                  min_lr: Union[float, list[float]] = 0, eps: float = 1e-8) -> None: ...
     def step(self, metrics: SupportsFloat, epoch: Optional[int] = None) -> None: ...  # type: ignore[override]
     @property
-    def in_cooldown(self) -> bool: ...
+    def in_cooldown(self) -> bool:
+        """``True`` while the scheduler waits ``cooldown`` epochs after a reduction."""
 
 class CyclicLR(LRScheduler):
     def __init__(self, optimizer: Optimizer, base_lr: _Floats, max_lr: _Floats, step_size_up: int = 2000,
