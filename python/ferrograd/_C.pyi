@@ -760,15 +760,23 @@ def randperm(n: int, *, generator: Optional[Generator] = ..., dtype: Any = ..., 
 
 @final
 class Generator:
-    """torch's CPU generator (MT19937 with torch's transformations)."""
+    """Creates and returns a generator object that manages the state of the algorithm which
+    produces pseudo random numbers (``torch.Generator``): PyTorch's CPU generator (MT19937 with
+    PyTorch's transformations), so a seed gives the same numbers as in PyTorch."""
     def __new__(cls, device: Any = ...) -> Generator: ...
-    def manual_seed(self, seed: int) -> Generator: ...
-    def seed(self) -> int: ...
-    def initial_seed(self) -> int: ...
-    def get_state(self) -> Tensor: ...
-    def set_state(self, new_state: Tensor) -> None: ...
+    def manual_seed(self, seed: int) -> Generator:
+        """Sets the seed for generating random numbers; returns the generator."""
+    def seed(self) -> int:
+        """Gets a non-deterministic random number from the OS and seeds the generator with it."""
+    def initial_seed(self) -> int:
+        """Returns the initial seed for generating random numbers."""
+    def get_state(self) -> Tensor:
+        """Returns the generator state as a ``torch.ByteTensor`` (PyTorch's layout)."""
+    def set_state(self, new_state: Tensor) -> None:
+        """Sets the generator state from a tensor returned by :meth:`get_state`."""
     @property
-    def device(self) -> Any: ...
+    def device(self) -> Any:
+        """The device of the generator (``cpu``)."""
 
 def _default_generator() -> Generator: ...
 def manual_seed(seed: int) -> Generator: ...
