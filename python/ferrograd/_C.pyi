@@ -716,7 +716,7 @@ class Tensor:
         """``exp(x) / sum(exp(x))`` along ``dim``."""
     def log_softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
         """``log(softmax(x))`` along ``dim``, computed stably."""
-    def sort(self, dim: _int = ..., descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
+    def sort(self, dim: _int = ..., descending: _bool = False, *, stable: Optional[_bool] = None) -> _ValuesIndices:
         """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
     def argsort(self, dim: _int = -1, descending: _bool = False, *, stable: _bool = False) -> Tensor:
         """The indices that sort the tensor along ``dim``."""

@@ -469,7 +469,7 @@ def nonzero(input: Tensor, *, as_tuple: Literal[False] = False) -> Tensor:
     with ``as_tuple=True`` one 1-d tensor per dimension (as ``torch.where(x)``)."""
 @overload
 def nonzero(input: Tensor, *, as_tuple: Literal[True]) -> Tuple[Tensor, ...]: ...
-def sort(input: Tensor, dim: _int = -1, descending: _bool = False, stable: _bool = False) -> _ValuesIndices:
+def sort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: Optional[_bool] = None) -> _ValuesIndices:
     """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
 def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
     """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
