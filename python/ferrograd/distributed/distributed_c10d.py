@@ -325,6 +325,7 @@ def _abort_on_uncaught_exception(exc_type, exc, tb):
             sys.stderr.write(f"[rank {pg.rank()}] uncaught {exc_type.__name__}: aborting all "
                              f"{pg.size()} ranks (MPI_Abort)\n")
             sys.stderr.flush()
+            time.sleep(0.25)   # let mpiexec forward the traceback before it tears the job down
         finally:
             pg._comm.Abort(1)
 
