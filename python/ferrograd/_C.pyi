@@ -81,9 +81,9 @@ class RemovableHandle:
 class Tensor:
     """A multi-dimensional matrix of elements of a single data type (``torch.Tensor``).
 
-    Tensors are created with factory functions (:func:`ferrograd.tensor`, :func:`ferrograd.zeros`,
+    Tensors are created with factory functions (``ferrograd.tensor``, ``ferrograd.zeros``,
     ...) or as the results of operations. A tensor with ``requires_grad=True`` records the
-    operations applied to it so that :meth:`backward` can compute gradients.
+    operations applied to it so that ``backward`` can compute gradients.
 
     Differences from PyTorch: dtypes are float16/32/64, int8/16/32/64, uint8 and bool (no
     complex, bfloat16 or quantized types); layouts are always strided (``layout`` is the string
@@ -93,13 +93,13 @@ class Tensor:
     # ---- attributes -------------------------------------------------------------------
     @property
     def shape(self) -> Size:
-        """The size of the tensor, as a :class:`ferrograd.Size` (``x.shape == x.size()``)."""
+        """The size of the tensor, as a ``ferrograd.Size`` (``x.shape == x.size()``)."""
     @property
     def dtype(self) -> _dtype:
-        """The :class:`ferrograd.dtype` of the tensor's elements."""
+        """The ``ferrograd.dtype`` of the tensor's elements."""
     @property
     def device(self) -> _device:
-        """The :class:`ferrograd.device` where this tensor's storage lives."""
+        """The ``ferrograd.device`` where this tensor's storage lives."""
     @property
     def requires_grad(self) -> _bool:
         """``True`` if gradients need to be computed for this tensor. Only floating-point
@@ -108,7 +108,7 @@ class Tensor:
     def requires_grad(self, value: _bool) -> None: ...
     @property
     def grad(self) -> Optional[Tensor]:
-        """``None`` by default; becomes a tensor the first time :meth:`backward` computes a
+        """``None`` by default; becomes a tensor the first time ``backward`` computes a
         gradient for this leaf, and accumulates on later calls."""
     @grad.setter
     def grad(self, value: Optional[Tensor]) -> None: ...
@@ -128,10 +128,10 @@ class Tensor:
     def data(self, value: Tensor) -> None: ...
     @property
     def ndim(self) -> _int:
-        """The number of dimensions; an alias for :meth:`dim`."""
+        """The number of dimensions; an alias for ``dim``."""
     @property
     def retains_grad(self) -> _bool:
-        """``True`` if this non-leaf tensor keeps its ``.grad`` (see :meth:`retain_grad`)."""
+        """``True`` if this non-leaf tensor keeps its ``.grad`` (see ``retain_grad``)."""
     @property
     def output_nr(self) -> _int:
         """The index of this tensor among the outputs of its ``grad_fn``."""
@@ -201,66 +201,66 @@ class Tensor:
 
     # ---- operators (Python scalars on either side, with broadcasting) -------------------------
     def __add__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self + other`` (see :meth:`add`)."""
+        """``self + other`` (see ``add``)."""
     def __radd__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __iadd__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __sub__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self - other`` (see :meth:`sub`)."""
+        """``self - other`` (see ``sub``)."""
     def __rsub__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __isub__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __mul__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self * other`` (see :meth:`mul`)."""
+        """``self * other`` (see ``mul``)."""
     def __rmul__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __imul__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __truediv__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self / other`` (true division, see :meth:`div`)."""
+        """``self / other`` (true division, see ``div``)."""
     def __rtruediv__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __itruediv__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __floordiv__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self // other`` (see :meth:`floor_divide`)."""
+        """``self // other`` (see ``floor_divide``)."""
     def __rfloordiv__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __mod__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self % other`` (see :meth:`remainder`)."""
+        """``self % other`` (see ``remainder``)."""
     def __rmod__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __pow__(self, exponent: _TensorOrNumber, mod: None = None, /) -> Tensor:
-        """``self ** exponent`` (see :meth:`pow`)."""
+        """``self ** exponent`` (see ``pow``)."""
     def __rpow__(self, other: _TensorOrNumber, mod: None = None, /) -> Tensor: ...
     def __matmul__(self, other: Tensor, /) -> Tensor:
-        """``self @ other`` (see :meth:`matmul`)."""
+        """``self @ other`` (see ``matmul``)."""
     def __rmatmul__(self, other: Tensor, /) -> Tensor: ...
     def __and__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self & other`` (see :meth:`bitwise_and`)."""
+        """``self & other`` (see ``bitwise_and``)."""
     def __rand__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __or__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self | other`` (see :meth:`bitwise_or`)."""
+        """``self | other`` (see ``bitwise_or``)."""
     def __ror__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __xor__(self, other: _TensorOrNumber, /) -> Tensor:
-        """``self ^ other`` (see :meth:`bitwise_xor`)."""
+        """``self ^ other`` (see ``bitwise_xor``)."""
     def __rxor__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __neg__(self) -> Tensor:
-        """``-self`` (see :meth:`neg`)."""
+        """``-self`` (see ``neg``)."""
     def __pos__(self) -> Tensor: ...
     def __abs__(self) -> Tensor:
-        """``abs(self)`` (see :meth:`abs`)."""
+        """``abs(self)`` (see ``abs``)."""
     def __invert__(self) -> Tensor:
         """``~self``: logical NOT for bool tensors, bitwise NOT for integer tensors."""
     def __eq__(self, other: object, /) -> Tensor:  # type: ignore[override]
-        """Element-wise ``self == other`` as a bool tensor (see :meth:`eq`)."""
+        """Element-wise ``self == other`` as a bool tensor (see ``eq``)."""
     def __ne__(self, other: object, /) -> Tensor:  # type: ignore[override]
-        """Element-wise ``self != other`` as a bool tensor (see :meth:`ne`)."""
+        """Element-wise ``self != other`` as a bool tensor (see ``ne``)."""
     def __lt__(self, other: _TensorOrNumber, /) -> Tensor:
-        """Element-wise ``self < other`` as a bool tensor (see :meth:`lt`)."""
+        """Element-wise ``self < other`` as a bool tensor (see ``lt``)."""
     def __le__(self, other: _TensorOrNumber, /) -> Tensor:
-        """Element-wise ``self <= other`` as a bool tensor (see :meth:`le`)."""
+        """Element-wise ``self <= other`` as a bool tensor (see ``le``)."""
     def __gt__(self, other: _TensorOrNumber, /) -> Tensor:
-        """Element-wise ``self > other`` as a bool tensor (see :meth:`gt`)."""
+        """Element-wise ``self > other`` as a bool tensor (see ``gt``)."""
     def __ge__(self, other: _TensorOrNumber, /) -> Tensor:
-        """Element-wise ``self >= other`` as a bool tensor (see :meth:`ge`)."""
+        """Element-wise ``self >= other`` as a bool tensor (see ``ge``)."""
 
     # ---- size, layout and conversion -----------------------------------------------------
     @overload
     def size(self, dim: None = None) -> Size:
-        """The size of the tensor (a :class:`ferrograd.Size`), or of dimension ``dim`` (an int)."""
+        """The size of the tensor (a ``ferrograd.Size``), or of dimension ``dim`` (an int)."""
     @overload
     def size(self, dim: _int) -> _int: ...
     @overload
@@ -271,11 +271,11 @@ class Tensor:
     def dim(self) -> _int:
         """The number of dimensions of the tensor."""
     def ndimension(self) -> _int:
-        """Alias for :meth:`dim`."""
+        """Alias for ``dim``."""
     def numel(self) -> _int:
         """The total number of elements in the tensor."""
     def nelement(self) -> _int:
-        """Alias for :meth:`numel`."""
+        """Alias for ``numel``."""
     def element_size(self) -> _int:
         """The size in bytes of one element."""
     def storage_offset(self) -> _int:
@@ -287,7 +287,7 @@ class Tensor:
     def is_floating_point(self) -> _bool:
         """``True`` if the data type is a floating-point type."""
     def is_inference(self) -> _bool:
-        """``True`` if the tensor was created under :class:`ferrograd.inference_mode`."""
+        """``True`` if the tensor was created under ``ferrograd.inference_mode``."""
     def item(self) -> _Number:
         """The value of a one-element tensor as a standard Python number."""
     def tolist(self) -> Any:
@@ -377,7 +377,7 @@ class Tensor:
     def requires_grad_(self, requires_grad: _bool = True) -> Tensor:
         """Set whether autograd should record operations on this tensor, in place; returns ``self``."""
     def retain_grad(self) -> None:
-        """Make this non-leaf tensor keep its ``.grad`` during :meth:`backward`."""
+        """Make this non-leaf tensor keep its ``.grad`` during ``backward``."""
     def register_hook(self, hook: Callable[[Tensor], Optional[Tensor]]) -> RemovableHandle:
         """Register a backward hook, called with the gradient w.r.t. this tensor each time it
         is computed; a returned tensor replaces the gradient. Returns a handle with ``remove()``."""
@@ -390,7 +390,7 @@ class Tensor:
     def view(self, dtype: _dtype, /) -> Tensor:
         """A view with the same data and a different shape (``-1`` infers one dimension), or
         the same bytes read as ``dtype`` (same element size only). The tensor must be
-        compatible with the shape (contiguous enough); see :meth:`reshape`."""
+        compatible with the shape (contiguous enough); see ``reshape``."""
     @overload
     def view(self, *shape: _SizeArg) -> Tensor: ...
     def view_as(self, other: Tensor) -> Tensor:
@@ -411,21 +411,21 @@ class Tensor:
     def transpose(self, dim0: _int, dim1: _int) -> Tensor:
         """A view with dimensions ``dim0`` and ``dim1`` swapped."""
     def transpose_(self, dim0: _int, dim1: _int) -> Tensor:
-        """In-place version of :meth:`transpose`."""
+        """In-place version of ``transpose``."""
     def swapaxes(self, dim0: _int, dim1: _int) -> Tensor:
-        """Alias for :meth:`transpose`."""
+        """Alias for ``transpose``."""
     def t(self, *, out: Optional[Tensor] = None) -> Tensor:
         """Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."""
     def t_(self) -> Tensor:
-        """In-place version of :meth:`t`."""
+        """In-place version of ``t``."""
     def squeeze(self, dim: Union[_int, Sequence[_int], None] = None) -> Tensor:
         """A view with the dimensions of size 1 removed (all, or those in ``dim``)."""
     def squeeze_(self, dim: Union[_int, Sequence[_int], None] = None) -> Tensor:
-        """In-place version of :meth:`squeeze`."""
+        """In-place version of ``squeeze``."""
     def unsqueeze(self, dim: _int) -> Tensor:
         """A view with a dimension of size 1 inserted at ``dim``."""
     def unsqueeze_(self, dim: _int) -> Tensor:
-        """In-place version of :meth:`unsqueeze`."""
+        """In-place version of ``unsqueeze``."""
     def flatten(self, start_dim: _int = 0, end_dim: _int = ...) -> Tensor:
         """Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible)."""
     def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
@@ -449,7 +449,7 @@ class Tensor:
     def masked_fill(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
         """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
     def masked_fill_(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
-        """In-place version of :meth:`masked_fill`."""
+        """In-place version of ``masked_fill``."""
     @overload
     def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor:
         """The indices of the non-zero elements: one row per element (shape ``(n, dim)``), or
@@ -459,7 +459,7 @@ class Tensor:
     def where(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
         """``torch.where(condition, self, other)``."""
     def where_(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
-        """The implementation of :meth:`where` (not in-place, despite its name)."""
+        """The implementation of ``where`` (not in-place, despite its name)."""
     def copy_(self, other: Tensor) -> Tensor:
         """Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``."""
     def fill_(self, value: Union[Tensor, _Number]) -> Tensor:
@@ -488,29 +488,29 @@ class Tensor:
     def abs(self, *, out: Optional[Tensor] = None) -> Tensor:
         """Computes the absolute value of each element."""
     def abs_(self) -> Tensor:
-        """In-place version of :meth:`abs`."""
+        """In-place version of ``abs``."""
     def neg(self, *, out: Optional[Tensor] = None) -> Tensor:
         """Returns the negative of the elements."""
     def neg_(self) -> Tensor:
-        """In-place version of :meth:`neg`."""
+        """In-place version of ``neg``."""
     def negative(self, *, out: Optional[Tensor] = None) -> Tensor:
-        """Alias for :meth:`neg`."""
+        """Alias for ``neg``."""
     def sign(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The signs (-1, 0, 1) of the elements."""
     def reciprocal(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The reciprocal ``1 / x`` of the elements."""
     def reciprocal_(self) -> Tensor:
-        """In-place version of :meth:`reciprocal`."""
+        """In-place version of ``reciprocal``."""
     def exp(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The exponential of the elements."""
     def exp_(self) -> Tensor:
-        """In-place version of :meth:`exp`."""
+        """In-place version of ``exp``."""
     def expm1(self, *, out: Optional[Tensor] = None) -> Tensor:
         """``exp(x) - 1`` of the elements, accurate near 0."""
     def log(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The natural logarithm of the elements."""
     def log_(self) -> Tensor:
-        """In-place version of :meth:`log`."""
+        """In-place version of ``log``."""
     def log1p(self, *, out: Optional[Tensor] = None) -> Tensor:
         """``log(1 + x)`` of the elements, accurate near 0."""
     def log2(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -520,7 +520,7 @@ class Tensor:
     def sqrt(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The square root of the elements."""
     def sqrt_(self) -> Tensor:
-        """In-place version of :meth:`sqrt`."""
+        """In-place version of ``sqrt``."""
     def rsqrt(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The reciprocal of the square root of the elements."""
     def square(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -528,15 +528,15 @@ class Tensor:
     def pow(self, exponent: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
         """Takes the power of each element with ``exponent`` (a number or a broadcastable tensor)."""
     def pow_(self, other: _TensorOrNumber) -> Tensor:
-        """In-place version of :meth:`pow`."""
+        """In-place version of ``pow``."""
     def sin(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The sine of the elements."""
     def sin_(self) -> Tensor:
-        """In-place version of :meth:`sin`."""
+        """In-place version of ``sin``."""
     def cos(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The cosine of the elements."""
     def cos_(self) -> Tensor:
-        """In-place version of :meth:`cos`."""
+        """In-place version of ``cos``."""
     def tan(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The tangent of the elements."""
     def asin(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -548,7 +548,7 @@ class Tensor:
     def atan2(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
         """Element-wise arctangent of ``self / other`` with the quadrant taken into account."""
     def arctan2(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-        """Alias for :meth:`atan2`."""
+        """Alias for ``atan2``."""
     def sinh(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The hyperbolic sine of the elements."""
     def cosh(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -556,21 +556,21 @@ class Tensor:
     def tanh(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The hyperbolic tangent of the elements."""
     def tanh_(self) -> Tensor:
-        """In-place version of :meth:`tanh`."""
+        """In-place version of ``tanh``."""
     def sigmoid(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The logistic sigmoid ``1 / (1 + exp(-x))`` of the elements."""
     def sigmoid_(self) -> Tensor:
-        """In-place version of :meth:`sigmoid`."""
+        """In-place version of ``sigmoid``."""
     def relu(self, *, out: Optional[Tensor] = None) -> Tensor:
         """Rectified linear unit ``max(0, x)`` element-wise."""
     def relu_(self) -> Tensor:
-        """In-place version of :meth:`relu`."""
+        """In-place version of ``relu``."""
     def erf(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The error function of the elements."""
     def floor(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The floor of the elements (the largest integer less than or equal to each)."""
     def floor_(self) -> Tensor:
-        """In-place version of :meth:`floor`."""
+        """In-place version of ``floor``."""
     def ceil(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The ceiling of the elements (the smallest integer greater than or equal to each)."""
     def trunc(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -580,9 +580,9 @@ class Tensor:
     def clamp(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
         """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
     def clamp_(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
-        """In-place version of :meth:`clamp`."""
+        """In-place version of ``clamp``."""
     def clip(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
-        """Alias for :meth:`clamp`."""
+        """Alias for ``clamp``."""
     def clamp_min(self, min: Union[_Number, Tensor]) -> Tensor:
         """``clamp(min=min)``."""
     def clamp_max(self, max: Union[_Number, Tensor]) -> Tensor:
@@ -592,26 +592,26 @@ class Tensor:
     def add(self, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
         """Adds ``other``, scaled by ``alpha``, to ``self`` (broadcasting, type promotion)."""
     def add_(self, other: _TensorOrNumber, alpha: Optional[_Number] = None) -> Tensor:
-        """In-place version of :meth:`add`."""
+        """In-place version of ``add``."""
     def sub(self, other: _TensorOrNumber, alpha: Optional[_Number] = None, *, out: Optional[Tensor] = None) -> Tensor:
         """Subtracts ``other``, scaled by ``alpha``, from ``self``."""
     def sub_(self, other: _TensorOrNumber, alpha: Optional[_Number] = None) -> Tensor:
-        """In-place version of :meth:`sub`."""
+        """In-place version of ``sub``."""
     def mul(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
         """Multiplies ``self`` by ``other`` element-wise."""
     def mul_(self, other: _TensorOrNumber) -> Tensor:
-        """In-place version of :meth:`mul`."""
+        """In-place version of ``mul``."""
     def multiply(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
-        """Alias for :meth:`mul`."""
+        """Alias for ``mul``."""
     def div(self, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
         """Divides ``self`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
         division), ``"trunc"`` or ``"floor"``."""
     def div_(self, other: _TensorOrNumber) -> Tensor:
-        """In-place version of :meth:`div`."""
+        """In-place version of ``div``."""
     def divide(self, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
-        """Alias for :meth:`div`."""
+        """Alias for ``div``."""
     def true_divide(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
-        """Alias for :meth:`div` with ``rounding_mode=None``."""
+        """Alias for ``div`` with ``rounding_mode=None``."""
     def floor_divide(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
         """Divides and rounds the result down (``torch.div(a, b, rounding_mode="floor")``)."""
     def remainder(self, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
@@ -657,7 +657,7 @@ class Tensor:
     def allclose(self, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> _bool:
         """``True`` if ``|self - other| <= atol + rtol * |other|`` for all elements."""
     def isclose(self, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
-        """Element-wise :meth:`allclose`, as a bool tensor."""
+        """Element-wise ``allclose``, as a bool tensor."""
     def isnan(self, *, out: Optional[Tensor] = None) -> Tensor:
         """Which elements are NaN, as a bool tensor."""
     def isinf(self, *, out: Optional[Tensor] = None) -> Tensor:
@@ -676,7 +676,7 @@ class Tensor:
     @overload
     def max(self, dim: None = None, keepdim: _bool = False) -> Tensor:
         """``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
-        ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: :meth:`maximum`."""
+        ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: ``maximum``."""
     @overload
     def max(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
     @overload
@@ -684,7 +684,7 @@ class Tensor:
     @overload
     def min(self, dim: None = None, keepdim: _bool = False) -> Tensor:
         """``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
-        ``(values, indices)`` of the minima over ``dim``. ``min(other)``: :meth:`minimum`."""
+        ``(values, indices)`` of the minima over ``dim``. ``min(other)``: ``minimum``."""
     @overload
     def min(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
     @overload
@@ -707,7 +707,7 @@ class Tensor:
         """The variance over ``dim`` (all elements by default), with Bessel's correction
         unless ``unbiased=False`` or ``correction=`` says otherwise."""
     def std(self, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
-        """The standard deviation over ``dim``; see :meth:`var`."""
+        """The standard deviation over ``dim``; see ``var``."""
     def logsumexp(self, dim: _Dims, keepdim: _bool = False) -> Tensor:
         """``log(sum(exp(x)))`` over ``dim``, computed stably."""
     def cumsum(self, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
@@ -773,7 +773,7 @@ class Generator:
     def get_state(self) -> Tensor:
         """Returns the generator state as a ``torch.ByteTensor`` (PyTorch's layout)."""
     def set_state(self, new_state: Tensor) -> None:
-        """Sets the generator state from a tensor returned by :meth:`get_state`."""
+        """Sets the generator state from a tensor returned by ``get_state``."""
     @property
     def device(self) -> Any:
         """The device of the generator (``cpu``)."""

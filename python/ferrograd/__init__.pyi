@@ -109,7 +109,7 @@ def ones(*size: _int, dtype: Optional[_dtype] = None, device: Optional[_DeviceLi
 @overload
 def empty(size: Sequence[_int], /, *, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
           requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor:
-    """An uninitialised tensor with the shape given by ``size`` (ferrograd fills it with zeros)."""
+    """A tensor with uninitialized data, with the shape given by ``size`` (its values are unspecified, as in PyTorch)."""
 @overload
 def empty(*size: _int, dtype: Optional[_dtype] = None, device: Optional[_DeviceLike] = None,
           requires_grad: _bool = False, out: Optional[Tensor] = None) -> Tensor: ...
@@ -179,9 +179,9 @@ def randint_like(input: Tensor, low: _int = 0, high: Optional[_int] = None, *, d
 def cat(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     """Concatenate tensors of the same shape (except in ``dim``) along ``dim``."""
 def concat(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`cat`."""
+    """Alias for ``cat``."""
 def concatenate(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`cat`."""
+    """Alias for ``cat``."""
 def stack(tensors: Sequence[Tensor], dim: _int = 0, *, out: Optional[Tensor] = None) -> Tensor:
     """Stack tensors of the same shape along a new dimension ``dim``."""
 @overload
@@ -201,7 +201,7 @@ def bernoulli(input: Tensor, p: Optional[_float] = None, *, generator: Optional[
 
 # ---- random streams ------------------------------------------------------------------------
 default_generator: Generator
-"""The default CPU :class:`Generator`."""
+"""The default CPU ``Generator``."""
 def manual_seed(seed: _int) -> Generator:
     """Set the seed of the default generator (and, as in PyTorch, the CUDA ones); returns it."""
 def seed() -> _int:
@@ -211,7 +211,7 @@ def initial_seed() -> _int:
 def get_rng_state() -> Tensor:
     """The state of the default generator as a uint8 tensor (PyTorch's layout)."""
 def set_rng_state(new_state: Tensor) -> None:
-    """Restore the default generator's state from :func:`get_rng_state`'s tensor."""
+    """Restore the default generator's state from ``get_rng_state``'s tensor."""
 
 # ---- defaults, modes, threads ----------------------------------------------------------------
 def set_default_device(device: Optional[_DeviceLike]) -> None:
@@ -264,20 +264,20 @@ def sub(input: Tensor, other: _TensorOrNumber, alpha: Optional[_Number] = None, 
 def mul(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
     """Multiplies ``input`` by ``other`` element-wise."""
 def multiply(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`mul`."""
+    """Alias for ``mul``."""
 def div(input: Tensor, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
     """Divides ``input`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
     division), ``"trunc"`` or ``"floor"``."""
 def divide(input: Tensor, other: _TensorOrNumber, *, rounding_mode: Optional[str] = None, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`div`."""
+    """Alias for ``div``."""
 def true_divide(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`div` with ``rounding_mode=None``."""
+    """Alias for ``div`` with ``rounding_mode=None``."""
 def pow(input: Tensor, exponent: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
     """Takes the power of each element with ``exponent`` (a number or a broadcastable tensor)."""
 def neg(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """Returns the negative of the elements."""
 def negative(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`neg`."""
+    """Alias for ``neg``."""
 def exp(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The exponential of the elements."""
 def log(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
@@ -335,7 +335,7 @@ def square(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 def clamp(input: Tensor, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
     """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
 def clip(input: Tensor, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
-    """Alias for :func:`clamp`."""
+    """Alias for ``clamp``."""
 def clamp_min(input: Tensor, min: Union[_Number, Tensor]) -> Tensor:
     """``clamp(min=min)``."""
 def clamp_max(input: Tensor, max: Union[_Number, Tensor]) -> Tensor:
@@ -350,7 +350,7 @@ def prod(input: Tensor, dim: Optional[_int] = None, keepdim: _bool = False, *, d
 @overload
 def max(input: Tensor) -> Tensor:
     """``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
-    ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: :func:`maximum`."""
+    ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: ``maximum``."""
 @overload
 def max(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
 @overload
@@ -358,7 +358,7 @@ def max(input: Tensor, other: Tensor) -> Tensor: ...
 @overload
 def min(input: Tensor) -> Tensor:
     """``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
-    ``(values, indices)`` of the minima over ``dim``. ``min(other)``: :func:`minimum`."""
+    ``(values, indices)`` of the minima over ``dim``. ``min(other)``: ``minimum``."""
 @overload
 def min(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
 @overload
@@ -436,7 +436,7 @@ def view_as(input: Tensor, other: Tensor) -> Tensor:
 def transpose(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped."""
 def swapaxes(input: Tensor, dim0: _int, dim1: _int) -> Tensor:
-    """Alias for :func:`transpose`."""
+    """Alias for ``transpose``."""
 def t(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."""
 def permute(input: Tensor, *dims: _SizeArg) -> Tensor:
@@ -481,7 +481,7 @@ def var(input: Tensor, dim: _Dims = None, unbiased: Optional[_bool] = None, keep
     """The variance over ``dim`` (all elements by default), with Bessel's correction
     unless ``unbiased=False`` or ``correction=`` says otherwise."""
 def std(input: Tensor, dim: _Dims = None, unbiased: Optional[_bool] = None, keepdim: _bool = False, *, correction: Optional[_Number] = None) -> Tensor:
-    """The standard deviation over ``dim``; see :func:`var`."""
+    """The standard deviation over ``dim``; see ``var``."""
 def logsumexp(input: Tensor, dim: _Dims, keepdim: _bool = False) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably."""
 def cumsum(input: Tensor, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
@@ -493,7 +493,7 @@ def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
 def atan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """Element-wise arctangent of ``self / other`` with the quadrant taken into account."""
 def arctan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
-    """Alias for :func:`atan2`."""
+    """Alias for ``atan2``."""
 def amin(input: Tensor, dim: _Dims = None, keepdim: _bool = False) -> Tensor:
     """The minimum over the dimension(s) ``dim`` (gradient split evenly among ties)."""
 def bitwise_and(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:

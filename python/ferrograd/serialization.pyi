@@ -35,9 +35,9 @@ class safe_globals:
 
 def add_safe_globals(safe_globals: list[Any]) -> None: ...
 def get_safe_globals() -> list[Any]:
-    """The globals allowed by :func:`add_safe_globals` for ``weights_only`` loading."""
+    """The globals allowed by ``add_safe_globals`` for ``weights_only`` loading."""
 def clear_safe_globals() -> None:
-    """Forget every global added by :func:`add_safe_globals`."""
+    """Forget every global added by ``add_safe_globals``."""
 def default_restore_location(storage: Any, location: str) -> Any: ...
 def save(obj: object, f: _FileLike, pickle_module: ModuleType = ..., pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True, _disable_byteorder_record: bool = False) -> None: ...

@@ -11,6 +11,7 @@
 """
 
 import importlib
+import pathlib
 import inspect
 import pkgutil
 import pydoc
@@ -126,3 +127,18 @@ def test_docstrings_say_where_ferrograd_differs():
     assert "ferrograd" in stub["ferrograd._C.Tensor.backward"]  # parallel branches, no recursion
     assert "eager" in inspect.getdoc(ferrograd.compile)
     assert "no complex" in stub["ferrograd._C.dtype.is_complex"].lower() or "ferrograd has no complex" in stub["ferrograd._C.dtype.is_complex"]
+
+
+def test_the_two_commands_agree_in_readme_ci_and_guide():
+    """README's commands, .ci/run and the install guide stay one text (the guide is rendered
+    into the docs site; CI runs the README's second command)."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    readme = [l for l in (root / "README.md").read_text().splitlines() if l.startswith("python3 -m venv")]
+    assert len(readme) == 2, readme
+    ci = [l for l in (root / ".ci" / "run").read_text().splitlines() if l.startswith("python3 -m venv")]
+    assert ci == [readme[1]]
+    guide = (root / "docs" / "guide" / "install.md").read_text()
+    assert readme[0] in guide and readme[1] in guide
+    assert "mkdocs build --strict" in readme[1] and "mypy" in readme[1] and "pyright" in readme[1]
+    for name in ("LICENSE", "CHANGELOG.md", "mkdocs.yml"):
+        assert (root / name).exists(), name

@@ -68,7 +68,9 @@ def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: _OptTensors = None, 
             if ``True`` its gradient is ``None``.
         materialize_grads: return zeros instead of ``None`` for unused inputs.
 
-    ``is_grads_batched=True`` is accepted and runs the batch as a loop.
+    ferrograd differs: ``is_grads_batched`` is accepted but not implemented (a batched
+    ``grad_outputs`` raises a shape mismatch); use ``ferrograd.func.vmap`` over
+    ``ferrograd.func.vjp`` instead.
     """
 
 def _tensors(x: object) -> list[Tensor]: ...

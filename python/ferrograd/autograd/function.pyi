@@ -25,11 +25,11 @@ class FunctionCtx:
         (default ``True``)."""
     @property
     def saved_tensors(self) -> tuple[Tensor, ...]:
-        """The tensors given to :meth:`save_for_backward` (``None`` entries kept, typed as
+        """The tensors given to ``save_for_backward`` (``None`` entries kept, typed as
         tensors as in PyTorch's stubs)."""
     @property
     def saved_variables(self) -> tuple[Tensor, ...]:
-        """Deprecated alias of :attr:`saved_tensors`."""
+        """Deprecated alias of ``saved_tensors``."""
 
 class BackwardCFunction(_C.Node, FunctionCtx):
     """Base of the generated ``<Name>Backward`` node classes of custom Functions."""
@@ -40,7 +40,7 @@ class BackwardCFunction(_C.Node, FunctionCtx):
         """A dict for user data attached to this node."""
 
 class FunctionMeta(type):
-    """Metaclass of :class:`Function`: creates the subclass's backward node class."""
+    """Metaclass of ``Function``: creates the subclass's backward node class."""
     def __init__(cls, name: str, bases: tuple[type, ...], attrs: dict[str, Any]) -> None: ...
 
 class Function(metaclass=FunctionMeta):
@@ -76,7 +76,7 @@ class Function(metaclass=FunctionMeta):
         """Define the gradient formula: one gradient (or ``None``) per ``forward`` input (override it)."""
     @staticmethod
     def vjp(*args: Any, **kwargs: Any) -> Any:
-        """Alias of :meth:`backward`."""
+        """Alias of ``backward``."""
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run the operation: ``forward`` under no-grad, then record the node if any input

@@ -26,7 +26,7 @@ class no_grad(_DecoratorContextManager):
 
 class enable_grad(_DecoratorContextManager):
     """Context manager (and decorator) that enables gradient calculation inside a
-    :class:`no_grad` (or ``set_grad_enabled(False)``) region."""
+    ``no_grad`` (or ``set_grad_enabled(False)``) region."""
     prev: bool
 
     def __enter__(self) -> None: ...
@@ -44,7 +44,7 @@ class set_grad_enabled(_DecoratorContextManager):
     def __exit__(self, *exc: object) -> None: ...
 
 class inference_mode(_DecoratorContextManager):
-    """Like :class:`no_grad`, and tensors created inside are inference tensors
+    """Like ``no_grad``, and tensors created inside are inference tensors
     (``Tensor.is_inference()``), which cannot be used in autograd later.
     ``inference_mode(False)`` turns it off inside an enabled region."""
     mode: bool

@@ -65,7 +65,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[_int] = None,
 def flatten(input: Tensor, start_dim: _int = 0, end_dim: _int = -1) -> Tensor:
     """Flattens ``input`` by reshaping it into a one-dimensional tensor (dimensions ``start_dim`` to ``end_dim``)."""
 def fold(input: Tensor, output_size: _size_any, kernel_size: _size_any, dilation: _size_any = 1, padding: _size_any = 0, stride: Optional[_size_any] = 1) -> Tensor:
-    """Combine an array of sliding local blocks into a large containing tensor (the adjoint of :func:`unfold`; 4-D output)."""
+    """Combine an array of sliding local blocks into a large containing tensor (the adjoint of ``unfold``; 4-D output)."""
 def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = False, eps: float = 1e-06, reduction: str = "mean") -> Tensor:
     """Gaussian negative log likelihood loss, with the predicted variance ``var``."""
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -121,7 +121,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean", weight: Optional[Tensor] = None) -> Tensor:
     """Compute the element-wise mean squared error (optionally weighted)."""
 def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: _int, num_heads: _int, in_proj_weight: Optional[Tensor], in_proj_bias: Optional[Tensor], bias_k: Optional[Tensor], bias_v: Optional[Tensor], add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Optional[Tensor], training: bool = True, key_padding_mask: Optional[Tensor] = None, need_weights: bool = True, attn_mask: Optional[Tensor] = None, use_separate_proj_weight: bool = False, q_proj_weight: Optional[Tensor] = None, k_proj_weight: Optional[Tensor] = None, v_proj_weight: Optional[Tensor] = None, static_k: Optional[Tensor] = None, static_v: Optional[Tensor] = None, average_attn_weights: bool = True, is_causal: bool = False) -> tuple[Tensor, Optional[Tensor]]:
-    """The forward pass of :class:`ferrograd.nn.MultiheadAttention` as a function (PyTorch's argument list); returns ``(attn_output, attn_weights)``."""
+    """The forward pass of ``ferrograd.nn.MultiheadAttention`` as a function (PyTorch's argument list); returns ``(attn_output, attn_weights)``."""
 def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, ignore_index: _int = -100, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     """Compute the negative log likelihood loss of log-probabilities ``input`` for class indices ``target``."""
 def normalize(input: Tensor, p: float = 2.0, dim: Optional[_int] = 1, eps: float = 1e-12, out: Optional[Tensor] = None) -> Tensor:
