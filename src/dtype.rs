@@ -110,6 +110,21 @@ impl DType {
             DType::Float64 => "double",
         }
     }
+    /// The element type as the C++ compiler names it (`typeid(T).name()` demangled), which
+    /// some of torch's messages print: `long int`, `c10::Half`.
+    pub fn cpp_type_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::UInt8 => "unsigned char",
+            DType::Int8 => "signed char",
+            DType::Int16 => "short int",
+            DType::Int32 => "int",
+            DType::Int64 => "long int",
+            DType::Float16 => "c10::Half",
+            DType::Float32 => "float",
+            DType::Float64 => "double",
+        }
+    }
     /// The integer range of an integral dtype.
     fn int_range(self) -> Option<(i128, i128)> {
         Some(match self {

@@ -39,6 +39,10 @@ impl Layout {
     /// True when the elements are densely packed in row-major order (PyTorch's rule: size-1
     /// dims may have any stride).
     pub fn is_contiguous(&self) -> bool {
+        // as torch: a tensor with no elements is contiguous whatever its strides
+        if self.shape.contains(&0) {
+            return true;
+        }
         let mut expected = 1usize;
         for i in (0..self.shape.len()).rev() {
             if self.shape[i] == 1 {

@@ -54,7 +54,7 @@ get_num_threads = _C.get_num_threads
 def where(condition, input=None, other=None):
     """``torch.where(cond, x, y)``; with one argument, the indices of non-zero elements."""
     if input is None and other is None:
-        return tuple(condition.nonzero().t())
+        return condition.nonzero(as_tuple=True)
     return _C.where(condition, input, other)
 
 
@@ -151,13 +151,25 @@ def numel(t):
 
 
 # ---- functions that are Tensor methods -------------------------------------------------
+import re as _re
+
+_ARG_POSITION = _re.compile(r"^(\w+\(\): argument '\w+' )\(position (\d+)\)(.*)$", _re.S)
+
 def _functional(meth):
     """``torch.f(x, ...)`` from ``Tensor.f``: also accepts the tensor as ``input=``."""
 
     def fn(*args, **kwargs):
         if "input" in kwargs:
             args = (kwargs.pop("input"),) + args
-        return meth(*args, **kwargs)
+        try:
+            return meth(*args, **kwargs)
+        except TypeError as e:
+            # the method counts arguments after self; the function counts self too
+            m = _ARG_POSITION.match(str(e))
+            if m is None:
+                raise
+            # (`int` here is torch.int, the dtype: count with the builtin)
+            raise TypeError(f"{m.group(1)}(position {_builtins.int(m.group(2)) + 1}){m.group(3)}") from None
 
     fn.__name__ = fn.__qualname__ = meth.__name__
     fn.__doc__ = meth.__doc__
@@ -187,8 +199,9 @@ def numel(input):  # noqa: F811
     return input.numel()
 
 
-def argsort(input, dim=-1, descending=False):
-    return input.sort(dim, descending).indices
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """Indices that sort ``input`` along ``dim`` (the sort is always stable here)."""
+    return input.sort(dim, descending, stable=stable).indices
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -362,7 +375,7 @@ def _register_methods():
     T.new_empty = _new_empty
     T.new_full = _new_full
     T.where = lambda self, condition, other: self.where_(condition, other)
-    T.argsort = lambda self, dim=-1, descending=False: self.sort(dim, descending).indices
+    T.argsort = lambda self, dim=-1, descending=False, *, stable=False: self.sort(dim, descending, stable=stable).indices
     T.__array_priority__ = 1000
     T.is_sparse = False
     T.is_quantized = False
@@ -419,6 +432,7 @@ from . import return_types  # noqa: E402,F401
 from . import serialization  # noqa: E402
 from . import func  # noqa: E402,F401
 from . import random  # noqa: E402,F401
+from . import distributed  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 
 

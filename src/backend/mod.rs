@@ -93,12 +93,95 @@ fn on(t: &Tensor, device: Device) -> Result<Tensor> {
     if t.device() == device { Ok(t.clone()) } else { to_device(t, device) }
 }
 
-/// `op(x)` elementwise into a new contiguous tensor.
+/// The order of an elementwise result's dims in memory (outermost first), as torch's
+/// TensorIterator chooses it from the operands' strides (`reorder_dimensions`): results of
+/// ops on transposed or permuted operands keep their layout. `None` for row-major.
+/// All layouts have the result's (broadcast) shape; the first operand decides first.
+pub fn output_order(ls: &[&Layout]) -> Option<Vec<usize>> {
+    let shape = &ls.first()?.shape;
+    let nd = shape.len();
+    if nd <= 1 || ls.iter().all(|l| l.is_contiguous()) {
+        return None;
+    }
+    // torch's perm_: index 0 is the innermost dim; an insertion sort whose comparison may be
+    // undecided (broadcast dims, equal strides of size-1 dims)
+    let mut perm: Vec<usize> = (0..nd).rev().collect();
+    let should_swap = |d0: usize, d1: usize| -> i32 {
+        for l in ls {
+            let (s0, s1) = (l.strides[d0], l.strides[d1]);
+            if s0 == 0 || s1 == 0 {
+                continue;
+            }
+            if s0 < s1 {
+                return -1;
+            }
+            if s0 > s1 {
+                return 1;
+            }
+            if shape[d0] > shape[d1] {
+                return 1;
+            }
+        }
+        0
+    };
+    for i in 1..nd {
+        let mut dim1 = i;
+        for dim0 in (0..i).rev() {
+            match should_swap(perm[dim0], perm[dim1]) {
+                c if c > 0 => {
+                    perm.swap(dim0, dim1);
+                    dim1 = dim0;
+                }
+                c if c < 0 => break,
+                _ => {}
+            }
+        }
+    }
+    perm.reverse();
+    (!perm.iter().enumerate().all(|(i, &d)| i == d)).then_some(perm)
+}
+
+/// `l` with its dims taken in `order`.
+fn permuted(l: &Layout, order: &[usize]) -> Layout {
+    Layout { shape: order.iter().map(|&d| l.shape[d]).collect(), strides: order.iter().map(|&d| l.strides[d]).collect(), offset: l.offset }
+}
+
+/// A tensor of `shape` over a fresh buffer written in `order` (outermost dim first).
+fn in_order(out: Storage, shape: &[usize], order: &[usize]) -> Tensor {
+    let pshape: Vec<usize> = order.iter().map(|&d| shape[d]).collect();
+    let cs = crate::shape::contiguous_strides(&pshape);
+    let mut strides = vec![0usize; shape.len()];
+    for (k, &d) in order.iter().enumerate() {
+        strides[d] = cs[k];
+    }
+    let dtype = out.dtype();
+    Tensor::from_parts(crate::storage::StorageCell::new(out), Layout { shape: shape.into(), strides: strides.into(), offset: 0 }, dtype)
+}
+
+/// `op(x)` elementwise into a new tensor laid out like `x` (row-major unless `x` is
+/// permuted, see `output_order`).
 pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
     let d = x.data();
     let s = d.storage.data.read();
+    if let Some(order) = output_order(&[&d.layout]) {
+        let out = on_device!(&*s, v => v.unary(&permuted(&d.layout, &order), op));
+        return Ok(in_order(out, &d.layout.shape, &order));
+    }
     let out = on_device!(&*s, v => v.unary(&d.layout, op));
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
+/// A copy of `t` converted to `dtype` laid out as torch's `clone()` / `.to()` lay it out
+/// (`preserve_format`: a permuted `t` keeps its dim order).
+pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    let d = t.data();
+    let Some(order) = output_order(&[&d.layout]) else {
+        drop(d);
+        return cast(t, dtype);
+    };
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.cast(&permuted(&d.layout, &order), dtype));
+    Ok(in_order(out, &d.layout.shape, &order))
 }
 
 /// `a op b` over broadcast layouts `la`, `lb` (operands of one dtype).
@@ -107,12 +190,20 @@ pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) ->
     let sa = da.storage.data.read();
     let sb_guard;
     let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
+    let order = output_order(&[la, lb]);
+    let (pa, pb) = match &order {
+        Some(o) => (permuted(la, o), permuted(lb, o)),
+        None => (la.clone(), lb.clone()),
+    };
     let out = match (&*sa, sb) {
-        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(la, y, lb, op)?),
-        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(la, y, lb, op)?),
+        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(&pa, y, &pb, op)?),
+        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(&pa, y, &pb, op)?),
         (x, y) => return Err(mismatch(op.name(), x.device(), y.device())),
     };
-    Ok(Tensor::from_storage_on(out, &la.shape))
+    Ok(match order {
+        Some(o) => in_order(out, &la.shape, &o),
+        None => Tensor::from_storage_on(out, &la.shape),
+    })
 }
 
 /// `cond ? a : b` over broadcast layouts (a and b of one dtype, cond bool).
@@ -121,12 +212,21 @@ pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, 
     let (c, a, b) = (on(c, dev)?, on(a, dev)?, on(b, dev)?);
     let (dc, da, db) = (c.data(), a.data(), b.data());
     let (sc, sa, sb) = (dc.storage.data.read(), da.storage.data.read(), db.storage.data.read());
+    // torch's where takes its layout from the values first, then the condition
+    let order = output_order(&[la, lb, lc]);
+    let (pc, pa, pb) = match &order {
+        Some(o) => (permuted(lc, o), permuted(la, o), permuted(lb, o)),
+        None => (lc.clone(), la.clone(), lb.clone()),
+    };
     let out = match (&*sc, &*sa, &*sb) {
-        (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => Storage::Cpu(x.where_cond(lc, y, la, z, lb)?),
-        (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => Storage::Cuda(x.where_cond(lc, y, la, z, lb)?),
+        (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => Storage::Cpu(x.where_cond(&pc, y, &pa, z, &pb)?),
+        (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => Storage::Cuda(x.where_cond(&pc, y, &pa, z, &pb)?),
         (x, y, _) => return Err(mismatch("where", x.device(), y.device())),
     };
-    Ok(Tensor::from_storage_on(out, &la.shape))
+    Ok(match order {
+        Some(o) => in_order(out, &la.shape, &o),
+        None => Tensor::from_storage_on(out, &la.shape),
+    })
 }
 
 /// A contiguous copy of `t` read through `l` (a broadcast of its layout), cast to `dtype`.

@@ -259,7 +259,7 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 let f = |x: i64, y: i64| match op { BinaryOp::And => x & y, BinaryOp::Or => x | y, _ => x ^ y };
                 int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
-            _ => bail!(Runtime, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
+            _ => bail!(NotImplemented, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name()),
         },
         // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
         BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
@@ -269,7 +269,13 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
             BinaryOp::Add | BinaryOp::Maximum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)?),
             BinaryOp::Mul | BinaryOp::Minimum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)?),
             BinaryOp::Sub => bail!(Runtime, "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."),
-            _ => bail!(Runtime, "\"{:?}\" not implemented for 'Bool'", op),
+            _ => bail!(NotImplemented, "\"{}\" not implemented for 'Bool'", match op {
+                BinaryOp::Pow => "pow",
+                BinaryOp::Rem => "remainder_cpu",
+                BinaryOp::FloorDiv => "div_floor_cpu",
+                BinaryOp::Fmod => "fmod_cpu",
+                o => o.name(),
+            }),
         },
         BinaryOp::Add => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x + y)?)),
         BinaryOp::Sub => num_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x - y)?)),

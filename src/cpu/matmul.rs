@@ -59,6 +59,21 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         if matches!(par, gemm::Parallelism::None) { run() } else { crate::runtime::install(run) }
         return;
     }
+    if T::DTYPE.category() == crate::dtype::Category::Integral {
+        // integers multiply and add with two's-complement wraparound, as torch's
+        for i in 0..m {
+            for j in 0..n {
+                let mut acc = 0i64;
+                for p in 0..k {
+                    let av = a[(a_off as isize + i as isize * a_rs + p as isize * a_cs) as usize].to_i64();
+                    let bv = b[(b_off as isize + p as isize * b_rs + j as isize * b_cs) as usize].to_i64();
+                    acc = acc.wrapping_add(av.wrapping_mul(bv));
+                }
+                c[i * n + j] = T::from_i64(acc);
+            }
+        }
+        return;
+    }
     for i in 0..m {
         for j in 0..n {
             let mut acc = 0f64;

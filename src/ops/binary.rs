@@ -94,7 +94,20 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     if alpha.as_f64() == 1.0 {
         return add(a, b);
     }
-    add(a, &mul(b, &Tensor::wrapped_scalar(alpha))?)
+    add(a, &scaled(b, alpha)?)
+}
+
+/// `alpha * b`; a Python number `b` stays a number (so `bool_t + 1.5 * alpha` is float32,
+/// as in torch, not the float64 of a 0-dim product).
+fn scaled(b: &Tensor, alpha: Scalar) -> Result<Tensor> {
+    if b.0.is_wrapped_number {
+        let v = b.item()?;
+        return Ok(Tensor::wrapped_scalar(match (v, alpha) {
+            (Scalar::Float(_), _) | (_, Scalar::Float(_)) => Scalar::Float(v.as_f64() * alpha.as_f64()),
+            _ => Scalar::Int(v.as_i64().wrapping_mul(alpha.as_i64())),
+        }));
+    }
+    mul(b, &Tensor::wrapped_scalar(alpha))
 }
 
 /// `a - b`.
@@ -117,7 +130,7 @@ pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     if alpha.as_f64() == 1.0 {
         return sub(a, b);
     }
-    let out = sub(a, &mul(b, &Tensor::wrapped_scalar(alpha))?)?;
+    let out = sub(a, &scaled(b, alpha)?)?;
     crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
     Ok(out)
 }
@@ -186,13 +199,18 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `a / b` (true division).
 pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    div_named(a, b, "DivBackward0")
+}
+
+/// `div` recorded as `name` (torch's `div(..., rounding_mode=None)` is DivBackward2).
+pub fn div_named(a: &Tensor, b: &Tensor, name: &'static str) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Div)?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1/b, d/db = -a/b²
     let rb = edges[1].is_some();
     let save = if rb { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };
-    record_with(edges, "DivBackward0", &[&out], &save, move |s, g, n| {
+    record_with(edges, name, &[&out], &save, move |s, g, n| {
         let bt = s.get(if rb { 1 } else { 0 })?;
         let ga = grad_for(n, 0, || sum_to(&div(&g[0], &bt)?, &sa))?;
         let gb = grad_for(n, 1, || {
@@ -381,10 +399,10 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 
 /// `masked_fill(x, mask, value)`: `value` (a scalar or 0-dim tensor) where `mask`, else `x`
-/// (MaskedFillBackward0; MaskedFillBackward1 when `value` requires grad).
+/// (MaskedFillBackward0 for a number; MaskedFillBackward1 for a tensor value).
 pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> {
     if mask.dtype() != DType::Bool {
-        bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().c_name().replace("int64_t", "long int").replace("int8_t", "signed char").replace("uint8_t", "unsigned char").replace("int16_t", "short int"));
+        bail!(Runtime, "masked_fill_ only supports boolean masks, but got mask with dtype {}", mask.dtype().cpp_type_name());
     }
     broadcast_shapes(&mask.shape(), &x.shape())?;
     if value.0.is_wrapped_number {
@@ -403,7 +421,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
     let sx = x.shape();
     let m = mask.clone();
     let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
-    if value.requires_grad() && !value.0.is_wrapped_number {
+    if !value.0.is_wrapped_number {
         record("MaskedFillBackward1", &[x, value], &[&out], &[], move |_, g, n| {
             let gx = grad_for(n, 0, || sum_to(&where_(&m, &zero(), &g[0])?, &sx))?;
             let gv = grad_for(n, 1, || super::sum(&where_(&m, &g[0], &zero())?, None))?;

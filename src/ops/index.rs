@@ -13,11 +13,55 @@ use crate::{bail, ensure};
 /// Elements of `x` at flat (row-major logical) `offsets` (an int64 tensor on x's device),
 /// shaped `shape`. Differentiable.
 pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    take_named(x, offsets, shape, "IndexBackward0")
+}
+
+/// `take` recorded under the name of the op that selects (GatherBackward0, SortBackward0, ...).
+pub fn take_named(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str) -> Result<Tensor> {
     let out = backend::take(x, offsets, shape)?;
     let xs = x.shape();
     let offs = offsets.clone();
-    record("IndexBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
     Ok(out)
+}
+
+/// `index_select(x, dim, index)`: the slices of `x` at `index` (a vector or scalar of int64
+/// or int32) along `dim` (IndexSelectBackward0), with ATen's checks in ATen's order.
+pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    let d = crate::shape::wrap_dim(dim, x.dim())?;
+    let n = index.numel();
+    ensure!(index.dim() <= 1, Index, "index_select(): Index is supposed to be a vector");
+    ensure!(!(x.dim() == 0 && n != 1), Runtime, "index_select(): Index to scalar can have only 1 value, got {} value(s)", n);
+    ensure!(matches!(index.dtype(), DType::Int64 | DType::Int32), Runtime, "index_select(): Expected dtype int32 or int64 for index");
+    let shape = x.shape();
+    let size = if x.dim() == 0 { 1 } else { shape[d] as i64 };
+    let idx = index.to_i64_vec()?;
+    if x.dim() > 1 && n > 0 && x.numel() == 0 {
+        ensure!(size > 0, Runtime, "index_select(): self indexing axis dim should be positive");
+        ensure!(idx.iter().all(|&i| i >= -size && i < size), Index, "index out of range in self");
+    } else if x.dim() > 1 && x.numel() > 0 && d != 0 {
+        if let Some(&bad) = idx.iter().find(|&&i| i < 0 || i >= size) {
+            bail!(Runtime, "INDICES element is out of DATA bounds, id={} axis_dim={}", bad, size);
+        }
+    } else {
+        ensure!(idx.iter().all(|&i| i >= 0 && i < size), Index, "index out of range in self");
+    }
+    if x.dim() == 0 {
+        return take_named(x, &backend::offsets_tensor(&[0], x.device())?, &[], "IndexSelectBackward0");
+    }
+    let cs = contiguous_strides(&shape);
+    let (outer, inner): (usize, usize) = (shape[..d].iter().product(), shape[d + 1..].iter().product());
+    let mut offsets = Vec::with_capacity(outer * n * inner);
+    for o in 0..outer {
+        for &i in &idx {
+            let i = if i < 0 { i + size } else { i } as usize;
+            let base = o * shape[d] * cs[d] + i * cs[d];
+            offsets.extend(base..base + inner);
+        }
+    }
+    let mut out_shape = shape.clone();
+    out_shape[d] = n;
+    take_named(x, &backend::offsets_tensor(&offsets, x.device())?, &out_shape, "IndexSelectBackward0")
 }
 
 /// Zeros of `shape` with `g`'s elements added at flat `offsets`. Differentiable.
@@ -94,18 +138,33 @@ fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
         .collect()
 }
 
-/// `nonzero(x)`: an (n, ndim) int64 tensor of the indices of non-zero elements.
+/// `nonzero(x)`: an (n, ndim) int64 tensor of the indices of non-zero elements, laid out
+/// column by column as torch's (strides (1, n)); a 0-dim `x` counts as one element with no
+/// dims (shape (1, 0) when non-zero).
 pub fn nonzero(x: &Tensor) -> Result<Tensor> {
     let cols = nonzero_cols(x)?;
-    let n = cols.first().map_or(0, |c| c.numel());
+    let n = if x.dim() == 0 { nonzero_scalar(x)? as usize } else { cols.first().map_or(0, |c| c.numel()) };
     let nd = cols.len();
-    let mut v = vec![0i64; n * nd];
-    for (k, c) in cols.iter().enumerate() {
-        for (i, val) in c.to_i64_vec()?.into_iter().enumerate() {
-            v[i * nd + k] = val;
-        }
+    let mut v = Vec::with_capacity(n * nd);
+    for c in &cols {
+        v.extend(c.to_i64_vec()?);
     }
-    Tensor::from_vec(v, &[n, nd])
+    let t = Tensor::from_vec(v, &[nd, n])?;
+    Ok(super::as_strided_view(&t, &crate::shape::Layout { shape: vec![n, nd].into(), strides: vec![1, n.max(1)].into(), offset: 0 }))
+}
+
+fn nonzero_scalar(x: &Tensor) -> Result<bool> {
+    Ok(if x.dtype().is_float() { x.item()?.as_f64() != 0.0 } else { x.to_i64_vec()?[0] != 0 })
+}
+
+/// `nonzero(x, as_tuple=True)` / `where(x)`: one int64 vector of indices per dim (a 0-dim
+/// `x` as a one-element vector).
+pub fn nonzero_tuple(x: &Tensor) -> Result<Vec<Tensor>> {
+    if x.dim() == 0 {
+        let hit = nonzero_scalar(x)?;
+        return Ok(vec![Tensor::from_vec(if hit { vec![0i64] } else { vec![] }, &[hit as usize])?]);
+    }
+    nonzero_cols(x)
 }
 
 /// Flat offsets and result shape of `x[indices]` (PyTorch's advanced-indexing rules: the
@@ -130,6 +189,9 @@ pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
         let n = x_shape[d] as i64;
         let mut v = Vec::with_capacity(bn);
         for i in raw {
+            if n == 0 {
+                bail!(Index, "index is out of bounds for dimension with size 0");
+            }
             if i < -n || i >= n {
                 bail!(Index, "index {} is out of bounds for dimension {} with size {}", i, d, n);
             }
@@ -244,13 +306,21 @@ fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
     super::binary_raw(&base, &scaled, super::BinOp::Add)
 }
 
-/// `gather(x, dim, index)`.
+/// `gather(x, dim, index)` (GatherBackward0).
 pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
+    gather_named(x, dim, index, "GatherBackward0")
+}
+
+/// `gather` recorded as `name` (sort and topk select their values this way).
+pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) -> Result<Tensor> {
     if x.dim() == 0 {
-        // a 0-dim input gathers as a one-element vector
+        // a 0-dim input gathers as a one-element vector: offsets 0
         crate::shape::wrap_dim(dim, 0)?;
-        let r = gather(&super::reshape(x, &[1])?, 0, &super::reshape(index, &[index.numel() as i64])?)?;
-        return super::reshape(&r, &index.shape().iter().map(|&s| s as i64).collect::<Vec<_>>());
+        ensure!(index.dtype() == DType::Int64, Runtime, "gather(): Expected dtype int64 for index");
+        ensure!(index.dim() <= 1, Runtime, "Index tensor must have the same number of dimensions as input tensor");
+        let idx = index.to_i64_vec()?;
+        ensure!(idx.iter().all(|&i| i == 0), Runtime, "index {} is out of bounds for dimension 0 with size 1", idx.iter().find(|&&i| i != 0).copied().unwrap_or(0));
+        return take_named(x, &backend::offsets_tensor(&vec![0; idx.len()], x.device())?, &index.shape(), name);
     }
     let shape = x.shape();
     let d = crate::shape::wrap_dim(dim, shape.len())?;
@@ -277,5 +347,5 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
         }
         offsets.push(off);
     }
-    take(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape)
+    take_named(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name)
 }

@@ -3,7 +3,7 @@
 //! the in-place machinery (`CopySlices` on views, `IndexPutBackward0`). Also the constant
 //! fills `zero_` (ZeroBackward0) and `fill_` (FillBackward2).
 
-use super::{copy_from, index, index_put, inplace, make_view, select, slice, unsqueeze};
+use super::{copy_from, index, index_put, inplace_overlapping, make_view, select, slice, unsqueeze};
 use crate::autograd::record;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -61,7 +61,10 @@ fn check_ints(x: &Tensor, items: &[TensorIndex]) -> Result<()> {
 
 /// Apply the basic part of a key as views; return the view and the advanced indices
 /// positioned against its dims (empty when there are none).
-fn apply_basic(x: &Tensor, items: &[TensorIndex]) -> Result<(Tensor, Vec<Option<Tensor>>)> {
+///
+/// With `skip_full` (a tuple key, as torch's `applySlicing`), a slice `0:stop:1` with `stop`
+/// past the end is no op at all, as in torch (`x[:, :]` is AliasBackward0, `x[0, :]` Select).
+fn apply_basic(x: &Tensor, items: &[TensorIndex], skip_full: bool) -> Result<(Tensor, Vec<Option<Tensor>>)> {
     check_ints(x, items)?;
     let consumed: usize = items.iter().map(TensorIndex::consumes).sum();
     let nd = x.dim();
@@ -71,9 +74,7 @@ fn apply_basic(x: &Tensor, items: &[TensorIndex]) -> Result<(Tensor, Vec<Option<
         }
         return Err(Error::Index(format!("too many indices for tensor of dimension {}", nd)));
     }
-    if items.iter().filter(|i| matches!(i, TensorIndex::Ellipsis)).count() > 1 {
-        return Err(Error::Index("an index can only have a single ellipsis ('...')".into()));
-    }
+    // several ellipses are allowed, as in torch: each skips the dims the other items leave
     let mut cur = x.clone();
     let mut dim: i64 = 0;
     let mut adv: Vec<Option<Tensor>> = Vec::new();
@@ -86,8 +87,12 @@ fn apply_basic(x: &Tensor, items: &[TensorIndex]) -> Result<(Tensor, Vec<Option<
                 view_made = true;
             }
             TensorIndex::Slice { start, stop, step } => {
-                cur = slice(&cur, dim, *start, *stop, *step)?;
-                view_made = true;
+                let len = cur.shape().get(dim as usize).copied().unwrap_or(0) as i64;
+                let full = start.unwrap_or(0) == 0 && *step == 1 && stop.is_none_or(|e| e >= len);
+                if !(skip_full && full) {
+                    cur = slice(&cur, dim, *start, *stop, *step)?;
+                    view_made = true;
+                }
                 adv.push(None);
                 dim += 1;
             }
@@ -130,9 +135,15 @@ fn apply_basic(x: &Tensor, items: &[TensorIndex]) -> Result<(Tensor, Vec<Option<
     Ok((cur, adv))
 }
 
-/// `x[key]`.
+/// `x[key]` for a tuple key `x[a, b, ...]`.
 pub fn get_index(x: &Tensor, key: &[TensorIndex]) -> Result<Tensor> {
-    let (view, adv) = apply_basic(x, key)?;
+    get_index_with(x, key, true)
+}
+
+/// `x[key]`; `tuple` says whether the key was a tuple (Python's `x[a:b]` slices even where
+/// the slice covers the dim, `x[a:b,]` does not: torch names the results differently).
+pub fn get_index_with(x: &Tensor, key: &[TensorIndex], tuple: bool) -> Result<Tensor> {
+    let (view, adv) = apply_basic(x, key, tuple)?;
     if adv.is_empty() {
         return Ok(view);
     }
@@ -146,17 +157,17 @@ pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> 
     let vs = value.shape();
     let lead = vs.iter().take_while(|&&s| s == 1).count();
     let value = if lead > 0 { super::reshape(&value, &vs[lead..].iter().map(|&s| s as i64).collect::<Vec<_>>())? } else { value };
-    let (view, adv) = apply_basic(x, key)?;
+    let (view, adv) = apply_basic(x, key, true)?;
     if adv.is_empty() {
-        inplace(&view, |inp| copy_from(inp, &value))
+        inplace_overlapping(&view, |inp| copy_from(inp, &value))
     } else {
-        inplace(&view, |inp| index_put(inp, &adv, &value, false))
+        inplace_overlapping(&view, |inp| index_put(inp, &adv, &value, false))
     }
 }
 
 /// `x.zero_()`: the old value gets no gradient (ZeroBackward0 cuts the history through it).
 pub fn zero_(x: &Tensor) -> Result<()> {
-    inplace(x, |inp| {
+    inplace_overlapping(x, |inp| {
         let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;
         let meta = crate::autograd::InputMeta::of(inp);
         record("ZeroBackward0", &[inp], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
@@ -170,7 +181,7 @@ pub fn fill_(x: &Tensor, v: &Tensor) -> Result<()> {
     if v.dim() != 0 {
         return Err(Error::Runtime(format!("fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", v.dim())));
     }
-    inplace(x, |inp| {
+    inplace_overlapping(x, |inp| {
         let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;
         super::write_into(&out, v)?;
         if v.requires_grad() {

@@ -9,7 +9,7 @@ use crate::{bail, ensure};
 
 fn same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
     if a.dtype() != b.dtype() {
-        bail!(Runtime, "expected m1 and m2 to have the same dtype, but got: {} != {}", a.dtype().name(), b.dtype().name());
+        bail!(Runtime, "expected m1 and m2 to have the same dtype, but got: {} != {}", a.dtype().cpp_type_name(), b.dtype().cpp_type_name());
     }
     Ok(())
 }
@@ -29,7 +29,7 @@ fn mm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 fn check_bool(a: &Tensor) -> Result<()> {
     if a.dtype() == DType::Bool {
-        bail!(Runtime, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        bail!(NotImplemented, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
     }
     Ok(())
 }
@@ -56,8 +56,11 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `mv(m, v)`.
 pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     let (sm, sv) = (m.shape(), v.shape());
-    ensure!(m.dim() == 2 && v.dim() == 1 && sm[1] == sv[0], Runtime, "size mismatch, got input ({}), mat ({}x{}), vec ({})", sm[0], sm[0], sm.get(1).copied().unwrap_or(0), sv.first().copied().unwrap_or(0));
-    same_dtype(m, v)?;
+    ensure!(m.dim() == 2 && v.dim() == 1, Runtime, "vector + matrix @ vector expected, got 1, {}, {}", m.dim(), v.dim());
+    ensure!(sm[1] == sv[0], Runtime, "size mismatch, got input ({}), mat ({}x{}), vec ({})", sm[0], sm[0], sm[1], sv[0]);
+    if m.dtype() != v.dtype() {
+        bail!(Runtime, "addmv input tensors must have the same dtype, but got {}, {}, and {}", v.dtype().scalar_name(), m.dtype().scalar_name(), v.dtype().scalar_name());
+    }
     if m.dtype() == DType::Bool {
         bail!(NotImplemented, "\"addmv_impl_cpu\" not implemented for 'Bool'");
     }
@@ -75,8 +78,13 @@ pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
 /// `dot(a, b)` for vectors.
 pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     ensure!(a.dim() == 1 && b.dim() == 1, Runtime, "1D tensors expected, but got {}D and {}D tensors", a.dim(), b.dim());
+    if a.dtype() != b.dtype() {
+        bail!(Runtime, "dot : expected both vectors to have same dtype, but found {} and {}", a.dtype().scalar_name(), b.dtype().scalar_name());
+    }
     ensure!(a.numel() == b.numel(), Runtime, "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got {} and {} elements respectively", a.numel(), b.numel(), a.numel(), b.numel());
-    same_dtype(a, b)?;
+    if a.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"dot\" not implemented for 'Bool'");
+    }
     let a2 = super::as_strided_view(a, &{ let mut l = a.layout(); l.shape.insert(0, 1); l.strides.insert(0, 0); l });
     let b2 = super::as_strided_view(b, &{ let mut l = b.layout(); l.shape.push(1); l.strides.push(1); l });
     let out = mm_raw(&a2, &b2)?;
@@ -96,7 +104,12 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     ensure!(b.dim() == 3, Runtime, "batch2 must be a 3D tensor");
     let (sa, sb) = (a.shape(), b.shape());
     ensure!(sa[0] == sb[0] && sa[2] == sb[1], Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", sa[0], sa[2], sb[0], sb[1]);
-    same_dtype(a, b)?;
+    if a.dtype() == DType::Bool || b.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"bmm\" not implemented for 'Bool'");
+    }
+    if a.dtype() != b.dtype() {
+        bail!(Runtime, "expected scalar type {} but found {}", a.dtype().scalar_name(), b.dtype().scalar_name());
+    }
     let out = bmm_raw(a, b)?;
     // d/da = g bᵀ, d/db = aᵀ g (per batch)
     record("BmmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
@@ -107,50 +120,95 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `matmul(a, b)` with PyTorch's rank rules and batch broadcasting.
+/// Whether torch's matmul folds the batch of the larger operand (either order) into the rows of one mm/mv
+/// (ATen's `should_fold`): when that costs no copy, or when the smaller operand requires grad
+/// (its gradient then comes out of one mm instead of a batch summed afterwards).
+fn should_fold(a: &Tensor, b: &Tensor) -> bool {
+    let a_larger = a.dim() >= b.dim();
+    let (dim_t1, dim_t2) = if a_larger { (a.dim(), b.dim()) } else { (b.dim(), a.dim()) };
+    if !(dim_t1 >= 3 && dim_t2 <= 2) {
+        return false;
+    }
+    if if a_larger { b.requires_grad() } else { a.requires_grad() } {
+        return true;
+    }
+    if a.dim() == 2 {
+        return false;
+    }
+    // t1 = the larger operand (transposed when it is b)
+    let mut l = if a_larger { a.layout() } else { b.layout() };
+    if !a_larger {
+        l = super::layout_transpose(&l, dim_t1 - 2, dim_t1 - 1);
+    }
+    if l.numel() == 0 {
+        return true;
+    }
+    (0..dim_t1 - 2).all(|i| l.strides[i] == l.strides[i + 1] * l.shape[i + 1])
+}
+
+/// `matmul(a, b)` with PyTorch's rank rules and batch broadcasting, composed as ATen's
+/// `_matmul_impl` composes it (so results carry the same grad_fn: SqueezeBackward4 for
+/// vector @ matrix, UnsafeViewBackward0 for folded and batched products).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (da, db) = (a.dim(), b.dim());
     ensure!(da > 0 && db > 0, Runtime, "both arguments to matmul need to be at least 1D, but they are {}D and {}D", da, db);
     match (da, db) {
-        (1, 1) => dot(a, b),
-        (2, 1) => mv(a, b),
-        (1, 2) => squeeze(&mm(&unsqueeze(a, 0)?, b)?, Some(0)),
-        (2, 2) => mm(a, b),
-        (_, 1) | (_, 2) if da >= 3 => {
-            // fold the batch into rows: (..., n, k) @ (k, m)
-            let sa = a.shape();
-            let k = sa[da - 1];
-            let bb = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
-            let sb = bb.shape();
-            ensure!(sb[0] == k, Runtime, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", sa[..da - 1].iter().product::<usize>(), k, sb[0], sb[1]);
-            let folded = reshape(a, &[-1, k as i64])?;
-            let r = mm(&folded, &bb)?;
-            let mut shape: Vec<i64> = sa[..da - 1].iter().map(|&d| d as i64).collect();
-            if db == 2 {
-                shape.push(sb[1] as i64);
-            }
-            reshape(&r, &shape)
-        }
-        _ => {
-            let a3 = if da == 1 { unsqueeze(a, 0)? } else { a.clone() };
-            let b3 = if db == 1 { unsqueeze(b, 1)? } else { b.clone() };
-            let (sa, sb) = (a3.shape(), b3.shape());
-            let (n, k) = (sa[sa.len() - 2], sa[sa.len() - 1]);
-            let (k2, m) = (sb[sb.len() - 2], sb[sb.len() - 1]);
-            ensure!(k == k2, Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", sa[..sa.len() - 2].iter().product::<usize>(), k, sb[..sb.len() - 2].iter().product::<usize>(), k2);
-            let batch = crate::shape::broadcast_shapes(&sa[..sa.len() - 2], &sb[..sb.len() - 2])?;
-            let bn: usize = batch.iter().product();
-            let mut ea: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
-            let mut eb = ea.clone();
-            ea.extend([n as i64, k as i64]);
-            eb.extend([k as i64, m as i64]);
-            let a_e = reshape(&expand(&a3, &ea)?, &[bn as i64, n as i64, k as i64])?;
-            let b_e = reshape(&expand(&b3, &eb)?, &[bn as i64, k as i64, m as i64])?;
-            let r = bmm(&a_e, &b_e)?;
-            let mut shape: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
-            if da > 1 { shape.push(n as i64); }
-            if db > 1 { shape.push(m as i64); }
-            reshape(&r, &shape)
-        }
+        (1, 1) => return dot(a, b),
+        (2, 1) => return mv(a, b),
+        (1, 2) => return super::squeeze_named(&mm(&unsqueeze(a, 0)?, b)?, 0, "SqueezeBackward4"),
+        (2, 2) => return mm(a, b),
+        _ => {}
     }
+    if should_fold(a, b) {
+        // fold the larger operand's batch into the rows of one mm (or mv)
+        let transpose = db > da;
+        let t1 = if transpose { transpose_last(b)? } else { a.clone() };
+        let t2 = if !transpose { b.clone() } else if da == 2 { t(a)? } else { a.clone() };
+        let s1 = t1.shape();
+        let k = *s1.last().unwrap_or(&1);
+        let mut out_shape: Vec<i64> = s1[..s1.len() - 1].iter().map(|&d| d as i64).collect();
+        let rows: i64 = out_shape.iter().product();
+        let folded = reshape(&t1, &[rows, k as i64])?;
+        if t2.dim() == 2 {
+            let s2 = t2.shape();
+            ensure!(s2[0] == k, Runtime, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", rows, k, s2[0], s2[1]);
+            out_shape.push(s2[1] as i64);
+            let out = super::unsafe_view(&mm(&folded, &t2)?, &out_shape)?;
+            return if transpose { super::contiguous(&transpose_last(&out)?) } else { Ok(out) };
+        }
+        return super::unsafe_view(&mv(&folded, &t2)?, &out_shape);
+    }
+    // batched: broadcast the batch dims, flatten them, one bmm
+    let (sa, sb) = (a.shape(), b.shape());
+    let n = if da > 1 { sa[da - 2] } else { 1 };
+    let m1 = sa[da - 1];
+    let m2 = if db > 1 { sb[db - 2] } else { sb[0] };
+    let p = if db > 1 { sb[db - 1] } else { 1 };
+    let batch = crate::shape::broadcast_shapes(&sa[..da.saturating_sub(2)], &sb[..db.saturating_sub(2)])?;
+    let bn: usize = batch.iter().product();
+    let batch_i: Vec<i64> = batch.iter().map(|&d| d as i64).collect();
+    let mut ea = batch_i.clone();
+    ea.extend([n as i64, m1 as i64]);
+    let a_e = reshape(&expand(a, &ea)?, &[bn as i64, n as i64, m1 as i64])?;
+    let vector_rhs = db == 1;
+    let mut eb = batch_i.clone();
+    if vector_rhs { eb.push(m2 as i64) } else { eb.extend([m2 as i64, p as i64]) }
+    let mut b_e = expand(b, &eb)?;
+    if vector_rhs {
+        b_e = unsqueeze(&b_e, -1)?;
+    }
+    let b_e = reshape(&b_e, &[bn as i64, m2 as i64, p as i64])?;
+    ensure!(m1 == m2, Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", bn, m1, bn, m2);
+    let mut out_shape = batch_i;
+    if da > 1 { out_shape.push(n as i64); }
+    if db > 1 { out_shape.push(p as i64); }
+    let r = bmm(&a_e, &b_e)?;
+    let r = if vector_rhs { squeeze(&r, Some(-1))? } else { r };
+    super::unsafe_view(&r, &out_shape)
+}
+
+/// `x.mT`: the last two dims swapped.
+fn transpose_last(x: &Tensor) -> Result<Tensor> {
+    let nd = x.dim() as i64;
+    transpose(x, nd - 2, nd - 1)
 }

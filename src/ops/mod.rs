@@ -128,7 +128,7 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     if t.dtype() == dtype {
         return Ok(t.clone());
     }
-    let out = cast_raw(t, dtype)?;
+    let out = backend::cast_preserving(t, dtype)?;
     if dtype.is_float() {
         let src = t.dtype();
         record("ToCopyBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(to_dtype(&g[0], src)?)]))?;
@@ -184,11 +184,22 @@ fn check_inplace_cast(result: DType, target: DType) -> Result<()> {
 
 /// The checks every in-place op makes before writing.
 pub fn check_inplace(target: &Tensor) -> Result<()> {
+    check_inplace_with(target, false)
+}
+
+/// `check_inplace`; `allow_overlap` for the writes torch lets into a tensor whose elements
+/// share memory (fills, `copy_`/setitem, `masked_fill_`: every alias gets the same value).
+fn check_inplace_with(target: &Tensor, allow_overlap: bool) -> Result<()> {
     if target.0.is_inference && !is_inference_mode() {
         bail!(Runtime, "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.");
     }
     if is_grad_enabled() && target.requires_grad() && target.is_leaf() {
         bail!(Runtime, "a leaf Variable that requires grad is being used in an in-place operation.");
+    }
+    if is_grad_enabled() && target.meta().view_creation == crate::tensor::VIEW_MULTI_OUTPUT && target.requires_grad() {
+        let (nr, name) = (target.output_nr(), target.grad_fn().map(|n| n.name.to_string()).unwrap_or_default());
+        let short = name.trim_end_matches(|c: char| c.is_ascii_digit()).trim_end_matches("Backward");
+        bail!(Runtime, "Output {} of {} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.", nr, short);
     }
     if is_grad_enabled() {
         if let Some(base) = target.meta().view_base.clone() {
@@ -197,7 +208,7 @@ pub fn check_inplace(target: &Tensor) -> Result<()> {
             }
         }
     }
-    {
+    if !allow_overlap {
         let d = target.data();
         if d.layout.shape.iter().zip(&d.layout.strides).any(|(&n, &s)| n > 1 && s == 0) {
             bail!(Runtime, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
@@ -223,7 +234,16 @@ pub fn write_into(dst: &Tensor, src: &Tensor) -> Result<()> {
 /// history when recording); it is written into `target`'s storage, the version is bumped,
 /// and the history is rebased onto `target` (or onto its base through CopySlices).
 pub fn inplace(target: &Tensor, compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
-    check_inplace(target)?;
+    inplace_with(target, false, compute)
+}
+
+/// `inplace` for a write torch allows into self-overlapping memory (see `check_inplace_with`).
+pub fn inplace_overlapping(target: &Tensor, compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
+    inplace_with(target, true, compute)
+}
+
+fn inplace_with(target: &Tensor, allow_overlap: bool, compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
+    check_inplace_with(target, allow_overlap)?;
     let recording = is_grad_enabled();
     // When recording, the op sees a snapshot: it may save its input, which the write below
     // would otherwise corrupt (PyTorch clones `self` for the same reason).
@@ -257,19 +277,18 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
         Some(base) if !base.same(target) => {
             let base_layout = base.layout();
             let view_layout = target.layout();
-            ensure!(base_layout.is_contiguous() && base_layout.offset == 0, NotImplemented,
-                "in-place update of a view of a non-contiguous base is not supported");
             let edges = [base.gradient_edge(), result.gradient_edge()].into_iter().collect();
-            let vl = view_layout.clone();
+            let (bl, vl) = (base_layout.clone(), view_layout.clone());
             // d base = g with the written region zeroed; d src = g over the region
             record_with(edges, "CopySlices", &[&base], &[], move |_, g, needs| {
+                let offs = backend::offsets_tensor(&view_offsets_in_base(&bl, &vl)?, g[0].device())?;
                 let gb = if needs[0] {
-                    let c = clone(&g[0])?;
-                    let region = as_strided_view(&c, &vl);
-                    write_into(&region, &crate::tensor::zeros(&[], c.dtype())?)?;
-                    Some(c)
+                    let ones = crate::tensor::full_on(&[offs.numel()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
+                    let hit = put_add(&ones, &offs, &g[0].shape())?;
+                    let keep = binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), BinOp::Eq)?;
+                    Some(mul(&g[0], &cast_raw(&keep, g[0].dtype())?)?)
                 } else { None };
-                let gs = if needs[1] { Some(as_strided(&contiguous(&g[0])?, &vl)?) } else { None };
+                let gs = if needs[1] { Some(take(&g[0], &offs, &vl.shape)?) } else { None };
                 Ok(vec![gb, gs])
             })?;
             // the view now reads its gradient out of the base's new history
@@ -287,10 +306,9 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
 /// the grad mode (torch regenerates a stale view's grad_fn on access).
 pub fn regenerate_view_history(base: &Tensor, view: &Tensor) {
     let Some(edge) = base.gradient_edge() else { return };
-    let vl = view.layout();
-    let bshape = base.shape();
+    let (bl, vl) = (base.layout(), view.layout());
     let r = crate::autograd::record_with(smallvec::smallvec![Some(edge)], "AsStridedBackward0", &[view], &[], move |_, g, _| {
-        Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)])
+        Ok(vec![Some(scatter_view_grad(&g[0], &bl, &vl)?)])
     });
     debug_assert!(r.is_ok());
 }
@@ -298,9 +316,32 @@ pub fn regenerate_view_history(base: &Tensor, view: &Tensor) {
 /// Record `out = as_strided(base, layout)` (AsStridedBackward0): the gradient scatters back
 /// into zeros of the base's shape.
 fn record_as_strided(base: &Tensor, out: &Tensor, layout: &Layout) -> Result<()> {
-    let vl = layout.clone();
-    let bshape = base.shape();
-    record("AsStridedBackward0", &[base], &[out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &vl, &bshape)?)]))
+    let (bl, vl) = (base.layout(), layout.clone());
+    record("AsStridedBackward0", &[base], &[out], &[], move |_, g, _| Ok(vec![Some(scatter_view_grad(&g[0], &bl, &vl)?)]))
+}
+
+/// The gradient of a view (storage layout `vl`) scattered into zeros of its base's shape
+/// (storage layout `bl`); overlapping view elements accumulate. Differentiable.
+fn scatter_view_grad(g: &Tensor, bl: &Layout, vl: &Layout) -> Result<Tensor> {
+    let offs = backend::offsets_tensor(&view_offsets_in_base(bl, vl)?, g.device())?;
+    put_add(g, &offs, &bl.shape)
+}
+
+/// For every element of a view (row-major), its flat index in its base's logical (row-major)
+/// order. The view's layout addresses storage; so does the base's, which need not be
+/// contiguous nor start at offset 0 (a detached slice, a column-major result), as long as
+/// it does not overlap itself (a tensor written in place never does).
+pub fn view_offsets_in_base(bl: &Layout, vl: &Layout) -> Result<Vec<usize>> {
+    let view_storage = index::storage_offsets(vl);
+    if bl.offset == 0 && bl.is_contiguous() {
+        return Ok(view_storage);
+    }
+    let mut at: std::collections::HashMap<usize, usize> = std::collections::HashMap::with_capacity(bl.numel());
+    for (i, o) in index::storage_offsets(bl).into_iter().enumerate() {
+        at.insert(o, i);
+    }
+    view_storage.iter().map(|o| at.get(o).copied().ok_or_else(|| crate::error::Error::Internal(
+        "a view reaches outside its base's elements".into()))).collect()
 }
 
 /// A tensor viewing `t`'s storage through an explicit layout (no autograd).

@@ -217,7 +217,7 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
     ensure!(x.dtype() == w.dtype(), Runtime,
         "Input type ({}) and weight type ({}) should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
         x.dtype().scalar_name(), w.dtype().scalar_name());
-    ensure!(x.dtype().is_float(), Runtime, "\"slow_conv2d_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), NotImplemented, "\"slow_conv2d_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     let g = o.groups;
     ensure!(g > 0, Runtime, "non-positive groups is not supported");
     let lift = |t: &Tensor, s: &[usize]| -> Result<Tensor> {
@@ -498,7 +498,7 @@ pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
     for (i, &d) in xs.iter().enumerate().skip(1) {
         ensure!(d > 0, Runtime, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {} being empty", crate::shape::fmt_list(&xs), i);
     }
-    ensure!(x.dtype().is_float(), Runtime, "\"adaptive_avg_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), NotImplemented, "\"adaptive_avg_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
     let nd = xs.len();
     let (h, w) = (xs[nd - 2], xs[nd - 1]);
     let (rh, rw) = (adaptive_ranges(h, out[0]), adaptive_ranges(w, out[1]));
@@ -804,7 +804,7 @@ pub fn activation_(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<()> {
 }
 
 fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
-    ensure!(x.dtype().is_float(), Runtime, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
     // (grad_fn name, forward, backward d/dx given (x, g))
     type Bw = Box<dyn Fn(&Tensor, &Tensor) -> Result<Tensor> + Send + Sync>;
     let (name, out, bw): (&'static str, Tensor, Bw) = match kind {
@@ -1048,7 +1048,7 @@ fn same_shape(x: &Tensor, y: &Tensor) -> Result<()> {
 /// input and target; `red` 0 none, 1 mean, 2 sum.
 pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> Result<Tensor> {
     same_shape(x, y)?;
-    ensure!(x.dtype().is_float(), Runtime, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
     let k = kind.to_string();
     let elem = move |x: &Tensor, y: &Tensor| -> Result<Tensor> {
         let d = sub(x, y)?;
@@ -1414,7 +1414,7 @@ pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tenso
     for (i, &d) in xs.iter().enumerate().skip(1) {
         ensure!(d > 0, Runtime, "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {} with dimension {} being empty", crate::shape::fmt_list(&xs), i);
     }
-    ensure!(x.dtype().is_float(), Runtime, "\"adaptive_max_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
+    ensure!(x.dtype().is_float(), NotImplemented, "\"adaptive_max_pool2d\" not implemented for '{}'", x.dtype().scalar_name());
     let nd = xs.len();
     let (h, w) = (xs[nd - 2], xs[nd - 1]);
     let nc: usize = xs[..nd - 2].iter().product();

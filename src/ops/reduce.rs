@@ -101,6 +101,7 @@ fn sum_dtype(d: DType) -> DType {
 
 /// `sum(x, dims, keepdim, dtype)`; no dims means every dim (SumBackward0), else SumBackward1.
 pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    check_grad_dtype(x, dtype)?;
     let shape = x.shape();
     let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
     let out = sum_raw(x, dims, keepdim, od)?;
@@ -118,6 +119,7 @@ pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>)
 
 /// `x.sum()` over everything (SumBackward0).
 pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    check_grad_dtype(x, dtype)?;
     let shape = x.shape();
     let dims: Vec<usize> = (0..shape.len()).collect();
     let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
@@ -192,10 +194,19 @@ fn prod_of_others(x: &Tensor, dims: &[usize]) -> Result<Tensor> {
     super::contiguous(&permute(&t, &inv)?)
 }
 
+/// A reduction asked for an integral `dtype` of an input that records history: torch refuses
+/// (the result could not carry the gradient).
+pub fn check_grad_dtype(x: &Tensor, dtype: Option<DType>) -> Result<()> {
+    match dtype {
+        Some(d) if !d.is_float() && crate::autograd::needs_record(&[x]) => bail!(Runtime, "Autograd not support dtype: {}", d.scalar_name()),
+        _ => Ok(()),
+    }
+}
+
 /// Whole-tensor max or min (MaxBackward1/MinBackward1): ties share the gradient evenly.
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     if x.numel() == 0 {
-        bail!(Runtime, "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
+        bail!(Runtime, "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", if is_max { "max" } else { "min" });
     }
     let all: Vec<usize> = (0..x.dim()).collect();
     let out = reduce_raw(x, &all, false, if is_max { ReduceOp::Max } else { ReduceOp::Min }, x.dtype(), Scalar::Int(0))?;
@@ -218,12 +229,17 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
 
 /// max/min along `dim`: (values, indices); the gradient goes to the first extreme.
 pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Tensor, Tensor)> {
+    max_dim_as(x, dim, keepdim, is_max, if is_max { "max" } else { "min" })
+}
+
+/// `max_dim` that names `what` (max, min, argmax, argmin) in its errors.
+fn max_dim_as(x: &Tensor, dim: i64, keepdim: bool, is_max: bool, what: &str) -> Result<(Tensor, Tensor)> {
     let shape = x.shape();
     let d = wrap_dim(dim, shape.len())?;
     let dims = if shape.is_empty() { vec![] } else { vec![d] };
     let (c, _, row) = rows_last(x, &dims)?;
     if row == 0 {
-        bail!(Index, "max(): Expected reduction dim {} to have non-zero size.", d);
+        bail!(Index, "{}(): Expected reduction dim {} to have non-zero size.", what, d);
     }
     let oshape = out_shape(&shape, &dims, keepdim);
     let dt = x.dtype();
@@ -276,13 +292,13 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
         bail!(Runtime, "{}(): does not support bool input", what);
     }
     match dim {
-        Some(d) => Ok(max_dim(&x.detach(), d, keepdim, is_max)?.1),
+        Some(d) => Ok(max_dim_as(&x.detach(), d, keepdim, is_max, what)?.1),
         None => {
             if x.numel() == 0 {
-                bail!(Index, "{}(): Expected reduction dim to be specified for input.numel() == 0.", if is_max { "argmax" } else { "argmin" });
+                bail!(Index, "{}(): Expected reduction dim to be specified for input.numel() == 0.", what);
             }
             let flat = reshape(&x.detach(), &[-1])?;
-            let (_, i) = max_dim(&flat, 0, false, is_max)?;
+            let (_, i) = max_dim_as(&flat, 0, false, is_max, what)?;
             Ok(i)
         }
     }
@@ -313,24 +329,62 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
         })?;
         return Ok(out);
     }
-    let a = super::abs(x)?;
-    if p.is_infinite() {
-        let r = if dims.is_empty() && !keepdim { max_all(&a, p > 0.0)? } else {
-            let mut cur = a;
-            for &d in dv.iter().rev() { cur = max_dim(&cur, d as i64, keepdim, p > 0.0)?.0; }
-            cur
+    let out = {
+        let _g = crate::autograd::GradModeGuard::new(false);
+        let a = super::abs(&x.detach())?;
+        if p.is_infinite() {
+            if dims.is_empty() && !keepdim {
+                max_all(&a, p > 0.0)?
+            } else {
+                let mut cur = a;
+                for &d in dv.iter().rev() { cur = max_dim(&cur, d as i64, keepdim, p > 0.0)?.0; }
+                cur
+            }
+        } else if p == 1.0 {
+            sum_dims(&a, &dv, keepdim, None)?
+        } else if p == 0.0 {
+            let nz = super::cast_raw(&super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?, x.dtype())?;
+            sum_dims(&nz, &dv, keepdim, None)?
+        } else {
+            let s = sum_dims(&super::pow_scalar(&a, Scalar::Float(p))?, &dv, keepdim, None)?;
+            super::pow_scalar(&s, Scalar::Float(1.0 / p))?
+        }
+    };
+    // derivatives as torch's linalg_vector_norm_backward (g, norm expanded back to x's shape)
+    record("LinalgVectorNormBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        let (xt, n) = (s.get(0)?, s.get(1)?);
+        let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
+        let ne = expand_back(&n, &shape, &dv, keepdim)?;
+        let sc = |v: f64| Tensor::wrapped_scalar(Scalar::Float(v));
+        let zero_where = |cond: &Tensor, v: &Tensor| super::where_(cond, &sc(0.0), v);
+        let r = if p == 0.0 {
+            mul(&xt, &sc(0.0))?
+        } else if p == 1.0 {
+            mul(&super::sign(&xt)?, &ge)?
+        } else if p.is_infinite() {
+            // the gradient goes to the extremes (NaN counts as one), split evenly between ties
+            let xa = super::abs(&xt)?;
+            let hit = super::compare(&super::compare(&xa, &ne, super::BinOp::Eq)?, &super::float_test(&xa, "isnan")?, super::BinOp::Or)?;
+            let mask = super::cast_raw(&hit, xt.dtype())?;
+            let count = expand_back(&sum_dims(&mask, &dv, true, None)?, &shape, &dv, true)?;
+            mul(&super::sign(&xt)?, &mul(&div(&ge, &count)?, &mask)?)?
+        } else if p < 1.0 {
+            let xs = mul(&super::sign(&xt)?, &super::pow_scalar(&super::abs(&xt)?, Scalar::Float(p - 1.0))?)?;
+            let xz = super::compare(&xt, &sc(0.0), super::BinOp::Eq)?;
+            mul(&mul(&zero_where(&xz, &xs)?, &ge)?, &super::pow_scalar(&ne, Scalar::Float(1.0 - p))?)?
+        } else {
+            let xs = if p < 2.0 {
+                mul(&super::sign(&xt)?, &super::pow_scalar(&super::abs(&xt)?, Scalar::Float(p - 1.0))?)?
+            } else {
+                mul(&xt, &super::pow_scalar(&super::abs(&xt)?, Scalar::Float(p - 2.0))?)?
+            };
+            let scale = div(&ge, &super::pow_scalar(&ne, Scalar::Float(p - 1.0))?)?;
+            let nz = super::compare(&ne, &sc(0.0), super::BinOp::Eq)?;
+            mul(&xs, &zero_where(&nz, &scale)?)?
         };
-        return Ok(r);
-    }
-    if p == 1.0 {
-        return sum_dims(&a, &dv, keepdim, None);
-    }
-    if p == 0.0 {
-        let nz = super::cast_raw(&super::binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?, x.dtype())?;
-        return sum_dims(&nz, &dv, keepdim, None);
-    }
-    let s = sum_dims(&super::pow_scalar(&a, Scalar::Float(p))?, &dv, keepdim, None)?;
-    super::pow_scalar(&s, Scalar::Float(1.0 / p))
+        Ok(vec![Some(r)])
+    })?;
+    Ok(out)
 }
 
 /// all/any over everything or along a dim (bool result).
@@ -354,18 +408,23 @@ pub fn std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool) -
 
 fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<Tensor> {
     if !x.dtype().is_float() {
-        bail!(Runtime, "{}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", if take_sqrt { "std" } else { "var" }, x.dtype().scalar_name());
+        let _ = take_sqrt;
+        bail!(Runtime, "std and var only support floating point and complex dtypes");
     }
     let shape = x.shape();
     let dv: Vec<usize> = dims.map(|d| d.to_vec()).unwrap_or_else(|| (0..shape.len()).collect());
     let n: usize = dv.iter().map(|&i| shape[i]).product();
     let (out, centered) = {
         let _g = crate::autograd::GradModeGuard::new(false);
-        let m = mean(x, Some(&dv), true, None)?;
-        let c = super::sub(x, &m)?;
+        // reduced (half) precision accumulates in float64, as torch's Welford accumulates in
+        // a wider type: squares of 1e20 overflow float32 but their variance need not
+        let src = if x.dtype() == DType::Float64 { x.detach() } else { super::cast_raw(x, DType::Float64)? };
+        let m = mean(&src, Some(&dv), true, None)?;
+        let c = super::sub(&src, &m)?;
         let ss = sum_dims(&mul(&c, &c)?, &dv, keepdim, None)?;
         let v = div(&ss, &Tensor::wrapped_scalar(Scalar::Float((n as f64 - correction).max(0.0))))?;
-        (if take_sqrt { super::sqrt(&v)? } else { v }, c)
+        let r = if take_sqrt { super::sqrt(&v)? } else { v };
+        (if r.dtype() == x.dtype() { r } else { super::cast_raw(&r, x.dtype())? }, c)
     };
     let name = if take_sqrt { "StdBackward0" } else { "VarBackward0" };
     let denom = (n as f64 - correction).max(0.0);

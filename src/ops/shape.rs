@@ -14,11 +14,15 @@ pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
     d.layout = layout;
     // a view of an inference tensor is an inference tensor, whatever the current mode
     let v = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
-    let base = x.meta().view_base.clone().unwrap_or_else(|| x.clone());
+    let (base, creation) = {
+        let m = x.meta();
+        (m.view_base.clone().unwrap_or_else(|| x.clone()), m.view_creation)
+    };
     let version = x.version();
     let mut m = v.meta();
     m.view_base = Some(base);
     m.view_version = version;
+    m.view_creation = creation;
     drop(m);
     v
 }
@@ -29,6 +33,10 @@ fn i64s(s: &[usize]) -> Vec<i64> {
 
 /// `view(shape)`: no copy; fails when the strides do not allow it.
 pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    view_named(x, shape, "ViewBackward0")
+}
+
+fn view_named(x: &Tensor, shape: &[i64], name: &'static str) -> Result<Tensor> {
     let l = x.layout();
     let new_shape = infer_shape(shape, l.numel())?;
     let Some(strides) = view_strides(&l, &new_shape) else {
@@ -36,22 +44,37 @@ pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     };
     let out = make_view(x, Layout { shape: new_shape, strides, offset: l.offset });
     let in_shape = i64s(&l.shape);
-    record("ViewBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
     Ok(out)
 }
 
-/// `reshape(shape)`: a view when possible, else a copy.
+/// `reshape(shape)` as torch does it: a contiguous tensor is viewed (ViewBackward0); another
+/// that the strides allow is aliased (ReshapeAliasBackward0); else a contiguous clone is
+/// reinterpreted (`_unsafe_view`, UnsafeViewBackward0, over CloneBackward0).
 pub fn reshape(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let l = x.layout();
     let new_shape = infer_shape(shape, l.numel())?;
-    if new_shape == l.shape {
-        // matches torch: reshape to the same shape is still a view op in the graph
+    if l.is_contiguous() {
         return view(x, shape);
     }
     if view_strides(&l, &new_shape).is_some() {
-        return view(x, shape);
+        return view_named(x, shape, "ReshapeAliasBackward0");
     }
-    view(&contiguous(x)?, shape)
+    unsafe_view(&clone_contiguous(x)?, shape)
+}
+
+/// `_unsafe_view(shape)` of a contiguous tensor: the same storage under a new shape, not
+/// tracked as a view (its input is a fresh intermediate no one else writes).
+pub fn unsafe_view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    let l = x.layout();
+    debug_assert!(l.is_contiguous());
+    let new_shape = infer_shape(shape, l.numel())?;
+    let mut d = x.data().clone();
+    d.layout = Layout { strides: crate::shape::contiguous_strides(&new_shape), shape: new_shape, offset: l.offset };
+    let out = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
+    let in_shape = i64s(&l.shape);
+    record("UnsafeViewBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
 }
 
 /// Layout of a transpose of dims a and b.
@@ -66,10 +89,7 @@ pub fn layout_transpose(l: &Layout, a: usize, b: usize) -> Layout {
 pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let nd = x.dim();
     let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
-    if nd == 0 {
-        return view(x, &[]);
-    }
-    let out = make_view(x, layout_transpose(&x.layout(), a, b));
+    let out = make_view(x, if nd == 0 { x.layout() } else { layout_transpose(&x.layout(), a, b) });
     record("TransposeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(transpose(&g[0], a as i64, b as i64)?)]))?;
     Ok(out)
 }
@@ -187,6 +207,15 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `squeeze(dim)` recorded as `name` (ATen's matmul squeezes in place: SqueezeBackward4).
+pub fn squeeze_named(x: &Tensor, dim: i64, name: &'static str) -> Result<Tensor> {
+    let l = x.layout();
+    let out = make_view(x, layout_squeeze(&l, Some(dim))?);
+    let in_shape = i64s(&l.shape);
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
 /// `squeeze(dims)` with several dims (SqueezeBackward2): each listed size-1 dim goes.
 pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let l = x.layout();
@@ -285,11 +314,11 @@ pub fn narrow(x: &Tensor, dim: i64, start: i64, length: i64) -> Result<Tensor> {
 /// `x.select(dim, index)` / `x[i]`.
 pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let l = x.layout();
-    ensure!(l.ndim() > 0, Index, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    ensure!(l.ndim() > 0, Index, "select() cannot be applied to a 0-dim tensor.");
     let d = wrap_dim(dim, l.ndim())?;
     let n = l.shape[d] as i64;
     if index < -n || index >= n {
-        bail!(Index, "index {} is out of bounds for dimension {} with size {}", index, d, n);
+        bail!(Index, "select(): index {} out of range for tensor of size {} at dimension {}", index, fmt_list(&l.shape), d);
     }
     let i = if index < 0 { index + n } else { index } as usize;
     let nl = layout_select(&l, d, i);
@@ -297,19 +326,27 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     view_with_scatter(x, "SelectBackward0", nl, rel)
 }
 
-/// A contiguous copy, differentiable (CloneBackward0).
+/// `clone()`, differentiable (CloneBackward0): a copy laid out as torch's `preserve_format`
+/// lays it out (a permuted `x` keeps its dim order).
 pub fn clone(x: &Tensor) -> Result<Tensor> {
+    let out = crate::backend::cast_preserving(x, x.dtype())?;
+    record("CloneBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+    Ok(out)
+}
+
+/// A row-major copy, differentiable (CloneBackward0, as torch's `clone(contiguous_format)`).
+pub fn clone_contiguous(x: &Tensor) -> Result<Tensor> {
     let out = super::cast_raw(x, x.dtype())?;
     record("CloneBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
     Ok(out)
 }
 
-/// `contiguous()`: `x` itself when already contiguous, else a clone.
+/// `contiguous()`: `x` itself when already contiguous, else a row-major clone.
 pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     if x.is_contiguous() {
         return Ok(x.clone());
     }
-    clone(x)
+    clone_contiguous(x)
 }
 
 /// `flatten(start, end)`.
@@ -320,6 +357,10 @@ pub fn flatten(x: &Tensor, start: i64, end: i64) -> Result<Tensor> {
     }
     let (s, e) = (wrap_dim(start, shape.len())?, wrap_dim(end, shape.len())?);
     ensure!(s <= e, Runtime, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if s == e {
+        // matches torch: nothing to merge, the input itself
+        return Ok(x.clone());
+    }
     let mut ns: Vec<i64> = shape[..s].iter().map(|&d| d as i64).collect();
     ns.push(shape[s..=e].iter().product::<usize>() as i64);
     ns.extend(shape[e + 1..].iter().map(|&d| d as i64));
@@ -395,32 +436,61 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `unbind(dim)`: views of every index along `dim`.
-pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
-    let d = wrap_dim(dim, x.dim())?;
-    ensure!(x.dim() > 0, Index, "Dimension specified as {} but tensor has no dimensions", dim);
-    (0..x.shape()[d]).map(|i| select(x, d as i64, i as i64)).collect()
+/// Views of `x` with `layouts`, recorded as the outputs of one node `name` (a function
+/// returning several views: torch forbids writing them in place); `back` maps the outputs'
+/// gradients (zero-filled where none arrived) to `x`'s.
+fn multi_view(x: &Tensor, layouts: Vec<Layout>, name: &'static str,
+              back: impl Fn(&[Tensor]) -> Result<Tensor> + Send + Sync + 'static) -> Result<Vec<Tensor>> {
+    let outs: Vec<Tensor> = layouts.into_iter().map(|l| make_view(x, l)).collect();
+    for o in &outs {
+        o.meta().view_creation = crate::tensor::VIEW_MULTI_OUTPUT;
+    }
+    let refs: Vec<&Tensor> = outs.iter().collect();
+    record(name, &[x], &refs, &[], move |_, g, _| Ok(vec![Some(back(g)?)]))?;
+    Ok(outs)
 }
 
-/// `split(size, dim)` / `chunk`: narrow views.
+/// `unbind(dim)`: views of every index along `dim` (UnbindBackward0).
+pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
+    ensure!(x.dim() > 0, Index, "Dimension specified as {} but tensor has no dimensions", dim);
+    let d = wrap_dim(dim, x.dim())?;
+    let l = x.layout();
+    let layouts = (0..l.shape[d]).map(|i| layout_select(&l, d, i)).collect();
+    multi_view(x, layouts, "UnbindBackward0", move |g| stack(g, d as i64))
+}
+
+/// Views of `x` along `d` with the given lengths (which cover the dim).
+fn split_views(x: &Tensor, d: usize, lens: &[usize], name: &'static str) -> Result<Vec<Tensor>> {
+    let l = x.layout();
+    let mut at = 0;
+    let mut layouts = Vec::with_capacity(lens.len());
+    for &len in lens {
+        layouts.push(layout_slice(&l, d, at, at + len, 1));
+        at += len;
+    }
+    multi_view(x, layouts, name, move |g| cat(g, d as i64))
+}
+
+/// `split(size, dim)` / `chunk`: narrow views (SplitBackward0).
 pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     ensure!(x.dim() > 0, Runtime, "split expects at least a 1-dimensional tensor");
     let d = wrap_dim(dim, x.dim())?;
     let n = x.shape()[d];
     ensure!(size > 0 || n == 0, Runtime, "split_size can only be 0 if dimension size is 0, but got dimension size of {}", n);
     let size = size.max(1);
-    let mut out = Vec::new();
+    let mut lens = Vec::new();
     let mut at = 0;
-    while at < n || (n == 0 && out.is_empty()) {
+    while at < n || (n == 0 && lens.is_empty()) {
         let len = size.min(n - at);
-        out.push(narrow(x, d as i64, at as i64, len as i64)?);
+        lens.push(len);
         at += len;
         if n == 0 { break; }
     }
-    Ok(out)
+    split_views(x, d, &lens, "SplitBackward0")
 }
 
-/// `split(sizes, dim)` with explicit sizes (narrow views that must cover the dim exactly).
+/// `split(sizes, dim)` with explicit sizes (narrow views that must cover the dim exactly;
+/// SplitWithSizesBackward0).
 pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tensor>> {
     ensure!(x.dim() > 0, Runtime, "split expects at least a 1-dimensional tensor");
     let d = wrap_dim(dim, x.dim())?;
@@ -428,13 +498,8 @@ pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
     let total: i64 = sizes.iter().sum();
     ensure!(sizes.iter().all(|&s| s >= 0), Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={:?}", sizes);
     ensure!(total == n, Runtime, "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes={:?}", n, d, sizes);
-    let mut at = 0;
-    let mut out = Vec::with_capacity(sizes.len());
-    for &len in sizes {
-        out.push(narrow(x, d as i64, at, len)?);
-        at += len;
-    }
-    Ok(out)
+    let lens: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+    split_views(x, d, &lens, "SplitWithSizesBackward0")
 }
 
 /// The value `dst` takes in `dst.copy_(src)`: `src` broadcast to `dst`'s shape and cast to its
@@ -442,7 +507,10 @@ pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
 pub fn copy_from(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
     let shape = dst.shape();
     let dt = dst.dtype();
-    let l = src.layout().broadcast_to(&shape)?;
+    let l = src.layout().broadcast_to(&shape).map_err(|_| match crate::shape::broadcast_shapes(&shape, &src.shape()) {
+        Ok(b) => crate::error::Error::Runtime(format!("output with shape {} doesn't match the broadcast shape {}", fmt_list(&shape), fmt_list(&b))),
+        Err(e) => e,
+    })?;
     let out = crate::backend::cast_layout(src, &l, dt)?;
     let out = if out.device() != dst.device() { crate::backend::to_device(&out, dst.device())? } else { out };
     let (ss, sdt) = (src.shape(), src.dtype());
@@ -523,7 +591,7 @@ pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     let n = x.shape()[d];
     if n == 0 {
         // matches torch: an empty dim splits into `chunks` empty pieces
-        return (0..chunks).map(|_| narrow(x, d as i64, 0, 0)).collect();
+        return split_with_sizes(x, &vec![0; chunks as usize], d as i64);
     }
     split(x, n.div_ceil(chunks as usize), dim)
 }

@@ -1,6 +1,6 @@
 //! Sorting and closeness: `sort`, `topk`, `isclose`, `allclose`.
 
-use super::{gather, narrow, transpose};
+use super::{gather_named, narrow, transpose};
 use crate::backend::BinaryOp;
 use crate::error::Result;
 use crate::shape::wrap_dim;
@@ -10,19 +10,30 @@ use crate::{bail, ensure};
 /// `sort(x, dim, descending)`: (values, int64 indices). NaN sorts as the largest value, as in
 /// torch; equal elements keep their order (the sort is stable).
 pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> {
+    sort_as(x, dim, descending, "SortBackward0")
+}
+
+/// `sort` recorded as `name` (torch's `sort.stable` overload records SortBackward1).
+pub fn sort_as(x: &Tensor, dim: i64, descending: bool, name: &'static str) -> Result<(Tensor, Tensor)> {
     let d = wrap_dim(dim, x.dim())?;
     if x.dim() == 0 {
         // one element: itself, at index 0
-        let (v, i) = sort(&super::reshape(x, &[1])?, 0, descending)?;
-        return Ok((super::reshape(&v, &[])?, super::reshape(&i, &[])?));
+        let _ = descending;
+        let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;
+        return Ok((gather_named(x, 0, &i, name)?, i));
     }
+    let it = sort_indices(x, d, descending)?;
+    let values = gather_named(x, d as i64, &it, name)?;
+    Ok((values, it))
+}
+
+/// Indices that sort `x` along `d` (int64, no history).
+fn sort_indices(x: &Tensor, d: usize, descending: bool) -> Result<Tensor> {
     let nd = x.dim().max(1) as i64;
     let moved = super::contiguous(&transpose(&x.detach(), d as i64, nd - 1)?)?;
     let row = moved.shape().last().copied().unwrap_or(1);
     let it = crate::backend::argsort_rows(&moved, row, descending)?;
-    let it = super::contiguous(&transpose(&it, d as i64, nd - 1)?)?;
-    let values = gather(x, d as i64, &it)?;
-    Ok((values, it))
+    super::contiguous(&transpose(&it, d as i64, nd - 1)?)
 }
 
 /// `topk(x, k, dim, largest)`: the k largest (or smallest) along `dim`, in order.
@@ -31,11 +42,12 @@ pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Te
     let size = if x.dim() == 0 { 1 } else { x.shape()[d] };
     ensure!(k <= size, Runtime, "selected index k out of range");
     ensure!(x.dtype() != crate::DType::Bool, Runtime, "topk does not support bool dtypes on CPU");
-    let (v, i) = sort(x, dim, largest)?;
     if x.dim() == 0 {
-        return Ok((v, i));
+        let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;
+        return Ok((gather_named(x, 0, &i, "TopkBackward0")?, i));
     }
-    Ok((narrow(&v, d as i64, 0, k as i64)?, narrow(&i, d as i64, 0, k as i64)?))
+    let i = super::contiguous(&narrow(&sort_indices(x, d, largest)?, d as i64, 0, k as i64)?)?;
+    Ok((gather_named(x, d as i64, &i, "TopkBackward0")?, i))
 }
 
 /// `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol * |b|` elementwise.

@@ -227,6 +227,19 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
     clamp_named(x, lo, hi, "ClampBackward1")
 }
 
+/// `x.clamp_(min, max)` in place: the bounds may not promote `x` past its dtype (torch's
+/// message names the element type as C++ does: `long int`).
+pub fn clamp_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
+    use crate::dtype::{result_type, Priority};
+    let mut parts = vec![(x.dtype(), Priority::Dimensioned)];
+    parts.extend(lo.iter().chain(hi.iter()).map(|s| (Tensor::wrapped_scalar(*s).dtype(), Priority::Scalar)));
+    let rt = result_type(&parts);
+    if rt.category() > x.dtype().category() {
+        bail!(Runtime, "result type {} can't be cast to the desired output type {}", rt.scalar_name(), x.dtype().cpp_type_name());
+    }
+    super::inplace(x, |inp| clamp(inp, lo, hi))
+}
+
 /// `clamp_min(x, min)` (ClampMinBackward0).
 pub fn clamp_min(x: &Tensor, lo: Scalar) -> Result<Tensor> {
     clamp_named(x, Some(lo), None, "ClampMinBackward0")
@@ -282,13 +295,19 @@ pub fn clamp_tensor(x: &Tensor, lo: Option<&Tensor>, hi: Option<&Tensor>) -> Res
     let out = {
         let _g = crate::autograd::GradModeGuard::new(false);
         let mut r = x.detach();
+        // x where x >= lo (or x is NaN), else lo; a NaN bound gives NaN, as torch's
+        // min(max(x, lo), hi) propagating NaN from every operand
+        let nan_bound = |b: &Tensor| -> Result<Option<Tensor>> {
+            if b.dtype().is_float() { Ok(Some(super::float_test(&b.detach(), "isnan")?)) } else { Ok(None) }
+        };
         if let Some(l) = lo {
-            // x where x >= lo (or x is NaN), else lo
-            let take_lo = binary_raw(&r, &l.detach(), BinOp::Lt)?;
+            let mut take_lo = binary_raw(&r, &l.detach(), BinOp::Lt)?;
+            if let Some(n) = nan_bound(l)? { take_lo = binary_raw(&take_lo, &n, BinOp::Or)?; }
             r = super::where_(&take_lo, &l.detach(), &r)?;
         }
         if let Some(h) = hi {
-            let take_hi = binary_raw(&r, &h.detach(), BinOp::Gt)?;
+            let mut take_hi = binary_raw(&r, &h.detach(), BinOp::Gt)?;
+            if let Some(n) = nan_bound(h)? { take_hi = binary_raw(&take_hi, &n, BinOp::Or)?; }
             r = super::where_(&take_hi, &h.detach(), &r)?;
         }
         r
@@ -341,7 +360,16 @@ pub fn clamp_tensor(x: &Tensor, lo: Option<&Tensor>, hi: Option<&Tensor>) -> Res
 /// computes it (dividing by `10^-d` for negative `d`).
 pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
     if decimals == 0 {
-        return rounding(x, "round");
+        // torch records RoundBackward1 whenever decimals is given, 0 included
+        let out = {
+            let _g = crate::autograd::GradModeGuard::new(false);
+            rounding(&x.detach(), "round")?
+        };
+        if x.dtype().is_float() {
+            let meta = crate::autograd::InputMeta::of(x);
+            record("RoundBackward1", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+        }
+        return Ok(out);
     }
     ensure!(x.dtype().is_float(), NotImplemented, "\"round_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     let p = Tensor::wrapped_scalar(Scalar::Float(10f64.powi(decimals.unsigned_abs().min(400) as i32)));

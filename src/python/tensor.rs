@@ -588,7 +588,8 @@ impl PyTensor {
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let items = parse_key(key)?;
         let t = &self.t;
-        let out = py.detach(|| ops::get_index(t, &items))?;
+        let tuple = key.is_instance_of::<PyTuple>();
+        let out = py.detach(|| ops::get_index_with(t, &items, tuple))?;
         wrap(py, out)
     }
 

@@ -216,13 +216,68 @@ binary_methods! {
     eq => |a, b| ops::compare(a, b, BinOp::Eq), ne => |a, b| ops::compare(a, b, BinOp::Ne),
     lt => |a, b| ops::compare(a, b, BinOp::Lt), le => |a, b| ops::compare(a, b, BinOp::Le),
     gt => |a, b| ops::compare(a, b, BinOp::Gt), ge => |a, b| ops::compare(a, b, BinOp::Ge),
-    logical_and => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
-    logical_or => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
-    logical_xor => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
-    floor_divide => floordiv, remainder => rem, fmod => ops::fmod, atan2 => ops::atan2, arctan2 => ops::atan2,
-    maximum => ops::maximum, minimum => ops::minimum,
-    matmul => ops::matmul, mm => ops::mm, bmm => ops::bmm, mv => ops::mv, dot => ops::dot,
+    floor_divide => floordiv, remainder => rem, fmod => ops::fmod,
     bitwise_and => and, bitwise_or => or, bitwise_xor => xor,
+}
+
+fn user_warning(py: Python<'_>, msg: &str) -> PyResult<()> {
+    let c = std::ffi::CString::new(msg).expect("no NUL");
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &c, 1)
+}
+
+impl PyTensor {
+    /// `mT` / `mH`: the last two dims swapped (0-dim: itself, with torch's deprecation warning).
+    fn matrix_transpose(slf: &Bound<'_, Self>, attr: &str, zero_dim_hint: &str) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let t = &slf.get().t;
+        match t.dim() {
+            0 => {
+                user_warning(py, &format!("Tensor.{attr} is deprecated on 0-D tensors. {zero_dim_hint}"))?;
+                Ok(slf.clone().into_any().unbind())
+            }
+            1 => Err(PyRuntimeError::new_err(format!("tensor.{attr} is only supported on matrices or batches of matrices. Got 1-D tensor."))),
+            _ => wrap(py, ops::transpose(t, -2, -1)?),
+        }
+    }
+}
+
+/// torch's text for an argument that must be a tensor: `maximum(): argument 'other'
+/// (position 1) must be Tensor, not int` (non-builtin types by their qualified name).
+pub(crate) fn not_tensor(fname: &str, arg: &str, pos: usize, v: &Bound<'_, PyAny>) -> PyErr {
+    let ty = v.get_type();
+    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
+    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+    let shown = if module.is_empty() || module == "builtins" { name } else { format!("{module}.{name}") };
+    PyTypeError::new_err(format!("{fname}(): argument '{arg}' (position {pos}) must be Tensor, not {shown}"))
+}
+
+/// Binary methods whose second operand must be a tensor (torch takes no number there).
+macro_rules! tensor_binary_methods {
+    ($($name:ident($arg:literal) => $f:expr),* $(,)?) => {
+        #[pymethods]
+        impl PyTensor {
+            $(
+                #[pyo3(signature = (other, *, out=None))]
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+                    let t = &self.t;
+                    let o = match other.cast::<PyTensor>() {
+                        Ok(o) => o.get().t.clone(),
+                        Err(_) => return Err(not_tensor(stringify!($name), $arg, 1, other)),
+                    };
+                    run_out(py, t.numel(), out, || ($f)(t, &o))
+                }
+            )*
+        }
+    };
+}
+
+tensor_binary_methods! {
+    logical_and("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
+    logical_or("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
+    logical_xor("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
+    atan2("other") => ops::atan2, arctan2("other") => ops::atan2,
+    maximum("other") => ops::maximum, minimum("other") => ops::minimum,
+    matmul("other") => ops::matmul, mm("mat2") => ops::mm, bmm("mat2") => ops::bmm, mv("vec") => ops::mv, dot("tensor") => ops::dot,
 }
 
 macro_rules! inplace_binary {
@@ -360,19 +415,35 @@ impl PyTensor {
         let t = &self.t;
         run_out(py, t.numel(), out, || ops::sub_scaled(t, &o, a))
     }
-    #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
-    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+    /// `div(other, *, rounding_mode=None, out=None)`: torch's `div.Tensor_mode` overload (any
+    /// `rounding_mode=` given, `None` included) records DivBackward2, plain `div` DivBackward0.
+    #[pyo3(signature = (other, *, out=None, **kwargs))]
+    fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>, kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         let t = &self.t;
-        match rounding_mode {
-            Some(m @ ("floor" | "trunc")) => run_out(py, t.numel(), out, || ops::div_rounding(t, &o, m)),
+        let mode = match kwargs {
+            None => None,
+            Some(kw) => {
+                for (k, v) in kw.iter() {
+                    let k: String = k.extract()?;
+                    if k != "rounding_mode" {
+                        let tn = |o: &Bound<'_, PyAny>| o.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                        return Err(PyTypeError::new_err(format!("div() received an invalid combination of arguments - got ({}, {}={}), but expected one of:\n * (Tensor other)\n * (Tensor other, *, str rounding_mode)\n * (Number other, *, str rounding_mode)\n", tn(other), k, tn(&v))));
+                    }
+                }
+                kw.get_item("rounding_mode")?.map(|m| if m.is_none() { Ok(None) } else { m.extract::<String>().map(Some) }).transpose()?
+            }
+        };
+        match mode {
             None => run_out(py, t.numel(), out, || ops::div(t, &o)),
-            Some(m) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
+            Some(None) => run_out(py, t.numel(), out, || ops::div_named(t, &o, "DivBackward2")),
+            Some(Some(m)) if m == "floor" || m == "trunc" => run_out(py, t.numel(), out, || ops::div_rounding(t, &o, &m)),
+            Some(Some(m)) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
     }
-    #[pyo3(signature = (other, *, rounding_mode=None, out=None))]
-    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rounding_mode: Option<&str>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
-        self.div(py, other, rounding_mode, out)
+    #[pyo3(signature = (other, *, out=None, **kwargs))]
+    fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>, kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
+        self.div(py, other, out, kwargs)
     }
     #[pyo3(signature = (exponent, *, out=None))]
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
@@ -450,7 +521,7 @@ impl PyTensor {
             return Ok(slf.clone());
         }
         let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
-        ops::inplace(&slf.get().t, |inp| ops::clamp(inp, lo, hi))?;
+        ops::clamp_(&slf.get().t, lo, hi)?;
         Ok(slf.clone())
     }
 
@@ -495,10 +566,13 @@ impl PyTensor {
         let ds = match dims_arg(dim)? { None => vec![], Some(d) => ops::reduce_dims(&d, self.t.dim())? };
         wrap(py, ops::amax(&self.t, &ds, keepdim, true)?)
     }
-    #[pyo3(signature = (*, decimals=0, out=None))]
-    fn round(&self, py: Python<'_>, decimals: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (*, decimals=None, out=None))]
+    fn round(&self, py: Python<'_>, decimals: Option<i64>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
-        run_out(py, t.numel(), out, || ops::round_decimals(t, decimals))
+        match decimals {
+            Some(d) => run_out(py, t.numel(), out, || ops::round_decimals(t, d)),
+            None => run_out(py, t.numel(), out, || ops::rounding(t, "round")),
+        }
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amin(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
@@ -515,7 +589,6 @@ impl PyTensor {
     }
     #[pyo3(signature = (p=None, dim=None, keepdim=false, dtype=None))]
     fn norm(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let _ = dtype;
         let pv = match p {
             None => 2.0,
             Some(p) if p.is_none() => 2.0,
@@ -525,7 +598,18 @@ impl PyTensor {
                 Err(_) => p.extract::<f64>()?,
             },
         };
-        let t = &self.t;
+        // dtype=: the input is cast before the norm is taken (a floating dtype only)
+        let cast = match dtype {
+            Some(d) if !d.is_none() => {
+                let d = super::tensor::dtype_arg(d)?;
+                if !d.is_float() {
+                    return Err(PyRuntimeError::new_err(format!("linalg.vector_norm: dtype should be floating point or complex, but got {}", d.scalar_name())));
+                }
+                Some(ops::to_dtype(&self.t, d)?)
+            }
+            _ => None,
+        };
+        let t = cast.as_ref().unwrap_or(&self.t);
         let dims = match dims_arg(dim)? { Some(d) => ops::reduce_dims(&d, t.dim())?, None => vec![] };
         run(py, t.numel(), || ops::norm(t, pv, &dims, keepdim))
     }
@@ -554,15 +638,23 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        let dt = opt_dtype(dtype)?;
+        ops::check_grad_dtype(&self.t, dt)?;
+        let t = match dt { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
         wrap(py, ops::cumsum(&t, dim)?)
     }
     #[pyo3(signature = (*dims))]
     fn flip(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if dims.is_empty() {
+            return Err(PyTypeError::new_err("flip() missing 1 required positional arguments: \"dims\""));
+        }
         wrap(py, ops::flip(&self.t, &shape_args(dims)?)?)
     }
     #[pyo3(signature = (*sizes))]
     fn repeat(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if sizes.is_empty() {
+            return Err(PyTypeError::new_err("repeat() missing 1 required positional arguments: \"repeats\""));
+        }
         wrap(py, ops::repeat(&self.t, &shape_args(sizes)?)?)
     }
     #[pyo3(signature = (dim, dtype=None))]
@@ -579,6 +671,9 @@ impl PyTensor {
     // ---- shape ----
     #[pyo3(signature = (*shape))]
     fn view(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if shape.is_empty() {
+            return Err(PyTypeError::new_err("view() received an invalid combination of arguments - got (), but expected one of:\n * (torch.dtype dtype)\n * (tuple of ints size)\n"));
+        }
         if shape.len() == 1 {
             if let Ok(d) = shape.get_item(0)?.cast::<super::tensor::PyDType>() {
                 if d.get().d == self.t.dtype() { return wrap(py, ops::view(&self.t, &self.t.shape().iter().map(|&x| x as i64).collect::<Vec<_>>())?); }
@@ -589,6 +684,9 @@ impl PyTensor {
     }
     #[pyo3(signature = (*shape))]
     fn reshape(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if shape.is_empty() {
+            return Err(PyTypeError::new_err("reshape() missing 1 required positional arguments: \"shape\""));
+        }
         wrap(py, ops::reshape(&self.t, &shape_args(shape)?)?)
     }
     fn view_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
@@ -628,15 +726,42 @@ impl PyTensor {
     #[getter(T)]
     fn big_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let nd = self.t.dim() as i64;
+        if nd == 0 {
+            user_warning(py, "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.")?;
+        } else if nd != 2 {
+            user_warning(py, "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")?;
+        }
         let dims: Vec<i64> = (0..nd).rev().collect();
         wrap(py, ops::permute(&self.t, &dims)?)
     }
     #[getter(mT)]
-    fn m_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        wrap(py, ops::transpose(&self.t, -2, -1)?)
+    fn m_t(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        Self::matrix_transpose(slf, "mT", "This function is the identity in these cases.")
+    }
+    /// Real tensors only: the conjugate transpose is the transpose.
+    #[getter(mH)]
+    fn m_h(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        Self::matrix_transpose(slf, "mH", "Consider using x.conj().")
+    }
+    #[getter(H)]
+    fn big_h(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let t = &slf.get().t;
+        match t.dim() {
+            0 => {
+                user_warning(py, "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")?;
+                Ok(slf.clone().into_any().unbind())
+            }
+            2 => wrap(py, ops::transpose(t, 0, 1)?),
+            n => Err(PyRuntimeError::new_err(format!("tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.{}", n,
+                if n > 2 { " For batches of matrices, consider using tensor.mH" } else { "" }))),
+        }
     }
     #[pyo3(signature = (*dims))]
     fn permute(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if dims.is_empty() {
+            return Err(PyTypeError::new_err("permute() missing 1 required positional arguments: \"dims\""));
+        }
         wrap(py, ops::permute(&self.t, &shape_args(dims)?)?)
     }
     #[pyo3(signature = (dim=None))]
@@ -655,6 +780,9 @@ impl PyTensor {
     }
     #[pyo3(signature = (*sizes))]
     fn expand(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
+        if sizes.is_empty() {
+            return Err(PyTypeError::new_err("expand() missing 1 required positional arguments: \"size\""));
+        }
         wrap(py, ops::expand(&self.t, &shape_args(sizes)?)?)
     }
     fn expand_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
@@ -698,10 +826,7 @@ impl PyTensor {
         wrap(py, ops::gather(&self.t, dim, &index.t)?)
     }
     fn index_select(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
-        let d = crate::shape::wrap_dim(dim, self.t.dim())?;
-        let mut idx: Vec<Option<Tensor>> = vec![None; d];
-        idx.push(Some(index.t.clone()));
-        wrap(py, ops::index(&self.t, &idx)?)
+        wrap(py, ops::index_select(&self.t, dim, &index.t)?)
     }
     fn masked_fill(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let v = need(value)?;
@@ -710,14 +835,20 @@ impl PyTensor {
     fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let v = need(value)?;
         let m = mask.t.clone();
-        ops::inplace(&slf.get().t, |inp| ops::masked_fill(inp, &m, &v))?;
+        ops::inplace_overlapping(&slf.get().t, |inp| ops::masked_fill(inp, &m, &v))?;
         Ok(slf.clone())
     }
     fn where_(&self, py: Python<'_>, condition: PyRef<'_, PyTensor>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         wrap(py, ops::where_(&condition.t, &self.t, &o)?)
     }
-    fn nonzero(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+    #[pyo3(signature = (*, as_tuple=false))]
+    fn nonzero(&self, py: Python<'_>, as_tuple: bool) -> PyResult<Py<PyAny>> {
+        if as_tuple {
+            let cols = ops::nonzero_tuple(&self.t)?;
+            let objs: Vec<Py<PyAny>> = cols.into_iter().map(|c| wrap(py, c)).collect::<PyResult<_>>()?;
+            return Ok(PyTuple::new(py, objs)?.into_any().unbind());
+        }
         wrap(py, ops::nonzero(&self.t)?)
     }
     fn equal(&self, other: PyRef<'_, PyTensor>) -> PyResult<bool> {
@@ -734,11 +865,11 @@ impl PyTensor {
     fn isclose(&self, py: Python<'_>, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::isclose(&self.t, &other.t, rtol, atol, equal_nan)?)
     }
-    #[pyo3(signature = (dim=-1, descending=false, stable=false))]
-    fn sort(&self, py: Python<'_>, dim: i64, descending: bool, stable: bool) -> PyResult<Py<PyAny>> {
-        // the core sort is always stable, which satisfies both settings
-        let _ = stable;
-        let (v, i) = ops::sort(&self.t, dim, descending)?;
+    #[pyo3(signature = (dim=-1, descending=false, *, stable=None))]
+    fn sort(&self, py: Python<'_>, dim: i64, descending: bool, stable: Option<bool>) -> PyResult<Py<PyAny>> {
+        // the core sort is always stable, which satisfies both settings; torch's overload
+        // that takes `stable` records SortBackward1
+        let (v, i) = ops::sort_as(&self.t, dim, descending, if stable.is_some() { "SortBackward1" } else { "SortBackward0" })?;
         return_pair(py, "sort", v, i)
     }
     #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]

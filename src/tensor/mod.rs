@@ -80,7 +80,13 @@ pub struct AutogradMeta {
     /// was recorded. A different value means the base, or another view of it, was written in
     /// place since; the view's history is then re-read from the base's (`refresh_view`).
     pub view_version: u64,
+    /// How a view was made, for torch's in-place checks: `VIEW_MULTI_OUTPUT` for an output
+    /// of split/chunk/unbind (or a view of one), which torch forbids writing in place.
+    pub view_creation: u8,
 }
+
+/// `AutogradMeta::view_creation` of an output of a function returning several views.
+pub const VIEW_MULTI_OUTPUT: u8 = 1;
 
 impl AutogradMeta {
     /// The leaf's hook list, created on first use.

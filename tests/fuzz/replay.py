@@ -93,8 +93,9 @@ def short(vals, n=8):
     return "[" + s + (", ..." if len(vals) > n else "") + "]"
 
 
-def cmp_value(got, want, where, view, out, scale=1.0):
-    """Append mismatch descriptions (kind, text) of one encoded result."""
+def cmp_value(got, want, where, view, out, scale=1.0, tol_dtype=None):
+    """Append mismatch descriptions (kind, text) of one encoded result; ``tol_dtype`` (when
+    looser) sets the tolerance instead of the result's own dtype."""
     if set(got) != set(want):
         out.append(("kind", f"{where}: result kind {list(got)} vs torch {list(want)}"))
         return
@@ -106,7 +107,10 @@ def cmp_value(got, want, where, view, out, scale=1.0):
         if g["shape"] != w["shape"]:
             out.append(("shape", f"{where}: shape {g['shape']} vs torch {w['shape']}"))
             return
-        if not close(g["v"], w["v"], w["dtype"], scale):
+        tol = w["dtype"]
+        if tol_dtype in RTOL and tol in RTOL and RTOL[tol_dtype] > RTOL[tol]:
+            tol = tol_dtype
+        if not close(g["v"], w["v"], tol, scale):
             out.append(("values", f"{where}: values {short(g['v'])} vs torch {short(w['v'])}"))
         if g["gf"] != w["gf"]:
             out.append(("grad_fn", f"{where}: grad_fn {g['gf']} vs torch {w['gf']}"))
@@ -122,7 +126,7 @@ def cmp_value(got, want, where, view, out, scale=1.0):
             out.append(("kind", f"{where}: {len(got['L'])} results vs torch {len(want['L'])}"))
             return
         for i, (a, b) in enumerate(zip(got["L"], want["L"])):
-            cmp_value(a, b, f"{where}[{i}]", view, out, scale)
+            cmp_value(a, b, f"{where}[{i}]", view, out, scale, tol_dtype)
     elif "S" in want:
         if got["ty"] != want["ty"]:
             out.append(("kind", f"{where}: {got['ty']} {got['S']!r} vs torch {want['ty']} {want['S']!r}"))
@@ -140,14 +144,72 @@ def cmp_exc(got, want, where, out):
         out.append(("error-msg", f"{where}: message {got['msg'][:200]!r} vs torch {want['msg'][:200]!r}"))
 
 
+def _dtypes(v):
+    if "T" in v:
+        yield v["T"]["dtype"]
+    elif "L" in v:
+        for x in v["L"]:
+            yield from _dtypes(x)
+
+
+def lowest_precision(prog):
+    """The float dtype with the loosest tolerance among the program's inputs and recorded
+    results (None when there is none)."""
+    seen = [s["dtype"] for s in prog["inputs"]]
+    for v in prog["rec"]["out"]:
+        seen.extend(_dtypes(v))
+    return _loosest(seen)
+
+
+def _loosest(dtypes):
+    floats = [d for d in dtypes if d in RTOL]
+    return max(floats, key=lambda d: RTOL[d]) if floats else None
+
+
+def _refs(x):
+    """What a step reads: register numbers (``{"r": k}``) and inline tensors' dtypes."""
+    if isinstance(x, dict):
+        if "r" in x:
+            yield x["r"]
+        elif "t" in x:
+            yield x["t"]["dtype"]
+        else:
+            for v in x.values():
+                yield from _refs(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _refs(v)
+
+
+def step_precisions(prog):
+    """For each step, the loosest float dtype among the values it was computed from (its
+    ancestors and itself): a float64 result of float32 data is only float32-accurate."""
+    reg = [{s["dtype"]} for s in prog["inputs"]]
+    out = []
+    for i, st in enumerate(prog["steps"]):
+        anc = set()
+        for k in _refs(st):
+            if isinstance(k, str):
+                anc.add(k)
+            elif k < len(reg):
+                anc |= reg[k]
+        want = prog["rec"]["out"][i] if i < len(prog["rec"]["out"]) else None
+        if want is not None:
+            anc |= set(_dtypes(want))
+        reg.append(anc)
+        out.append(_loosest(anc))
+    return out
+
+
 def compare(prog, got):
     """Mismatches of ferrograd's record ``got`` against the recorded one: [(kind, text)]."""
     want = prog["rec"]
     out = []
     steps = prog["steps"]
+    precision = step_precisions(prog)
     for i, (a, b) in enumerate(zip(got["out"], want["out"])):
         view = program.step_name(steps[i]) in program.VIEW_METHODS
-        cmp_value(a, b, f"step {i} ({program.step_name(steps[i])})", view, out)
+        cmp_value(a, b, f"step {i} ({program.step_name(steps[i])})", view, out, tol_dtype=precision[i])
     we, ge = want["err"], got["err"]
     if we and not ge:
         if len(got["out"]) > we["step"]:
@@ -184,7 +246,9 @@ def compare(prog, got):
                 out.append(("grads", f"input {i}: grad {a} vs torch {b}"))
                 continue
             n = len(out)
-            cmp_value(a, b, f"input {i} grad", False, out, GRAD_SCALE)
+            # a gradient is only as precise as the lowest precision it flowed through (a
+            # float64 input softmaxed in float32 has a float32-accurate gradient)
+            cmp_value(a, b, f"input {i} grad", False, out, GRAD_SCALE, lowest_precision(prog))
             for j in range(n, len(out)):
                 out[j] = ("grads" if out[j][0] == "values" else "grads-" + out[j][0], out[j][1])
     return out
