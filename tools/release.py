@@ -20,7 +20,9 @@ Check, without trusting the tag alone:
     check (``d/dx sum(x**2 + 3x) == 2x + 3``).
 
 The compile honours ``CARGO_TARGET_DIR`` (set it to keep the release build apart from a
-development target directory). Exit status 0 only if every step passed.
+development target directory, and to reuse compiled dependencies between releases; the
+ferrograd crate itself is always recompiled, see ``forget_crate_build``). Exit status 0 only
+if every step passed.
 """
 
 from __future__ import annotations
@@ -49,10 +51,16 @@ y = (x ** 2 + 3 * x).sum()
 y.backward()
 assert x.grad.tolist() == [5.0, 7.0, 9.0], x.grad
 assert type(y.grad_fn).__name__ == "SumBackward0", y.grad_fn
-import sys, importlib.metadata as md
+# the extension is the one the stubs describe (catches a stale extension in the wheel)
+import ast, os, sys, importlib.metadata as md
+stub = ast.parse(open(os.path.join(os.path.dirname(torch.__file__), "_C.pyi")).read())
+cls = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
+names = {n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+missing = sorted(n for n in names if not hasattr(torch.Tensor, n))
+assert not missing, f"Tensor methods in _C.pyi but not in the extension: {missing}"
 print(f"python {sys.version.split()[0]}: ferrograd {torch.__version__} imports; "
       f"x.grad = {x.grad.tolist()}; grad_fn {type(y.grad_fn).__name__}; "
-      f"installed as {md.version('ferrograd')}")
+      f"installed as {md.version('ferrograd')}; {len(names)} stubbed Tensor methods present")
 """
 
 
@@ -69,8 +77,23 @@ def build(out: pathlib.Path) -> None:
     # maturin finds zig through `python -m ziglang` of the interpreter running this script
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     maturin = shutil.which("maturin", path=env["PATH"]) or sys.exit("maturin not found: pip install 'ferrograd[release]' (maturin, ziglang)")
+    forget_crate_build(env.get("CARGO_TARGET_DIR"))
     run([maturin, "build", "--release", "--sdist", "--compatibility", MANYLINUX, "--zig", "--out", out],
         cwd=ROOT, env=env)
+
+
+def forget_crate_build(target_dir):
+    """Make cargo recompile ferrograd itself in a reused target directory.
+
+    The wheel is compiled from the unpacked sdist, whose files carry the fixed timestamp
+    maturin writes into the archive (2006), so cargo's mtime check would find an earlier
+    build of the crate fresh and package a stale extension. Removing the crate's fingerprints
+    forces its recompilation; the dependencies stay cached."""
+    if not target_dir:
+        return  # maturin builds in the fresh sdist directory: nothing is reused
+    for fp in pathlib.Path(target_dir).glob("**/release/.fingerprint/ferrograd-*"):
+        shutil.rmtree(fp)
+        print(f"forgot {fp} (ferrograd is recompiled; dependencies are reused)")
 
 
 def find_pythons(versions):
