@@ -16,6 +16,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -160,10 +161,14 @@ def test_main_job_mypy(mypy_cache, tmp_path):
 # ---- the stubs themselves -----------------------------------------------------------------------------
 
 def test_stubs_are_valid(mypy_cache, tmp_path):
-    stubs = sorted(PKG.rglob("*.pyi"))
+    """mypy over every stub file, in a copy of the package (so that neither site-packages'
+    other modules nor the implementation modules' own typing are in the way)."""
+    copy = tmp_path / "ferrograd"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    stubs = sorted(copy.rglob("*.pyi"))
     assert len(stubs) >= 25, stubs
-    rc, out = mypy(stubs, mypy_cache, PKG.parent)
-    assert rc == 0 and "Success" in out, out
+    rc, out = mypy(["--follow-imports=silent", *stubs], mypy_cache, tmp_path)
+    assert rc == 0 and f"Success: no issues found in {len(stubs)} source files" in out, out
 
 
 def test_stubs_match_runtime(tmp_path):
@@ -174,7 +179,7 @@ def test_stubs_match_runtime(tmp_path):
     config.write_text("[mypy]\n[mypy-ferrograd.*]\nignore_errors = True\n")
     r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "ferrograd", "--concise",
                         "--mypy-config-file", str(config), "--allowlist", str(ALLOWLIST)],
-                       capture_output=True, text=True, cwd=PKG.parent)
+                       capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
 
 
