@@ -76,6 +76,9 @@ def test_every_public_python_callable_has_a_docstring():
     assert len(items) > 800, len(items)
     missing = [q for q, o in items if not doc_of(o)]
     assert missing == [], f"{len(missing)} public Python callables without a docstring:\n" + "\n".join(missing)
+    # a class documents itself: Module's "Base class for all neural network modules" is no doc for Conv2d
+    classes = [q for q, o in items if isinstance(o, type) and not (vars(o).get("__doc__") or "").strip()]
+    assert classes == [], f"{len(classes)} public classes without a docstring of their own:\n" + "\n".join(classes)
 
 
 def test_every_native_callable_is_documented_in_the_stubs():

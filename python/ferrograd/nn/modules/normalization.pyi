@@ -14,6 +14,7 @@ _size_any = Union[int, Sequence[int]]
 __all__ = ["LayerNorm", "GroupNorm"]
 
 class LayerNorm(Module):
+    """Applies Layer Normalization over the last dimensions of a mini-batch of inputs (``normalized_shape``), with optional learnable affine parameters."""
     __constants__: list[str]
     normalized_shape: tuple[int, ...]
     eps: float
@@ -28,6 +29,7 @@ class LayerNorm(Module):
     def extra_repr(self) -> str: ...
 
 class GroupNorm(Module):
+    """Applies Group Normalization over a mini-batch of inputs: the channels are split into ``num_groups`` groups, each normalized separately."""
     __constants__: list[str]
     num_groups: int
     num_channels: int

@@ -14,6 +14,7 @@ _size_any = Union[int, Sequence[int]]
 __all__ = ["Embedding"]
 
 class Embedding(Module):
+    """A simple lookup table that stores embeddings of a fixed dictionary and size: indices in, rows of ``weight`` out (``padding_idx`` rows get no gradient)."""
     __constants__: list[str]
     num_embeddings: int
     embedding_dim: int
