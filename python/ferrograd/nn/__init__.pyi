@@ -3,6 +3,7 @@
 from . import functional as functional
 from . import init as init
 from . import modules as modules
+from . import parallel as parallel
 from . import parameter as parameter
 from . import utils as utils
 from .modules.activation import CELU as CELU
