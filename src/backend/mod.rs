@@ -40,6 +40,9 @@ pub trait BackendStorage: Sized {
     fn scan(&self, l: &Layout, row: usize, op: ScanOp) -> Result<Self>;
     /// The int64 permutation sorting each row of the contiguous `l` (stable, NaN largest).
     fn argsort_rows(&self, l: &Layout, row: usize, descending: bool) -> Result<Self>;
+    /// The int64 indices (rows × k, row-major) of the `k` largest or smallest of each row
+    /// of the contiguous `l`, in torch's CPU order (ties as libstdc++'s selection leaves them).
+    fn topk_rows(&self, l: &Layout, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Self>;
     /// Batched `(b, m, k) @ (b, k, n)` over 3-d layouts with any strides.
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self>;
     /// The elements at logical (row-major) positions `offsets` of `l`; `offsets` is a dense
@@ -171,6 +174,23 @@ pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
 }
 
+/// A copy of the row-major result `t` laid out in `order` (outermost dim first): how a
+/// kernel that computes row-major gives torch's TensorIterator layout.
+pub fn relayout(t: &Tensor, order: &[usize]) -> Result<Tensor> {
+    let d = t.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.cast(&permuted(&d.layout, order), d.dtype));
+    Ok(in_order(out, &d.layout.shape, order))
+}
+
+/// `t` (row-major, `like`'s shape) laid out as an elementwise op over `like` would lay it out.
+pub fn relayout_like(t: &Tensor, like: &Layout) -> Result<Tensor> {
+    match output_order(&[like]) {
+        Some(order) => relayout(t, &order),
+        None => Ok(t.clone()),
+    }
+}
+
 /// A copy of `t` converted to `dtype` laid out as torch's `clone()` / `.to()` lay it out
 /// (`preserve_format`: a permuted `t` keeps its dim order).
 pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
@@ -212,8 +232,8 @@ pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, 
     let (c, a, b) = (on(c, dev)?, on(a, dev)?, on(b, dev)?);
     let (dc, da, db) = (c.data(), a.data(), b.data());
     let (sc, sa, sb) = (dc.storage.data.read(), da.storage.data.read(), db.storage.data.read());
-    // torch's where takes its layout from the values first, then the condition
-    let order = output_order(&[la, lb, lc]);
+    // torch's where iterates (condition, self, other): the condition's layout decides first
+    let order = output_order(&[lc, la, lb]);
     let (pc, pa, pb) = match &order {
         Some(o) => (permuted(lc, o), permuted(la, o), permuted(lb, o)),
         None => (lc.clone(), la.clone(), lb.clone()),
@@ -306,6 +326,15 @@ pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> 
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.argsort_rows(&d.layout, row, descending));
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
+}
+
+/// `topk` indices of each row of `row` elements of contiguous `x`: a (rows, k) int64 tensor.
+pub fn topk_rows(x: &Tensor, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Tensor> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = on_device!(&*s, v => v.topk_rows(&d.layout, row, k, largest, sorted));
+    let rows = d.layout.numel() / row.max(1);
+    Ok(Tensor::from_storage_on(out, &[rows, k]))
 }
 
 /// Batched matmul of 3-d `a` (b, m, k) and `b` (b, k, n) → contiguous (b, m, n).

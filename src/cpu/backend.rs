@@ -57,6 +57,9 @@ impl BackendStorage for CpuStorage {
     fn argsort_rows(&self, l: &Layout, row: usize, descending: bool) -> Result<Self> {
         reduce::argsort_rows(self, l, row, descending)
     }
+    fn topk_rows(&self, l: &Layout, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Self> {
+        reduce::topk_rows(self, l, row, k, largest, sorted)
+    }
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
         let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);
         let dt = CpuStorage::dtype(self);

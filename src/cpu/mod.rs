@@ -9,6 +9,7 @@ pub mod index;
 pub mod math;
 mod matmul;
 pub mod reduce;
+pub mod topk_order;
 pub use matmul::{gemm, MatmulArgs};
 
 use crate::dtype::{DType, Elem};

@@ -130,6 +130,22 @@ pub fn argsort_rows(s: &CpuStorage, l: &Layout, row: usize, descending: bool) ->
     }))
 }
 
+/// The int64 indices of the `k` largest (smallest) of each row of the contiguous `l`, in
+/// the order torch's CPU topk gives them, ties included (libstdc++'s selection, replayed).
+pub fn topk_rows(s: &CpuStorage, l: &Layout, row: usize, k: usize, largest: bool, sorted: bool) -> Result<CpuStorage> {
+    let row = row.max(1);
+    Ok(all_types!(s.dtype(), T => {
+        let x = rows_of::<T>(s, l)?;
+        let mut out = Vec::with_capacity(x.len() / row * k);
+        for r in x.chunks(row) {
+            #[allow(clippy::eq_op)]
+            let idx = super::topk_order::topk_row(r, k, largest, sorted, |v: T| v != v);
+            out.extend(idx.into_iter().map(|i| i as i64));
+        }
+        i64::wrap(out)
+    }))
+}
+
 /// A row-wise scan (same shape out).
 pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuStorage> {
     let dt = s.dtype();

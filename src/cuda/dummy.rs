@@ -120,6 +120,9 @@ impl BackendStorage for CudaStorage {
     fn argsort_rows(&self, _: &Layout, _: usize, _: bool) -> Result<Self> {
         match self.never {}
     }
+    fn topk_rows(&self, _: &Layout, _: usize, _: usize, _: bool, _: bool) -> Result<Self> {
+        match self.never {}
+    }
     fn matmul(&self, _: &Layout, _: &Self, _: &Layout) -> Result<Self> {
         match self.never {}
     }

@@ -350,6 +350,11 @@ impl BackendStorage for CudaStorage {
         self.via_host(|h| h.argsort_rows(l, row, descending))
     }
 
+    fn topk_rows(&self, l: &Layout, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Self> {
+        // no selection kernel yet: through the host (which also gives the CPU's tie order)
+        self.via_host(|h| h.topk_rows(l, row, k, largest, sorted))
+    }
+
     fn matmul(&self, la: &Layout, rhs: &Self, lb: &Layout) -> Result<Self> {
         self.same_gpu(rhs)?;
         let (bs, m, k, n) = (la.shape[0], la.shape[1], la.shape[2], lb.shape[2]);

@@ -64,8 +64,10 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     if let Some((la, lb)) = fast {
         return backend::binary(a, &la, b, &lb, op);
     }
-    let a = if cast_a { super::cast_raw(a, ct)? } else { a.clone() };
-    let b = if cast_b { super::cast_raw(b, ct)? } else { b.clone() };
+    // operands converted in their own layout, so the result's layout is decided on the
+    // operands' strides (as TensorIterator's common-dtype casts)
+    let a = if cast_a { backend::cast_preserving(a, ct)? } else { a.clone() };
+    let b = if cast_b { backend::cast_preserving(b, ct)? } else { b.clone() };
     let (a, b) = if same_dev { (a, b) } else { same_device(a, b)? };
     let la = a.layout().broadcast_to(&shape)?;
     let lb = b.layout().broadcast_to(&shape)?;
@@ -93,6 +95,10 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     alpha_check(a, b, alpha)?;
     if alpha.as_f64() == 1.0 {
         return add(a, b);
+    }
+    // bool operands add as bools: alpha is read as a bool too (torch's common dtype)
+    if compute_dtype(a, b, BinOp::Add) == DType::Bool {
+        return if alpha.as_f64() != 0.0 { add(a, b) } else { add(a, &mul(b, &Tensor::wrapped_scalar(Scalar::Bool(false)))?) };
     }
     add(a, &scaled(b, alpha)?)
 }
@@ -320,6 +326,9 @@ pub fn div_trunc(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if ct.is_float() {
         return super::rounding(&div(a, b)?, "trunc");
     }
+    if ct == DType::Bool {
+        bail!(NotImplemented, "\"div_trunc_cpu\" not implemented for 'Bool'");
+    }
     // floor division, plus one where the exact quotient was negative and not whole
     let q = binary_raw(a, b, BinOp::FloorDiv)?;
     let r = binary_raw(a, b, BinOp::Rem)?;
@@ -342,10 +351,17 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if a.0.is_wrapped_number {
         // matches torch: `s ** x` (PowBackward2) has one edge, to the exponent
         // d/db s^b = s^b ln(s)
-        record("PowBackward2", &[b], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, _| {
-            let (at, r) = (s.get(0)?, s.get(1)?);
-            let lg = super::log(&float_input(&at)?)?;
-            Ok(vec![Some(sum_to(&mul(&g[0], &mul(&r, &lg)?)?, &sb)?)])
+        // ln(s) in double precision (as torch's Scalar), not in the result's dtype
+        let ln_base = a.item()?.as_f64().ln();
+        record("PowBackward2", &[b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, _| {
+            let (bt, r) = (s.get(1)?, s.get(2)?);
+            let d = mul(&g[0], &mul(&r, &Tensor::wrapped_scalar(Scalar::Float(ln_base)))?)?;
+            // matches torch: a zero base gives 0 (not nan) where the exponent is >= 0
+            let d = if ln_base == f64::NEG_INFINITY {
+                let nonneg = binary_raw(&bt, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ge)?;
+                where_(&nonneg, &Tensor::wrapped_scalar(Scalar::Int(0)), &d)?
+            } else { d };
+            Ok(vec![Some(sum_to(&d, &sb)?)])
         })?;
         return Ok(out);
     }
@@ -431,6 +447,12 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
         record("MaskedFillBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&where_(&m, &zero(), &g[0])?, &sx)?)]))?;
     }
     Ok(out)
+}
+
+/// `logical_and/or/xor(a, b)`: both read as bool (non-zero is true), a bool result.
+pub fn logical(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
+    let as_bool = |t: &Tensor| if t.dtype() == DType::Bool { Ok(t.clone()) } else { backend::cast_preserving(t, DType::Bool) };
+    compare(&as_bool(a)?, &as_bool(b)?, op)
 }
 
 /// `maximum(a, b)`: gradient to the larger (split evenly on ties).

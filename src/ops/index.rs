@@ -18,7 +18,13 @@ pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// `take` recorded under the name of the op that selects (GatherBackward0, SortBackward0, ...).
 pub fn take_named(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str) -> Result<Tensor> {
+    take_in_order(x, offsets, shape, name, None)
+}
+
+/// `take_named` whose result is laid out in `order` (outermost dim first) when given.
+fn take_in_order(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str, order: Option<Vec<usize>>) -> Result<Tensor> {
     let out = backend::take(x, offsets, shape)?;
+    let out = match order { Some(o) => backend::relayout(&out, &o)?, None => out };
     let xs = x.shape();
     let offs = offsets.clone();
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
@@ -170,6 +176,13 @@ pub fn nonzero_tuple(x: &Tensor) -> Result<Vec<Tensor>> {
 /// Flat offsets and result shape of `x[indices]` (PyTorch's advanced-indexing rules: the
 /// broadcast index shape replaces the indexed dims where they are adjacent, else goes first).
 pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let (offsets, shape, _) = index_offsets_src(x_shape, indices)?;
+    Ok((offsets, shape))
+}
+
+/// `index_offsets` with, for each result dim, the dim of `x` it walks (None for the dims of
+/// the broadcast index).
+fn index_offsets_src(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(Vec<usize>, Vec<usize>, Vec<Option<usize>>)> {
     let indices = expand_masks(x_shape, indices)?;
     ensure!(indices.len() <= x_shape.len(), Index, "too many indices for tensor of dimension {}", x_shape.len());
     let cs = contiguous_strides(x_shape);
@@ -210,6 +223,9 @@ pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
     let mut out_shape: Vec<usize> = before.iter().map(|&d| x_shape[d]).collect();
     out_shape.extend(&bshape);
     out_shape.extend(after.iter().map(|&d| x_shape[d]));
+    let mut src: Vec<Option<usize>> = before.iter().map(|&d| Some(d)).collect();
+    src.extend(std::iter::repeat_n(None, bshape.len()));
+    src.extend(after.iter().map(|&d| Some(d)));
     let total: usize = out_shape.iter().product();
     let mut offsets = Vec::with_capacity(total);
     let bsz: usize = before.iter().map(|&d| x_shape[d]).product();
@@ -231,13 +247,31 @@ pub fn index_offsets(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
             }
         }
     }
-    Ok((offsets, out_shape))
+    Ok((offsets, out_shape, src))
 }
 
-/// `x[indices]` for tensor indices (IndexBackward0).
+/// `x[indices]` for tensor indices (IndexBackward0). The result is laid out as torch's index
+/// kernel lays it out: a TensorIterator over `x` restrided to the result (stride 0 on the
+/// index dims) and the index (row-major over its own dims).
 pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
-    let (offsets, shape) = index_offsets(&x.shape(), indices)?;
-    take(x, &backend::offsets_tensor(&offsets, x.device())?, &shape)
+    let (offsets, shape, src) = index_offsets_src(&x.shape(), indices)?;
+    let xl = x.layout();
+    let order = if xl.is_contiguous() { None } else {
+        let bshape: Vec<usize> = shape.iter().zip(&src).filter(|(_, s)| s.is_none()).map(|(n, _)| *n).collect();
+        let bstrides = contiguous_strides(&bshape);
+        let mut k = 0;
+        let (mut sx, mut si) = (Vec::with_capacity(shape.len()), Vec::with_capacity(shape.len()));
+        for s in &src {
+            match s {
+                Some(d) => { sx.push(xl.strides[*d]); si.push(0); }
+                None => { sx.push(0); si.push(bstrides[k]); k += 1; }
+            }
+        }
+        let lx = crate::shape::Layout { shape: shape.clone().into(), strides: sx.into(), offset: 0 };
+        let li = crate::shape::Layout { shape: shape.clone().into(), strides: si.into(), offset: 0 };
+        backend::output_order(&[&lx, &li])
+    };
+    take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &shape, "IndexBackward0", order)
 }
 
 /// `x.index_put(indices, values, accumulate)` out of place (for `x[idx] = v`).
@@ -347,5 +381,6 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
         }
         offsets.push(off);
     }
-    take_named(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name)
+    let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
+    take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order)
 }

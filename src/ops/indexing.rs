@@ -36,22 +36,30 @@ impl TensorIndex {
     }
 }
 
-/// PyTorch names the dim of the *original* tensor in "index i is out of bounds" errors.
+/// Bounds of integer items against the dims they index, before any view is made. PyTorch
+/// names the item's position in the key as its "dimension" in the message.
 fn check_ints(x: &Tensor, items: &[TensorIndex]) -> Result<()> {
     let shape = x.shape();
     let mut d = 0usize;
-    for it in items {
+    for (pos, it) in items.iter().enumerate() {
         match it {
             TensorIndex::Int(i) => {
                 if let Some(&n) = shape.get(d) {
                     let n = n as i64;
                     if *i < -n || *i >= n {
-                        return Err(Error::Index(format!("index {} is out of bounds for dimension {} with size {}", i, d, n)));
+                        return Err(Error::Index(format!("index {} is out of bounds for dimension {} with size {}", i, pos, n)));
                     }
                 }
                 d += 1;
             }
-            TensorIndex::Slice { .. } | TensorIndex::Tensor(_) => d += 1,
+            TensorIndex::Slice { step, .. } => {
+                // the key is read left to right: a bad step is reported before later items
+                if *step <= 0 {
+                    return Err(Error::Value("step must be greater than zero".into()));
+                }
+                d += 1
+            }
+            TensorIndex::Tensor(_) => d += 1,
             TensorIndex::Ellipsis => return Ok(()),
             TensorIndex::NewAxis => {}
         }
@@ -80,9 +88,16 @@ fn apply_basic(x: &Tensor, items: &[TensorIndex], skip_full: bool) -> Result<(Te
     let mut adv: Vec<Option<Tensor>> = Vec::new();
     let mut any_adv = false;
     let mut view_made = false;
-    for it in items {
+    for (pos, it) in items.iter().enumerate() {
         match it {
             TensorIndex::Int(i) => {
+                if let Some(&n) = cur.shape().get(dim as usize) {
+                    let n = n as i64;
+                    if *i < -n || *i >= n {
+                        // torch names the item's position in the key
+                        return Err(Error::Index(format!("index {} is out of bounds for dimension {} with size {}", i, pos, n)));
+                    }
+                }
                 cur = select(&cur, dim, *i)?;
                 view_made = true;
             }

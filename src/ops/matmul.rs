@@ -104,7 +104,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     ensure!(b.dim() == 3, Runtime, "batch2 must be a 3D tensor");
     let (sa, sb) = (a.shape(), b.shape());
     ensure!(sa[0] == sb[0] && sa[2] == sb[1], Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", sa[0], sa[2], sb[0], sb[1]);
-    if a.dtype() == DType::Bool || b.dtype() == DType::Bool {
+    if a.dtype() == DType::Bool {
         bail!(NotImplemented, "\"bmm\" not implemented for 'Bool'");
     }
     if a.dtype() != b.dtype() {

@@ -149,7 +149,7 @@ pub fn float_input(t: &Tensor) -> Result<Tensor> {
     if t.dtype().is_float() {
         Ok(t.clone())
     } else {
-        cast_raw(t, crate::dtype::default_float())
+        backend::cast_preserving(t, crate::dtype::default_float())
     }
 }
 
@@ -257,10 +257,10 @@ fn inplace_with(target: &Tensor, allow_overlap: bool, compute: impl FnOnce(&Tens
         target.clone()
     };
     let result = compute(&input)?;
-    check_inplace_cast(result.dtype(), target.dtype())?;
     ensure!(result.shape() == target.shape() || crate::shape::broadcast_shapes(&target.shape(), &result.shape()).map(|s| s == target.shape()).unwrap_or(false),
         Runtime, "output with shape {} doesn't match the broadcast shape {}", crate::shape::fmt_list(&target.shape()),
         crate::shape::fmt_list(&crate::shape::broadcast_shapes(&target.shape(), &result.shape()).unwrap_or_else(|_| result.shape())));
+    check_inplace_cast(result.dtype(), target.dtype())?;
     write_into(target, &result)?;
     target.bump_version();
     if recording && result.requires_grad() {

@@ -177,7 +177,7 @@ pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool, gen: Opt
         let q = crate::tensor::zeros_on(&shape, probs.dtype(), crate::Device::Cpu)?;
         exponential_(&q, 1.0, gen)?;
         let ratio = super::div(&probs.detach().to_device(crate::Device::Cpu)?, &q)?;
-        let (_, idx) = super::topk(&ratio, n, -1, true)?;
+        let (_, idx) = super::topk(&ratio, n, -1, true, true)?;
         return if probs.device() == crate::Device::Cpu { Ok(idx) } else { crate::backend::to_device(&idx, probs.device()) };
     }
     let single = probs.dtype() != DType::Float64;

@@ -255,6 +255,24 @@ fn max_dim_as(x: &Tensor, dim: i64, keepdim: bool, is_max: bool, what: &str) -> 
 }
 
 
+/// `amax`/`amin` over dims as the user gave them (negative allowed; all when empty), with
+/// torch's errors: an empty input needs a dim, a reduced dim must not be empty (named as given).
+pub fn amax_dims(x: &Tensor, dims: &[i64], keepdim: bool, is_max: bool) -> Result<Tensor> {
+    let what = if is_max { "amax" } else { "amin" };
+    let shape = x.shape();
+    if dims.is_empty() && x.numel() == 0 {
+        bail!(Runtime, "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", what);
+    }
+    let wrapped = super::reduce_dims(dims, x.dim())?;
+    for &raw in dims {
+        let d = wrap_dim(raw, shape.len().max(1))?;
+        if !shape.is_empty() && shape[d] == 0 {
+            bail!(Index, "{}(): Expected reduction dim {} to have non-zero size.", what, raw);
+        }
+    }
+    amax(x, &wrapped, keepdim, is_max)
+}
+
 /// `amax`/`amin` over `dims` (all when empty) (AmaxBackward0/AminBackward0): the gradient is
 /// split evenly over the extremes of each reduced slice.
 pub fn amax(x: &Tensor, dims: &[usize], keepdim: bool, is_max: bool) -> Result<Tensor> {
@@ -306,9 +324,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
 
 /// Vector p-norm over `dims` (all when empty). p=2 is LinalgVectorNormBackward0.
 pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor> {
-    if !x.dtype().is_float() {
-        bail!(Runtime, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}", x.dtype().scalar_name());
-    }
+    check_norm_dtype(x)?;
     let shape = x.shape();
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
     if p == 2.0 {
@@ -406,11 +422,25 @@ pub fn std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool) -
     var_std(x, dims, correction, keepdim, true)
 }
 
-fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<Tensor> {
+/// std/var take floating tensors only (checked before anything else, as torch does).
+pub fn check_var_dtype(x: &Tensor) -> Result<()> {
     if !x.dtype().is_float() {
-        let _ = take_sqrt;
         bail!(Runtime, "std and var only support floating point and complex dtypes");
     }
+    Ok(())
+}
+
+/// Vector norms take floating tensors only (checked before the dims).
+pub fn check_norm_dtype(x: &Tensor) -> Result<()> {
+    if !x.dtype().is_float() {
+        bail!(Runtime, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}", x.dtype().scalar_name());
+    }
+    Ok(())
+}
+
+fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<Tensor> {
+    check_var_dtype(x)?;
+    let _ = take_sqrt;
     let shape = x.shape();
     let dv: Vec<usize> = dims.map(|d| d.to_vec()).unwrap_or_else(|| (0..shape.len()).collect());
     let n: usize = dv.iter().map(|&i| shape[i]).product();

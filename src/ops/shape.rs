@@ -452,7 +452,11 @@ fn multi_view(x: &Tensor, layouts: Vec<Layout>, name: &'static str,
 
 /// `unbind(dim)`: views of every index along `dim` (UnbindBackward0).
 pub fn unbind(x: &Tensor, dim: i64) -> Result<Vec<Tensor>> {
-    ensure!(x.dim() > 0, Index, "Dimension specified as {} but tensor has no dimensions", dim);
+    if x.dim() == 0 {
+        // the dim is checked as for a vector first, then refused
+        let w = wrap_dim(dim, 1)?;
+        bail!(Index, "Dimension specified as {} but tensor has no dimensions", w);
+    }
     let d = wrap_dim(dim, x.dim())?;
     let l = x.layout();
     let layouts = (0..l.shape[d]).map(|i| layout_select(&l, d, i)).collect();
@@ -543,6 +547,8 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         })
         .collect();
     let out = crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?;
+    // laid out like x, as torch's flip (a TensorIterator over x)
+    let out = crate::backend::relayout_like(&out, &l)?;
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
     Ok(out)

@@ -1,6 +1,6 @@
 //! Sorting and closeness: `sort`, `topk`, `isclose`, `allclose`.
 
-use super::{gather_named, narrow, transpose};
+use super::{gather_named, transpose};
 use crate::backend::BinaryOp;
 use crate::error::Result;
 use crate::shape::wrap_dim;
@@ -22,7 +22,8 @@ pub fn sort_as(x: &Tensor, dim: i64, descending: bool, name: &'static str) -> Re
         let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;
         return Ok((gather_named(x, 0, &i, name)?, i));
     }
-    let it = sort_indices(x, d, descending)?;
+    // results laid out like x (torch allocates them with x's strides)
+    let it = crate::backend::relayout_like(&sort_indices(x, d, descending)?, &x.layout())?;
     let values = gather_named(x, d as i64, &it, name)?;
     Ok((values, it))
 }
@@ -36,17 +37,26 @@ fn sort_indices(x: &Tensor, d: usize, descending: bool) -> Result<Tensor> {
     super::contiguous(&transpose(&it, d as i64, nd - 1)?)
 }
 
-/// `topk(x, k, dim, largest)`: the k largest (or smallest) along `dim`, in order.
-pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool) -> Result<(Tensor, Tensor)> {
+/// `topk(x, k, dim, largest, sorted)`: the k largest (or smallest) along `dim`
+/// (TopkBackward0), in the order torch's CPU kernel gives them, ties included.
+pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool, sorted: bool) -> Result<(Tensor, Tensor)> {
     let d = wrap_dim(dim, x.dim())?;
     let size = if x.dim() == 0 { 1 } else { x.shape()[d] };
     ensure!(k <= size, Runtime, "selected index k out of range");
     ensure!(x.dtype() != crate::DType::Bool, Runtime, "topk does not support bool dtypes on CPU");
     if x.dim() == 0 {
+        // matches torch: a 0-dim input gives 0-dim results (k = 0 included)
         let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;
         return Ok((gather_named(x, 0, &i, "TopkBackward0")?, i));
     }
-    let i = super::contiguous(&narrow(&sort_indices(x, d, largest)?, d as i64, 0, k as i64)?)?;
+    let nd = x.dim() as i64;
+    let moved = super::contiguous(&transpose(&x.detach(), d as i64, nd - 1)?)?;
+    let ms = moved.shape();
+    let rows = crate::backend::topk_rows(&moved, size, k, largest, sorted)?;
+    let mut kshape: Vec<i64> = ms.iter().map(|&s| s as i64).collect();
+    *kshape.last_mut().expect("dim > 0") = k as i64;
+    let i = super::reshape(&rows, &kshape)?;
+    let i = super::contiguous(&transpose(&i, d as i64, nd - 1)?)?;
     Ok((gather_named(x, d as i64, &i, "TopkBackward0")?, i))
 }
 

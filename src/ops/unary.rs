@@ -127,6 +127,7 @@ pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
 
 /// `relu(x)`.
 pub fn relu(x: &Tensor) -> Result<Tensor> {
+    check_relu_dtype(x)?;
     let out = num_op(x, UnaryOp::Relu)?;
     // d/dx relu = [x > 0]
     record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
@@ -227,6 +228,14 @@ pub fn clamp(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<Tenso
     clamp_named(x, lo, hi, "ClampBackward1")
 }
 
+/// relu refuses bool tensors (before any in-place check, as torch).
+pub fn check_relu_dtype(x: &Tensor) -> Result<()> {
+    if x.dtype() == DType::Bool {
+        bail!(Runtime, "Boolean inputs not supported for relu");
+    }
+    Ok(())
+}
+
 /// `x.clamp_(min, max)` in place: the bounds may not promote `x` past its dtype (torch's
 /// message names the element type as C++ does: `long int`).
 pub fn clamp_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
@@ -267,7 +276,7 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
     let mut parts = vec![(x.dtype(), x.priority())];
     parts.extend(lo.iter().chain(hi.iter()).map(|&s| (scalar_dtype(s), crate::dtype::Priority::Scalar)));
     let rt = crate::dtype::result_type(&parts);
-    let xin = if rt != x.dtype() { super::cast_raw(x, rt)? } else { x.clone() };
+    let xin = if rt != x.dtype() { backend::cast_preserving(x, rt)? } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
     let out = num_op(&xin, UnaryOp::Clamp(l, h))?;
     if crate::autograd::needs_record(&[x]) {
@@ -359,6 +368,9 @@ pub fn clamp_tensor(x: &Tensor, lo: Option<&Tensor>, hi: Option<&Tensor>) -> Res
 /// `round(x, decimals=d)` (RoundBackward1, zero gradient): `round(x * 10^d) / 10^d` as torch
 /// computes it (dividing by `10^-d` for negative `d`).
 pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        bail!(NotImplemented, "\"{}\" not implemented for '{}'", if decimals == 0 { "round_vml_cpu" } else { "round_cpu" }, x.dtype().scalar_name());
+    }
     if decimals == 0 {
         // torch records RoundBackward1 whenever decimals is given, 0 included
         let out = {

@@ -272,9 +272,9 @@ macro_rules! tensor_binary_methods {
 }
 
 tensor_binary_methods! {
-    logical_and("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::And),
-    logical_or("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Or),
-    logical_xor("other") => |a: &Tensor, b: &Tensor| ops::compare(&ops::cast_raw(a, DType::Bool)?, &ops::cast_raw(b, DType::Bool)?, BinOp::Xor),
+    logical_and("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::And),
+    logical_or("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::Or),
+    logical_xor("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::Xor),
     atan2("other") => ops::atan2, arctan2("other") => ops::atan2,
     maximum("other") => ops::maximum, minimum("other") => ops::minimum,
     matmul("other") => ops::matmul, mm("mat2") => ops::mm, bmm("mat2") => ops::bmm, mv("vec") => ops::mv, dot("tensor") => ops::dot,
@@ -300,6 +300,16 @@ inplace_binary! {
     copy_ => ops::copy_from, pow_ => ops::pow,
 }
 
+#[pymethods]
+impl PyTensor {
+    fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
+        let t = &slf.get().t;
+        ops::check_relu_dtype(t)?;
+        ops::inplace(t, ops::relu)?;
+        Ok(slf.clone())
+    }
+}
+
 macro_rules! inplace_unary {
     ($($name:ident => $f:expr),* $(,)?) => {
         #[pymethods]
@@ -317,7 +327,7 @@ macro_rules! inplace_unary {
 
 inplace_unary! {
     exp_ => ops::exp, log_ => ops::log, sqrt_ => ops::sqrt, neg_ => ops::neg, abs_ => ops::abs,
-    relu_ => ops::relu, sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
+    sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
     reciprocal_ => ops::reciprocal, floor_ => |t| ops::rounding(t, "floor"),
 }
 
@@ -390,6 +400,8 @@ impl PyTensor {
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let o = need(other)?;
+        // torch refuses the in-place write (a leaf, a view of one) before the bool operands
+        ops::check_inplace(&self.t)?;
         ops::sub_check(&self.t, &o)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Sub, ops::sub)?)
     }
@@ -466,6 +478,7 @@ impl PyTensor {
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
+        ops::check_inplace(&slf.get().t)?;
         ops::sub_check(&slf.get().t, &o)?;
         if a.as_f64() == 1.0 {
             ops::inplace_binary(&slf.get().t, &o, BinOp::Sub, ops::sub)?;
@@ -563,8 +576,8 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
-        let ds = match dims_arg(dim)? { None => vec![], Some(d) => ops::reduce_dims(&d, self.t.dim())? };
-        wrap(py, ops::amax(&self.t, &ds, keepdim, true)?)
+        let raw = dims_arg(dim)?.unwrap_or_default();
+        wrap(py, ops::amax_dims(&self.t, &raw, keepdim, true)?)
     }
     #[pyo3(signature = (*, decimals=None, out=None))]
     fn round(&self, py: Python<'_>, decimals: Option<i64>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
@@ -576,8 +589,8 @@ impl PyTensor {
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amin(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
-        let ds = match dims_arg(dim)? { None => vec![], Some(d) => ops::reduce_dims(&d, self.t.dim())? };
-        wrap(py, ops::amax(&self.t, &ds, keepdim, false)?)
+        let raw = dims_arg(dim)?.unwrap_or_default();
+        wrap(py, ops::amax_dims(&self.t, &raw, keepdim, false)?)
     }
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn argmax(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
@@ -589,12 +602,34 @@ impl PyTensor {
     }
     #[pyo3(signature = (p=None, dim=None, keepdim=false, dtype=None))]
     fn norm(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let pv = match p {
+        // torch.norm's p defaults to "fro"
+        let fro = pyo3::types::PyString::new(py, "fro");
+        let p = match p { Some(p) if !p.is_none() => p.clone(), _ => fro.into_any() };
+        let pv = match Some(&p) {
             None => 2.0,
-            Some(p) if p.is_none() => 2.0,
             Some(p) => match p.extract::<String>() {
-                Ok(s) if s == "fro" => 2.0,
-                Ok(s) => return Err(PyRuntimeError::new_err(format!("norm: unsupported p '{}'", s))),
+                Ok(s) => {
+                    // torch.norm: 'fro' with no dim, one dim or two is the vector 2-norm; any
+                    // other string p goes to linalg.matrix_norm, which checks dtype, then dims
+                    let raw = dims_arg(dim)?;
+                    let n = raw.as_ref().map_or(0, |d| d.len());
+                    if s == "fro" && n <= 2 {
+                        2.0
+                    } else {
+                        if !self.t.dtype().is_float() {
+                            return Err(PyRuntimeError::new_err(format!("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {}", self.t.dtype().scalar_name())));
+                        }
+                        let ds: Vec<i64> = raw.unwrap_or_else(|| (0..self.t.dim() as i64).collect());
+                        if ds.len() != 2 {
+                            return Err(PyRuntimeError::new_err(format!("linalg.matrix_norm: dim must be a 2-tuple. Got {}", ds.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" "))));
+                        }
+                        if s == "fro" {
+                            2.0
+                        } else {
+                            return Err(PyRuntimeError::new_err(format!("linalg.matrix_norm: Order {} not supported.", s)));
+                        }
+                    }
+                }
                 Err(_) => p.extract::<f64>()?,
             },
         };
@@ -610,6 +645,7 @@ impl PyTensor {
             _ => None,
         };
         let t = cast.as_ref().unwrap_or(&self.t);
+        ops::check_norm_dtype(t)?;
         let dims = match dims_arg(dim)? { Some(d) => ops::reduce_dims(&d, t.dim())?, None => vec![] };
         run(py, t.numel(), || ops::norm(t, pv, &dims, keepdim))
     }
@@ -874,9 +910,7 @@ impl PyTensor {
     }
     #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]
     fn topk(&self, py: Python<'_>, k: usize, dim: i64, largest: bool, sorted: bool) -> PyResult<Py<PyAny>> {
-        // results always come sorted, which satisfies sorted=False too
-        let _ = sorted;
-        let (v, i) = ops::topk(&self.t, k, dim, largest)?;
+        let (v, i) = ops::topk(&self.t, k, dim, largest, sorted)?;
         return_pair(py, "topk", v, i)
     }
     fn _to_dtype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -945,6 +979,8 @@ impl PyTensor {
 }
 
 fn var_args(t: &Tensor, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, correction: Option<f64>) -> PyResult<(Option<Vec<usize>>, f64)> {
+    // torch refuses the dtype before it looks at the dims
+    ops::check_var_dtype(t)?;
     // torch.var(x, False) passes `unbiased` positionally where dim would be
     let (dim, unbiased) = match dim {
         Some(d) if d.is_instance_of::<pyo3::types::PyBool>() => (None, Some(d.clone())),
