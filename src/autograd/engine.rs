@@ -32,6 +32,80 @@ fn key(n: &Arc<Node>) -> usize {
     Arc::as_ptr(n) as usize
 }
 
+/// A callback queued with `queue_callback`: run once the graph task's nodes are done.
+pub type FinalCallback = Box<dyn FnOnce() -> Result<()> + Send>;
+
+/// What hooks may ask about the backward pass they run in (torch's current GraphTask):
+/// its id, whether a node will execute, and its final callbacks. Hooks that come from
+/// Python always run on the thread that called backward, where this is installed.
+pub struct TaskContext {
+    pub id: u64,
+    /// `backward` (accumulating into leaves) rather than `autograd.grad`.
+    accumulate: bool,
+    index: Arc<HashMap<usize, usize>>,
+    needed: Arc<Vec<bool>>,
+    callbacks: parking_lot::Mutex<Vec<FinalCallback>>,
+}
+
+static NEXT_TASK_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+thread_local! {
+    /// The graph tasks running on this thread, innermost last (a hook may call backward).
+    static CURRENT: std::cell::RefCell<Vec<Arc<TaskContext>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Pops the thread's current task when the backward call ends, however it ends.
+struct TaskGuard;
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.borrow_mut().pop());
+    }
+}
+
+fn current_task() -> Option<Arc<TaskContext>> {
+    CURRENT.with(|c| c.borrow().last().cloned())
+}
+
+/// The id of the backward pass running on this thread (torch's `_current_graph_task_id`).
+pub fn current_graph_task_id() -> Option<u64> {
+    current_task().map(|t| t.id)
+}
+
+/// Whether `node` will run in the current backward pass (torch's `_will_engine_execute_node`):
+/// reachable from its roots and, for `grad`/`backward(inputs=)`, on a path to an input.
+pub fn will_execute(node: &Arc<Node>) -> Result<bool> {
+    let Some(t) = current_task() else {
+        bail!(Runtime, "_will_engine_execute_node should only be called during the backward pass");
+    };
+    if !t.accumulate && node.is_accumulate_grad() {
+        bail!(Runtime, "A leaf node was passed to _will_engine_execute_node but we are currently running autograd.grad(). This is currently not supported.");
+    }
+    Ok(t.index.get(&key(node)).is_some_and(|&i| t.needed[i]))
+}
+
+/// Queue `f` to run when the current backward pass has run all its nodes (torch's
+/// `Variable._execution_engine.queue_callback`), on the thread that called backward.
+pub fn queue_callback(f: FinalCallback) -> Result<()> {
+    let Some(t) = current_task() else {
+        bail!(Runtime, "Final callbacks can only be installed during backward pass.");
+    };
+    t.callbacks.lock().push(f);
+    Ok(())
+}
+
+/// Run the task's final callbacks in order (a callback may queue more).
+fn run_callbacks(t: &TaskContext) -> Result<()> {
+    loop {
+        let batch: Vec<FinalCallback> = std::mem::take(&mut *t.callbacks.lock());
+        if batch.is_empty() {
+            return Ok(());
+        }
+        for f in batch {
+            f()?;
+        }
+    }
+}
+
 /// Sum the contributions to one input slot in a fixed order.
 fn sum_contributions(mut parts: Vec<(u64, Tensor)>) -> Result<Option<Tensor>> {
     parts.sort_by_key(|p| p.0);
@@ -156,6 +230,18 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         }
     }
 
+    let index = Arc::new(index);
+    let needed = Arc::new(needed);
+    let ctx = Arc::new(TaskContext {
+        id: NEXT_TASK_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        accumulate: req.accumulate,
+        index: index.clone(),
+        needed: needed.clone(),
+        callbacks: parking_lot::Mutex::new(Vec::new()),
+    });
+    CURRENT.with(|c| c.borrow_mut().push(ctx.clone()));
+    let _installed = TaskGuard;
+
     // ---- seed ----
     let mut buffers: Vec<Vec<Vec<(u64, Tensor)>>> =
         nodes.iter().map(|nd| vec![Vec::new(); nd.input_meta.len().max(1)]).collect();
@@ -173,7 +259,9 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     if crate::runtime::num_threads() > 1 && has_parallel_branches(&nodes, &index, &needed) {
         if let Some(pool) = crate::runtime::pool() {
             let task = GraphTask { nodes, index, needed, capture_at, req };
-            return run_parallel(pool, task, deps, buffers, captured, ready.into_iter().map(|r| r.slot).collect());
+            let captured = run_parallel(pool, task, deps, buffers, captured, ready.into_iter().map(|r| r.slot).collect())?;
+            run_callbacks(&ctx)?;
+            return Ok(captured);
         }
     }
     let _mode = GradModeGuard::new(req.create_graph);
@@ -189,6 +277,8 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
             captured[pos] = g;
         }
     }
+    drop(_mode);
+    run_callbacks(&ctx)?;
     Ok(captured)
 }
 
@@ -269,8 +359,8 @@ fn needs_caller(node: &Node) -> bool {
 /// The read-only part of a GraphTask, shared by the workers.
 struct GraphTask {
     nodes: Vec<Arc<Node>>,
-    index: HashMap<usize, usize>,
-    needed: Vec<bool>,
+    index: Arc<HashMap<usize, usize>>,
+    needed: Arc<Vec<bool>>,
     capture_at: Vec<Vec<(u32, usize)>>,
     req: BackwardRequest,
 }

@@ -49,8 +49,8 @@ fn tanh_f32(x: f32) -> f32 {
     let big = 1.0 - 2.0 / (e + 1.0);
     let big = if x < 0.0 { -big } else { big };
     let r = if a < 0.625 { small } else { big };
-    // NaN in, NaN out (the clamp above would turn it into tanh(9))
-    if x != x { x } else { r }
+    // NaN in, NaN out (the clamp above would turn it into tanh(9)); ±0 keeps its sign
+    if x != x || x == 0.0 { x } else { r }
 }
 
 #[inline(always)]

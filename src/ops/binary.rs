@@ -449,6 +449,28 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
     Ok(out)
 }
 
+/// `x.masked_fill_(mask, value)`. Where `x`'s elements share memory (an expanded tensor),
+/// torch's kernel writes only the masked elements: a location takes `value` when any of its
+/// aliases is masked, and keeps its value otherwise.
+pub fn masked_fill_(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<()> {
+    let l = x.layout();
+    let alias: Vec<usize> = (0..l.ndim()).filter(|&d| l.shape[d] > 1 && l.strides[d] == 0).collect();
+    let fits = broadcast_shapes(&mask.shape(), &l.shape).map(|s| s == l.shape).unwrap_or(false);
+    if alias.is_empty() || !fits || mask.dtype() != DType::Bool {
+        return super::inplace_overlapping(x, |inp| masked_fill(inp, mask, value));
+    }
+    let mut any = super::expand(mask, &l.shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?;
+    for &d in alias.iter().rev() {
+        any = super::all_any(&any, Some(d as i64), true, false)?;
+    }
+    let mut nl = l.clone();
+    for &d in &alias {
+        nl.shape[d] = 1;
+    }
+    let base = super::make_view(x, nl);
+    super::inplace_overlapping(&base, |inp| masked_fill(inp, &any, value))
+}
+
 /// `logical_and/or/xor(a, b)`: both read as bool (non-zero is true), a bool result.
 pub fn logical(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     let as_bool = |t: &Tensor| if t.dtype() == DType::Bool { Ok(t.clone()) } else { backend::cast_preserving(t, DType::Bool) };

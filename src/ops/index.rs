@@ -1,7 +1,7 @@
 //! Advanced indexing with integer and boolean tensors: gather by flat offsets (`take`) and
 //! its adjoint, scatter-add (`put_add`); `index_put` for `x[idx] = v`; `nonzero`, `gather`.
 
-use super::{mul, sum_to};
+use super::sum_to;
 use crate::autograd::record;
 use crate::backend;
 use crate::dtype::DType;
@@ -293,8 +293,9 @@ pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumu
             if accumulate { Some(g[0].clone()) } else {
                 let ones = crate::tensor::full_on(&[offs.numel()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
                 let hit = put_add(&ones, &offs, &g[0].shape())?;
-                let keep = super::binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Eq)?;
-                Some(mul(&g[0], &super::cast_raw(&keep, g[0].dtype())?)?)
+                let written = super::binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Ne)?;
+                // zeroed (as torch's index_put of zeros), so an infinite gradient gives 0, not NaN
+                Some(super::where_(&written, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), &g[0])?)
             }
         } else { None };
         let gv = if n[1] { Some(sum_to(&take(&g[0], &offs, &shape)?, &vshape)?) } else { None };

@@ -8,6 +8,7 @@ pub mod indexing;
 pub mod matmul;
 pub mod nn;
 pub mod nn_layers;
+pub mod optim;
 pub mod random;
 pub mod reduce;
 pub mod shape;
@@ -285,8 +286,9 @@ fn rebase_history(target: &Tensor, result: &Tensor) -> Result<()> {
                 let gb = if needs[0] {
                     let ones = crate::tensor::full_on(&[offs.numel()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
                     let hit = put_add(&ones, &offs, &g[0].shape())?;
-                    let keep = binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), BinOp::Eq)?;
-                    Some(mul(&g[0], &cast_raw(&keep, g[0].dtype())?)?)
+                    let written = binary_raw(&hit, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), BinOp::Ne)?;
+                    // zeroed, not multiplied by a mask: an infinite gradient there becomes 0, not NaN
+                    Some(where_(&written, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), &g[0])?)
                 } else { None };
                 let gs = if needs[1] { Some(take(&g[0], &offs, &vl.shape)?) } else { None };
                 Ok(vec![gb, gs])

@@ -457,20 +457,29 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
         (if r.dtype() == x.dtype() { r } else { super::cast_raw(&r, x.dtype())? }, c)
     };
     let name = if take_sqrt { "StdBackward0" } else { "VarBackward0" };
-    let denom = (n as f64 - correction).max(0.0);
-    // d var/dx = 2 (x - mean) / (N - c); d std/dx = (x - mean) / ((N - c) std)
+    let all = dims.is_none() || x.dim() == 0;
+    let dof = n as f64 - correction;
+    // torch's var_backward: 2 (x - mean) / (N - c) * g; over all elements with N - c <= 0 it
+    // is g * (x == mean ? NaN : inf). std_backward is var_backward of g / (2 std), 0 where
+    // the std is 0.
     record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
         let xt = s.get(0)?;
-        let c = super::sub(&xt, &mean(&xt, Some(&dv), true, None)?)?;
+        let m = mean(&xt, Some(&dv), true, None)?;
         let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
-        let r = if take_sqrt {
+        let gv = if take_sqrt {
             let sd = expand_back(&s.get(1)?, &shape, &dv, keepdim)?;
-            let r = div(&mul(&ge, &c)?, &mul(&sd, &Tensor::wrapped_scalar(Scalar::Float(denom)))?)?;
-            // matches torch: no gradient where the std is 0 (a constant input), not nan
+            let h = div(&ge, &mul(&sd, &Tensor::wrapped_scalar(Scalar::Float(2.0)))?)?;
             let z = super::binary_raw(&sd, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?;
-            super::where_(&z, &Tensor::wrapped_scalar(Scalar::Int(0)), &r)?
+            super::where_(&z, &Tensor::wrapped_scalar(Scalar::Int(0)), &h)?
         } else {
-            mul(&ge, &mul(&c, &Tensor::wrapped_scalar(Scalar::Float(2.0 / denom)))?)?
+            ge
+        };
+        let r = if all && dof <= 0.0 {
+            let at_mean = super::binary_raw(&xt, &m, super::BinOp::Eq)?;
+            let f = super::where_(&at_mean, &Tensor::wrapped_scalar(Scalar::Float(f64::NAN)), &Tensor::wrapped_scalar(Scalar::Float(f64::INFINITY)))?;
+            mul(&gv, &f)?
+        } else {
+            mul(&mul(&gv, &Tensor::wrapped_scalar(Scalar::Float(2.0 / dof)))?, &super::sub(&xt, &m)?)?
         };
         Ok(vec![Some(r)])
     })?;

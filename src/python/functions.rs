@@ -401,6 +401,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_push_saved_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_pop_saved_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;
+    m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
+    m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
+    m.add_function(wrap_pyfunction!(_queue_callback, m)?)?;
+    m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
     Ok(())
 }
 
@@ -461,4 +465,37 @@ fn py_warn(msg: &str) {
 /// Let anomaly mode capture Python stacks and emit Python warnings.
 pub fn install_anomaly_hooks() {
     crate::autograd::set_anomaly_hooks(crate::autograd::AnomalyHooks { trace: py_stack, warn: py_warn });
+}
+
+/// The id of the backward pass running on this thread, -1 outside backward.
+#[pyfunction]
+fn _current_graph_task_id() -> i64 {
+    autograd::current_graph_task_id().map_or(-1, |i| i as i64)
+}
+
+/// Whether `node` runs in the current backward pass (only valid inside backward).
+#[pyfunction]
+fn _will_engine_execute_node(node: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let n = node.cast::<super::node::PyNode>().map_err(|_| {
+        PyTypeError::new_err(format!("_will_engine_execute_node expects an grad_fn, got {}", node.get_type().name().map(|n| n.to_string()).unwrap_or_default()))
+    })?;
+    let n = n.get().node()?;
+    Ok(autograd::will_execute(&n)?)
+}
+
+/// `Variable._execution_engine.queue_callback(cb)`: run `cb()` when the current backward pass
+/// has run all its nodes.
+#[pyfunction]
+fn _queue_callback(cb: Py<PyAny>) -> PyResult<()> {
+    autograd::queue_callback(Box::new(move || {
+        Python::attach(|py| cb.call0(py).map(|_| ()).map_err(crate::Error::Python))
+    }))?;
+    Ok(())
+}
+
+/// `torch.autograd.graph.increment_version(t)`: mark `t` as modified in place (its saved
+/// copies become stale), as an in-place op would.
+#[pyfunction]
+fn _increment_version(t: PyRef<'_, PyTensor>) {
+    t.t.bump_version();
 }

@@ -114,7 +114,7 @@ impl From<crate::autograd::HookHandle> for RemovableHandle {
 
 #[pymethods]
 impl RemovableHandle {
-    /// Remove the hook (idempotent).
+    /// Unregister the hook (idempotent).
     fn remove(&self) {
         self.0.remove();
     }

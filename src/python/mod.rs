@@ -8,6 +8,7 @@ mod functions;
 mod hooks;
 mod nn;
 mod node;
+mod optim;
 mod random;
 mod tensor;
 mod tensor_ops;
@@ -27,6 +28,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     functions::register(m)?;
     random::register(m)?;
     nn::register(m)?;
+    optim::register(m)?;
     dlpack::register(m)?;
     functions::register_test_support(m)?;
     functions::install_anomaly_hooks();

@@ -104,12 +104,12 @@ impl PyNode {
         }
     }
 
-    /// The node's class name (`MulBackward0`).
+    /// The node's class name, e.g. ``'MulBackward0'``.
     fn name(&self) -> PyResult<String> {
         Ok(self.node()?.name.to_string())
     }
 
-    /// `((node, input_nr), ...)` for each input of the forward op.
+    /// The nodes this node sends gradients to, with the input index of each.
     #[getter]
     fn next_functions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let n = self.node()?;
@@ -124,7 +124,7 @@ impl PyNode {
         PyTuple::new(py, items)
     }
 
-    /// For `AccumulateGrad`: the leaf tensor.
+    /// For an ``AccumulateGrad`` node, the leaf tensor it accumulates into.
     #[getter]
     fn variable(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         match self.node()?.leaf() {
@@ -133,12 +133,14 @@ impl PyNode {
         }
     }
 
-    /// Register `fn(grad_inputs, grad_outputs)`, run after the node.
+    /// Register a hook called as ``hook(grad_inputs, grad_outputs)`` after the node ran;
+    /// a returned tuple replaces ``grad_inputs``.
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
         Ok(crate::autograd::register_node_hook(&self.node()?, Arc::new(PyPostHook(hook))).into())
     }
 
-    /// Register `fn(grad_outputs)`, run before the node.
+    /// Register a hook called as ``hook(grad_outputs)`` before the node runs; a returned
+    /// tuple replaces ``grad_outputs``.
     fn register_prehook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
         Ok(crate::autograd::register_node_prehook(&self.node()?, Arc::new(PyPreHook(hook))).into())
     }

@@ -46,24 +46,29 @@ impl PyGenerator {
         crate::cuda::check_device(d)?;
         Ok(PyGenerator { g: Generator::new(crate::random::DEFAULT_SEED), device: d })
     }
+    /// Sets the seed for generating random numbers; returns the generator.
     fn manual_seed<'py>(slf: &Bound<'py, Self>, seed: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let s = unpack_seed(seed)?;
         slf.get().g.with(|g| g.manual_seed(s));
         Ok(slf.clone())
     }
+    /// Gets a non-deterministic random number from the OS and seeds the generator with it.
     fn seed(&self) -> u64 {
         let s = nondeterministic_seed();
         self.g.with(|g| g.manual_seed(s));
         s
     }
+    /// Returns the initial seed for generating random numbers.
     fn initial_seed(&self) -> u64 {
         self.g.with(|g| g.initial_seed())
     }
+    /// Returns the generator state as a ``torch.ByteTensor`` (PyTorch's layout).
     fn get_state(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let bytes = self.g.with(|g| g.get_state());
         let v: Vec<i64> = bytes.iter().map(|&b| b as i64).collect();
         wrap(py, crate::tensor::from_i64s(&v, &[v.len()], crate::DType::UInt8)?)
     }
+    /// Sets the generator state from a tensor returned by ``get_state``.
     fn set_state(slf: &Bound<'_, Self>, new_state: &Bound<'_, PyAny>) -> PyResult<()> {
         let t = new_state.cast::<PyTensor>().map_err(|_| PyTypeError::new_err(format!("expected a torch.ByteTensor, but got {}", new_state.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
         let t = &t.get().t;
@@ -74,6 +79,7 @@ impl PyGenerator {
         slf.get().g.with(|g| g.set_state(&bytes))?;
         Ok(())
     }
+    /// The device of the generator (``cpu``).
     #[getter]
     fn device(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let m = py.import("ferrograd")?;

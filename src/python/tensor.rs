@@ -31,18 +31,22 @@ impl PyDType {
     fn __repr__(&self) -> String {
         format!("torch.{}", self.d.name())
     }
+    /// ``True`` for float16, float32 and float64.
     #[getter]
     fn is_floating_point(&self) -> bool {
         self.d.is_float()
     }
+    /// ``True`` for the floating-point and signed integer types.
     #[getter]
     fn is_signed(&self) -> bool {
         self.d != DType::Bool
     }
+    /// The size of one element in bytes.
     #[getter]
     fn itemsize(&self) -> usize {
         self.d.itemsize()
     }
+    /// Always ``False``: ferrograd has no complex dtypes.
     #[getter]
     fn is_complex(&self) -> bool {
         false
@@ -266,17 +270,19 @@ impl PyTensor {
         Ok(PyTensor::new(crate::tensor::zeros(&shape, crate::dtype::default_float())?))
     }
 
-    /// Register a freshly constructed subclass instance (called by `__init__` helpers).
+    /// Register a freshly constructed subclass instance (called by ``__init__`` helpers).
     fn _register(slf: &Bound<'_, Self>) {
         register(slf);
     }
 
+    /// The size of the tensor, as a ``ferrograd.Size`` (``x.shape == x.size()``).
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let s: Vec<usize> = self.t.shape().to_vec();
         py_helper(py, "Size")?.call1((s,))
     }
 
+    /// The size of the tensor (a ``ferrograd.Size``), or of dimension ``dim`` (an int).
     #[pyo3(signature = (dim=None))]
     fn size<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         match dim {
@@ -289,6 +295,7 @@ impl PyTensor {
         }
     }
 
+    /// The strides (in elements) of all dimensions, or of dimension ``dim``.
     #[pyo3(signature = (dim=None))]
     fn stride<'py>(&self, py: Python<'py>, dim: Option<i64>) -> PyResult<Bound<'py, PyAny>> {
         let s = self.t.strides();
@@ -301,11 +308,14 @@ impl PyTensor {
         }
     }
 
+    /// The ``ferrograd.dtype`` of the tensor's elements.
     #[getter]
     fn dtype(&self, py: Python<'_>) -> Py<PyDType> {
         dtype_obj(py, self.t.dtype())
     }
 
+    /// ``True`` if gradients need to be computed for this tensor. Only floating-point
+    /// tensors can require gradients; set it on leaves (``x.requires_grad = True``).
     #[getter]
     fn get_requires_grad(&self) -> bool {
         self.t.requires_grad()
@@ -317,6 +327,7 @@ impl PyTensor {
         Ok(self.t.set_requires_grad(v)?)
     }
 
+    /// Set whether autograd should record operations on this tensor, in place; returns ``self``.
     #[pyo3(signature = (requires_grad=true))]
     fn requires_grad_<'py>(slf: &Bound<'py, Self>, requires_grad: bool) -> PyResult<Bound<'py, Self>> {
         slf.get().check_requires_grad(requires_grad)?;
@@ -324,6 +335,8 @@ impl PyTensor {
         Ok(slf.clone())
     }
 
+    /// ``None`` by default; becomes a tensor the first time ``backward`` computes a
+    /// gradient for this leaf, and accumulates on later calls.
     #[getter]
     fn get_grad(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let (leaf, retains) = { let m = self.t.meta(); (m.grad_fn.is_none(), m.retains_grad) };
@@ -347,6 +360,8 @@ impl PyTensor {
         Ok(self.t.assign_grad(g)?)
     }
 
+    /// The backward node that created this tensor (``None`` for leaves), with PyTorch's
+    /// class names (``MulBackward0``, ``SumBackward0``, ...).
     #[getter]
     fn grad_fn(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         match self.t.grad_fn() {
@@ -355,11 +370,15 @@ impl PyTensor {
         }
     }
 
+    /// ``True`` for tensors that do not require grad, and for tensors that require grad
+    /// and were created by the user (not by an operation recorded by autograd).
     #[getter]
     fn is_leaf(&self) -> bool {
         self.t.is_leaf()
     }
 
+    /// The tensor's values as a tensor that shares storage but is detached from autograd.
+    /// Assigning ``x.data = y`` replaces the values (and shape) without recording history.
     #[getter]
     fn get_data(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         wrap(py, self.t.data_alias())
@@ -375,6 +394,7 @@ impl PyTensor {
         self.t.version()
     }
 
+    /// The ``ferrograd.device`` where this tensor's storage lives.
     #[getter]
     fn device<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self.t.device() {
@@ -383,6 +403,7 @@ impl PyTensor {
         }
     }
 
+    /// ``True`` if the tensor is stored on a CUDA device.
     #[getter]
     fn is_cuda(&self) -> bool {
         self.t.is_cuda()
@@ -397,63 +418,77 @@ impl PyTensor {
         wrap(py, crate::ops::to_device(&self.t, d)?)
     }
 
+    /// The number of dimensions; an alias for ``dim``.
     #[getter]
     fn ndim(&self) -> usize {
         self.t.dim()
     }
 
+    /// The number of dimensions of the tensor.
     fn dim(&self) -> usize {
         self.t.dim()
     }
 
+    /// Alias for ``dim``.
     fn ndimension(&self) -> usize {
         self.t.dim()
     }
 
+    /// The total number of elements in the tensor.
     fn numel(&self) -> usize {
         self.t.numel()
     }
 
+    /// Alias for ``numel``.
     fn nelement(&self) -> usize {
         self.t.numel()
     }
 
+    /// The size in bytes of one element.
     fn element_size(&self) -> usize {
         self.t.dtype().itemsize()
     }
 
+    /// The offset, in elements, of this tensor's first element in its storage.
     fn storage_offset(&self) -> usize {
         self.t.layout().offset
     }
 
+    /// The address of the first element of the tensor.
     fn data_ptr(&self) -> usize {
         self.t.data_ptr()
     }
 
+    /// ``True`` if the tensor is contiguous in memory in row-major order.
     #[pyo3(signature = (memory_format=None))]
     fn is_contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> bool {
         let _ = memory_format;
         self.t.is_contiguous()
     }
 
+    /// ``True`` if the data type is a floating-point type.
     fn is_floating_point(&self) -> bool {
         self.t.dtype().is_float()
     }
 
+    /// ``True`` if the tensor was created under ``ferrograd.inference_mode``.
     fn is_inference(&self) -> bool {
         self.t.0.is_inference
     }
 
+    /// ``True`` if this non-leaf tensor keeps its ``.grad`` (see ``retain_grad``).
     #[getter]
     fn retains_grad(&self) -> bool {
         self.t.meta().retains_grad
     }
 
+    /// The index of this tensor among the outputs of its ``grad_fn``.
     #[getter]
     fn output_nr(&self) -> u32 {
         self.t.output_nr()
     }
 
+    /// The value of a one-element tensor as a standard Python number.
     fn item(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         Ok(match self.t.item()? {
             Scalar::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
@@ -462,10 +497,13 @@ impl PyTensor {
         })
     }
 
+    /// The tensor as a (nested) list of Python numbers; a 0-d tensor gives a number.
     fn tolist(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         convert::tolist(py, &self.t)
     }
 
+    /// The tensor as a NumPy ``ndarray`` sharing its memory (CPU tensors). A tensor that
+    /// requires grad raises unless ``force=True`` (which detaches and copies as needed).
     #[pyo3(signature = (force=false))]
     fn numpy<'py>(slf: &Bound<'py, Self>, force: bool) -> PyResult<Bound<'py, PyAny>> {
         if slf.get().t.requires_grad() && crate::autograd::is_grad_enabled() && !force {
@@ -478,6 +516,7 @@ impl PyTensor {
         convert::to_numpy(slf)
     }
 
+    /// NumPy's array protocol (``np.asarray(x)``).
     #[pyo3(signature = (dtype=None, copy=None))]
     fn __array__<'py>(slf: &Bound<'py, Self>, dtype: Option<&Bound<'py, PyAny>>, copy: Option<bool>) -> PyResult<Bound<'py, PyAny>> {
         // as `.numpy()`: refused while the tensor requires grad and grad mode is on
@@ -497,23 +536,30 @@ impl PyTensor {
         }
     }
 
+    /// A new tensor sharing storage, detached from the current graph (never requires grad).
     fn detach(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         wrap(py, self.t.detach())
     }
 
+    /// Detach the tensor from the graph that created it, in place (makes it a leaf).
     fn detach_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         slf.get().t.detach_()?;
         Ok(slf.clone())
     }
 
+    /// Make this non-leaf tensor keep its ``.grad`` during ``backward``.
     fn retain_grad(&self) -> PyResult<()> {
         Ok(self.t.retain_grad()?)
     }
 
+    /// Register a backward hook, called with the gradient w.r.t. this tensor each time it
+    /// is computed; a returned tensor replaces the gradient. Returns a handle with ``remove()``.
     fn register_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
         Ok(self.t.register_hook(Arc::new(PyTensorHook(hook)))?.into())
     }
 
+    /// Register a hook on a leaf, called with the tensor after its ``.grad`` has been
+    /// accumulated. Returns a handle with ``remove()``.
     fn register_post_accumulate_grad_hook(&self, hook: Py<PyAny>) -> PyResult<RemovableHandle> {
         Ok(self.t.register_post_accumulate_grad_hook(Arc::new(PyPostAccHook(hook)))?.into())
     }

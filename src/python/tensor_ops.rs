@@ -142,10 +142,11 @@ fn return_pair(py: Python<'_>, kind: &str, a: Tensor, b: Tensor) -> PyResult<Py<
 }
 
 macro_rules! unary_methods {
-    ($($name:ident => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $f:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
+                $(#[doc = $doc])*
                 #[pyo3(signature = (*, out=None))]
                 fn $name(&self, py: Python<'_>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
@@ -177,29 +178,86 @@ fn unary_kernel(name: &str) -> Option<crate::backend::UnaryOp> {
 }
 
 unary_methods! {
-    exp => ops::exp, log => ops::log, sqrt => ops::sqrt, rsqrt => ops::rsqrt,
-    sin => ops::sin, cos => ops::cos, tanh => ops::tanh, sigmoid => ops::sigmoid,
-    relu => ops::relu, abs => ops::abs, neg => ops::neg, negative => ops::neg,
-    reciprocal => ops::reciprocal, sign => ops::sign,
-    floor => |t| ops::rounding(t, "floor"), ceil => |t| ops::rounding(t, "ceil"),
+    #[doc = "The exponential of the elements."]
+    exp => ops::exp,
+    #[doc = "The natural logarithm of the elements."]
+    log => ops::log,
+    #[doc = "The square root of the elements."]
+    sqrt => ops::sqrt,
+    #[doc = "The reciprocal of the square root of the elements."]
+    rsqrt => ops::rsqrt,
+    #[doc = "The sine of the elements."]
+    sin => ops::sin,
+    #[doc = "The cosine of the elements."]
+    cos => ops::cos,
+    #[doc = "The hyperbolic tangent of the elements."]
+    tanh => ops::tanh,
+    #[doc = "The logistic sigmoid ``1 / (1 + exp(-x))`` of the elements."]
+    sigmoid => ops::sigmoid,
+    #[doc = "Rectified linear unit ``max(0, x)`` element-wise."]
+    relu => ops::relu,
+    #[doc = "Computes the absolute value of each element."]
+    abs => ops::abs,
+    #[doc = "Returns the negative of the elements."]
+    neg => ops::neg,
+    #[doc = "Alias for ``neg``."]
+    negative => ops::neg,
+    #[doc = "The reciprocal ``1 / x`` of the elements."]
+    reciprocal => ops::reciprocal,
+    #[doc = "The signs (-1, 0, 1) of the elements."]
+    sign => ops::sign,
+    #[doc = "The floor of the elements (the largest integer less than or equal to each)."]
+    floor => |t| ops::rounding(t, "floor"),
+    #[doc = "The ceiling of the elements (the smallest integer greater than or equal to each)."]
+    ceil => |t| ops::rounding(t, "ceil"),
+    #[doc = "The elements rounded towards zero."]
     trunc => |t| ops::rounding(t, "trunc"),
-    log1p => |t| ops::unary_extra(t, "log1p"), expm1 => |t| ops::unary_extra(t, "expm1"),
-    log2 => |t| ops::unary_extra(t, "log2"), log10 => |t| ops::unary_extra(t, "log10"),
-    tan => |t| ops::unary_extra(t, "tan"), atan => |t| ops::unary_extra(t, "atan"),
-    asin => |t| ops::unary_extra(t, "asin"), acos => |t| ops::unary_extra(t, "acos"),
-    sinh => |t| ops::unary_extra(t, "sinh"), cosh => |t| ops::unary_extra(t, "cosh"), erf => ops::nn_layers::erf,
+    #[doc = "``log(1 + x)`` of the elements, accurate near 0."]
+    log1p => |t| ops::unary_extra(t, "log1p"),
+    #[doc = "``exp(x) - 1`` of the elements, accurate near 0."]
+    expm1 => |t| ops::unary_extra(t, "expm1"),
+    #[doc = "The logarithm to the base 2 of the elements."]
+    log2 => |t| ops::unary_extra(t, "log2"),
+    #[doc = "The logarithm to the base 10 of the elements."]
+    log10 => |t| ops::unary_extra(t, "log10"),
+    #[doc = "The tangent of the elements."]
+    tan => |t| ops::unary_extra(t, "tan"),
+    #[doc = "The arctangent of the elements."]
+    atan => |t| ops::unary_extra(t, "atan"),
+    #[doc = "The arcsine of the elements."]
+    asin => |t| ops::unary_extra(t, "asin"),
+    #[doc = "The arccosine of the elements."]
+    acos => |t| ops::unary_extra(t, "acos"),
+    #[doc = "The hyperbolic sine of the elements."]
+    sinh => |t| ops::unary_extra(t, "sinh"),
+    #[doc = "The hyperbolic cosine of the elements."]
+    cosh => |t| ops::unary_extra(t, "cosh"),
+    #[doc = "The error function of the elements."]
+    erf => ops::nn_layers::erf,
+    #[doc = "The square of the elements."]
     square => |t| ops::unary_extra(t, "square"),
+    #[doc = "Element-wise logical NOT, as a bool tensor."]
     logical_not => ops::logical_not,
-    isnan => |t| ops::float_test(t, "isnan"), isinf => |t| ops::float_test(t, "isinf"),
+    #[doc = "Which elements are NaN, as a bool tensor."]
+    isnan => |t| ops::float_test(t, "isnan"),
+    #[doc = "Which elements are positive or negative infinity, as a bool tensor."]
+    isinf => |t| ops::float_test(t, "isinf"),
+    #[doc = "Which elements are finite (not NaN nor infinite), as a bool tensor."]
     isfinite => |t| ops::float_test(t, "isfinite"),
-    t => ops::t, contiguous => ops::contiguous, clone => ops::clone,
+    #[doc = "Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."]
+    t => ops::t,
+    #[doc = "A contiguous tensor with the same data: ``self`` if already contiguous, else a copy."]
+    contiguous => ops::contiguous,
+    #[doc = "A copy of the tensor (differentiable: the gradient flows back to ``self``)."]
+    clone => ops::clone,
 }
 
 macro_rules! binary_methods {
-    ($($name:ident => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $f:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
+                $(#[doc = $doc])*
                 #[pyo3(signature = (other, *, out=None))]
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
@@ -212,12 +270,36 @@ macro_rules! binary_methods {
 }
 
 binary_methods! {
-    mul => ops::mul, multiply => ops::mul, true_divide => ops::div,
-    eq => |a, b| ops::compare(a, b, BinOp::Eq), ne => |a, b| ops::compare(a, b, BinOp::Ne),
-    lt => |a, b| ops::compare(a, b, BinOp::Lt), le => |a, b| ops::compare(a, b, BinOp::Le),
-    gt => |a, b| ops::compare(a, b, BinOp::Gt), ge => |a, b| ops::compare(a, b, BinOp::Ge),
-    floor_divide => floordiv, remainder => rem, fmod => ops::fmod,
-    bitwise_and => and, bitwise_or => or, bitwise_xor => xor,
+    #[doc = "Multiplies ``self`` by ``other`` element-wise."]
+    mul => ops::mul,
+    #[doc = "Alias for ``mul``."]
+    multiply => ops::mul,
+    #[doc = "Alias for ``div`` with ``rounding_mode=None``."]
+    true_divide => ops::div,
+    #[doc = "Element-wise ``self == other`` as a bool tensor."]
+    eq => |a, b| ops::compare(a, b, BinOp::Eq),
+    #[doc = "Element-wise ``self != other`` as a bool tensor."]
+    ne => |a, b| ops::compare(a, b, BinOp::Ne),
+    #[doc = "Element-wise ``self < other`` as a bool tensor."]
+    lt => |a, b| ops::compare(a, b, BinOp::Lt),
+    #[doc = "Element-wise ``self <= other`` as a bool tensor."]
+    le => |a, b| ops::compare(a, b, BinOp::Le),
+    #[doc = "Element-wise ``self > other`` as a bool tensor."]
+    gt => |a, b| ops::compare(a, b, BinOp::Gt),
+    #[doc = "Element-wise ``self >= other`` as a bool tensor."]
+    ge => |a, b| ops::compare(a, b, BinOp::Ge),
+    #[doc = "Divides and rounds the result down (``torch.div(a, b, rounding_mode=\"floor\")``)."]
+    floor_divide => floordiv,
+    #[doc = "Python's modulus: the remainder has the sign of the divisor."]
+    remainder => rem,
+    #[doc = "C's ``fmod``: the remainder has the sign of the dividend."]
+    fmod => ops::fmod,
+    #[doc = "Bitwise AND of integer or bool tensors."]
+    bitwise_and => and,
+    #[doc = "Bitwise OR of integer or bool tensors."]
+    bitwise_or => or,
+    #[doc = "Bitwise XOR of integer or bool tensors."]
+    bitwise_xor => xor,
 }
 
 fn user_warning(py: Python<'_>, msg: &str) -> PyResult<()> {
@@ -253,10 +335,11 @@ pub(crate) fn not_tensor(fname: &str, arg: &str, pos: usize, v: &Bound<'_, PyAny
 
 /// Binary methods whose second operand must be a tensor (torch takes no number there).
 macro_rules! tensor_binary_methods {
-    ($($name:ident($arg:literal) => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident($arg:literal) => $f:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
+                $(#[doc = $doc])*
                 #[pyo3(signature = (other, *, out=None))]
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
@@ -272,19 +355,38 @@ macro_rules! tensor_binary_methods {
 }
 
 tensor_binary_methods! {
+    #[doc = "Element-wise logical AND (zero is ``False``), as a bool tensor."]
     logical_and("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::And),
+    #[doc = "Element-wise logical OR, as a bool tensor."]
     logical_or("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::Or),
+    #[doc = "Element-wise logical XOR, as a bool tensor."]
     logical_xor("other") => |a: &Tensor, b: &Tensor| ops::logical(a, b, BinOp::Xor),
-    atan2("other") => ops::atan2, arctan2("other") => ops::atan2,
-    maximum("other") => ops::maximum, minimum("other") => ops::minimum,
-    matmul("other") => ops::matmul, mm("mat2") => ops::mm, bmm("mat2") => ops::bmm, mv("vec") => ops::mv, dot("tensor") => ops::dot,
+    #[doc = "Element-wise arctangent of ``self / other`` with the quadrant taken into account."]
+    atan2("other") => ops::atan2,
+    #[doc = "Alias for ``atan2``."]
+    arctan2("other") => ops::atan2,
+    #[doc = "The element-wise maximum of ``self`` and ``other`` (NaN propagates)."]
+    maximum("other") => ops::maximum,
+    #[doc = "The element-wise minimum of ``self`` and ``other`` (NaN propagates)."]
+    minimum("other") => ops::minimum,
+    #[doc = "Matrix product with PyTorch's rules for 1-d, 2-d and batched (broadcast) operands."]
+    matmul("other") => ops::matmul,
+    #[doc = "Matrix product of two 2-d tensors (no broadcasting)."]
+    mm("mat2") => ops::mm,
+    #[doc = "Batched matrix product of two 3-d tensors with the same batch size."]
+    bmm("mat2") => ops::bmm,
+    #[doc = "Matrix-vector product."]
+    mv("vec") => ops::mv,
+    #[doc = "Dot product of two 1-d tensors."]
+    dot("tensor") => ops::dot,
 }
 
 macro_rules! inplace_binary {
-    ($($name:ident => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $f:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
+                $(#[doc = $doc])*
                 fn $name<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
                     let o = need(other)?;
                     let t = &slf.get().t;
@@ -297,11 +399,15 @@ macro_rules! inplace_binary {
 }
 
 inplace_binary! {
-    copy_ => ops::copy_from, pow_ => ops::pow,
+    #[doc = "Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``."]
+    copy_ => ops::copy_from,
+    #[doc = "In-place version of ``pow``."]
+    pow_ => ops::pow,
 }
 
 #[pymethods]
 impl PyTensor {
+    /// In-place version of ``relu``.
     fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().t;
         ops::check_relu_dtype(t)?;
@@ -311,10 +417,11 @@ impl PyTensor {
 }
 
 macro_rules! inplace_unary {
-    ($($name:ident => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $f:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
+                $(#[doc = $doc])*
                 fn $name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
                     let t = &slf.get().t;
                     ops::inplace(t, |inp| ($f)(inp))?;
@@ -326,9 +433,28 @@ macro_rules! inplace_unary {
 }
 
 inplace_unary! {
-    exp_ => ops::exp, log_ => ops::log, sqrt_ => ops::sqrt, neg_ => ops::neg, abs_ => ops::abs,
-    sigmoid_ => ops::sigmoid, tanh_ => ops::tanh, sin_ => ops::sin, cos_ => ops::cos,
-    reciprocal_ => ops::reciprocal, floor_ => |t| ops::rounding(t, "floor"),
+    #[doc = "In-place version of ``exp``."]
+    exp_ => ops::exp,
+    #[doc = "In-place version of ``log``."]
+    log_ => ops::log,
+    #[doc = "In-place version of ``sqrt``."]
+    sqrt_ => ops::sqrt,
+    #[doc = "In-place version of ``neg``."]
+    neg_ => ops::neg,
+    #[doc = "In-place version of ``abs``."]
+    abs_ => ops::abs,
+    #[doc = "In-place version of ``sigmoid``."]
+    sigmoid_ => ops::sigmoid,
+    #[doc = "In-place version of ``tanh``."]
+    tanh_ => ops::tanh,
+    #[doc = "In-place version of ``sin``."]
+    sin_ => ops::sin,
+    #[doc = "In-place version of ``cos``."]
+    cos_ => ops::cos,
+    #[doc = "In-place version of ``reciprocal``."]
+    reciprocal_ => ops::reciprocal,
+    #[doc = "In-place version of ``floor``."]
+    floor_ => |t| ops::rounding(t, "floor"),
 }
 
 #[pymethods]
@@ -385,6 +511,7 @@ impl PyTensor {
         let o = need(other)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Add, ops::add)?)
     }
+    /// In-place version of ``mul``.
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         ops::inplace_binary(&slf.get().t, &o, BinOp::Mul, ops::mul)?;
@@ -406,6 +533,7 @@ impl PyTensor {
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Sub, ops::sub)?)
     }
 
+    /// Adds ``other``, scaled by ``alpha``, to ``self`` (broadcasting, type promotion).
     #[pyo3(signature = (other, alpha=None, *, out=None))]
     fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
@@ -420,6 +548,7 @@ impl PyTensor {
         }
         run_out(py, t.numel(), out, || ops::add_scaled(t, &o, a))
     }
+    /// Subtracts ``other``, scaled by ``alpha``, from ``self``.
     #[pyo3(signature = (other, alpha=None, *, out=None))]
     fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
@@ -427,8 +556,8 @@ impl PyTensor {
         let t = &self.t;
         run_out(py, t.numel(), out, || ops::sub_scaled(t, &o, a))
     }
-    /// `div(other, *, rounding_mode=None, out=None)`: torch's `div.Tensor_mode` overload (any
-    /// `rounding_mode=` given, `None` included) records DivBackward2, plain `div` DivBackward0.
+    /// Divides ``self`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
+    /// division), ``"trunc"`` or ``"floor"``.
     #[pyo3(signature = (other, *, out=None, **kwargs))]
     fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>, kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
@@ -453,16 +582,19 @@ impl PyTensor {
             Some(Some(m)) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
     }
+    /// Alias for ``div``.
     #[pyo3(signature = (other, *, out=None, **kwargs))]
     fn divide(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>, kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
         self.div(py, other, out, kwargs)
     }
+    /// Takes the power of each element with ``exponent`` (a number or a broadcastable tensor).
     #[pyo3(signature = (exponent, *, out=None))]
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(exponent)?;
         let t = &self.t;
         run_out(py, t.numel(), out, || ops::pow(t, &o))
     }
+    /// In-place version of ``add``.
     #[pyo3(signature = (other, alpha=None))]
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
@@ -474,6 +606,7 @@ impl PyTensor {
         }
         Ok(slf.clone())
     }
+    /// In-place version of ``sub``.
     #[pyo3(signature = (other, alpha=None))]
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
@@ -487,19 +620,23 @@ impl PyTensor {
         }
         Ok(slf.clone())
     }
+    /// In-place version of ``div``.
     fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let o = need(other)?;
         ops::inplace_binary(&slf.get().t, &o, BinOp::Div, ops::div)?;
         Ok(slf.clone())
     }
+    /// Fill the tensor with ``value``, in place.
     fn fill_<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         ops::fill_(&slf.get().t, &need(value)?)?;
         Ok(slf.clone())
     }
+    /// Fill the tensor with zeros, in place.
     fn zero_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         ops::zero_(&slf.get().t)?;
         Ok(slf.clone())
     }
+    /// Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors).
     #[pyo3(signature = (min=None, max=None))]
     fn clamp(&self, py: Python<'_>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
@@ -509,10 +646,12 @@ impl PyTensor {
         let (lo, hi) = (scalar_opt(min)?, scalar_opt(max)?);
         run(py, t.numel(), || ops::clamp(t, lo, hi))
     }
+    /// Alias for ``clamp``.
     #[pyo3(signature = (min=None, max=None))]
     fn clip(&self, py: Python<'_>, min: Option<&Bound<'_, PyAny>>, max: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         self.clamp(py, min, max)
     }
+    /// ``clamp(min=min)``.
     fn clamp_min(&self, py: Python<'_>, min: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
         match scalar_opt(Some(min))? {
@@ -520,6 +659,7 @@ impl PyTensor {
             _ => self.clamp(py, Some(min), None),
         }
     }
+    /// ``clamp(max=max)``.
     fn clamp_max(&self, py: Python<'_>, max: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
         match scalar_opt(Some(max))? {
@@ -527,6 +667,7 @@ impl PyTensor {
             _ => self.clamp(py, None, Some(max)),
         }
     }
+    /// In-place version of ``clamp``.
     #[pyo3(signature = (min=None, max=None))]
     fn clamp_<'py>(slf: &Bound<'py, Self>, min: Option<&Bound<'py, PyAny>>, max: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         if let Some((lo, hi)) = tensor_bounds(min, max) {
@@ -539,6 +680,8 @@ impl PyTensor {
     }
 
     // ---- reductions ----
+    /// The sum of all elements, or over the dimension(s) ``dim`` (kept as size 1 with
+    /// ``keepdim=True``). Integer and bool inputs sum as int64 unless ``dtype`` is given.
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn sum(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let d = dims_arg(dim)?;
@@ -549,6 +692,7 @@ impl PyTensor {
             Some(d) => ops::sum_dims(t, &ops::reduce_dims(&d, t.dim())?, keepdim, dt),
         })
     }
+    /// The mean of all elements, or over the dimension(s) ``dim`` (floating-point inputs).
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn mean(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let d = dims_arg(dim)?;
@@ -559,6 +703,7 @@ impl PyTensor {
             Some(d) => ops::mean(t, Some(&ops::reduce_dims(&d, t.dim())?), keepdim, dt),
         })
     }
+    /// The product of all elements, or over dimension ``dim``.
     #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
     fn prod(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let dt = opt_dtype(dtype)?;
@@ -566,19 +711,25 @@ impl PyTensor {
         let d = match dim { Some(d) => Some(crate::shape::wrap_dim(d, t.dim())?), None => None };
         wrap(py, ops::prod(&t, d, keepdim)?)
     }
+    /// ``max()``: the maximum of all elements. ``max(dim, keepdim=False)``: a named tuple
+    /// ``(values, indices)`` of the maxima over ``dim``. ``max(other)``: ``maximum``.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn max(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
         self.minmax(py, dim, keepdim, true)
     }
+    /// ``min()``: the minimum of all elements. ``min(dim, keepdim=False)``: a named tuple
+    /// ``(values, indices)`` of the minima over ``dim``. ``min(other)``: ``minimum``.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn min(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
         self.minmax(py, dim, keepdim, false)
     }
+    /// The maximum over the dimension(s) ``dim`` (gradient split evenly among ties).
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
         let raw = dims_arg(dim)?.unwrap_or_default();
         wrap(py, ops::amax_dims(&self.t, &raw, keepdim, true)?)
     }
+    /// The elements rounded to the nearest integer (half to even), or to ``decimals`` places.
     #[pyo3(signature = (*, decimals=None, out=None))]
     fn round(&self, py: Python<'_>, decimals: Option<i64>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
@@ -587,19 +738,23 @@ impl PyTensor {
             None => run_out(py, t.numel(), out, || ops::rounding(t, "round")),
         }
     }
+    /// The minimum over the dimension(s) ``dim`` (gradient split evenly among ties).
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn amin(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool) -> PyResult<Py<PyAny>> {
         let raw = dims_arg(dim)?.unwrap_or_default();
         wrap(py, ops::amax_dims(&self.t, &raw, keepdim, false)?)
     }
+    /// The index of the (first) maximum, of the flattened tensor or over ``dim``.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn argmax(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::argmax(&self.t, dim, keepdim, true)?)
     }
+    /// The index of the (first) minimum, of the flattened tensor or over ``dim``.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn argmin(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::argmax(&self.t, dim, keepdim, false)?)
     }
+    /// The ``p``-norm (default 2, ``"fro"``, ``inf``) of the tensor or over ``dim``.
     #[pyo3(signature = (p=None, dim=None, keepdim=false, dtype=None))]
     fn norm(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         // torch.norm's p defaults to "fro"
@@ -649,29 +804,36 @@ impl PyTensor {
         let dims = match dims_arg(dim)? { Some(d) => ops::reduce_dims(&d, t.dim())?, None => vec![] };
         run(py, t.numel(), || ops::norm(t, pv, &dims, keepdim))
     }
+    /// Whether all elements (or all over ``dim``) are non-zero, as a bool tensor.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn all(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::all_any(&self.t, dim, keepdim, true)?)
     }
+    /// Whether any element (or any over ``dim``) is non-zero, as a bool tensor.
     #[pyo3(signature = (dim=None, keepdim=false))]
     fn any(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::all_any(&self.t, dim, keepdim, false)?)
     }
+    /// The variance over ``dim`` (all elements by default), with Bessel's correction
+    /// unless ``unbiased=False`` or ``correction=`` says otherwise.
     #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
     fn var(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
         let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
         wrap(py, ops::var(&self.t, dims.as_deref(), c, keepdim)?)
     }
+    /// The standard deviation over ``dim``; see ``var``.
     #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
     fn std(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
         let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
         wrap(py, ops::std(&self.t, dims.as_deref(), c, keepdim)?)
     }
+    /// ``log(sum(exp(x)))`` over ``dim``, computed stably.
     #[pyo3(signature = (dim, keepdim=false))]
     fn logsumexp(&self, py: Python<'_>, dim: &Bound<'_, PyAny>, keepdim: bool) -> PyResult<Py<PyAny>> {
         let d = dims_arg(Some(dim))?.unwrap_or_default();
         wrap(py, ops::logsumexp(&self.t, &ops::reduce_dims(&d, self.t.dim())?, keepdim)?)
     }
+    /// The cumulative sum of the elements along ``dim``.
     #[pyo3(signature = (dim, *, dtype=None))]
     fn cumsum(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let dt = opt_dtype(dtype)?;
@@ -679,6 +841,7 @@ impl PyTensor {
         let t = match dt { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
         wrap(py, ops::cumsum(&t, dim)?)
     }
+    /// Reverse the order of elements along the given dimensions (copies the data).
     #[pyo3(signature = (*dims))]
     fn flip(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if dims.is_empty() {
@@ -686,6 +849,7 @@ impl PyTensor {
         }
         wrap(py, ops::flip(&self.t, &shape_args(dims)?)?)
     }
+    /// Repeat the tensor along each dimension (copies the data).
     #[pyo3(signature = (*sizes))]
     fn repeat(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if sizes.is_empty() {
@@ -693,11 +857,13 @@ impl PyTensor {
         }
         wrap(py, ops::repeat(&self.t, &shape_args(sizes)?)?)
     }
+    /// ``exp(x) / sum(exp(x))`` along ``dim``.
     #[pyo3(signature = (dim, dtype=None))]
     fn softmax(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
         run(py, t.numel(), || ops::softmax(&t, dim))
     }
+    /// ``log(softmax(x))`` along ``dim``, computed stably.
     #[pyo3(signature = (dim, dtype=None))]
     fn log_softmax(&self, py: Python<'_>, dim: i64, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let t = match opt_dtype(dtype)? { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
@@ -705,6 +871,9 @@ impl PyTensor {
     }
 
     // ---- shape ----
+    /// A view with the same data and a different shape (``-1`` infers one dimension), or
+    /// the same bytes read as ``dtype`` (same element size only). The tensor must be
+    /// compatible with the shape (contiguous enough); see ``reshape``.
     #[pyo3(signature = (*shape))]
     fn view(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if shape.is_empty() {
@@ -718,6 +887,7 @@ impl PyTensor {
         }
         wrap(py, ops::view(&self.t, &shape_args(shape)?)?)
     }
+    /// A tensor with the same data and the given shape: a view when possible, else a copy.
     #[pyo3(signature = (*shape))]
     fn reshape(&self, py: Python<'_>, shape: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if shape.is_empty() {
@@ -725,31 +895,39 @@ impl PyTensor {
         }
         wrap(py, ops::reshape(&self.t, &shape_args(shape)?)?)
     }
+    /// ``self.view(other.size())``.
     fn view_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::view(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
     }
+    /// ``self.reshape(other.size())``.
     fn reshape_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::reshape(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
     }
+    /// A view with dimensions ``dim0`` and ``dim1`` swapped.
     fn transpose(&self, py: Python<'_>, dim0: i64, dim1: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::transpose(&self.t, dim0, dim1)?)
     }
+    /// Alias for ``transpose``.
     fn swapaxes(&self, py: Python<'_>, dim0: i64, dim1: i64) -> PyResult<Py<PyAny>> {
         self.transpose(py, dim0, dim1)
     }
+    /// In-place version of ``t``.
     fn t_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         ops::t_(&slf.get().t)?;
         Ok(slf.clone())
     }
+    /// In-place version of ``transpose``.
     fn transpose_<'py>(slf: &Bound<'py, Self>, dim0: i64, dim1: i64) -> PyResult<Bound<'py, Self>> {
         ops::transpose_(&slf.get().t, dim0, dim1)?;
         Ok(slf.clone())
     }
+    /// In-place version of ``squeeze``.
     #[pyo3(signature = (dim=None))]
     fn squeeze_<'py>(slf: &Bound<'py, Self>, dim: Option<i64>) -> PyResult<Bound<'py, Self>> {
         ops::squeeze_(&slf.get().t, dim)?;
         Ok(slf.clone())
     }
+    /// In-place version of ``unsqueeze``.
     fn unsqueeze_<'py>(slf: &Bound<'py, Self>, dim: i64) -> PyResult<Bound<'py, Self>> {
         ops::unsqueeze_(&slf.get().t, dim)?;
         Ok(slf.clone())
@@ -759,6 +937,7 @@ impl PyTensor {
         let b = self.t.meta().view_base.clone();
         super::tensor::wrap_opt(py, b)
     }
+    /// The tensor with its dimensions reversed (for 2-D, the transpose).
     #[getter(T)]
     fn big_t(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let nd = self.t.dim() as i64;
@@ -770,15 +949,17 @@ impl PyTensor {
         let dims: Vec<i64> = (0..nd).rev().collect();
         wrap(py, ops::permute(&self.t, &dims)?)
     }
+    /// The last two dimensions transposed (a batch of matrix transposes).
     #[getter(mT)]
     fn m_t(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         Self::matrix_transpose(slf, "mT", "This function is the identity in these cases.")
     }
-    /// Real tensors only: the conjugate transpose is the transpose.
+    /// The conjugate transpose of the last two dimensions (for real tensors, ``mT``).
     #[getter(mH)]
     fn m_h(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         Self::matrix_transpose(slf, "mH", "Consider using x.conj().")
     }
+    /// The conjugate transpose of a 2-d tensor (for real tensors, ``T``).
     #[getter(H)]
     fn big_h(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
@@ -793,6 +974,7 @@ impl PyTensor {
                 if n > 2 { " For batches of matrices, consider using tensor.mH" } else { "" }))),
         }
     }
+    /// A view with the dimensions permuted.
     #[pyo3(signature = (*dims))]
     fn permute(&self, py: Python<'_>, dims: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if dims.is_empty() {
@@ -800,6 +982,7 @@ impl PyTensor {
         }
         wrap(py, ops::permute(&self.t, &shape_args(dims)?)?)
     }
+    /// A view with the dimensions of size 1 removed (all, or those in ``dim``).
     #[pyo3(signature = (dim=None))]
     fn squeeze(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         match dim {
@@ -811,9 +994,12 @@ impl PyTensor {
             },
         }
     }
+    /// A view with a dimension of size 1 inserted at ``dim``.
     fn unsqueeze(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::unsqueeze(&self.t, dim)?)
     }
+    /// A view with singleton dimensions expanded to a larger size (``-1`` keeps a size);
+    /// no memory is copied.
     #[pyo3(signature = (*sizes))]
     fn expand(&self, py: Python<'_>, sizes: &Bound<'_, PyTuple>) -> PyResult<Py<PyAny>> {
         if sizes.is_empty() {
@@ -821,25 +1007,31 @@ impl PyTensor {
         }
         wrap(py, ops::expand(&self.t, &shape_args(sizes)?)?)
     }
+    /// ``self.expand(other.size())``.
     fn expand_as(&self, py: Python<'_>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::expand(&self.t, &other.t.shape().iter().map(|&d| d as i64).collect::<Vec<_>>())?)
     }
+    /// A view of ``length`` elements of dimension ``dim`` starting at ``start``.
     fn narrow(&self, py: Python<'_>, dim: i64, start: i64, length: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::narrow(&self.t, dim, start, length)?)
     }
+    /// A view of the slice ``index`` along ``dim`` (that dimension removed).
     fn select(&self, py: Python<'_>, dim: i64, index: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::select(&self.t, dim, index)?)
     }
+    /// Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible).
     #[pyo3(signature = (start_dim=0, end_dim=-1))]
     fn flatten(&self, py: Python<'_>, start_dim: i64, end_dim: i64) -> PyResult<Py<PyAny>> {
         wrap(py, ops::flatten(&self.t, start_dim, end_dim)?)
     }
+    /// All slices along ``dim``, as a tuple of views.
     #[pyo3(signature = (dim=0))]
     fn unbind(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyTuple>> {
         let parts = ops::unbind(&self.t, dim)?;
         let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, objs)?.unbind())
     }
+    /// Split into chunks of ``split_size`` elements (or of the given sizes) along ``dim``; views.
     #[pyo3(signature = (split_size, dim=0))]
     fn split(&self, py: Python<'_>, split_size: &Bound<'_, PyAny>, dim: i64) -> PyResult<Py<PyTuple>> {
         let parts = match split_size.extract::<usize>() {
@@ -852,32 +1044,39 @@ impl PyTensor {
         let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, objs)?.unbind())
     }
+    /// Split into ``chunks`` views of (nearly) equal size along ``dim``.
     #[pyo3(signature = (chunks, dim=0))]
     fn chunk(&self, py: Python<'_>, chunks: i64, dim: i64) -> PyResult<Py<PyTuple>> {
         let parts = ops::chunk(&self.t, chunks, dim)?;
         let objs: Vec<Py<PyAny>> = parts.into_iter().map(|p| wrap(py, p)).collect::<PyResult<_>>()?;
         Ok(PyTuple::new(py, objs)?.unbind())
     }
+    /// Gather values along ``dim`` at the positions in ``index`` (int64).
     fn gather(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::gather(&self.t, dim, &index.t)?)
     }
+    /// The entries at ``index`` (a 1-d int64 tensor) along ``dim``.
     fn index_select(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::index_select(&self.t, dim, &index.t)?)
     }
+    /// Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``.
     fn masked_fill(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let v = need(value)?;
         wrap(py, ops::masked_fill(&self.t, &mask.t, &v)?)
     }
+    /// In-place version of ``masked_fill``.
     fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let v = need(value)?;
-        let m = mask.t.clone();
-        ops::inplace_overlapping(&slf.get().t, |inp| ops::masked_fill(inp, &m, &v))?;
+        ops::masked_fill_(&slf.get().t, &mask.t, &v)?;
         Ok(slf.clone())
     }
+    /// The implementation of ``where`` (not in-place, despite its name).
     fn where_(&self, py: Python<'_>, condition: PyRef<'_, PyTensor>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let o = need(other)?;
         wrap(py, ops::where_(&condition.t, &self.t, &o)?)
     }
+    /// The indices of the non-zero elements: one row per element (shape ``(n, dim)``), or
+    /// with ``as_tuple=True`` one 1-d tensor per dimension (as ``torch.where(x)``).
     #[pyo3(signature = (*, as_tuple=false))]
     fn nonzero(&self, py: Python<'_>, as_tuple: bool) -> PyResult<Py<PyAny>> {
         if as_tuple {
@@ -887,20 +1086,24 @@ impl PyTensor {
         }
         wrap(py, ops::nonzero(&self.t)?)
     }
+    /// ``True`` if both tensors have the same size and elements.
     fn equal(&self, other: PyRef<'_, PyTensor>) -> PyResult<bool> {
         if self.t.shape() != other.t.shape() {
             return Ok(false);
         }
         Ok(ops::all_any(&ops::compare(&self.t, &other.t, BinOp::Eq)?, None, false, true)?.item()?.as_f64() != 0.0)
     }
+    /// ``True`` if ``|self - other| <= atol + rtol * |other|`` for all elements.
     #[pyo3(signature = (other, rtol=1e-5, atol=1e-8, equal_nan=false))]
     fn allclose(&self, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<bool> {
         Ok(ops::allclose(&self.t, &other.t, rtol, atol, equal_nan)?)
     }
+    /// Element-wise ``allclose``, as a bool tensor.
     #[pyo3(signature = (other, rtol=1e-5, atol=1e-8, equal_nan=false))]
     fn isclose(&self, py: Python<'_>, other: PyRef<'_, PyTensor>, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<Py<PyAny>> {
         wrap(py, ops::isclose(&self.t, &other.t, rtol, atol, equal_nan)?)
     }
+    /// Sort the elements along ``dim``; a named tuple ``(values, indices)``.
     #[pyo3(signature = (dim=-1, descending=false, *, stable=None))]
     fn sort(&self, py: Python<'_>, dim: i64, descending: bool, stable: Option<bool>) -> PyResult<Py<PyAny>> {
         // the core sort is always stable, which satisfies both settings; torch's overload
@@ -908,6 +1111,7 @@ impl PyTensor {
         let (v, i) = ops::sort_as(&self.t, dim, descending, if stable.is_some() { "SortBackward1" } else { "SortBackward0" })?;
         return_pair(py, "sort", v, i)
     }
+    /// The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``.
     #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]
     fn topk(&self, py: Python<'_>, k: usize, dim: i64, largest: bool, sorted: bool) -> PyResult<Py<PyAny>> {
         let (v, i) = ops::topk(&self.t, k, dim, largest, sorted)?;
@@ -917,17 +1121,20 @@ impl PyTensor {
         let d = super::tensor::dtype_arg(dtype)?;
         wrap(py, ops::to_dtype(&self.t, d)?)
     }
+    /// Fill with numbers sampled from the continuous uniform distribution on ``[a, b)``.
     #[pyo3(signature = (a=0.0, b=1.0, *, generator=None))]
     fn uniform_<'py>(slf: &Bound<'py, Self>, a: f64, b: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         ops::uniform_(&slf.get().t, a, b, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
+    /// Fill with numbers sampled from the normal distribution ``N(mean, std**2)``.
     #[pyo3(signature = (mean=0.0, std=1.0, *, generator=None))]
     fn normal_<'py>(slf: &Bound<'py, Self>, mean: f64, std: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         ops::normal_(&slf.get().t, mean, std, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
-    /// `random_()`, `random_(to)`, `random_(from, to)` (`to=None`: the dtype's top).
+    /// ``random_()``, ``random_(to)``, ``random_(from, to)``: fill with integers sampled
+    /// uniformly from ``[from, to - 1]`` (by default the range of the dtype's mantissa or values).
     #[pyo3(signature = (from_=None, to=None, *, generator=None))]
     fn random_<'py>(slf: &Bound<'py, Self>, from_: Option<i64>, to: Option<&Bound<'py, PyAny>>, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let to: Option<i64> = match to { Some(t) if !t.is_none() => Some(t.extract()?), _ => None };
@@ -940,6 +1147,7 @@ impl PyTensor {
         ops::random_(&slf.get().t, bounds, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
+    /// Fill with draws from Bernoulli(``p``), in place.
     #[pyo3(signature = (p=None, *, generator=None))]
     fn bernoulli_<'py>(slf: &Bound<'py, Self>, p: Option<&Bound<'py, PyAny>>, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let g = super::random::gen_arg(generator)?;
@@ -950,6 +1158,7 @@ impl PyTensor {
         }
         Ok(slf.clone())
     }
+    /// Draw binary random numbers (0 or 1) with probabilities ``self`` (or ``p``).
     #[pyo3(signature = (p=None, *, generator=None))]
     fn bernoulli(&self, py: Python<'_>, p: Option<&Bound<'_, PyAny>>, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let g = super::random::gen_arg(generator)?;
@@ -967,11 +1176,13 @@ impl PyTensor {
         };
         wrap(py, r)
     }
+    /// Fill with numbers drawn from the exponential distribution with rate ``lambd``.
     #[pyo3(signature = (lambd=1.0, *, generator=None))]
     fn exponential_<'py>(slf: &Bound<'py, Self>, lambd: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         ops::exponential_(&slf.get().t, lambd, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
+    /// Indices sampled from the multinomial distribution given by the rows of ``self``.
     #[pyo3(signature = (num_samples, replacement=false, *, generator=None))]
     fn multinomial(&self, py: Python<'_>, num_samples: i64, replacement: bool, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::multinomial(&self.t, num_samples, replacement, super::random::gen_arg(generator)?.as_ref())?)

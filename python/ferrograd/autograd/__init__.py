@@ -15,6 +15,19 @@ def Variable(data, requires_grad=False, volatile=False):
     return t
 
 
+class _ExecutionEngine:
+    """``Variable._execution_engine``: the backward engine's Python handle."""
+
+    @staticmethod
+    def queue_callback(callback):
+        """Run ``callback()`` once the backward pass in progress has run all its nodes (on the
+        thread that called backward). Raises outside a backward pass."""
+        _C._queue_callback(callback)
+
+
+Variable._execution_engine = _ExecutionEngine()
+
+
 def _tensors(x):
     from .. import Tensor
 

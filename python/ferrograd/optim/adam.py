@@ -328,6 +328,17 @@ def _adam_update(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_st
     beta1 = _to_scalar(beta1)
     beta2 = _to_scalar(beta2)
 
+    # the whole group in one Rust call (the same arithmetic, in the parameters' precision)
+    # when the hyperparameters are numbers and the tensors dense CPU float32/float64
+    if (increment_steps and not capturable and not differentiable and not check_capturable and params
+            and not any(isinstance(v, torch.Tensor) for v in (lr, beta1, beta2, weight_decay, eps))
+            and torch._C._foreach_adam_step(
+                params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs if amsgrad else [], state_steps,
+                lr=float(lr), beta1=float(beta1), beta2=float(beta2), eps=float(eps),
+                weight_decay=float(weight_decay), amsgrad=bool(amsgrad), maximize=bool(maximize),
+                decoupled=bool(decoupled_weight_decay))):
+        return
+
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg = exp_avgs[i]

@@ -192,6 +192,9 @@ def _sgd_update(params, grads, momentum_buffer_list, *, weight_decay, momentum, 
                 nesterov, maximize):
     """The update of every parameter of a group; in-place tensor ops only."""
     lr = _to_scalar(lr)
+    if _rust_sgd(params, grads, momentum_buffer_list, weight_decay=weight_decay, momentum=momentum,
+                 lr=lr, dampening=dampening, nesterov=nesterov, maximize=maximize):
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
 
@@ -217,3 +220,25 @@ def _sgd_update(params, grads, momentum_buffer_list, *, weight_decay, momentum, 
             param.sub_(grad.mul(lr))
         else:
             _add_(param, grad, alpha=-_scalar(lr))
+
+
+def _rust_sgd(params, grads, momentum_buffer_list, *, weight_decay, momentum, lr, dampening, nesterov,
+              maximize):
+    """The whole group's update in one Rust call (the same arithmetic as the loop above, in the
+    parameters' precision). False when the group does not fit it (tensor hyperparameters,
+    another device or dtype, non-dense tensors); nothing has changed then."""
+    if not params or any(isinstance(v, torch.Tensor) for v in (lr, weight_decay, momentum, dampening)):
+        return False
+    bufs, fresh = [], []
+    if momentum != 0:
+        for i, b in enumerate(momentum_buffer_list):
+            fresh.append(b is None)
+            bufs.append(torch.empty_like(grads[i]) if b is None else b)
+    ok = torch._C._foreach_sgd_step(params, grads, bufs, fresh, lr=float(lr), momentum=float(momentum),
+                                    dampening=float(dampening), weight_decay=float(weight_decay),
+                                    nesterov=bool(nesterov), maximize=bool(maximize))
+    if ok:
+        for i, f in enumerate(fresh):
+            if f:
+                momentum_buffer_list[i] = bufs[i]
+    return ok

@@ -1,0 +1,54 @@
+//! Bindings of the foreach optimizer steps (`ops::optim`): translate, release the GIL, run.
+
+use super::tensor::PyTensor;
+use crate::ops::optim::{adam_step, sgd_step, AdamStep, SgdStep};
+use crate::tensor::Tensor;
+use pyo3::prelude::*;
+
+fn tensors(v: &[PyRef<'_, PyTensor>]) -> Vec<Tensor> {
+    v.iter().map(|t| t.t.clone()).collect()
+}
+
+/// One Adam/AdamW step over a parameter group, all parameters in one call; False when the
+/// group does not fit the fast path (then nothing was changed).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled))]
+fn _foreach_adam_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, PyTensor>>,
+    grads: Vec<PyRef<'_, PyTensor>>,
+    exp_avgs: Vec<PyRef<'_, PyTensor>>,
+    exp_avg_sqs: Vec<PyRef<'_, PyTensor>>,
+    max_exp_avg_sqs: Vec<PyRef<'_, PyTensor>>,
+    state_steps: Vec<PyRef<'_, PyTensor>>,
+    lr: f64, beta1: f64, beta2: f64, eps: f64, weight_decay: f64, amsgrad: bool, maximize: bool, decoupled: bool,
+) -> PyResult<bool> {
+    let (p, g, m, v, vm, s) = (tensors(&params), tensors(&grads), tensors(&exp_avgs), tensors(&exp_avg_sqs), tensors(&max_exp_avg_sqs), tensors(&state_steps));
+    let h = AdamStep { lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled };
+    Ok(py.detach(|| adam_step(&p, &g, &m, &v, &vm, &s, h))?)
+}
+
+/// One SGD step over a parameter group (momentum buffers given; `fresh[i]` for a buffer made
+/// for this step); False when the group does not fit the fast path.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (params, grads, momentum_buffers, fresh, *, lr, momentum, dampening, weight_decay, nesterov, maximize))]
+fn _foreach_sgd_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, PyTensor>>,
+    grads: Vec<PyRef<'_, PyTensor>>,
+    momentum_buffers: Vec<PyRef<'_, PyTensor>>,
+    fresh: Vec<bool>,
+    lr: f64, momentum: f64, dampening: f64, weight_decay: f64, nesterov: bool, maximize: bool,
+) -> PyResult<bool> {
+    let (p, g, b) = (tensors(&params), tensors(&grads), tensors(&momentum_buffers));
+    let h = SgdStep { lr, momentum, dampening, weight_decay, nesterov, maximize };
+    Ok(py.detach(|| sgd_step(&p, &g, &b, &fresh, h))?)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_foreach_adam_step, m)?)?;
+    m.add_function(wrap_pyfunction!(_foreach_sgd_step, m)?)?;
+    Ok(())
+}
