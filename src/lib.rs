@@ -21,6 +21,7 @@ pub mod device;
 pub mod dtype;
 pub mod error;
 pub mod ops;
+pub mod profiler;
 pub mod random;
 pub mod runtime;
 pub mod shape;

@@ -814,6 +814,16 @@ def _queue_callback(cb: Callable[[], Any]) -> None:
     """Run `cb()` when the current backward pass has run all its nodes."""
 def _increment_version(t: Tensor) -> None:
     """Mark `t` as modified in place, as an in-place op would."""
+def _profiler_start(record_shapes: bool) -> None:
+    """Start the profiler (a new session)."""
+def _profiler_stop() -> list[tuple[str, str, int, int, int, list[list[int]]]]:
+    """Stop the profiler: `(name, kind, thread, start_ns, end_ns, shapes)` per event."""
+def _profiler_enabled() -> bool:
+    """Whether the profiler is recording."""
+def _profiler_range_begin(name: str) -> int:
+    """Open a user range; 0 when the profiler is off."""
+def _profiler_range_end(id: int) -> None:
+    """Close a user range."""
 def _foreach_adam_step(params: Sequence[Tensor], grads: Sequence[Tensor], exp_avgs: Sequence[Tensor], exp_avg_sqs: Sequence[Tensor], max_exp_avg_sqs: Sequence[Tensor], state_steps: Sequence[Tensor], *, lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, amsgrad: bool, maximize: bool, decoupled: bool) -> bool:
     """One Adam/AdamW step over a parameter group in one call; False when it does not fit."""
 def _foreach_sgd_step(params: Sequence[Tensor], grads: Sequence[Tensor], momentum_buffers: Sequence[Tensor], fresh: Sequence[bool], *, lr: float, momentum: float, dampening: float, weight_decay: float, nesterov: bool, maximize: bool) -> bool:

@@ -507,6 +507,9 @@ type Captures = Vec<(usize, Option<Tensor>)>;
 /// `evaluate_node`, and in anomaly mode, on failure, PyTorch's warning naming the node and
 /// the forward call that created it.
 fn evaluate(node: &Arc<Node>, inputs: Vec<Option<Tensor>>, capture_at: &[(u32, usize)], req: &BackwardRequest) -> Result<(Vec<Option<Tensor>>, Captures)> {
+    // as torch's profiler shows it: the engine's evaluate_function around the node itself
+    let _prof_outer = crate::profiler::scope(|| format!("autograd::engine::evaluate_function: {}", node.name).into(), crate::profiler::EventKind::Backward);
+    let _prof = crate::profiler::scope(|| node.name.clone(), crate::profiler::EventKind::Backward);
     let r = evaluate_node(node, inputs, capture_at, req);
     if r.is_err() && super::anomaly().0 {
         if let Some(trace) = &node.anomaly_trace {

@@ -164,6 +164,7 @@ fn in_order(out: Storage, shape: &[usize], order: &[usize]) -> Tensor {
 /// `op(x)` elementwise into a new tensor laid out like `x` (row-major unless `x` is
 /// permuted, see `output_order`).
 pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![x.shape().to_vec()]);
     let d = x.data();
     let s = d.storage.data.read();
     if let Some(order) = output_order(&[&d.layout]) {
@@ -206,6 +207,7 @@ pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// `a op b` over broadcast layouts `la`, `lb` (operands of one dtype).
 pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) -> Result<Tensor> {
+    let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
     let sa = da.storage.data.read();
     let sb_guard;
@@ -228,6 +230,7 @@ pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) ->
 
 /// `cond ? a : b` over broadcast layouts (a and b of one dtype, cond bool).
 pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::where".into(), crate::profiler::EventKind::Op);
     let dev = common_device("where", &[c, a, b])?;
     let (c, a, b) = (on(c, dev)?, on(a, dev)?, on(b, dev)?);
     let (dc, da, db) = (c.data(), a.data(), b.data());
@@ -259,6 +262,7 @@ pub fn cast_layout(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
 
 /// A contiguous copy of `t` cast to `dtype`.
 pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::copy_".into(), crate::profiler::EventKind::Op);
     let d = t.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.cast(&d.layout, dtype));
@@ -267,6 +271,7 @@ pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
 
 /// Write `src` read through `sl` (shape of `dst`'s layout, any dtype) into `dst`'s storage.
 pub fn copy_into(dst: &Tensor, src: &Tensor, sl: &Layout) -> Result<()> {
+    let _prof = crate::profiler::scope(|| "aten::copy_".into(), crate::profiler::EventKind::Op);
     let (dd, ds) = (dst.data(), src.data());
     let dl = dd.layout.clone();
     // a source that shares the destination's storage (or needs a cast or another device) is
@@ -295,6 +300,7 @@ fn copy_storage(dst: &mut Storage, dl: &Layout, src: &Storage, sl: &Layout) -> R
 
 /// Reduce rows of the contiguous `x` (its last `row` elements form a row) into `shape`.
 pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[usize]) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     let d = x.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.reduce(&d.layout, row, op, out_dtype));
@@ -303,6 +309,7 @@ pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[u
 
 /// Max/min of each row of the contiguous `x` with its index: (values, int64 indices).
 pub fn arg_reduce(x: &Tensor, row: usize, is_max: bool, shape: &[usize]) -> Result<(Tensor, Tensor)> {
+    let _prof = crate::profiler::scope(|| if is_max { "aten::max" } else { "aten::min" }.into(), crate::profiler::EventKind::Op);
     let d = x.data();
     let s = d.storage.data.read();
     let (v, i) = match &*s {
@@ -314,6 +321,7 @@ pub fn arg_reduce(x: &Tensor, row: usize, is_max: bool, shape: &[usize]) -> Resu
 
 /// A row-wise scan of the contiguous `x` (softmax, cumsum, ...), same shape.
 pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     let d = x.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.scan(&d.layout, row, op));
@@ -322,6 +330,7 @@ pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
 
 /// The int64 permutation sorting each row of the contiguous `x` (same shape).
 pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::sort".into(), crate::profiler::EventKind::Op);
     let d = x.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.argsort_rows(&d.layout, row, descending));
@@ -330,6 +339,7 @@ pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> 
 
 /// `topk` indices of each row of `row` elements of contiguous `x`: a (rows, k) int64 tensor.
 pub fn topk_rows(x: &Tensor, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::topk".into(), crate::profiler::EventKind::Op);
     let d = x.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.topk_rows(&d.layout, row, k, largest, sorted));
@@ -339,6 +349,7 @@ pub fn topk_rows(x: &Tensor, row: usize, k: usize, largest: bool, sorted: bool) 
 
 /// Batched matmul of 3-d `a` (b, m, k) and `b` (b, k, n) → contiguous (b, m, n).
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let _prof = crate::profiler::scope_shapes(|| "aten::bmm".into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
     let shape = [da.layout.shape[0], da.layout.shape[1], db.layout.shape[2]];
     let sa = da.storage.data.read();
@@ -370,6 +381,7 @@ fn dense(t: &Tensor) -> Result<Tensor> {
 
 /// The elements of `x` at logical positions `offsets` (an int64 tensor), shaped `shape`.
 pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::index".into(), crate::profiler::EventKind::Op);
     let offsets = dense(&on(offsets, x.device())?)?;
     let (d, od) = (x.data(), offsets.data());
     let (s, so) = (d.storage.data.read(), od.storage.data.read());
@@ -384,6 +396,7 @@ pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
 /// A contiguous copy of `base` with `src`'s elements written (or added) at `offsets` (an
 /// int64 tensor).
 pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::index_put_".into(), crate::profiler::EventKind::Op);
     let dev = common_device("index_put_", &[base, src])?;
     let out = cast(base, base.dtype())?;
     let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
@@ -448,6 +461,7 @@ pub fn with_host<R>(t: &Tensor, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Re
 /// dtype equal for all, `dst` of the broadcast shape, `dst` aliasing at most `a` with the same
 /// layout. False asks the caller for the general path.
 pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, op: BinaryOp) -> Result<bool> {
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     use crate::cpu::elementwise::{binary_into as into, Rhs};
     let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
     if shape != dst.shape() {
@@ -499,6 +513,7 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
 /// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`), when a vectorised
 /// CPU kernel exists; false asks the caller for the general path.
 pub fn unary_into(dst: &Tensor, x: &Tensor, op: UnaryOp) -> Result<bool> {
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || dst.shape() != x.shape() || dst.shares_storage(x) {
         return Ok(false);
     }

@@ -405,6 +405,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
     m.add_function(wrap_pyfunction!(_queue_callback, m)?)?;
     m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
+    m.add_function(wrap_pyfunction!(_profiler_start, m)?)?;
+    m.add_function(wrap_pyfunction!(_profiler_stop, m)?)?;
+    m.add_function(wrap_pyfunction!(_profiler_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_profiler_range_begin, m)?)?;
+    m.add_function(wrap_pyfunction!(_profiler_range_end, m)?)?;
     Ok(())
 }
 
@@ -483,8 +488,7 @@ fn _will_engine_execute_node(node: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(autograd::will_execute(&n)?)
 }
 
-/// `Variable._execution_engine.queue_callback(cb)`: run `cb()` when the current backward pass
-/// has run all its nodes.
+/// Run `cb()` when the current backward pass has run all its nodes.
 #[pyfunction]
 fn _queue_callback(cb: Py<PyAny>) -> PyResult<()> {
     autograd::queue_callback(Box::new(move || {
@@ -493,9 +497,47 @@ fn _queue_callback(cb: Py<PyAny>) -> PyResult<()> {
     Ok(())
 }
 
-/// `torch.autograd.graph.increment_version(t)`: mark `t` as modified in place (its saved
-/// copies become stale), as an in-place op would.
+/// Mark `t` as modified in place, as an in-place op would.
 #[pyfunction]
 fn _increment_version(t: PyRef<'_, PyTensor>) {
     t.t.bump_version();
+}
+
+/// Start the profiler (a new session).
+#[pyfunction]
+fn _profiler_start(record_shapes: bool) {
+    crate::profiler::start(record_shapes);
+}
+
+/// Stop the profiler: `(name, kind, thread, start_ns, end_ns, shapes)` per event.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn _profiler_stop(py: Python<'_>) -> Vec<(String, &'static str, u64, u64, u64, Vec<Vec<usize>>)> {
+    let events = py.detach(crate::profiler::stop);
+    events.into_iter().map(|e| {
+        let kind = match e.kind {
+            crate::profiler::EventKind::Op => "op",
+            crate::profiler::EventKind::Backward => "backward",
+            crate::profiler::EventKind::User => "user",
+        };
+        (e.name.into_owned(), kind, e.thread, e.start_ns, e.end_ns, e.shapes)
+    }).collect()
+}
+
+/// Whether the profiler is recording.
+#[pyfunction]
+fn _profiler_enabled() -> bool {
+    crate::profiler::enabled()
+}
+
+/// Open a user range; 0 when the profiler is off.
+#[pyfunction]
+fn _profiler_range_begin(name: String) -> u64 {
+    crate::profiler::range_begin(name)
+}
+
+/// Close a user range.
+#[pyfunction]
+fn _profiler_range_end(id: u64) {
+    crate::profiler::range_end(id)
 }

@@ -9,8 +9,7 @@ fn tensors(v: &[PyRef<'_, PyTensor>]) -> Vec<Tensor> {
     v.iter().map(|t| t.t.clone()).collect()
 }
 
-/// One Adam/AdamW step over a parameter group, all parameters in one call; False when the
-/// group does not fit the fast path (then nothing was changed).
+/// One Adam/AdamW step over a parameter group in one call; False when it does not fit.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *, lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled))]
@@ -29,8 +28,7 @@ fn _foreach_adam_step(
     Ok(py.detach(|| adam_step(&p, &g, &m, &v, &vm, &s, h))?)
 }
 
-/// One SGD step over a parameter group (momentum buffers given; `fresh[i]` for a buffer made
-/// for this step); False when the group does not fit the fast path.
+/// One SGD step over a parameter group in one call; False when it does not fit.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (params, grads, momentum_buffers, fresh, *, lr, momentum, dampening, weight_decay, nesterov, maximize))]

@@ -83,10 +83,12 @@ def test_every_public_python_callable_has_a_docstring():
 
 def test_every_native_callable_is_documented_in_the_stubs():
     stub = _docs._stub_docs()
-    natives = [(q, o, owner) for q, o, owner in public_callables() if isinstance(o, NATIVE) and not doc_of(o)]
+    natives = [(q, o, owner) for q, o, owner in public_callables() if isinstance(o, NATIVE)]
     assert len(natives) > 150, len(natives)  # the Tensor methods, at least
     missing = []
     for q, o, owner in natives:
+        if doc_of(o):
+            continue  # documented at runtime (a `///` comment synced from the stubs)
         # a native is documented under the name it has in the stubs: _C.Tensor.exp, ferrograd.zeros, ...
         candidates = {q}
         if owner is not None:

@@ -118,3 +118,4 @@ from . import functional, graph  # noqa: E402,F401
 from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
 from . import function  # noqa: E402,F401
 from . import forward_ad  # noqa: E402,F401
+from . import profiler  # noqa: E402,F401
