@@ -1,7 +1,7 @@
 //! Element types: the `DType` tag, the sealed `Elem` trait over Rust scalars, and PyTorch's
 //! type-promotion rules.
 
-use half::f16;
+use half::{bf16, f16};
 
 /// The element type of a tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -13,6 +13,7 @@ pub enum DType {
     Int32,
     Int64,
     Float16,
+    BFloat16,
     Float32,
     Float64,
 }
@@ -36,6 +37,7 @@ impl DType {
             DType::Int32 => "int32",
             DType::Int64 => "int64",
             DType::Float16 => "float16",
+            DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
         }
@@ -50,6 +52,7 @@ impl DType {
             DType::Int32 => "IntTensor",
             DType::Int64 => "LongTensor",
             DType::Float16 => "HalfTensor",
+            DType::BFloat16 => "BFloat16Tensor",
             DType::Float32 => "FloatTensor",
             DType::Float64 => "DoubleTensor",
         }
@@ -64,6 +67,7 @@ impl DType {
             DType::Int32 => "Int",
             DType::Int64 => "Long",
             DType::Float16 => "Half",
+            DType::BFloat16 => "BFloat16",
             DType::Float32 => "Float",
             DType::Float64 => "Double",
         }
@@ -77,6 +81,7 @@ impl DType {
             "int32" | "int" => DType::Int32,
             "int64" | "long" => DType::Int64,
             "float16" | "half" => DType::Float16,
+            "bfloat16" => DType::BFloat16,
             "float32" | "float" => DType::Float32,
             "float64" | "double" => DType::Float64,
             _ => return None,
@@ -92,6 +97,7 @@ impl DType {
             DType::Int32 => "i32",
             DType::Int64 => "i64",
             DType::Float16 => "f16",
+            DType::BFloat16 => "bf16",
             DType::Float32 => "f32",
             DType::Float64 => "f64",
         }
@@ -106,6 +112,7 @@ impl DType {
             DType::Int32 => "int",
             DType::Int64 => "int64_t",
             DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
         }
@@ -121,6 +128,7 @@ impl DType {
             DType::Int32 => "int",
             DType::Int64 => "long int",
             DType::Float16 => "c10::Half",
+            DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
         }
@@ -149,7 +157,7 @@ impl DType {
         }
     }
     pub fn is_float(self) -> bool {
-        matches!(self, DType::Float16 | DType::Float32 | DType::Float64)
+        matches!(self, DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64)
     }
     pub fn itemsize(self) -> usize {
         match self {
@@ -157,7 +165,7 @@ impl DType {
             DType::Int16 => 2,
             DType::Int32 => 4,
             DType::Int64 => 8,
-            DType::Float16 => 2,
+            DType::Float16 | DType::BFloat16 => 2,
             DType::Float32 => 4,
             DType::Float64 => 8,
         }
@@ -184,6 +192,8 @@ impl DType {
             }
             // uint8 and int8 meet in int16 (neither holds the other's range)
             (Category::Integral, _) if matches!((a, b), (DType::UInt8, DType::Int8) | (DType::Int8, DType::UInt8)) => DType::Int16,
+            // float16 and bfloat16 meet in float32 (neither holds the other)
+            (Category::Floating, _) if matches!((a, b), (DType::Float16, DType::BFloat16) | (DType::BFloat16, DType::Float16)) => DType::Float32,
             _ => a.max(b),
         }
     }
@@ -299,6 +309,7 @@ elem!(i16, Int16, |v: i16| v as f64, |v: f64| v as i64 as i16, |v: i16| v as i64
 elem!(i32, Int32, |v: i32| v as f64, |v: f64| v as i64 as i32, |v: i32| v as i64, |v: i64| v as i32);
 elem!(i64, Int64, |v: i64| v as f64, |v: f64| v as i64, |v: i64| v, |v: i64| v);
 elem!(f16, Float16, |v: f16| v.to_f64(), f16::from_f64, |v: f16| v.to_f64() as i64, |v: i64| f16::from_f64(v as f64));
+elem!(bf16, BFloat16, |v: bf16| v.to_f64(), bf16::from_f64, |v: bf16| v.to_f64() as i64, |v: i64| bf16::from_f64(v as f64));
 elem!(f32, Float32, |v: f32| v as f64, |v: f64| v as f32, |v: f32| v as i64, |v: i64| v as f32);
 elem!(f64, Float64, |v: f64| v, |v: f64| v, |v: f64| v as i64, |v: i64| v as f64);
 

@@ -103,11 +103,6 @@ impl CpuGenerator {
         (self.random64() & ((1 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// U[0, 1) with float16's 11 bits, computed in float32.
-    pub fn uniform_f16(&mut self) -> f32 {
-        (self.random() & ((1 << 11) - 1)) as f32 * (1.0 / (1u32 << 11) as f32)
-    }
-
     /// A standard normal sample of `normal_distribution<double>` (Box-Muller on two uniform
     /// doubles; the sine half is cached for the next call).
     pub fn normal_f64(&mut self) -> f64 {
@@ -220,9 +215,15 @@ pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64)
             let (f, t) = (from as f32, to as f32);
             out.iter_mut().for_each(|o| *o = (g.uniform_f32() * (t - f) + f) as f64)
         }
+        DType::BFloat16 => {
+            // torch draws reduced-precision uniforms with float's 24 bits and rounds
+            let (f, t) = (half::bf16::from_f64(from).to_f32(), half::bf16::from_f64(to).to_f32());
+            out.iter_mut().for_each(|o| *o = half::bf16::from_f32(g.uniform_f32() * (t - f) + f).to_f64())
+        }
         _ => {
+            // float16 as bfloat16: float's 24-bit uniforms, rounded
             let (f, t) = (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32());
-            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f16() * (t - f) + f).to_f64())
+            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f32() * (t - f) + f).to_f64())
         }
     }
     Ok(out)
@@ -245,12 +246,39 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, me
                     block[j + 8] = radius * theta.sin() * std + mean;
                 }
             });
-        } else {
-            // float32 (and float16 through float32): torch's vectorised float path
+        } else if matches!(dtype, DType::Float16 | DType::BFloat16) {
+            // torch's reduced-precision path: float32 math (then rounded when stored), but the
+            // uniforms are drawn block by block (16, transform, next 16), and the tail block
+            // from 16 fresh ones
             let (m, s) = (mean as f32, std as f32);
             let mut v = vec![0f32; n];
-            let half = dtype == DType::Float16;
-            normal_fill(&mut v, || if half { g.uniform_f16() } else { g.uniform_f32() }, |block| {
+            let bm = |block: &mut [f32]| {
+                for j in 0..8 {
+                    let u1 = 1.0 - block[j];
+                    let u2 = block[j + 8];
+                    let radius = (-2.0 * u1.ln()).sqrt();
+                    let theta = 2.0 * std::f32::consts::PI * u2;
+                    block[j] = (radius * theta.cos()).mul_add(s, m);
+                    block[j + 8] = (radius * theta.sin()).mul_add(s, m);
+                }
+            };
+            let full = n / 16;
+            for b in 0..full {
+                let block = &mut v[16 * b..16 * b + 16];
+                block.iter_mut().for_each(|d| *d = g.uniform_f32());
+                bm(block);
+            }
+            if n % 16 != 0 {
+                let tail = &mut v[n - 16..];
+                tail.iter_mut().for_each(|d| *d = g.uniform_f32());
+                bm(tail);
+            }
+            out.iter_mut().zip(v).for_each(|(o, x)| *o = x as f64);
+        } else {
+            // float32: torch's vectorised float path
+            let (m, s) = (mean as f32, std as f32);
+            let mut v = vec![0f32; n];
+            normal_fill(&mut v, || g.uniform_f32(), |block| {
                 for j in 0..8 {
                     let u1 = 1.0 - block[j];
                     let u2 = block[j + 8];
@@ -302,6 +330,7 @@ pub fn int_full_range(g: &mut CpuGenerator, dtype: DType) -> i64 {
         DType::Float64 => (g.random64() % ((1u64 << 53) + 1)) as i64,
         DType::Float32 => (g.random() as u64 % ((1u64 << 24) + 1)) as i64,
         DType::Float16 => (g.random() as u64 % ((1u64 << 11) + 1)) as i64,
+        DType::BFloat16 => (g.random() as u64 % ((1u64 << 8) + 1)) as i64,
         DType::Int32 => (g.random() as u64 % (i32::MAX as u64 + 1)) as i64,
         DType::Int16 => (g.random() as u64 % (i16::MAX as u64 + 1)) as i64,
         DType::Int8 => (g.random() as u64 % (i8::MAX as u64 + 1)) as i64,

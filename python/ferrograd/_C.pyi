@@ -812,6 +812,8 @@ def _will_engine_execute_node(node: Node) -> bool:
     """Whether `node` runs in the current backward pass (only valid inside backward)."""
 def _queue_callback(cb: Callable[[], Any]) -> None:
     """Run `cb()` when the current backward pass has run all its nodes."""
+def _bitcast_copy(t: Tensor, dtype: Any) -> Tensor:
+    """A copy of the 2-byte tensor `t` with its bits read as `dtype` (int16 <-> bfloat16 / float16)."""
 def _increment_version(t: Tensor) -> None:
     """Mark `t` as modified in place, as an in-place op would."""
 def _profiler_start(record_shapes: bool) -> None:
@@ -826,6 +828,10 @@ def _profiler_range_end(id: int) -> None:
     """Close a user range."""
 def _foreach_adam_step(params: Sequence[Tensor], grads: Sequence[Tensor], exp_avgs: Sequence[Tensor], exp_avg_sqs: Sequence[Tensor], max_exp_avg_sqs: Sequence[Tensor], state_steps: Sequence[Tensor], *, lr: float, beta1: float, beta2: float, eps: float, weight_decay: float, amsgrad: bool, maximize: bool, decoupled: bool) -> bool:
     """One Adam/AdamW step over a parameter group in one call; False when it does not fit."""
+def _foreach_rmsprop_step(params: Sequence[Tensor], grads: Sequence[Tensor], square_avgs: Sequence[Tensor], grad_avgs: Sequence[Tensor], momentum_buffers: Sequence[Tensor], state_steps: Sequence[Tensor], *, lr: float, alpha: float, eps: float, weight_decay: float, momentum: float, centered: bool, maximize: bool) -> bool:
+    """One RMSprop step over a parameter group in one call; False when it does not fit."""
+def _foreach_adagrad_step(params: Sequence[Tensor], grads: Sequence[Tensor], state_sums: Sequence[Tensor], state_steps: Sequence[Tensor], *, lr: float, lr_decay: float, weight_decay: float, eps: float, maximize: bool) -> bool:
+    """One Adagrad step over a parameter group in one call; False when it does not fit."""
 def _foreach_sgd_step(params: Sequence[Tensor], grads: Sequence[Tensor], momentum_buffers: Sequence[Tensor], fresh: Sequence[bool], *, lr: float, momentum: float, dampening: float, weight_decay: float, nesterov: bool, maximize: bool) -> bool:
     """One SGD step over a parameter group in one call; False when it does not fit."""
 def _panicking_identity(x: Tensor) -> Tensor: ...

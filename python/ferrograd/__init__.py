@@ -18,7 +18,7 @@ try:  # one source of truth: Cargo.toml's `version`, which maturin writes into t
 except Exception:  # a source tree on sys.path without an installed distribution
     __version__ = "0+unknown"
 
-bool, uint8, int8, int16, int32, int64, float16, float32, float64 = _C._dtypes()
+bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16 = _C._dtypes()
 float = float32
 double = float64
 half = float16
@@ -388,7 +388,7 @@ def _register_methods():
 
 
 _LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTensor",
-                 int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor",
+                 int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor", bfloat16: "BFloat16Tensor",
                  int16: "ShortTensor", int8: "CharTensor", uint8: "ByteTensor"}
 
 
@@ -420,6 +420,7 @@ LongTensor = _legacy("LongTensor", int64)
 IntTensor = _legacy("IntTensor", int32)
 BoolTensor = _legacy("BoolTensor", bool)
 HalfTensor = _legacy("HalfTensor", float16)
+BFloat16Tensor = _legacy("BFloat16Tensor", bfloat16)
 ShortTensor = _legacy("ShortTensor", int16)
 CharTensor = _legacy("CharTensor", int8)
 ByteTensor = _legacy("ByteTensor", uint8)

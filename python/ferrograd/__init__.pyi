@@ -53,6 +53,7 @@ int16: dtype
 int32: dtype
 int64: dtype
 float16: dtype
+bfloat16: dtype
 float32: dtype
 float64: dtype
 float: dtype
@@ -75,6 +76,7 @@ LongTensor: _LegacyMeta
 IntTensor: _LegacyMeta
 BoolTensor: _LegacyMeta
 HalfTensor: _LegacyMeta
+BFloat16Tensor: _LegacyMeta
 ShortTensor: _LegacyMeta
 CharTensor: _LegacyMeta
 ByteTensor: _LegacyMeta
@@ -507,14 +509,14 @@ def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *,
 
 __all__ = [
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
-    'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor', 'abs', 'acos', 'add',
+    'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor', 'abs', 'acos', 'add',
     'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort',
     'as_tensor', 'asin', 'atan', 'atan2', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or',
     'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max',
     'clamp_min', 'clip', 'clone', 'compile', 'concat', 'concatenate', 'cos', 'cosh', 'cumsum',
     'default_generator', 'detach', 'device', 'div', 'divide', 'dot', 'double', 'dtype', 'empty',
     'empty_like', 'enable_grad', 'eq', 'equal', 'erf', 'exp', 'expm1', 'eye', 'flatten', 'flip',
-    'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'from_dlpack',
+    'bfloat16', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'from_dlpack',
     'from_numpy', 'full', 'full_like', 'gather', 'ge', 'get_default_device', 'get_default_dtype',
     'get_num_threads', 'get_rng_state', 'gt', 'half', 'index_select', 'inference_mode',
     'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_floating_point',

@@ -104,7 +104,7 @@ _HERE = {
 _LEGACY = "``torch.{name}``: calling it makes a tensor of dtype ``{dtype}`` (``{name}(2, 3)``, ``{name}([1, 2])``); ``isinstance(x, torch.{name})`` checks a tensor's dtype{cuda}."
 for _name, _dt in (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("LongTensor", "int64"), ("IntTensor", "int32"),
                    ("BoolTensor", "bool"), ("HalfTensor", "float16"), ("ShortTensor", "int16"), ("CharTensor", "int8"),
-                   ("ByteTensor", "uint8")):
+                   ("ByteTensor", "uint8"), ("BFloat16Tensor", "bfloat16")):
     _HERE["ferrograd." + _name] = _LEGACY.format(name=_name, dtype=_dt, cuda="")
     _HERE["ferrograd.cuda." + _name] = _LEGACY.format(name="cuda." + _name, dtype=_dt, cuda=" and that it is on a CUDA device")
 

@@ -68,7 +68,7 @@ _DTYPE_TABLE = {
     "float64": ("DoubleStorage", "<f8"),
     "float32": ("FloatStorage", "<f4"),
     "float16": ("HalfStorage", "<f2"),
-    "bfloat16": ("BFloat16Storage", None),
+    "bfloat16": ("BFloat16Storage", "<i2"),  # read and written as int16 bits (NumPy has no bfloat16)
     "int64": ("LongStorage", "<i8"),
     "int32": ("IntStorage", "<i4"),
     "int16": ("ShortStorage", "<i2"),
@@ -1088,6 +1088,8 @@ def _load_archive(archive, map_location, weights_only, pickle_module, encoding):
         if byteorder == "big" and arr.dtype.itemsize > 1:
             arr = arr.byteswap().view(arr.dtype.newbyteorder("="))
         flat = _fg.from_numpy(arr)
+        if dt == _fg.bfloat16:
+            flat = _fg._C._bitcast_copy(flat, dt)
         if flat.dtype != dt:
             raise RuntimeError(f"ferrograd.load: storage of torch.{dtype_name} read as {flat.dtype}")
         storage = restore(_LoadedStorage(flat, dtype_name, arr), _maybe_decode_ascii(location))
@@ -1220,7 +1222,10 @@ def _copy_sharing_storage(t, memo):
     entry = memo.get(key)
     if entry is None or entry[0].numel() < reach or entry[0].dtype != t.dtype:
         arr = np.frombuffer(ctypes.string_at(start, reach * esize), dtype=_np_dtype(_dtype_name(t.dtype))).copy()
-        entry = (_fg.from_numpy(arr), arr)
+        flat = _fg.from_numpy(arr)
+        if t.dtype == _fg.bfloat16:
+            flat, arr = _fg._C._bitcast_copy(flat, t.dtype), None
+        entry = (flat, arr)
         memo[key] = entry
     flat, arr = entry
     view = _view_of(flat, t.storage_offset(), tuple(t.shape), tuple(t.stride()))

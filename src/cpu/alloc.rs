@@ -89,7 +89,7 @@ macro_rules! cached {
         }
     )*};
 }
-cached!(bool, u8, i8, i16, i32, i64, half::f16, f32, f64);
+cached!(bool, u8, i8, i16, i32, i64, half::f16, half::bf16, f32, f64);
 
 /// A Vec of `n` elements from the cache (contents unspecified; callers overwrite it).
 pub fn take<T: Cached>(n: usize) -> crate::Result<Vec<T>> {

@@ -40,7 +40,7 @@ impl Negate for u8 {
         self
     }
 }
-negate_float!(half::f16, f32, f64);
+negate_float!(half::f16, f32, f64, half::bf16);
 
 fn unsupported(op: &'static str, dtype: DType) -> Error {
     Error::Unsupported { op, dtype, device: Device::Cpu }

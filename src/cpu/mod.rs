@@ -210,6 +210,7 @@ pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> crate::Result<C
         DType::Int32 => i32::wrap(cast_vec(x, l)?),
         DType::Int64 => i64::wrap(cast_vec(x, l)?),
         DType::Float16 => f16::wrap(cast_vec(x, l)?),
+        DType::BFloat16 => half::bf16::wrap(cast_vec(x, l)?),
         DType::Float32 => f32::wrap(cast_vec(x, l)?),
         DType::Float64 => f64::wrap(cast_vec(x, l)?),
     }))
@@ -238,6 +239,7 @@ pub fn scatter_contiguous(dst: &mut CpuStorage, dl: &Layout, src: &CpuStorage) {
         DType::Int32 => go::<i32>(dst, dl, src),
         DType::Int64 => go::<i64>(dst, dl, src),
         DType::Float16 => go::<f16>(dst, dl, src),
+        DType::BFloat16 => go::<half::bf16>(dst, dl, src),
         DType::Float32 => go::<f32>(dst, dl, src),
         DType::Float64 => go::<f64>(dst, dl, src),
     }

@@ -43,6 +43,7 @@ macro_rules! float_types {
             $crate::dtype::DType::Float32 => { type $T = f32; $body }
             $crate::dtype::DType::Float64 => { type $T = f64; $body }
             $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+            $crate::dtype::DType::BFloat16 => { type $T = half::bf16; $body }
             d => panic!("invariant: float dtype expected, got {:?}", d),
         }
     };
@@ -61,6 +62,7 @@ macro_rules! num_types {
             $crate::dtype::DType::Float32 => { type $T = f32; $body }
             $crate::dtype::DType::Float64 => { type $T = f64; $body }
             $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+            $crate::dtype::DType::BFloat16 => { type $T = half::bf16; $body }
             $crate::dtype::DType::Bool => panic!("invariant: numeric dtype expected"),
         }
     };
@@ -95,6 +97,7 @@ macro_rules! all_types {
             $crate::dtype::DType::Float32 => { type $T = f32; $body }
             $crate::dtype::DType::Float64 => { type $T = f64; $body }
             $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
+            $crate::dtype::DType::BFloat16 => { type $T = half::bf16; $body }
         }
     };
 }

@@ -45,24 +45,30 @@ trait Num: StorageElem + Copy + Send + Sync + PartialOrd + std::ops::Add<Output 
     fn sqrt(self) -> Self;
     fn abs(self) -> Self;
     fn is_nan(self) -> bool;
+    /// `self * a + b` with one rounding (ATen's vectorised addcmul/lerp use FMA).
+    fn fma(self, a: Self, b: Self) -> Self;
 }
 impl Num for f32 {
     fn of(v: f64) -> Self { v as f32 }
     fn sqrt(self) -> Self { f32::sqrt(self) }
     fn abs(self) -> Self { f32::abs(self) }
     fn is_nan(self) -> bool { f32::is_nan(self) }
+    fn fma(self, a: Self, b: Self) -> Self { f32::mul_add(self, a, b) }
 }
 impl Num for f64 {
     fn of(v: f64) -> Self { v }
     fn sqrt(self) -> Self { f64::sqrt(self) }
     fn abs(self) -> Self { f64::abs(self) }
     fn is_nan(self) -> bool { f64::is_nan(self) }
+    fn fma(self, a: Self, b: Self) -> Self { f64::mul_add(self, a, b) }
 }
 
-/// ATen's lerp: `self + w (end - self)` for |w| < 0.5, else `end - (end - self)(1 - w)`.
+/// ATen's vectorised lerp: `fma(w, end - self, self)` for |w| < 0.5, else
+/// `fma(w - 1, end - self, end)`.
 #[inline(always)]
 fn lerp<T: Num>(s: T, e: T, w: T) -> T {
-    if w.abs() < T::of(0.5) { s + w * (e - s) } else { e - (e - s) * (T::of(1.0) - w) }
+    let d = e - s;
+    if w.abs() < T::of(0.5) { d.fma(w, s) } else { d.fma(w - T::of(1.0), e) }
 }
 
 /// torch.maximum: NaN wins.
@@ -187,7 +193,8 @@ fn adam_elems<T: Num>(grad: &Tensor, write: &[&Tensor], h: AdamStep, step_size: 
                 }
             }
             m[j] = lerp(m[j], gj, w1);
-            v[j] = v[j] * b2 + omb2 * gj * gj;
+            // mul_(beta2) then addcmul_(g, g, 1 - beta2): fma(value * g, g, self)
+            v[j] = (omb2 * gj).fma(gj, v[j] * b2);
             let den = match vmax.as_deref_mut() {
                 Some(vm) => {
                     vm[j] = maximum(vm[j], v[j]);
@@ -265,6 +272,166 @@ fn sgd_elems<T: Num>(grad: &Tensor, write: &[&Tensor], h: SgdStep, first: bool) 
                 gj = if h.nesterov { gj + m * b[j] } else { b[j] };
             }
             p[j] = p[j] + mlr * gj;
+        }
+    })
+}
+
+/// Hyper-parameters of one RMSprop step.
+#[derive(Clone, Copy, Debug)]
+pub struct RmspropStep {
+    pub lr: f64,
+    pub alpha: f64,
+    pub eps: f64,
+    pub weight_decay: f64,
+    pub momentum: f64,
+    pub centered: bool,
+    pub maximize: bool,
+}
+
+/// Hyper-parameters of one Adagrad step.
+#[derive(Clone, Copy, Debug)]
+pub struct AdagradStep {
+    pub lr: f64,
+    pub lr_decay: f64,
+    pub weight_decay: f64,
+    pub eps: f64,
+    pub maximize: bool,
+}
+
+/// Check a group for the fast path: `per[i]` are the tensors of parameter i (all dense CPU of
+/// the first's dtype, distinct storages), steps 1-element.
+fn group_fits(per: &[Vec<&Tensor>], steps: &[Tensor]) -> Option<DType> {
+    let dtype = per.first()?.first()?.dtype();
+    if !matches!(dtype, DType::Float32 | DType::Float64) || steps.len() != per.len() {
+        return None;
+    }
+    per.iter().zip(steps).all(|(ts, s)| dense_cpu(ts, dtype) && distinct(ts) && s.numel() == 1).then_some(dtype)
+}
+
+/// Increment the step counters; their new values.
+fn bump_steps(steps: &[Tensor]) -> Result<Vec<f64>> {
+    let mut vals = Vec::with_capacity(steps.len());
+    for s in steps {
+        let v = s.item()?.as_f64() + 1.0;
+        super::fill_(s, &Tensor::wrapped_scalar(crate::Scalar::Float(v)))?;
+        vals.push(v);
+    }
+    Ok(vals)
+}
+
+fn for_params(params: &[Tensor], run: impl Fn(usize) + Send + Sync) {
+    let k = params.len();
+    let total: usize = params.iter().map(|p| p.numel()).sum();
+    if total >= 1 << 16 && k > 1 && crate::runtime::num_threads() > 1 {
+        crate::runtime::install(|| (0..k).into_par_iter().for_each(run));
+    } else {
+        (0..k).for_each(run);
+    }
+}
+
+/// One RMSprop step over a group (`grad_avgs` used when centered, `bufs` when momentum > 0).
+pub fn rmsprop_step(params: &[Tensor], grads: &[Tensor], square_avgs: &[Tensor], grad_avgs: &[Tensor],
+                    bufs: &[Tensor], steps: &[Tensor], h: RmspropStep) -> Result<bool> {
+    let k = params.len();
+    let mom = h.momentum > 0.0;
+    if k == 0 || grads.len() != k || square_avgs.len() != k || (h.centered && grad_avgs.len() != k) || (mom && bufs.len() != k) {
+        return Ok(false);
+    }
+    let per: Vec<Vec<&Tensor>> = (0..k).map(|i| {
+        let mut ts = vec![&params[i], &grads[i], &square_avgs[i]];
+        if h.centered { ts.push(&grad_avgs[i]); }
+        if mom { ts.push(&bufs[i]); }
+        ts
+    }).collect();
+    let Some(dtype) = group_fits(&per, steps) else { return Ok(false) };
+    bump_steps(steps)?;
+    for_params(params, |i| {
+        let write: Vec<&Tensor> = per[i].iter().enumerate().filter(|(j, _)| *j != 1).map(|(_, t)| *t).collect();
+        match dtype {
+            DType::Float32 => rmsprop_elems::<f32>(&grads[i], &write, h),
+            _ => rmsprop_elems::<f64>(&grads[i], &write, h),
+        }
+    });
+    for ts in &per {
+        for (j, t) in ts.iter().enumerate() {
+            if j != 1 { t.bump_version(); }
+        }
+    }
+    Ok(true)
+}
+
+fn rmsprop_elems<T: Num>(grad: &Tensor, write: &[&Tensor], h: RmspropStep) {
+    let (wd, a, oma, eps, m, mlr) = (T::of(h.weight_decay), T::of(h.alpha), T::of(1.0 - h.alpha), T::of(h.eps), T::of(h.momentum), T::of(-h.lr));
+    let mom = h.momentum > 0.0;
+    with_slices::<T, ()>(&[grad], write, |r, w| {
+        let g = r[0];
+        let mut it = w.iter_mut();
+        let p = it.next().expect("param");
+        let sq = it.next().expect("square_avg");
+        let mut ga = if h.centered { it.next() } else { None };
+        let mut buf = if mom { it.next() } else { None };
+        for j in 0..p.len() {
+            let mut gj = if h.maximize { -g[j] } else { g[j] };
+            if h.weight_decay != 0.0 {
+                gj = gj + wd * p[j];
+            }
+            sq[j] = (oma * gj).fma(gj, sq[j] * a);
+            let avg = match ga.as_deref_mut() {
+                Some(gav) => {
+                    gav[j] = lerp(gav[j], gj, oma);
+                    (T::of(-1.0) * gav[j]).fma(gav[j], sq[j]).sqrt() + eps
+                }
+                None => sq[j].sqrt() + eps,
+            };
+            match buf.as_deref_mut() {
+                Some(b) => {
+                    b[j] = b[j] * m + gj / avg;
+                    p[j] = p[j] + mlr * b[j];
+                }
+                None => p[j] = p[j] + mlr * gj / avg,
+            }
+        }
+    })
+}
+
+/// One Adagrad step over a group (dense gradients).
+pub fn adagrad_step(params: &[Tensor], grads: &[Tensor], state_sums: &[Tensor], steps: &[Tensor], h: AdagradStep) -> Result<bool> {
+    let k = params.len();
+    if k == 0 || grads.len() != k || state_sums.len() != k {
+        return Ok(false);
+    }
+    let per: Vec<Vec<&Tensor>> = (0..k).map(|i| vec![&params[i], &grads[i], &state_sums[i]]).collect();
+    let Some(dtype) = group_fits(&per, steps) else { return Ok(false) };
+    let step_vals = bump_steps(steps)?;
+    for_params(params, |i| {
+        let clr = h.lr / (1.0 + (step_vals[i] - 1.0) * h.lr_decay);
+        let write = [&params[i], &state_sums[i]];
+        match dtype {
+            DType::Float32 => adagrad_elems::<f32>(&grads[i], &write, h, clr),
+            _ => adagrad_elems::<f64>(&grads[i], &write, h, clr),
+        }
+    });
+    for i in 0..k {
+        params[i].bump_version();
+        state_sums[i].bump_version();
+    }
+    Ok(true)
+}
+
+fn adagrad_elems<T: Num>(grad: &Tensor, write: &[&Tensor], h: AdagradStep, clr: f64) {
+    let (wd, eps, mclr, one) = (T::of(h.weight_decay), T::of(h.eps), T::of(-clr), T::of(1.0));
+    with_slices::<T, ()>(&[grad], write, |r, w| {
+        let g = r[0];
+        let (p, s) = w.split_at_mut(1);
+        let (p, s) = (&mut *p[0], &mut *s[0]);
+        for j in 0..p.len() {
+            let mut gj = if h.maximize { -g[j] } else { g[j] };
+            if h.weight_decay != 0.0 {
+                gj = gj + wd * p[j];
+            }
+            s[j] = (one * gj).fma(gj, s[j]);
+            let std = s[j].sqrt() + eps;
+            p[j] = p[j] + mclr * gj / std;
         }
     })
 }

@@ -84,6 +84,7 @@ pub fn random_(x: &Tensor, bounds: Option<(i64, Option<i64>)>, gen: Option<&Gene
                     DType::Float64 => (1i64 << 53) + 1,
                     DType::Float32 => (1i64 << 24) + 1,
                     DType::Float16 => (1i64 << 11) + 1,
+                    DType::BFloat16 => (1i64 << 8) + 1,
                     DType::Bool => 2,
                     DType::Int64 => {
                         // [from, 2**63): the range is 2**63 - from, as torch computes it

@@ -141,7 +141,7 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
     let dv = dims.map(|d| d.to_vec()).unwrap_or(all);
     let n: usize = dv.iter().filter(|&&i| i < shape.len()).map(|&i| shape[i]).product();
     // float16 accumulates in float32, as torch (a half sum would overflow long before the mean)
-    let acc = if d == DType::Float16 { DType::Float32 } else { d };
+    let acc = if matches!(d, DType::Float16 | DType::BFloat16) { DType::Float32 } else { d };
     let s = sum_raw(x, &dv, keepdim, acc)?;
     let out = super::binary_raw(&s, &Tensor::wrapped_scalar(Scalar::Float(n as f64)), super::BinOp::Div)?;
     let out = if out.dtype() != d { super::cast_raw(&out, d)? } else { out };
@@ -329,7 +329,7 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
     if p == 2.0 {
         // float16 squares and sums in float32, as torch (half squares overflow at 256)
-        let src = if x.dtype() == DType::Float16 { super::cast_raw(x, DType::Float32)? } else { x.detach() };
+        let src = if matches!(x.dtype(), DType::Float16 | DType::BFloat16) { super::cast_raw(x, DType::Float32)? } else { x.detach() };
         let sq = super::binary_raw(&src, &src, super::BinOp::Mul)?;
         let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, src.dtype())?)?;
         let out = if out.dtype() != x.dtype() { super::cast_raw(&out, x.dtype())? } else { out.detach() };

@@ -103,10 +103,7 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
     // d/dx tanh = 1 - tanh²
     record("TanhBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let t = s.get(0)?;
-        if let Some(r) = fused2(&g[0], &t, BinOp::TanhBackward)? {
-            return Ok(vec![Some(r)]);
-        }
-        Ok(vec![Some(mul(&g[0], &super::rsub(&mul(&t, &t)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)])
+        Ok(vec![Some(tanh_backward(&g[0], &t)?)])
     })?;
     Ok(out)
 }
@@ -117,10 +114,7 @@ pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
     // d/dx σ = σ (1 - σ)
     record("SigmoidBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
-        if let Some(d) = fused2(&g[0], &r, BinOp::SigmoidBackward)? {
-            return Ok(vec![Some(d)]);
-        }
-        Ok(vec![Some(mul(&g[0], &mul(&r, &super::rsub(&r, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)])
+        Ok(vec![Some(sigmoid_backward(&g[0], &r)?)])
     })?;
     Ok(out)
 }
@@ -132,14 +126,77 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     // d/dx relu = [x > 0]
     record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
-        if let Some(d) = fused2(&g[0], &r, BinOp::ReluBackward)? {
-            return Ok(vec![Some(d)]);
-        }
-        // a select, not a product (an infinite gradient where relu is flat stays 0); as torch's
-        // threshold_backward, zero where r <= 0, so a NaN result passes its gradient
-        let flat = binary_raw(&r, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Le)?;
-        Ok(vec![Some(super::where_(&flat, &Tensor::wrapped_scalar(Scalar::Int(0)), &g[0])?)])
+        Ok(vec![Some(threshold_backward(&g[0], &r)?)])
     })?;
+    Ok(out)
+}
+
+/// `tanh_backward(g, y) = g (1 - y²)` as an op of its own (TanhBackwardBackward0, as torch
+/// records it under `create_graph`): d/dg = 1 - y², d/dy = -2 y g.
+pub fn tanh_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if let Some(r) = fused2(g, y, BinOp::TanhBackward)? {
+        return Ok(r);
+    }
+    let one = || Tensor::wrapped_scalar(Scalar::Int(1));
+    let out = {
+        let _n = crate::autograd::GradModeGuard::new(false);
+        mul(&g.detach(), &super::rsub(&mul(&y.detach(), &y.detach())?, &one())?)?
+    };
+    record("TanhBackwardBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
+        let (gt, yt) = (s.get(0)?, s.get(1)?);
+        let dg = if n[0] { Some(tanh_backward(&gg[0], &yt)?) } else { None };
+        let dy = if n[1] { Some(mul(&mul(&gg[0], &gt)?, &mul(&yt, &Tensor::wrapped_scalar(Scalar::Int(-2)))?)?) } else { None };
+        Ok(vec![dg, dy])
+    })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "grad_output"), (1, "output")]);
+    Ok(out)
+}
+
+/// `sigmoid_backward(g, y) = g y (1 - y)` (SigmoidBackwardBackward0): d/dg = y (1 - y),
+/// d/dy = g (1 - 2y).
+pub fn sigmoid_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if let Some(r) = fused2(g, y, BinOp::SigmoidBackward)? {
+        return Ok(r);
+    }
+    let one = || Tensor::wrapped_scalar(Scalar::Int(1));
+    let out = {
+        let _n = crate::autograd::GradModeGuard::new(false);
+        mul(&g.detach(), &mul(&y.detach(), &super::rsub(&y.detach(), &one())?)?)?
+    };
+    record("SigmoidBackwardBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
+        let (gt, yt) = (s.get(0)?, s.get(1)?);
+        let dg = if n[0] { Some(sigmoid_backward(&gg[0], &yt)?) } else { None };
+        let dy = if n[1] {
+            let one_m2y = super::rsub(&mul(&yt, &Tensor::wrapped_scalar(Scalar::Int(2)))?, &one())?;
+            Some(mul(&mul(&gg[0], &gt)?, &one_m2y)?)
+        } else { None };
+        Ok(vec![dg, dy])
+    })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "grad_output"), (1, "output")]);
+    Ok(out)
+}
+
+/// relu's backward, torch's `threshold_backward(g, y, 0)`: g where y > 0, else 0 (a select,
+/// not a product, so an infinite gradient where relu is flat stays 0 and a NaN result passes
+/// its gradient). ThresholdBackwardBackward0: d/dg = the same select, d/dy = 0.
+pub fn threshold_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if let Some(r) = fused2(g, y, BinOp::ReluBackward)? {
+        return Ok(r);
+    }
+    let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
+    let out = {
+        let _n = crate::autograd::GradModeGuard::new(false);
+        let flat = binary_raw(&y.detach(), &zero(), BinOp::Le)?;
+        super::where_(&flat, &zero(), &g.detach())?
+    };
+    let ymeta = crate::autograd::InputMeta::of(y);
+    record("ThresholdBackwardBackward0", &[g, y], &[&out], &[Save::In(y)], move |s, gg, n| {
+        let yt = s.get(0)?;
+        let dg = if n[0] { Some(threshold_backward(&gg[0], &yt)?) } else { None };
+        let dy = if n[1] { Some(ymeta.zeros()?) } else { None };
+        Ok(vec![dg, dy])
+    })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "self")]);
     Ok(out)
 }
 

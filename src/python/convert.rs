@@ -173,6 +173,7 @@ fn borrow_array<T: StorageElem + numpy::Element>(arr: &Bound<'_, PyAny>) -> PyRe
         CpuStorage::I32(_) => CpuStorage::I32(cast_buf(buf)),
         CpuStorage::I64(_) => CpuStorage::I64(cast_buf(buf)),
         CpuStorage::F16(_) => CpuStorage::F16(cast_buf(buf)),
+        CpuStorage::BF16(_) => CpuStorage::BF16(cast_buf(buf)),
         CpuStorage::F32(_) => CpuStorage::F32(cast_buf(buf)),
         CpuStorage::F64(_) => CpuStorage::F64(cast_buf(buf)),
     };
@@ -246,6 +247,10 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
         CpuStorage::I8(b) => view::<i8>(b, &l, owner),
         CpuStorage::U8(b) => view::<u8>(b, &l, owner),
         CpuStorage::Bool(b) => view::<bool>(b, &l, owner),
+        CpuStorage::BF16(_) => {
+            // NumPy has no bfloat16 (torch's message)
+            return Err(pyo3::exceptions::PyTypeError::new_err("Got unsupported ScalarType BFloat16"));
+        }
         CpuStorage::F16(_) => {
             let f = crate::ops::cast_raw(t, DType::Float32)?;
             let arr = to_numpy(&Bound::new(slf.py(), PyTensor::new(f))?)?;

@@ -63,6 +63,7 @@ pub const KDL_INT: u8 = 0;
 pub const KDL_UINT: u8 = 1;
 pub const KDL_FLOAT: u8 = 2;
 pub const KDL_BOOL: u8 = 6;
+pub const KDL_BFLOAT: u8 = 4;
 
 #[repr(C)]
 pub struct DLTensor {
@@ -126,6 +127,7 @@ fn dl_dtype(d: DType) -> DLDataType {
         DType::Int32 => (KDL_INT, 32),
         DType::Int64 => (KDL_INT, 64),
         DType::Float16 => (KDL_FLOAT, 16),
+        DType::BFloat16 => (KDL_BFLOAT, 16),
         DType::Float32 => (KDL_FLOAT, 32),
         DType::Float64 => (KDL_FLOAT, 64),
     };
@@ -141,11 +143,12 @@ fn dtype_of(t: DLDataType) -> PyResult<DType> {
         (KDL_INT, 32, 1) => DType::Int32,
         (KDL_INT, 64, 1) => DType::Int64,
         (KDL_FLOAT, 16, 1) => DType::Float16,
+        (KDL_BFLOAT, 16, 1) => DType::BFloat16,
         (KDL_FLOAT, 32, 1) => DType::Float32,
         (KDL_FLOAT, 64, 1) => DType::Float64,
         (c, b, l) => {
             return Err(PyBufferError::new_err(format!(
-                "from_dlpack: unsupported DLPack dtype (code={c}, bits={b}, lanes={l}); supported: float16/32/64, int32/64, bool"
+                "from_dlpack: unsupported DLPack dtype (code={c}, bits={b}, lanes={l}); supported: float16/32/64, bfloat16, int8/16/32/64, uint8, bool"
             )))
         }
     })
@@ -495,6 +498,7 @@ fn from_capsule(py: Python<'_>, cap: &Bound<'_, PyCapsule>) -> PyResult<Tensor> 
             DType::Int32 => CpuStorage::I32(Buf::external(ptr as *mut i32, n, keep)),
             DType::Int64 => CpuStorage::I64(Buf::external(ptr as *mut i64, n, keep)),
             DType::Float16 => CpuStorage::F16(Buf::external(ptr as *mut half::f16, n, keep)),
+            DType::BFloat16 => CpuStorage::BF16(Buf::external(ptr as *mut half::bf16, n, keep)),
             DType::Float32 => CpuStorage::F32(Buf::external(ptr as *mut f32, n, keep)),
             DType::Float64 => CpuStorage::F64(Buf::external(ptr as *mut f64, n, keep)),
         }

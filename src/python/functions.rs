@@ -405,6 +405,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
     m.add_function(wrap_pyfunction!(_queue_callback, m)?)?;
     m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
+    m.add_function(wrap_pyfunction!(_bitcast_copy, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_start, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_stop, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_enabled, m)?)?;
@@ -540,4 +541,33 @@ fn _profiler_range_begin(name: String) -> u64 {
 #[pyfunction]
 fn _profiler_range_end(id: u64) {
     crate::profiler::range_end(id)
+}
+
+/// A copy of the 2-byte tensor `t` with its bits read as `dtype` (int16 <-> bfloat16 / float16).
+#[pyfunction]
+fn _bitcast_copy(py: Python<'_>, t: PyRef<'_, PyTensor>, dtype: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let to = pt::dtype_arg(dtype)?;
+    let src = crate::ops::contiguous(&t.t.detach())?;
+    let bits: Vec<u16> = match src.dtype() {
+        DType::Int16 => src.to_i64_vec()?.into_iter().map(|v| v as i16 as u16).collect(),
+        DType::BFloat16 => crate::backend::with_host(&src, |s, l| {
+            let v = <half::bf16 as crate::storage::StorageElem>::get(s);
+            v[l.offset..l.offset + l.numel()].iter().map(|x| x.to_bits()).collect()
+        })?,
+        DType::Float16 => crate::backend::with_host(&src, |s, l| {
+            let v = <half::f16 as crate::storage::StorageElem>::get(s);
+            v[l.offset..l.offset + l.numel()].iter().map(|x| x.to_bits()).collect()
+        })?,
+        d => return Err(PyTypeError::new_err(format!("_bitcast_copy: a 2-byte dtype is expected, got {}", d.name()))),
+    };
+    let shape = src.shape();
+    use crate::storage::StorageElem;
+    let storage = match to {
+        DType::Int16 => i16::wrap(bits.into_iter().map(|b| b as i16).collect()),
+        DType::BFloat16 => half::bf16::wrap(bits.into_iter().map(half::bf16::from_bits).collect()),
+        DType::Float16 => half::f16::wrap(bits.into_iter().map(half::f16::from_bits).collect()),
+        d => return Err(PyTypeError::new_err(format!("_bitcast_copy: a 2-byte dtype is expected, got {}", d.name()))),
+    };
+    let out = Tensor::from_parts(crate::storage::StorageCell::cpu(storage), crate::shape::Layout::contiguous(&shape), to);
+    wrap(py, out)
 }

@@ -1,7 +1,7 @@
 //! Bindings of the foreach optimizer steps (`ops::optim`): translate, release the GIL, run.
 
 use super::tensor::PyTensor;
-use crate::ops::optim::{adam_step, sgd_step, AdamStep, SgdStep};
+use crate::ops::optim::{adagrad_step, adam_step, rmsprop_step, sgd_step, AdagradStep, AdamStep, RmspropStep, SgdStep};
 use crate::tensor::Tensor;
 use pyo3::prelude::*;
 
@@ -45,7 +45,45 @@ fn _foreach_sgd_step(
     Ok(py.detach(|| sgd_step(&p, &g, &b, &fresh, h))?)
 }
 
+/// One RMSprop step over a parameter group in one call; False when it does not fit.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (params, grads, square_avgs, grad_avgs, momentum_buffers, state_steps, *, lr, alpha, eps, weight_decay, momentum, centered, maximize))]
+fn _foreach_rmsprop_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, PyTensor>>,
+    grads: Vec<PyRef<'_, PyTensor>>,
+    square_avgs: Vec<PyRef<'_, PyTensor>>,
+    grad_avgs: Vec<PyRef<'_, PyTensor>>,
+    momentum_buffers: Vec<PyRef<'_, PyTensor>>,
+    state_steps: Vec<PyRef<'_, PyTensor>>,
+    lr: f64, alpha: f64, eps: f64, weight_decay: f64, momentum: f64, centered: bool, maximize: bool,
+) -> PyResult<bool> {
+    let (p, g, sq, ga, b, s) = (tensors(&params), tensors(&grads), tensors(&square_avgs), tensors(&grad_avgs), tensors(&momentum_buffers), tensors(&state_steps));
+    let h = RmspropStep { lr, alpha, eps, weight_decay, momentum, centered, maximize };
+    Ok(py.detach(|| rmsprop_step(&p, &g, &sq, &ga, &b, &s, h))?)
+}
+
+/// One Adagrad step over a parameter group in one call; False when it does not fit.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (params, grads, state_sums, state_steps, *, lr, lr_decay, weight_decay, eps, maximize))]
+fn _foreach_adagrad_step(
+    py: Python<'_>,
+    params: Vec<PyRef<'_, PyTensor>>,
+    grads: Vec<PyRef<'_, PyTensor>>,
+    state_sums: Vec<PyRef<'_, PyTensor>>,
+    state_steps: Vec<PyRef<'_, PyTensor>>,
+    lr: f64, lr_decay: f64, weight_decay: f64, eps: f64, maximize: bool,
+) -> PyResult<bool> {
+    let (p, g, ss, s) = (tensors(&params), tensors(&grads), tensors(&state_sums), tensors(&state_steps));
+    let h = AdagradStep { lr, lr_decay, weight_decay, eps, maximize };
+    Ok(py.detach(|| adagrad_step(&p, &g, &ss, &s, h))?)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_foreach_rmsprop_step, m)?)?;
+    m.add_function(wrap_pyfunction!(_foreach_adagrad_step, m)?)?;
     m.add_function(wrap_pyfunction!(_foreach_adam_step, m)?)?;
     m.add_function(wrap_pyfunction!(_foreach_sgd_step, m)?)?;
     Ok(())

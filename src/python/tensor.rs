@@ -39,7 +39,7 @@ impl PyDType {
     /// ``True`` for the floating-point and signed integer types.
     #[getter]
     fn is_signed(&self) -> bool {
-        self.d != DType::Bool
+        !matches!(self.d, DType::Bool | DType::UInt8)
     }
     /// The size of one element in bytes.
     #[getter]
@@ -54,7 +54,7 @@ impl PyDType {
 }
 
 static DTYPES: PyOnceLock<Vec<Py<PyDType>>> = PyOnceLock::new();
-const ALL_DTYPES: [DType; 9] = [DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64];
+const ALL_DTYPES: [DType; 10] = [DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64, DType::BFloat16];
 
 /// The one Python object for each dtype (so `x.dtype is torch.float32`).
 pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {

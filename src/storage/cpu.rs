@@ -58,6 +58,7 @@ pub enum CpuStorage {
     I32(Buf<i32>),
     I64(Buf<i64>),
     F16(Buf<f16>),
+    BF16(Buf<half::bf16>),
     F32(Buf<f32>),
     F64(Buf<f64>),
 }
@@ -74,6 +75,7 @@ macro_rules! with_buf {
             $crate::storage::CpuStorage::I32($v) => $body,
             $crate::storage::CpuStorage::I64($v) => $body,
             $crate::storage::CpuStorage::F16($v) => $body,
+            $crate::storage::CpuStorage::BF16($v) => $body,
             $crate::storage::CpuStorage::F32($v) => $body,
             $crate::storage::CpuStorage::F64($v) => $body,
         }
@@ -115,6 +117,7 @@ storage_elem!(i16, I16);
 storage_elem!(i32, I32);
 storage_elem!(i64, I64);
 storage_elem!(f16, F16);
+storage_elem!(half::bf16, BF16);
 storage_elem!(f32, F32);
 storage_elem!(f64, F64);
 
@@ -128,6 +131,7 @@ impl CpuStorage {
             CpuStorage::I32(_) => DType::Int32,
             CpuStorage::I64(_) => DType::Int64,
             CpuStorage::F16(_) => DType::Float16,
+            CpuStorage::BF16(_) => DType::BFloat16,
             CpuStorage::F32(_) => DType::Float32,
             CpuStorage::F64(_) => DType::Float64,
         }
@@ -149,6 +153,7 @@ impl CpuStorage {
             DType::Int32 => i32::wrap(try_zeroed(n)?),
             DType::Int64 => i64::wrap(try_zeroed(n)?),
             DType::Float16 => f16::wrap(try_zeroed(n)?),
+            DType::BFloat16 => half::bf16::wrap(try_zeroed(n)?),
             DType::Float32 => f32::wrap(try_zeroed(n)?),
             DType::Float64 => f64::wrap(try_zeroed(n)?),
         })
@@ -165,6 +170,7 @@ impl CpuStorage {
             DType::Int32 => i32::wrap(try_filled(n, v.as_i64() as i32)?),
             DType::Int64 => i64::wrap(try_filled(n, v.as_i64())?),
             DType::Float16 => f16::wrap(try_filled(n, f16::from_f64(v.as_f64()))?),
+            DType::BFloat16 => half::bf16::wrap(try_filled(n, half::bf16::from_f64(v.as_f64()))?),
             DType::Float32 => f32::wrap(try_filled(n, v.as_f64() as f32)?),
             DType::Float64 => f64::wrap(try_filled(n, v.as_f64())?),
         })
@@ -183,6 +189,7 @@ impl CpuStorage {
             CpuStorage::I32(b) => i32::wrap(b.to_vec()),
             CpuStorage::I64(b) => i64::wrap(b.to_vec()),
             CpuStorage::F16(b) => f16::wrap(b.to_vec()),
+            CpuStorage::BF16(b) => half::bf16::wrap(b.to_vec()),
             CpuStorage::F32(b) => f32::wrap(b.to_vec()),
             CpuStorage::F64(b) => f64::wrap(b.to_vec()),
         }
@@ -205,6 +212,7 @@ impl Drop for CpuStorage {
             CpuStorage::I32(b) => give(b),
             CpuStorage::I64(b) => give(b),
             CpuStorage::F16(b) => give(b),
+            CpuStorage::BF16(b) => give(b),
             CpuStorage::F32(b) => give(b),
             CpuStorage::F64(b) => give(b),
         }

@@ -97,6 +97,7 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
         DType::Int32 => i32::wrap(try_with(n, |i| v[i] as i64 as i32)?),
         DType::Int64 => i64::wrap(try_with(n, |i| v[i] as i64)?),
         DType::Float16 => half::f16::wrap(try_with(n, |i| half::f16::from_f64(v[i]))?),
+        DType::BFloat16 => half::bf16::wrap(try_with(n, |i| half::bf16::from_f64(v[i]))?),
         DType::Float32 => f32::wrap(try_with(n, |i| v[i] as f32)?),
         DType::Float64 => f64::wrap(try_with(n, |i| v[i])?),
     };

@@ -113,3 +113,38 @@ def test_increment_version_marks_saved_tensors_stale():
     assert y._version == v + 1
     with pytest.raises(RuntimeError, match="one of the variables needed for gradient computation has been modified by an inplace operation"):
         y.sum().backward()
+
+
+def test_is_grads_batched_computes_one_vjp_per_row():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x ** 2
+    eye = torch.eye(3)
+    (jac,) = torch.autograd.grad(y, x, eye, is_grads_batched=True)
+    assert jac.tolist() == [[2.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 6.0]]
+    # the graph is freed after the last row unless retained
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        torch.autograd.grad(y, x, eye[0])
+    with pytest.raises(RuntimeError, match="we interpret the first dimension of each grad_output as the batch dimension"):
+        z = x * 2
+        torch.autograd.grad(z, x, torch.ones(3), is_grads_batched=True)
+
+
+@pytest.mark.parametrize("fn,name", [
+    (torch.tanh, "TanhBackwardBackward0"),
+    (torch.sigmoid, "SigmoidBackwardBackward0"),
+    (torch.relu, "ThresholdBackwardBackward0"),
+])
+def test_backward_of_backward_nodes_are_named_as_torch(fn, name):
+    x = torch.tensor([-0.5, 0.25, 1.5], requires_grad=True)
+    (g,) = torch.autograd.grad(fn(x).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == name
+    # and differentiate correctly (second derivative against finite differences)
+    (gg,) = torch.autograd.grad(g.sum(), x)
+    eps = 1e-3
+    for i in range(3):
+        xp = x.detach().clone(); xp[i] += eps
+        xm = x.detach().clone(); xm[i] -= eps
+        xp.requires_grad_(); xm.requires_grad_()
+        (gp,) = torch.autograd.grad(fn(xp).sum(), xp)
+        (gm,) = torch.autograd.grad(fn(xm).sum(), xm)
+        assert abs(gg[i].item() - (gp[i].item() - gm[i].item()) / (2 * eps)) < 1e-2

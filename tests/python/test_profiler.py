@@ -97,3 +97,8 @@ def test_torch_profiler_steps_and_trace_ready():
     assert counts["step_body"] == 2   # only the two active steps
     with pytest.raises(RuntimeError, match="CPU time only"):
         torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA])
+
+
+def test_supported_activities():
+    assert torch.profiler.supported_activities() == {torch.profiler.ProfilerActivity.CPU}
+    assert torch.profiler.kineto_available() is False

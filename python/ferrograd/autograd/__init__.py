@@ -84,6 +84,37 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _C._run_backward(outputs, grads, retain_graph, create_graph, ins, True)
 
 
+def _batched_vjps(outs, grad_outputs, ins, retain_graph, create_graph):
+    """``is_grads_batched=True``: one vector-Jacobian product per entry of the grad_outputs'
+    leading dim, stacked along a new leading dim of each input's gradient."""
+    from .. import stack
+
+    batch = None
+    for i, (o, g) in enumerate(zip(outs, grad_outputs)):
+        if g is None:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs") if o.numel() != 1 else \
+                RuntimeError("If `is_grads_batched=True`, every grad_output must be given (the batch dimension is read from it)")
+        if tuple(g.shape[1:]) != tuple(o.shape):
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch dimension. "
+                "The sizes of the remaining dimensions are expected to match the shape of corresponding output, but a "
+                f"mismatch was detected: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape of {o.shape}. "
+                "If you only want some tensors in `grad_output` to be considered batched, consider using vmap.")
+        if batch is None:
+            batch = g.shape[0]
+        elif g.shape[0] != batch:
+            raise RuntimeError("If `is_grads_batched=True`, every grad_output must have the same batch size")
+    per = []
+    for b in range(batch or 0):
+        keep = retain_graph or b < batch - 1
+        per.append(_C._run_backward(outs, [g[b] for g in grad_outputs], keep, create_graph, ins, False))
+    res = []
+    for k in range(len(ins)):
+        col = [r[k] for r in per]
+        res.append(None if not col or all(c is None for c in col) else stack(col))
+    return res
+
+
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Gradients of ``outputs`` w.r.t. ``inputs``, returned rather than accumulated."""
@@ -99,10 +130,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for t in ins:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = _make_grads(outs, _grad_list(grad_outputs, len(outs)))
     if retain_graph is None:
         retain_graph = create_graph
-    res = _C._run_backward(outs, grads, retain_graph, create_graph, ins, False)
+    if is_grads_batched:
+        res = _batched_vjps(outs, _grad_list(grad_outputs, len(outs)), ins, retain_graph, create_graph)
+    else:
+        grads = _make_grads(outs, _grad_list(grad_outputs, len(outs)))
+        res = _C._run_backward(outs, grads, retain_graph, create_graph, ins, False)
     out = []
     for i, (g, t) in enumerate(zip(res, ins)):
         if g is None:

@@ -22,7 +22,7 @@ input already required grad, as in PyTorch.
 import functools
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "linearize"]
+           "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_"]
 
 _depth = 0  # how many transforms are running their function right now
 
@@ -837,3 +837,50 @@ def _reparametrized_call(module, values, args, kwargs, tie_weights, strict):
 
 
 _MISSING = object()
+
+
+# ---- model ensembling helpers --------------------------------------------------------------
+
+def _construct_stacked_leaf(tensors, name):
+    from .. import stack
+
+    all_requires_grad = all(t.requires_grad for t in tensors)
+    none_requires_grad = all(not t.requires_grad for t in tensors)
+    if not all_requires_grad and not none_requires_grad:
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = stack(tensors)
+    if all_requires_grad:
+        result = result.detach().requires_grad_()
+    return result
+
+
+def stack_module_state(models):
+    """Stack the parameters and buffers of ``models`` (same class, same mode) along a new
+    leading dim: ``(params, buffers)`` dicts for ``vmap(functional_call(...))`` ensembling.
+    Stacked parameters are new leaves that require grad when the originals do."""
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    model0_typ = type(models[0])
+    if not all(type(m) is model0_typ for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(model.named_parameters()) for model in models]
+    params = {k: _construct_stacked_leaf(tuple(p[k] for p in all_params), k) for k in all_params[0]}
+    all_buffers = [dict(model.named_buffers()) for model in models]
+    buffers = {k: _construct_stacked_leaf(tuple(b[k] for b in all_buffers), k) for k in all_buffers[0]}
+    return params, buffers
+
+
+def replace_all_batch_norm_modules_(root):
+    """In place: every batch norm in ``root`` stops tracking running statistics (uses batch
+    statistics in every mode), as ``vmap`` over a model needs. Returns ``root``."""
+    from ..nn.modules.batchnorm import _BatchNorm
+
+    for module in root.modules():
+        if isinstance(module, _BatchNorm):
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root

@@ -255,6 +255,13 @@ def _adagrad_update(params, grads, state_sums, state_steps, *, lr, weight_decay,
                     maximize, differentiable):
     """The Adagrad update of every parameter of a group; in-place tensor ops only."""
     lr = _to_scalar(lr)
+    # the whole group in one Rust call (dense gradients; the same arithmetic)
+    if (not differentiable and params and not any(g.is_sparse for g in grads)
+            and not any(isinstance(v, torch.Tensor) for v in (lr, weight_decay, lr_decay, eps))
+            and torch._C._foreach_adagrad_step(
+                params, grads, state_sums, state_steps, lr=float(lr), lr_decay=float(lr_decay),
+                weight_decay=float(weight_decay), eps=float(eps), maximize=bool(maximize))):
+        return
     for param, grad, state_sum, step_t in zip(params, grads, state_sums, state_steps):
         step_t += 1
         step = _get_value(step_t)

@@ -207,6 +207,15 @@ def _rmsprop_update(params, grads, square_avgs, grad_avgs, momentum_buffer_list,
                     check_capturable=False):
     """The RMSprop update of every parameter of a group; in-place tensor ops only."""
     lr = _to_scalar(lr)
+    # the whole group in one Rust call (the same arithmetic, in the parameters' precision)
+    if (not differentiable and not check_capturable and params
+            and not any(isinstance(v, torch.Tensor) for v in (lr, alpha, eps, weight_decay, momentum))
+            and torch._C._foreach_rmsprop_step(
+                params, grads, square_avgs, grad_avgs if centered else [],
+                momentum_buffer_list if momentum > 0 else [], state_steps,
+                lr=float(lr), alpha=float(alpha), eps=float(eps), weight_decay=float(weight_decay),
+                momentum=float(momentum), centered=bool(centered), maximize=bool(maximize))):
+        return
     for i, param in enumerate(params):
         step = state_steps[i]
         if check_capturable:

@@ -7,7 +7,7 @@ from ..autograd.profiler import EventList, record_function
 from ..autograd.profiler import profile as _legacy_profile
 
 __all__ = ["profile", "record_function", "ProfilerActivity", "ProfilerAction", "schedule",
-           "tensorboard_trace_handler"]
+           "tensorboard_trace_handler", "supported_activities", "kineto_available"]
 
 
 class ProfilerActivity(enum.Enum):
@@ -15,6 +15,16 @@ class ProfilerActivity(enum.Enum):
 
     CPU = 0
     CUDA = 1
+
+
+def supported_activities():
+    """The activities this profiler can record: CPU time."""
+    return {ProfilerActivity.CPU}
+
+
+def kineto_available():
+    """Whether PyTorch's Kineto tracer is present (it is not: ferrograd records with its own)."""
+    return False
 
 
 class ProfilerAction(enum.Enum):

@@ -1,0 +1,31 @@
+"""torch.func's model-ensembling helpers (stack_module_state, replace_all_batch_norm_modules_),
+checked against PyTorch 2.13's behaviour."""
+
+import pytest
+
+import ferrograd as torch
+
+
+def test_stack_module_state_ensembles_models():
+    import copy
+    torch.manual_seed(0)
+    models = [torch.nn.Linear(3, 2) for _ in range(4)]
+    params, buffers = torch.func.stack_module_state(models)
+    assert {k: tuple(v.shape) for k, v in params.items()} == {"weight": (4, 2, 3), "bias": (4, 2)}
+    assert params["weight"].requires_grad and params["weight"].is_leaf
+    base = copy.deepcopy(models[0])
+    x = torch.randn(5, 3)
+    out = torch.func.vmap(lambda p, b, x: torch.func.functional_call(base, (p, b), (x,)),
+                          in_dims=(0, 0, None))(params, buffers, x)
+    assert tuple(out.shape) == (4, 5, 2) and torch.allclose(out[2], models[2](x))
+    with pytest.raises(RuntimeError, match="Expected at least one model, got 0."):
+        torch.func.stack_module_state([])
+    models[1].eval()
+    with pytest.raises(RuntimeError, match="same training/eval mode"):
+        torch.func.stack_module_state(models)
+
+
+def test_replace_all_batch_norm_modules():
+    net = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
+    assert torch.func.replace_all_batch_norm_modules_(net) is net
+    assert net[1].running_mean is None and net[1].track_running_stats is False
