@@ -152,7 +152,6 @@ def rank_batches(x, y, batch, rank, world):
 
 def run_config(name, cap, args, batches, comm, MPI):
     F = torch.nn.functional
-    rank, world = comm.Get_rank(), comm.Get_size()
     torch.manual_seed(0)
     model = make_mlp(args.hidden)
     if cap != "local":
