@@ -29,3 +29,27 @@ def test_replace_all_batch_norm_modules():
     net = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
     assert torch.func.replace_all_batch_norm_modules_(net) is net
     assert net[1].running_mean is None and net[1].track_running_stats is False
+
+
+def test_functionalize_and_debug_unwrap():
+    def f(x):
+        y = x.clone()
+        y.add_(1)
+        x.mul_(2)
+        return y.view(-1)
+
+    x = torch.ones(2, 2)
+    out = torch.func.functionalize(f)(x)
+    assert out.tolist() == [2.0] * 4 and x.tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    with pytest.raises(RuntimeError, match="received invalid argument for remove=bad"):
+        torch.func.functionalize(f, remove="bad")
+    t = torch.ones(3)
+    assert torch.func.debug_unwrap(t) is t
+
+
+def test_checkpoint_device_states_and_variable_module():
+    from ferrograd.utils.checkpoint import get_device_states, set_device_states
+    assert get_device_states(torch.ones(2), 3) == ([], [])
+    set_device_states([], [])
+    from ferrograd.autograd import variable
+    assert variable.Variable is torch.autograd.Variable

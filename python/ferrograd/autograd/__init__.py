@@ -153,3 +153,4 @@ from .gradcheck import gradcheck, gradgradcheck  # noqa: E402,F401
 from . import function  # noqa: E402,F401
 from . import forward_ad  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
+from . import variable  # noqa: E402,F401

@@ -22,7 +22,8 @@ input already required grad, as in PyTorch.
 import functools
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
-           "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_"]
+           "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_",
+           "functionalize", "debug_unwrap"]
 
 _depth = 0  # how many transforms are running their function right now
 
@@ -884,3 +885,28 @@ def replace_all_batch_norm_modules_(root):
             module.num_batches_tracked = None
             module.track_running_stats = False
     return root
+
+
+def functionalize(func, *, remove="mutations"):
+    """``func`` with its mutations (and, with ``remove="mutations_and_views"``, its views)
+    replaced by out-of-place ops. In eager execution that transformation is invisible: the
+    outputs are the same, and mutations of the inputs still land in the inputs (functorch copies
+    them back). ferrograd runs eagerly, so the returned function runs ``func`` itself."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument for remove={remove}. "
+                           "Valid options are:\n     remove='mutations': all inplace and out= operators will be removed "
+                           "from the program, and replaced with their out-of-place equivalents.\n     "
+                           "remove='mutations_and_views': In addition to the above, all aliasing operators {view} "
+                           "will be replaced with their non-aliasing counterparts, {view}_copy.\n")
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    return wrapped
+
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The plain tensor under functorch's wrappers. ferrograd's transforms never wrap tensors
+    (``grad``/``vmap`` pass ordinary tensors), so this is ``tensor`` itself."""
+    return tensor

@@ -20,7 +20,8 @@ from .. import autograd as _autograd
 from ..autograd.function import Function
 
 __all__ = ["checkpoint", "checkpoint_sequential", "CheckpointFunction", "detach_variable",
-           "noop_context_fn", "CheckpointError", "set_checkpoint_debug_enabled"]
+           "noop_context_fn", "CheckpointError", "set_checkpoint_debug_enabled", "get_device_states",
+           "set_device_states"]
 
 _checkpoint_debug_enabled = None
 
@@ -73,6 +74,21 @@ def check_backward_validity(inputs):
 
     if not any(isinstance(inp, Tensor) and inp.requires_grad for inp in inputs):
         warnings.warn("None of the inputs have requires_grad=True. Gradients will be None")
+
+
+def get_device_states(*args):
+    """The accelerator devices of the tensors in ``args`` and their RNG states, which checkpoint
+    restores on recompute. ferrograd's CUDA tensors draw their random numbers from the CPU
+    generator (restored separately), so there is no per-device state: ``([], [])``."""
+    return [], []
+
+
+def set_device_states(devices, states, *, device_type=None):
+    """Restore per-device RNG states from ``get_device_states``. There are none here (CUDA
+    random numbers come from the CPU generator); a non-empty list is refused rather than ignored."""
+    if list(devices) or list(states):
+        raise RuntimeError("set_device_states: ferrograd has no per-device RNG state (CUDA tensors draw "
+                           "from the CPU generator); restore it with torch.set_rng_state")
 
 
 @contextlib.contextmanager

@@ -1,0 +1,5 @@
+"""``torch.autograd.variable``: the module that holds the legacy ``Variable``."""
+
+from . import Variable  # noqa: F401
+
+__all__ = ["Variable"]
