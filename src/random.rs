@@ -252,16 +252,7 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, me
             // from 16 fresh ones
             let (m, s) = (mean as f32, std as f32);
             let mut v = vec![0f32; n];
-            let bm = |block: &mut [f32]| {
-                for j in 0..8 {
-                    let u1 = 1.0 - block[j];
-                    let u2 = block[j + 8];
-                    let radius = (-2.0 * u1.ln()).sqrt();
-                    let theta = 2.0 * std::f32::consts::PI * u2;
-                    block[j] = (radius * theta.cos()).mul_add(s, m);
-                    block[j + 8] = (radius * theta.sin()).mul_add(s, m);
-                }
-            };
+            let bm = |block: &mut [f32]| box_muller16_f32(block, m, s);
             let full = n / 16;
             for b in 0..full {
                 let block = &mut v[16 * b..16 * b + 16];
@@ -278,16 +269,7 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, me
             // float32: torch's vectorised float path
             let (m, s) = (mean as f32, std as f32);
             let mut v = vec![0f32; n];
-            normal_fill(&mut v, || g.uniform_f32(), |block| {
-                for j in 0..8 {
-                    let u1 = 1.0 - block[j];
-                    let u2 = block[j + 8];
-                    let radius = (-2.0 * u1.ln()).sqrt();
-                    let theta = 2.0 * std::f32::consts::PI * u2;
-                    block[j] = (radius * theta.cos()).mul_add(s, m);
-                    block[j + 8] = (radius * theta.sin()).mul_add(s, m);
-                }
-            });
+            normal_fill(&mut v, || g.uniform_f32(), |block| box_muller16_f32(block, m, s));
             out.iter_mut().zip(v).for_each(|(o, x)| *o = x as f64);
         }
     } else {
@@ -296,6 +278,19 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, me
         }
     }
     Ok(out)
+}
+
+/// Box-Muller on a block of 16 float32 uniforms, as torch's vectorised float path: the first
+/// 8 give the radii, the last 8 the angles; results scaled by `s` and shifted by `m` with FMA.
+fn box_muller16_f32(block: &mut [f32], m: f32, s: f32) {
+    for j in 0..8 {
+        let u1 = 1.0 - block[j];
+        let u2 = block[j + 8];
+        let radius = (-2.0 * u1.ln()).sqrt();
+        let theta = 2.0 * std::f32::consts::PI * u2;
+        block[j] = (radius * theta.cos()).mul_add(s, m);
+        block[j + 8] = (radius * theta.sin()).mul_add(s, m);
+    }
 }
 
 fn normal_fill<T: Copy>(data: &mut [T], mut uniform: impl FnMut() -> T, mut block16: impl FnMut(&mut [T])) {

@@ -155,12 +155,7 @@ pub fn adam_step(params: &[Tensor], grads: &[Tensor], exp_avgs: &[Tensor], exp_a
             _ => adam_elems::<f64>(&grads[i], &write, h, step_size, bc2_sqrt),
         }
     };
-    let total: usize = params.iter().map(|p| p.numel()).sum();
-    if total >= 1 << 16 && k > 1 && crate::runtime::num_threads() > 1 {
-        crate::runtime::install(|| (0..k).into_par_iter().for_each(run));
-    } else {
-        (0..k).for_each(run);
-    }
+    for_params(params, run);
     for i in 0..k {
         params[i].bump_version();
         exp_avgs[i].bump_version();
@@ -240,12 +235,7 @@ pub fn sgd_step(params: &[Tensor], grads: &[Tensor], bufs: &[Tensor], fresh: &[b
             _ => sgd_elems::<f64>(&grads[i], &write, h, first),
         }
     };
-    let total: usize = params.iter().map(|p| p.numel()).sum();
-    if total >= 1 << 16 && k > 1 && crate::runtime::num_threads() > 1 {
-        crate::runtime::install(|| (0..k).into_par_iter().for_each(run));
-    } else {
-        (0..k).for_each(run);
-    }
+    for_params(params, run);
     for i in 0..k {
         params[i].bump_version();
         if mom {
