@@ -8,6 +8,7 @@ pub mod elementwise;
 pub mod index;
 pub mod math;
 mod matmul;
+pub mod optim;
 pub mod reduce;
 pub mod topk_order;
 pub use matmul::{gemm, MatmulArgs};

@@ -1,4 +1,5 @@
-//! Optimizer updates over every parameter of a group in one call (torch's "foreach" path):
+//! The CPU backend's optimizer steps: updates over every parameter of a group in one call
+//! (torch's "foreach" path; the Python optimizers call them and fall back to tensor ops):
 //! the element loop of each parameter runs in Rust, parameters in parallel, no Python and no
 //! temporary tensor per parameter. The arithmetic is torch's single-tensor update, op for op,
 //! in the parameter's precision (ATen computes float32 in float, scalars cast to float), so
@@ -137,7 +138,7 @@ pub fn adam_step(params: &[Tensor], grads: &[Tensor], exp_avgs: &[Tensor], exp_a
     let mut step_vals = Vec::with_capacity(k);
     for s in steps {
         let v = s.item()?.as_f64() + 1.0;
-        super::fill_(s, &Tensor::wrapped_scalar(crate::Scalar::Float(v)))?;
+        crate::ops::fill_(s, &Tensor::wrapped_scalar(crate::Scalar::Float(v)))?;
         step_vals.push(v);
     }
     let run = |i: usize| {
@@ -303,7 +304,7 @@ fn bump_steps(steps: &[Tensor]) -> Result<Vec<f64>> {
     let mut vals = Vec::with_capacity(steps.len());
     for s in steps {
         let v = s.item()?.as_f64() + 1.0;
-        super::fill_(s, &Tensor::wrapped_scalar(crate::Scalar::Float(v)))?;
+        crate::ops::fill_(s, &Tensor::wrapped_scalar(crate::Scalar::Float(v)))?;
         vals.push(v);
     }
     Ok(vals)

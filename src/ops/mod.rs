@@ -8,7 +8,6 @@ pub mod indexing;
 pub mod matmul;
 pub mod nn;
 pub mod nn_layers;
-pub mod optim;
 pub mod random;
 pub mod reduce;
 pub mod shape;

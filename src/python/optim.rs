@@ -1,7 +1,7 @@
-//! Bindings of the foreach optimizer steps (`ops::optim`): translate, release the GIL, run.
+//! Bindings of the foreach optimizer steps (`cpu::optim`): translate, release the GIL, run.
 
 use super::tensor::PyTensor;
-use crate::ops::optim::{adagrad_step, adam_step, rmsprop_step, sgd_step, AdagradStep, AdamStep, RmspropStep, SgdStep};
+use crate::cpu::optim::{adagrad_step, adam_step, rmsprop_step, sgd_step, AdagradStep, AdamStep, RmspropStep, SgdStep};
 use crate::tensor::Tensor;
 use pyo3::prelude::*;
 
