@@ -3,19 +3,10 @@
 import contextlib
 import warnings
 
-from . import _C
-
 __all__ = ["set_rng_state", "get_rng_state", "manual_seed", "seed", "initial_seed", "fork_rng"]
 
-get_rng_state = _C.get_rng_state
-set_rng_state = _C.set_rng_state
-seed = _C.seed
-initial_seed = _C.initial_seed
-
-
-def manual_seed(seed):
-    """Seed the default generator; returns it."""
-    return _C.manual_seed(seed)
+# one definition of each, in the package (this module is imported after they exist)
+from . import get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: E402,F401
 
 
 _fork_rng_warned_already = False
