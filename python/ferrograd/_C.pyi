@@ -816,6 +816,23 @@ def _bitcast_copy(t: Tensor, dtype: Any) -> Tensor:
     """A copy of the 2-byte tensor `t` with its bits read as `dtype` (int16 <-> bfloat16 / float16)."""
 def _increment_version(t: Tensor) -> None:
     """Mark `t` as modified in place, as an in-place op would."""
+def _enter_dual_level() -> int:
+    """`enter_dual_level()`: opens the forward-AD level (only one may be live)."""
+def _exit_dual_level(level: int) -> None:
+    """`exit_dual_level(level)`: closes the level, deleting every tangent."""
+def _make_dual(primal: Tensor, tangent: Tensor) -> Tensor:
+    """`make_dual(primal, tangent)`: a view of `primal` carrying `tangent`."""
+def _unpack_dual(t: Tensor) -> tuple[Tensor, Tensor | None]:
+    """`unpack_dual(t)`: `(primal view, tangent or None)`."""
+def _fw_level_exists() -> bool:
+    """Whether a forward-AD level is live."""
+def _fw_tangent(t: Tensor) -> Tensor | None:
+    """The tangent of `t` at the live level (None when it has none)."""
+def _fw_set_tangent(t: Tensor, tangent: Tensor) -> None:
+    """Set the tangent of `t` in place (a custom Function's outputs), with make_dual's checks."""
+def _fw_suspend(on: bool) -> bool:
+    """Suspend (True) or restore tangent propagation on this thread; returns the previous state
+    (a custom Function's forward runs suspended: its tangents come from its `jvp`)."""
 def _profiler_start(record_shapes: bool) -> None:
     """Start the profiler (a new session)."""
 def _profiler_stop() -> list[tuple[str, str, int, int, int, list[list[int]]]]:

@@ -258,7 +258,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
 
     if crate::runtime::num_threads() > 1 && has_parallel_branches(&nodes, &index, &needed) {
         if let Some(pool) = crate::runtime::pool() {
-            let task = GraphTask { nodes, index, needed, capture_at, req };
+            let task = GraphTask { nodes, index, needed, capture_at, req, fw_suspended: super::forward::is_suspended() };
             let captured = run_parallel(pool, task, deps, buffers, captured, ready.into_iter().map(|r| r.slot).collect())?;
             run_callbacks(&ctx)?;
             return Ok(captured);
@@ -363,6 +363,8 @@ struct GraphTask {
     needed: Arc<Vec<bool>>,
     capture_at: Vec<Vec<(u32, usize)>>,
     req: BackwardRequest,
+    /// The caller's forward-AD suspension (a fallback's reverse pass), carried to the workers.
+    fw_suspended: bool,
 }
 
 /// The mutable part, behind one lock that is never held while a node runs.
@@ -445,6 +447,7 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
 fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
     let t = &shared.task;
     let _mode = GradModeGuard::new(t.req.create_graph);
+    let _fw = super::forward::SuspendGuard::new(t.fw_suspended);
     loop {
         let parts = {
             let mut st = shared.state.lock();

@@ -54,3 +54,12 @@ pub fn anomaly() -> (bool, bool) {
     let v = ANOMALY.load(std::sync::atomic::Ordering::Relaxed);
     (v & 1 != 0, v & 2 != 0)
 }
+
+/// Grad mode off and forward-AD tangents suspended until dropped: an op computing its value
+/// with other ops before recording its own node (and its own tangent).
+pub struct RawGuard(#[allow(dead_code)] GradModeGuard, #[allow(dead_code)] super::forward::SuspendGuard);
+
+/// Enter raw mode (see `RawGuard`).
+pub fn raw_mode() -> RawGuard {
+    RawGuard(GradModeGuard::new(false), super::forward::SuspendGuard::new(true))
+}

@@ -1,6 +1,7 @@
 //! Autograd: graph nodes and edges, saved tensors, grad modes and the backward engine.
 
 mod engine;
+pub mod forward;
 mod function;
 mod grad_mode;
 mod hooks;

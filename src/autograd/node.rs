@@ -113,6 +113,8 @@ pub trait Backward: Send + Sync {
     fn saved_tensor(&self, _node: &Arc<Node>, _i: usize) -> Option<Result<Tensor>> {
         None
     }
+    /// Forward AD: the saved outputs take the tangents their originals (`outputs`) just got.
+    fn share_saved_tangents(&self, _outputs: &[&Tensor]) {}
 }
 
 /// A non-tensor value a node keeps from its forward (`_saved_exponent`, `_saved_dim`, ...).
@@ -355,16 +357,26 @@ pub struct FnBackward<F> {
 }
 
 /// Access to a node's saved tensors from inside its backward formula.
-pub struct Saved<'a> {
-    node: &'a Arc<Node>,
-    saved: &'a Mutex<Vec<SavedTensor>>,
+pub struct Saved<'a>(SavedSrc<'a>);
+
+enum SavedSrc<'a> {
+    /// A recorded node's saved tensors.
+    Node { node: &'a Arc<Node>, saved: &'a Mutex<Vec<SavedTensor>> },
+    /// The tensors themselves (a forward-AD fallback evaluating the formula without a node).
+    Direct(&'a [Tensor]),
 }
 
-impl Saved<'_> {
+impl<'a> Saved<'a> {
+    /// Saved tensors given directly, in `record`'s order.
+    pub fn direct(t: &'a [Tensor]) -> Saved<'a> {
+        Saved(SavedSrc::Direct(t))
+    }
     /// Saved tensor `i` (inputs first, in the order given to `record`, then outputs).
     pub fn get(&self, i: usize) -> Result<Tensor> {
-        let s = self.saved.lock();
-        s[i].unpack(self.node)
+        match &self.0 {
+            SavedSrc::Node { node, saved } => saved.lock()[i].unpack(node),
+            SavedSrc::Direct(t) => Ok(t[i].clone()),
+        }
     }
 }
 
@@ -374,7 +386,7 @@ where
 {
     fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
-        (self.f)(&Saved { node, saved: &self.saved }, &grads, needs)
+        (self.f)(&Saved(SavedSrc::Node { node, saved: &self.saved }), &grads, needs)
     }
     fn release(&self) {
         for s in self.saved.lock().iter_mut() {
@@ -383,6 +395,11 @@ where
     }
     fn saved(&self) -> Vec<(usize, usize)> {
         self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
+    }
+    fn share_saved_tangents(&self, outputs: &[&Tensor]) {
+        for s in self.saved.lock().iter() {
+            s.share_output_tangent(outputs);
+        }
     }
     fn saved_tensor(&self, node: &Arc<Node>, i: usize) -> Option<Result<Tensor>> {
         self.saved.lock().get(i).map(|s| s.unpack(node))
@@ -411,6 +428,11 @@ pub fn needs_record(inputs: &[&Tensor]) -> bool {
     super::is_grad_enabled() && inputs.iter().any(|t| t.requires_grad())
 }
 
+/// Whether an op over `inputs` must record history or propagate a tangent (forward AD).
+pub fn needs_history(inputs: &[&Tensor]) -> bool {
+    needs_record(inputs) || (super::forward::is_active() && inputs.iter().any(|t| t.meta().fw_grad.is_some()))
+}
+
 /// Attach a backward node named `name` to `outputs`, if any input requires grad.
 ///
 /// `f(saved, grads, needs)` returns one gradient per input (`None` where not needed); grads
@@ -422,6 +444,76 @@ pub fn record(
     save: &[Save<'_>],
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 ) -> Result<()> {
+    if super::forward::is_active() {
+        // no JVP formula: the tangents come from the backward formula
+        let direct: Vec<Tensor> = save.iter().map(|s| match s { Save::In(t) => (*t).clone(), Save::Out(i) => outputs[*i].clone() }).collect();
+        let f = Arc::new(f);
+        let g = f.clone();
+        let node = record_backward(name, inputs, outputs, save, move |s: &Saved<'_>, gr: &[Tensor], n: &[bool]| g(s, gr, n))?;
+        super::forward::fallback(inputs, outputs, node.as_ref(), &direct, &*f)?;
+        share_saved_tangents(node.as_ref(), outputs);
+        return Ok(());
+    }
+    record_backward(name, inputs, outputs, save, f).map(|_| ())
+}
+
+/// `record` for an op with a JVP formula: the node is recorded, then, at a live forward-AD
+/// level, `jvp(input tangents)` gives the outputs' tangents (see `forward::jvp`).
+pub fn record_jvp(
+    name: &'static str,
+    inputs: &[&Tensor],
+    outputs: &[&Tensor],
+    save: &[Save<'_>],
+    f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+    jvp: impl FnOnce(&super::forward::Tangents) -> Result<Vec<Option<Tensor>>>,
+) -> Result<()> {
+    let node = record_backward(name, inputs, outputs, save, f)?;
+    super::forward::jvp(inputs, outputs, jvp)?;
+    share_saved_tangents(node.as_ref(), outputs);
+    Ok(())
+}
+
+/// Forward AD: a node that saved its outputs (as history-free aliases) hands them the
+/// outputs' tangents, so a backward pass run at the level sees them (forward-over-reverse).
+fn share_saved_tangents(node: Option<&Arc<Node>>, outputs: &[&Tensor]) {
+    if let Some(n) = node {
+        if super::forward::is_active() {
+            if let Some(b) = n.backward.as_ref() {
+                b.share_saved_tangents(outputs);
+            }
+        }
+    }
+}
+
+/// `record` for an elementwise op of one input (its Jacobian is diagonal): the JVP formula is
+/// the backward formula applied to the tangent (derivatives.yaml's `auto_element_wise`).
+pub fn record_ew(
+    name: &'static str,
+    x: &Tensor,
+    out: &Tensor,
+    save: &[Save<'_>],
+    f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+) -> Result<()> {
+    if !super::forward::is_active() {
+        return record_backward(name, &[x], &[out], save, f).map(|_| ());
+    }
+    let direct: Vec<Tensor> = save.iter().map(|s| match s { Save::In(t) => (*t).clone(), Save::Out(_) => out.clone() }).collect();
+    let f = Arc::new(f);
+    let g = f.clone();
+    let node = record_backward(name, &[x], &[out], save, move |s: &Saved<'_>, gr: &[Tensor], n: &[bool]| g(s, gr, n))?;
+    super::forward::elementwise(x, out, node.as_ref(), &direct, &*f)?;
+    share_saved_tangents(node.as_ref(), &[out]);
+    Ok(())
+}
+
+/// The backward half of `record`: the node (if one was recorded).
+fn record_backward(
+    name: &'static str,
+    inputs: &[&Tensor],
+    outputs: &[&Tensor],
+    save: &[Save<'_>],
+    f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
+) -> Result<Option<Arc<Node>>> {
     match recording_edges(inputs) {
         Some(edges) => {
             record_with(edges, name, outputs, save, f)?;
@@ -437,14 +529,15 @@ pub fn record(
                 };
                 code |= c << (2 * k);
             }
+            let node = outputs.first().and_then(|o| o.meta().grad_fn.clone());
             if code != 0 {
-                if let Some(n) = outputs.first().and_then(|o| o.meta().grad_fn.clone()) {
+                if let Some(n) = &node {
                     n.default_saved_names.store(code, Ordering::Relaxed);
                 }
             }
-            Ok(())
+            Ok(node)
         }
-        None => Ok(()),
+        None => Ok(None),
     }
 }
 

@@ -92,6 +92,15 @@ impl SavedTensor {
         })
     }
 
+    /// Forward AD: a saved output alias takes the tangent of its original in `outputs`.
+    pub fn share_output_tangent(&self, outputs: &[&Tensor]) {
+        if let (true, Some(d)) = (self.is_output, &self.data) {
+            if let Some(o) = outputs.get(self.output_nr as usize) {
+                super::forward::share(o, d);
+            }
+        }
+    }
+
     /// Free the tensor (after a backward without retain_graph).
     pub fn release(&mut self) {
         self.data = None;
@@ -132,6 +141,7 @@ impl SavedTensor {
         if self.is_output {
             let alias = t.detach();
             alias.set_grad_fn(Some(node.clone()), self.output_nr);
+            super::forward::share(t, &alias);
             return Ok(alias);
         }
         Ok(t.clone())

@@ -2,7 +2,7 @@
 //! comparisons and logical ops (no backward).
 
 use super::{float_input, sum_to};
-use crate::autograd::{record, record_with, recording_edges, Save};
+use crate::autograd::{forward, record, record_with, recording_edges, Save};
 use crate::backend;
 pub use crate::backend::BinaryOp as BinOp;
 use crate::bail;
@@ -81,12 +81,15 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
 /// `a + b`.
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
-    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (a.shape(), b.shape());
-    // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
-    record_with(edges, "AddBackward0", &[&out], &[], move |_, g, n| {
-        Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&g[0], &sb))?])
-    })?;
+    if let Some(edges) = recording_edges(&[a, b]) {
+        let (sa, sb) = (a.shape(), b.shape());
+        // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
+        record_with(edges, "AddBackward0", &[&out], &[], move |_, g, n| {
+            Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&g[0], &sb))?])
+        })?;
+    }
+    // JVP: t_a + t_b
+    forward::jvp_linear(&[a, b], &out, |_, t| Ok(t.clone()))?;
     Ok(out)
 }
 
@@ -120,12 +123,15 @@ fn scaled(b: &Tensor, alpha: Scalar) -> Result<Tensor> {
 pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     sub_check(a, b)?;
     let out = binary_raw(a, b, BinOp::Sub)?;
-    let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (a.shape(), b.shape());
-    // d/da = 1, d/db = -1
-    record_with(edges, "SubBackward0", &[&out], &[], move |_, g, n| {
-        Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&super::neg(&g[0])?, &sb))?])
-    })?;
+    if let Some(edges) = recording_edges(&[a, b]) {
+        let (sa, sb) = (a.shape(), b.shape());
+        // d/da = 1, d/db = -1
+        record_with(edges, "SubBackward0", &[&out], &[], move |_, g, n| {
+            Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&super::neg(&g[0])?, &sb))?])
+        })?;
+    }
+    // JVP: t_a - t_b
+    forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { Ok(t.clone()) } else { super::neg(t) })?;
     Ok(out)
 }
 
@@ -185,6 +191,8 @@ pub fn rsub(a: &Tensor, other: &Tensor) -> Result<Tensor> {
 /// `a * b`.
 pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Mul)?;
+    // JVP: t_a b + a t_b
+    forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { mul(t, b) } else { mul(a, t) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = b, d/db = a; each is saved only when the other side needs it
@@ -211,6 +219,8 @@ pub fn div(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 /// `div` recorded as `name` (torch's `div(..., rounding_mode=None)` is DivBackward2).
 pub fn div_named(a: &Tensor, b: &Tensor, name: &'static str) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Div)?;
+    // JVP: t_a / b - a t_b / b²
+    forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { div(t, b) } else { super::neg(&div(&mul(a, t)?, &mul(b, b)?)?) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
     let (sa, sb) = (a.shape(), b.shape());
     // d/da = 1/b, d/db = -a/b²
@@ -430,7 +440,7 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
         bail!(Runtime, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).", value.dim());
     }
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         let v = if value.dtype() != x.dtype() { super::cast_raw(value, x.dtype())? } else { value.detach() };
         where_(mask, &v, &x.detach())?
     };
@@ -547,7 +557,7 @@ pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp) -> Resu
 /// recording, else through the general in-place path (snapshot, rebase, CopySlices).
 pub fn inplace_binary(target: &Tensor, other: &Tensor, op: BinOp, general: fn(&Tensor, &Tensor) -> Result<Tensor>) -> Result<()> {
     super::check_inplace(target)?;
-    let recording = crate::autograd::is_grad_enabled() && (target.requires_grad() || other.requires_grad());
+    let recording = crate::autograd::needs_history(&[target, other]);
     if !recording && binary_into_fast(target, target, other, op)? {
         target.bump_version();
         return Ok(());

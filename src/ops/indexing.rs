@@ -3,7 +3,7 @@
 //! the in-place machinery (`CopySlices` on views, `IndexPutBackward0`). Also the constant
 //! fills `zero_` (ZeroBackward0) and `fill_` (FillBackward2).
 
-use super::{copy_from, index, index_put, inplace_overlapping, make_view, select, slice, unsqueeze};
+use super::{copy_from, index, index_put, inplace_overlapping, select, slice, unsqueeze};
 use crate::autograd::record;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -141,8 +141,7 @@ fn apply_basic(x: &Tensor, items: &[TensorIndex], skip_full: bool) -> Result<(Te
     }
     if !view_made && !any_adv {
         // `x[...]` / `x[()]`: an alias of x
-        cur = make_view(&cur, cur.layout());
-        record("AliasBackward0", &[x], &[&cur], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+        cur = super::alias(&cur)?;
     }
     if !any_adv {
         adv.clear();

@@ -1,7 +1,7 @@
 //! Matrix products: mm, mv, dot, bmm and matmul (with batch broadcasting), through gemm.
 
 use super::{expand, mul, reshape, squeeze, t, transpose, unsqueeze};
-use crate::autograd::{record, Save};
+use crate::autograd::{record_jvp, Save};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -44,11 +44,13 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     check_bool(a)?;
     let out = mm_raw(a, b)?;
     // d/da = g bᵀ, d/db = aᵀ g
-    record("MmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
+    record_jvp("MmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
         let ga = if n[0] { Some(mm(&g[0], &t(&s.get(1)?)?)?) } else { None };
         let gb = if n[1] { Some(mm(&t(&s.get(0)?)?, &g[0])?) } else { None };
         Ok(vec![ga, gb])
-    })?;
+    },
+        // JVP: bilinear, t_a·b + a·t_b
+        |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { mm(t, b) } else { mm(a, t) }))?;
     crate::autograd::Node::annotate(&out, &[], &[(1, "mat2")]);
     Ok(out)
 }
@@ -67,11 +69,13 @@ pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     let out = mm_raw(m, &super::as_strided_view(v, &{ let mut l = v.layout(); l.shape.push(1); l.strides.push(1); l }))?;
     let out = super::as_strided_view(&out, &crate::shape::Layout::contiguous(&[sm[0]]));
     // d/dm = g vᵀ (outer), d/dv = mᵀ g
-    record("MvBackward0", &[m, v], &[&out], &[Save::In(m), Save::In(v)], |s, g, n| {
+    record_jvp("MvBackward0", &[m, v], &[&out], &[Save::In(m), Save::In(v)], |s, g, n| {
         let gm = if n[0] { Some(mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&s.get(1)?, 0)?)?) } else { None };
         let gv = if n[1] { Some(mv(&t(&s.get(0)?)?, &g[0])?) } else { None };
         Ok(vec![gm, gv])
-    })?;
+    },
+        // JVP: bilinear, t_a·b + a·t_b
+        |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { mv(t, v) } else { mv(m, t) }))?;
     Ok(out)
 }
 
@@ -90,11 +94,13 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = mm_raw(&a2, &b2)?;
     let out = super::as_strided_view(&out, &crate::shape::Layout::contiguous(&[]));
     // d/da = g b, d/db = g a
-    record("DotBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
+    record_jvp("DotBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
         let ga = if n[0] { Some(mul(&g[0], &s.get(1)?)?) } else { None };
         let gb = if n[1] { Some(mul(&g[0], &s.get(0)?)?) } else { None };
         Ok(vec![ga, gb])
-    })?;
+    },
+        // JVP: bilinear, t_a·b + a·t_b
+        |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { dot(t, b) } else { dot(a, t) }))?;
     Ok(out)
 }
 
@@ -112,11 +118,13 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     }
     let out = bmm_raw(a, b)?;
     // d/da = g bᵀ, d/db = aᵀ g (per batch)
-    record("BmmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
+    record_jvp("BmmBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
         let ga = if n[0] { Some(bmm(&g[0], &transpose(&s.get(1)?, 1, 2)?)?) } else { None };
         let gb = if n[1] { Some(bmm(&transpose(&s.get(0)?, 1, 2)?, &g[0])?) } else { None };
         Ok(vec![ga, gb])
-    })?;
+    },
+        // JVP: bilinear, t_a·b + a·t_b
+        |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { bmm(t, b) } else { bmm(a, t) }))?;
     Ok(out)
 }
 

@@ -26,7 +26,7 @@ pub use shape::*;
 pub use sort::*;
 pub use unary::*;
 
-use crate::autograd::{is_grad_enabled, is_inference_mode, needs_record, record, record_with};
+use crate::autograd::{is_grad_enabled, is_inference_mode, needs_history, record, record_with};
 use crate::backend;
 use crate::dtype::{Category, DType};
 use crate::error::Result;
@@ -255,6 +255,7 @@ fn inplace_with(target: &Tensor, allow_overlap: bool, compute: impl FnOnce(&Tens
         if let Some(e) = target.gradient_edge() {
             snap.set_grad_fn(Some(e.node), e.input_nr);
         }
+        crate::autograd::forward::share(target, &snap);
         snap
     } else {
         target.clone()
@@ -269,7 +270,7 @@ fn inplace_with(target: &Tensor, allow_overlap: bool, compute: impl FnOnce(&Tens
     if recording && result.requires_grad() {
         rebase_history(target, &result)?;
     }
-    Ok(())
+    crate::autograd::forward::inplace_update(target, &result)
 }
 
 /// After an in-place write of `result` into `target`, make autograd see it.
@@ -365,7 +366,7 @@ pub fn as_strided(t: &Tensor, layout: &Layout) -> Result<Tensor> {
 
 /// Zeros of `base_shape` with `g` added into the region `layout` (overlaps accumulate).
 pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
-    if needs_record(&[g]) {
+    if needs_history(&[g]) {
         // differentiable form for double backward: scatter of g is linear, its adjoint is
         // as_strided of the incoming gradient.
         let out = as_strided_scatter_raw(g, layout, base_shape)?;

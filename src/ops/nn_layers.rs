@@ -11,7 +11,7 @@ use super::{
     matmul, mean, mul, neg, permute, put_add, reshape, sigmoid, sqrt, sub, sum, sum_dims, sum_to, t, tanh,
     transpose, where_, write_into, BinOp,
 };
-use crate::autograd::{record, GradModeGuard, Save};
+use crate::autograd::{record, record_ew, Save};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -26,7 +26,7 @@ fn sci(v: i64) -> Tensor {
     Tensor::wrapped_scalar(Scalar::Int(v))
 }
 fn no_grad<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let _g = GradModeGuard::new(false);
+    let _g = crate::autograd::raw_mode();
     f()
 }
 fn i64s(v: &[usize]) -> Vec<i64> {
@@ -779,7 +779,7 @@ fn softplus_raw(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
 /// `erf(x)` (ErfBackward0: 2/sqrt(pi) exp(-x^2) g).
 pub fn erf(x: &Tensor) -> Result<Tensor> {
     let out = backend::unary(&super::float_input(x)?, crate::backend::UnaryOp::Erf)?;
-    record("ErfBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| {
+    record_ew("ErfBackward0", x, &out, &[Save::In(x)], |s, g, _| {
         let x = s.get(0)?;
         Ok(vec![Some(mul(&g[0], &mul(&exp(&neg(&mul(&x, &x)?)?)?, &sc(std::f64::consts::FRAC_2_SQRT_PI))?)?)])
     })?;
@@ -926,7 +926,7 @@ fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Re
             n => n,
         }
     } else { name };
-    record(name, &[x], &[&out], &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
+    record_ew(name, x, &out, &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
     Ok(out)
 }
 

@@ -38,7 +38,7 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
         }
     };
     let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
-    let _g = crate::autograd::GradModeGuard::new(false);
+    let _g = crate::autograd::raw_mode();
     super::inplace(x, |_| Ok(t))
 }
 
@@ -223,7 +223,7 @@ pub fn normal_tensors(mean: &Tensor, std: &Tensor, gen: Option<&Generator>) -> R
     ensure!(dt.is_float(), NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dt.scalar_name());
     let out = crate::tensor::zeros_on(&shape, dt, mean.device())?;
     normal_(&out, 0.0, 1.0, gen)?;
-    let _g = crate::autograd::GradModeGuard::new(false);
+    let _g = crate::autograd::raw_mode();
     super::add(&super::mul(&out, &std.detach())?, &mean.detach())
 }
 

@@ -2,7 +2,7 @@
 //! all/any. Each reduces contiguous rows after moving the reduced dims last.
 
 use super::{div, expand, mul, permute, reshape};
-use crate::autograd::{SavedValue, record, Save};
+use crate::autograd::{SavedValue, record, record_jvp, Save};
 use crate::backend::{self, ReduceOp, ScanOp};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -112,7 +112,9 @@ pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>)
         ("keepdim", SavedValue::Bool(keepdim)),
         ("self_sym_sizes", SavedValue::Ints(shape.iter().map(|&d| d as i64).collect())),
     ];
-    record("SumBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand_back(&g[0], &shape, &dims_v, keepdim)?)]))?;
+    record_jvp("SumBackward1", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand_back(&g[0], &shape, &dims_v, keepdim)?)]),
+        // JVP: linear, the same sum of the tangent
+        |t| Ok(vec![Some(sum_dims(t.one(), dims, keepdim, Some(od))?)]))?;
     crate::autograd::Node::annotate(&out, &fields, &[]);
     Ok(out)
 }
@@ -125,7 +127,9 @@ pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
     let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
     let out = sum_raw(x, &dims, false, od)?;
     let sizes = SavedValue::Ints(shape.iter().map(|&d| d as i64).collect());
-    record("SumBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand(&g[0], &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?)]))?;
+    record_jvp("SumBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(expand(&g[0], &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?)]),
+        // JVP: linear, the sum of the tangent
+        |t| Ok(vec![Some(sum(t.one(), Some(od))?)]))?;
     crate::autograd::Node::annotate(&out, &[("self_sym_sizes", sizes)], &[]);
     Ok(out)
 }
@@ -346,7 +350,7 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
         return Ok(out);
     }
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         let a = super::abs(&x.detach())?;
         if p.is_infinite() {
             if dims.is_empty() && !keepdim {
@@ -445,7 +449,7 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
     let dv: Vec<usize> = dims.map(|d| d.to_vec()).unwrap_or_else(|| (0..shape.len()).collect());
     let n: usize = dv.iter().map(|&i| shape[i]).product();
     let (out, centered) = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         // reduced (half) precision accumulates in float64, as torch's Welford accumulates in
         // a wider type: squares of 1e20 overflow float32 but their variance need not
         let src = if x.dtype() == DType::Float64 { x.detach() } else { super::cast_raw(x, DType::Float64)? };
@@ -493,7 +497,7 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let dv = dims.to_vec();
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         let mut m = x.detach();
         for &d in dv.iter().rev() {
             // an empty reduced dim: its sum of exponentials is 0, so the shift is 0 (-> -inf)

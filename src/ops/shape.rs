@@ -24,6 +24,7 @@ pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
     m.view_version = version;
     m.view_creation = creation;
     drop(m);
+    crate::autograd::forward::view_tangent(x, &v);
     v
 }
 
@@ -45,6 +46,13 @@ fn view_named(x: &Tensor, shape: &[i64], name: &'static str) -> Result<Tensor> {
     let out = make_view(x, Layout { shape: new_shape, strides, offset: l.offset });
     let in_shape = i64s(&l.shape);
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    Ok(out)
+}
+
+/// `alias(x)`: a view of all of `x` (AliasBackward0).
+pub fn alias(x: &Tensor) -> Result<Tensor> {
+    let out = make_view(x, x.layout());
+    record("AliasBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
     Ok(out)
 }
 
@@ -145,9 +153,10 @@ fn relayout_inplace(x: &Tensor, nl: Layout, name: &'static str, back: impl Fn(&T
     super::check_inplace(x)?;
     let edge = if crate::autograd::needs_record(&[x]) { x.gradient_edge() } else { None };
     let mut d = x.data().clone();
-    d.layout = nl;
+    let old = std::mem::replace(&mut d.layout, nl);
     x.set_data(d);
     x.bump_version();
+    crate::autograd::forward::relayout_tangent(x, &old);
     if let Some(e) = edge {
         crate::autograd::record_with([Some(e)].into_iter().collect(), name, &[x], &[], move |_, g, _| Ok(vec![Some(back(&g[0])?)]))?;
     }
@@ -425,7 +434,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     let d = wrap_dim(dim, first.len() + 1)?;
     let parts: Vec<Tensor> = ts.iter().map(|t| layout_unsqueeze(&t.layout(), d as i64).map(|l| super::as_strided_view(t, &l))).collect::<Result<_>>()?;
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         cat(&parts, d as i64)?
     };
     let refs: Vec<&Tensor> = ts.iter().collect();
@@ -571,7 +580,7 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         exp_shape.extend([sizes[i], s as i64]);
         out_shape.push(sizes[i] * s as i64);
     }
-    let _g = crate::autograd::GradModeGuard::new(false);
+    let _g = crate::autograd::raw_mode();
     let base = reshape(&contiguous(x)?, &inter)?;
     let out = reshape(&contiguous(&expand(&base, &exp_shape)?)?, &out_shape)?.detach();
     drop(_g);

@@ -3,7 +3,7 @@
 
 use super::binary::{binary_raw, BinOp};
 use super::{add, div, float_input, mul};
-use crate::autograd::{record, Save};
+use crate::autograd::{record, record_ew, Save};
 use crate::backend::{self, UnaryOp};
 use crate::dtype::DType;
 use crate::error::Result;
@@ -46,7 +46,7 @@ fn sc(v: f64) -> Tensor {
 pub fn exp(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Exp)?;
     // d/dx exp = exp
-    record("ExpBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
+    record_ew("ExpBackward0", x, &out, &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &s.get(0)?)?)]))?;
     Ok(out)
 }
 
@@ -54,7 +54,7 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
 pub fn log(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Log)?;
     // d/dx log = 1/x
-    record("LogBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &s.get(0)?)?)]))?;
+    record_ew("LogBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &s.get(0)?)?)]))?;
     Ok(out)
 }
 
@@ -62,7 +62,7 @@ pub fn log(x: &Tensor) -> Result<Tensor> {
 pub fn sqrt(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Sqrt)?;
     // d/dx sqrt = 1 / (2 sqrt x)
-    record("SqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("SqrtBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(2.0))?)?)])
     })?;
     Ok(out)
@@ -72,7 +72,7 @@ pub fn sqrt(x: &Tensor) -> Result<Tensor> {
 pub fn rsqrt(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Rsqrt)?;
     // d/dx x^-1/2 = -1/2 x^-3/2 = -0.5 r³
-    record("RsqrtBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("RsqrtBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
         Ok(vec![Some(mul(&g[0], &mul(&pow_scalar(&r, Scalar::Int(3))?, &sc(-0.5))?)?)])
     })?;
@@ -83,7 +83,7 @@ pub fn rsqrt(x: &Tensor) -> Result<Tensor> {
 pub fn sin(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Sin)?;
     // d/dx sin = cos
-    record("SinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &cos(&s.get(0)?)?)?)]))?;
+    record_ew("SinBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &cos(&s.get(0)?)?)?)]))?;
     Ok(out)
 }
 
@@ -91,7 +91,7 @@ pub fn sin(x: &Tensor) -> Result<Tensor> {
 pub fn cos(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Cos)?;
     // d/dx cos = -sin
-    record("CosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| {
+    record_ew("CosBackward0", x, &out, &[Save::In(x)], |s, g, _| {
         Ok(vec![Some(mul(&g[0], &neg(&sin(&s.get(0)?)?)?)?)])
     })?;
     Ok(out)
@@ -101,7 +101,7 @@ pub fn cos(x: &Tensor) -> Result<Tensor> {
 pub fn tanh(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Tanh)?;
     // d/dx tanh = 1 - tanh²
-    record("TanhBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("TanhBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         let t = s.get(0)?;
         Ok(vec![Some(tanh_backward(&g[0], &t)?)])
     })?;
@@ -112,7 +112,7 @@ pub fn tanh(x: &Tensor) -> Result<Tensor> {
 pub fn sigmoid(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Sigmoid)?;
     // d/dx σ = σ (1 - σ)
-    record("SigmoidBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("SigmoidBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
         Ok(vec![Some(sigmoid_backward(&g[0], &r)?)])
     })?;
@@ -124,7 +124,7 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
     check_relu_dtype(x)?;
     let out = num_op(x, UnaryOp::Relu)?;
     // d/dx relu = [x > 0]
-    record("ReluBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("ReluBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
         Ok(vec![Some(threshold_backward(&g[0], &r)?)])
     })?;
@@ -139,7 +139,7 @@ pub fn tanh_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
     }
     let one = || Tensor::wrapped_scalar(Scalar::Int(1));
     let out = {
-        let _n = crate::autograd::GradModeGuard::new(false);
+        let _n = crate::autograd::raw_mode();
         mul(&g.detach(), &super::rsub(&mul(&y.detach(), &y.detach())?, &one())?)?
     };
     record("TanhBackwardBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
@@ -160,7 +160,7 @@ pub fn sigmoid_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
     }
     let one = || Tensor::wrapped_scalar(Scalar::Int(1));
     let out = {
-        let _n = crate::autograd::GradModeGuard::new(false);
+        let _n = crate::autograd::raw_mode();
         mul(&g.detach(), &mul(&y.detach(), &super::rsub(&y.detach(), &one())?)?)?
     };
     record("SigmoidBackwardBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
@@ -185,7 +185,7 @@ pub fn threshold_backward(g: &Tensor, y: &Tensor) -> Result<Tensor> {
     }
     let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
     let out = {
-        let _n = crate::autograd::GradModeGuard::new(false);
+        let _n = crate::autograd::raw_mode();
         let flat = binary_raw(&y.detach(), &zero(), BinOp::Le)?;
         super::where_(&flat, &zero(), &g.detach())?
     };
@@ -207,7 +207,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     }
     let out = num_op(x, UnaryOp::Abs)?;
     // d/dx |x| = sign(x)
-    record("AbsBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &sign(&s.get(0)?)?)?)]))?;
+    record_ew("AbsBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &sign(&s.get(0)?)?)?)]))?;
     Ok(out)
 }
 
@@ -219,7 +219,7 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
     }
     let out = num_op(x, UnaryOp::Sign)?;
     let meta = crate::autograd::InputMeta::of(x);
-    record("SignBackward0", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+    record_ew("SignBackward0", x, &out, &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 
@@ -229,7 +229,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
         bail!(Runtime, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
     }
     let out = num_op(x, UnaryOp::Neg)?;
-    record("NegBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(neg(&g[0])?)]))?;
+    record_ew("NegBackward0", x, &out, &[], |_, g, _| Ok(vec![Some(neg(&g[0])?)]))?;
     Ok(out)
 }
 
@@ -237,7 +237,7 @@ pub fn neg(x: &Tensor) -> Result<Tensor> {
 pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
     let out = float_op(x, UnaryOp::Reciprocal)?;
     // d/dx 1/x = -1/x² = -r²
-    record("ReciprocalBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| {
+    record_ew("ReciprocalBackward0", x, &out, &[Save::Out(0)], |s, g, _| {
         let r = s.get(0)?;
         Ok(vec![Some(mul(&g[0], &neg(&mul(&r, &r)?)?)?)])
     })?;
@@ -263,7 +263,7 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
         float_op(x, UnaryOp::PowScalar(pf))?
     };
     // d/dx x^p = p x^(p-1)
-    record("PowBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
+    record_ew("PowBackward0", x, &out, &[Save::In(x)], move |s, g, _| {
         let pf = p.as_f64();
         if pf == 0.0 {
             return Ok(vec![Some(crate::tensor::zeros_on(&g[0].shape(), g[0].dtype(), g[0].device())?)]);
@@ -336,11 +336,11 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
     let xin = if rt != x.dtype() { backend::cast_preserving(x, rt)? } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
     let out = num_op(&xin, UnaryOp::Clamp(l, h))?;
-    if crate::autograd::needs_record(&[x]) {
+    if crate::autograd::needs_history(&[x]) {
         // mask computed now, so an in-place clamp_ needs no copy of its input; the backward
         // selects (never multiplies), so an infinite gradient outside the range stays 0
         let mask = num_op(&xin, UnaryOp::ClampMask(l, h))?;
-        record(name, &[x], &[&out], &[Save::In(&mask)], |s, g, _| {
+        record_ew(name, x, &out, &[Save::In(&mask)], |s, g, _| {
             let m = s.get(0)?;
             if let Some(d) = fused2(&g[0], &m, BinOp::ReluBackward)? {
                 return Ok(vec![Some(d)]);
@@ -359,7 +359,7 @@ pub fn clamp_tensor(x: &Tensor, lo: Option<&Tensor>, hi: Option<&Tensor>) -> Res
         bail!(Runtime, "torch.clamp: At least one of 'min' or 'max' must not be None");
     }
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         let mut r = x.detach();
         // x where x >= lo (or x is NaN), else lo; a NaN bound gives NaN, as torch's
         // min(max(x, lo), hi) propagating NaN from every operand
@@ -431,19 +431,19 @@ pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
     if decimals == 0 {
         // torch records RoundBackward1 whenever decimals is given, 0 included
         let out = {
-            let _g = crate::autograd::GradModeGuard::new(false);
+            let _g = crate::autograd::raw_mode();
             rounding(&x.detach(), "round")?
         };
         if x.dtype().is_float() {
             let meta = crate::autograd::InputMeta::of(x);
-            record("RoundBackward1", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+            record_ew("RoundBackward1", x, &out, &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
         }
         return Ok(out);
     }
     ensure!(x.dtype().is_float(), NotImplemented, "\"round_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     let p = Tensor::wrapped_scalar(Scalar::Float(10f64.powi(decimals.unsigned_abs().min(400) as i32)));
     let out = {
-        let _g = crate::autograd::GradModeGuard::new(false);
+        let _g = crate::autograd::raw_mode();
         if decimals > 0 {
             div(&float_op(&mul(x, &p)?, UnaryOp::Round)?, &p)?
         } else {
@@ -451,7 +451,7 @@ pub fn round_decimals(x: &Tensor, decimals: i64) -> Result<Tensor> {
         }
     };
     let meta = crate::autograd::InputMeta::of(x);
-    record("RoundBackward1", &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+    record_ew("RoundBackward1", x, &out, &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 
@@ -471,23 +471,23 @@ pub fn rounding(x: &Tensor, kind: &str) -> Result<Tensor> {
     };
     let meta = crate::autograd::InputMeta::of(x);
     let name: &'static str = match kind { "floor" => "FloorBackward0", "ceil" => "CeilBackward0", "trunc" => "TruncBackward0", _ => "RoundBackward0" };
-    record(name, &[x], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+    record_ew(name, x, &out, &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
     Ok(out)
 }
 
 /// `log1p`, `expm1`, `log2`, `log10`, `exp2`, `tan`, `asin`... (less common unary ops).
 pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
     match kind {
-        "log1p" => { let out = float_op(x, UnaryOp::Log1p)?; record("Log1PBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
-        "expm1" => { let out = float_op(x, UnaryOp::Expm1)?; record("Expm1Backward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
-        "log2" => { let out = float_op(x, UnaryOp::Log2)?; record("Log2Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
-        "log10" => { let out = float_op(x, UnaryOp::Log10)?; record("Log10Backward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
-        "tan" => { let out = float_op(x, UnaryOp::Tan)?; record("TanBackward0", &[x], &[&out], &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }
-        "atan" => { let out = float_op(x, UnaryOp::Atan)?; record("AtanBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &add(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
-        "asin" => { let out = float_op(x, UnaryOp::Asin)?; record("AsinBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
-        "acos" => { let out = float_op(x, UnaryOp::Acos)?; record("AcosBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
-        "sinh" => { let out = float_op(x, UnaryOp::Sinh)?; record("SinhBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
-        "cosh" => { let out = float_op(x, UnaryOp::Cosh)?; record("CoshBackward0", &[x], &[&out], &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
+        "log1p" => { let out = float_op(x, UnaryOp::Log1p)?; record_ew("Log1PBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "expm1" => { let out = float_op(x, UnaryOp::Expm1)?; record_ew("Expm1Backward0", x, &out, &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        "log2" => { let out = float_op(x, UnaryOp::Log2)?; record_ew("Log2Backward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
+        "log10" => { let out = float_op(x, UnaryOp::Log10)?; record_ew("Log10Backward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
+        "tan" => { let out = float_op(x, UnaryOp::Tan)?; record_ew("TanBackward0", x, &out, &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "atan" => { let out = float_op(x, UnaryOp::Atan)?; record_ew("AtanBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &add(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        "asin" => { let out = float_op(x, UnaryOp::Asin)?; record_ew("AsinBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
+        "acos" => { let out = float_op(x, UnaryOp::Acos)?; record_ew("AcosBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
+        "sinh" => { let out = float_op(x, UnaryOp::Sinh)?; record_ew("SinhBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
+        "cosh" => { let out = float_op(x, UnaryOp::Cosh)?; record_ew("CoshBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
         "square" => pow_scalar(x, Scalar::Int(2)),
         _ => bail!(NotImplemented, "unary op {} is not implemented", kind),
     }

@@ -405,6 +405,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
     m.add_function(wrap_pyfunction!(_queue_callback, m)?)?;
     m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
+    m.add_function(wrap_pyfunction!(_enter_dual_level, m)?)?;
+    m.add_function(wrap_pyfunction!(_exit_dual_level, m)?)?;
+    m.add_function(wrap_pyfunction!(_make_dual, m)?)?;
+    m.add_function(wrap_pyfunction!(_unpack_dual, m)?)?;
+    m.add_function(wrap_pyfunction!(_fw_level_exists, m)?)?;
+    m.add_function(wrap_pyfunction!(_fw_tangent, m)?)?;
+    m.add_function(wrap_pyfunction!(_fw_set_tangent, m)?)?;
+    m.add_function(wrap_pyfunction!(_fw_suspend, m)?)?;
     m.add_function(wrap_pyfunction!(_bitcast_copy, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_start, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_stop, m)?)?;
@@ -502,6 +510,60 @@ fn _queue_callback(cb: Py<PyAny>) -> PyResult<()> {
 #[pyfunction]
 fn _increment_version(t: PyRef<'_, PyTensor>) {
     t.t.bump_version();
+}
+
+/// `enter_dual_level()`: opens the forward-AD level (only one may be live).
+#[pyfunction]
+fn _enter_dual_level() -> PyResult<i64> {
+    Ok(crate::autograd::forward::enter_level()?)
+}
+
+/// `exit_dual_level(level)`: closes the level, deleting every tangent.
+#[pyfunction]
+fn _exit_dual_level(level: i64) -> PyResult<()> {
+    Ok(crate::autograd::forward::exit_level(level)?)
+}
+
+/// `make_dual(primal, tangent)`: a view of `primal` carrying `tangent`.
+#[pyfunction]
+fn _make_dual(py: Python<'_>, primal: PyRef<'_, PyTensor>, tangent: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    let d = crate::autograd::forward::make_dual(&primal.t, &tangent.t)?;
+    super::tensor::wrap(py, d)
+}
+
+/// `unpack_dual(t)`: `(primal view, tangent or None)`.
+#[pyfunction]
+fn _unpack_dual(py: Python<'_>, t: PyRef<'_, PyTensor>) -> PyResult<(Py<PyAny>, Option<Py<PyAny>>)> {
+    let (p, tan) = crate::autograd::forward::unpack_dual(&t.t)?;
+    Ok((super::tensor::wrap(py, p)?, tan.map(|x| super::tensor::wrap(py, x)).transpose()?))
+}
+
+/// Whether a forward-AD level is live.
+#[pyfunction]
+fn _fw_level_exists() -> bool {
+    crate::autograd::forward::level_exists()
+}
+
+/// The tangent of `t` at the live level (None when it has none).
+#[pyfunction]
+fn _fw_tangent(py: Python<'_>, t: PyRef<'_, PyTensor>) -> PyResult<Option<Py<PyAny>>> {
+    let tan = if crate::autograd::forward::level_exists() { t.t.meta().fw_grad.clone() } else { None };
+    tan.map(|x| super::tensor::wrap(py, x)).transpose()
+}
+
+/// Set the tangent of `t` in place (a custom Function's outputs), with make_dual's checks.
+#[pyfunction]
+fn _fw_set_tangent(t: PyRef<'_, PyTensor>, tangent: PyRef<'_, PyTensor>) -> PyResult<()> {
+    Ok(crate::autograd::forward::set_tangent(&t.t, &tangent.t)?)
+}
+
+/// Suspend (True) or restore tangent propagation on this thread; returns the previous state
+/// (a custom Function's forward runs suspended: its tangents come from its `jvp`).
+#[pyfunction]
+fn _fw_suspend(on: bool) -> bool {
+    let prev = crate::autograd::forward::is_suspended();
+    std::mem::forget(crate::autograd::forward::SuspendGuard::new(on));
+    prev
 }
 
 /// Start the profiler (a new session).

@@ -83,6 +83,8 @@ pub struct AutogradMeta {
     /// How a view was made, for torch's in-place checks: `VIEW_MULTI_OUTPUT` for an output
     /// of split/chunk/unbind (or a view of one), which torch forbids writing in place.
     pub view_creation: u8,
+    /// The tangent at the live forward-AD level (`autograd::forward`).
+    pub fw_grad: Option<Tensor>,
 }
 
 /// `AutogradMeta::view_creation` of an output of a function returning several views.

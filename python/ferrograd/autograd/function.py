@@ -83,25 +83,31 @@ class Function(metaclass=FunctionMeta):
         from .. import Tensor
         from . import forward_ad
 
-        if forward_ad._duals:
-            result = forward_ad._function_apply(cls, args, kwargs)
-            if result is not NotImplemented:
-                return result
+        dual = forward_ad._has_tangent(args)
         ctx = cls._backward_cls()
         ctx._to_save = ()
+        ctx._to_save_forward = ()
         ctx._dirty = ()
         ctx._non_diff = ()
         ctx._materialize = True
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        with no_grad():
-            if cls.setup_context is not Function.setup_context:
-                outputs = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, outputs)
-            else:
-                outputs = cls.forward(ctx, *args, **kwargs)
+        # the forward runs without tangents: the outputs' come from ``jvp``
+        suspended = _C._fw_suspend(True) if dual else None
+        try:
+            with no_grad():
+                if cls.setup_context is not Function.setup_context:
+                    outputs = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, outputs)
+                else:
+                    outputs = cls.forward(ctx, *args, **kwargs)
+        finally:
+            if dual:
+                _C._fw_suspend(suspended)
         result = _C._function_apply(ctx, cls._backward_cls.__name__, args, outputs, tuple(ctx._to_save),
                                     tuple(ctx._dirty), tuple(ctx._non_diff), ctx._materialize)
         ctx._bound = True
+        if dual:
+            result = forward_ad._apply_jvp(cls, ctx, args, result)
         return result
 
 

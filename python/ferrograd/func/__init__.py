@@ -3,15 +3,20 @@
 * ``grad``, ``grad_and_value``, ``vjp`` and ``jacrev`` differentiate with
   ``autograd.grad(..., create_graph=True)`` from fresh differentiable copies of the inputs, so
   they nest (``grad(grad(f))``, ``jacrev(jacrev(f))``).
-* ``jvp`` and ``jacfwd`` use the double-vjp trick: with ``g(u) = J^T u`` built with
-  ``create_graph=True`` from a dummy cotangent ``u``, ``J v`` is the gradient of ``<g(u), v>``
-  w.r.t. ``u``.  ``hessian(f) = jacfwd(jacrev(f))``.
+* ``jvp`` and ``jacfwd`` are forward-mode AD (``autograd.forward_ad``): the function runs on
+  dual tensors and each op's JVP formula carries the tangents (jacfwd runs once per input
+  element: there are no batching rules to run the basis at once).  Nested inside another
+  forward-mode transform (the core has one dual level at a time) they use the double-vjp
+  identity instead: with ``g(u) = J^T u`` built with ``create_graph=True`` from a dummy
+  cotangent ``u``, ``J v`` is the gradient of ``<g(u), v>`` w.r.t. ``u``.
+  ``hessian(f) = jacfwd(jacrev(f))`` is forward-over-reverse.
 * ``vmap`` is a loop, not a batching-rule transform: it calls the function once per batch
   element (slices taken with ``select`` along each ``in_dim``) and stacks the outputs along
-  ``out_dims``.  Semantics match PyTorch's (nested vmap, tuple/dict outputs, ``None`` dims,
-  ``randomness``); speed is that of a Python loop.  ``chunk_size`` only bounds memory in
-  PyTorch; the loop already runs one element at a time, which is what ``chunk_size=1`` means.
-  A batch of size 0 cannot be run as a loop and raises.
+  ``out_dims``, and says so in a warning once per process.  Semantics match PyTorch's
+  (nested vmap, tuple/dict outputs, ``None`` dims, ``randomness``); speed is that of a Python
+  loop.  ``chunk_size`` only bounds memory in PyTorch; the loop already runs one element at a
+  time, which is what ``chunk_size=1`` means.  A batch of size 0 cannot be run as a loop and
+  raises.
 * ``functional_call`` swaps a module's parameters and buffers for the given tensors for the
   duration of one call.
 
@@ -21,9 +26,11 @@ input already required grad, as in PyTorch.
 
 import functools
 
+from .. import _C
+
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_",
-           "functionalize", "debug_unwrap"]
+           "functionalize", "debug_unwrap", "rearrange"]
 
 _depth = 0  # how many transforms are running their function right now
 
@@ -177,8 +184,16 @@ def _lift(x):
     if not isinstance(x, ferrograd.Tensor):
         raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
     if x.requires_grad:
+        # a view keeps x's tangent too (a view's tangent is the view of the tangent)
         return x.view_as(x) if x.is_floating_point() or x.dtype.is_complex else x
-    return x.detach().requires_grad_(True)
+    leaf = x.detach().requires_grad_(True)
+    tangent = _C._fw_tangent(x)
+    if tangent is not None:
+        # inside a forward-mode transform (jacfwd(jacrev(f))): the stand-in keeps the tangent
+        from ..autograd.forward_ad import make_dual
+
+        return make_dual(leaf, tangent)
+    return leaf
 
 
 def _external(flat):
@@ -407,6 +422,10 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 f"original Tensor, this is not supported. Tensor is of size {list(p.shape)} while "
                 f"the given forward gradient is of size {list(t.shape)}.")
     keep = _depth > 0 or _external(flat_p + flat_t)
+    if not strict and not _C._fw_level_exists():
+        return _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api)
+    # nested in another forward-mode transform (one dual level exists at a time): the JVP
+    # by the double-vjp identity J t = d/du <J^T u, t>
     with ferrograd.enable_grad():
         lifted = [_lift(x) for x in flat_p]
         output = _call(func, _unflatten(lifted, p_spec), {})
@@ -435,6 +454,36 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                         "the inputs. This is not allowed with strict=True.")
         us, gs = _double_vjp_setup(flat_out, lifted)
         tans = _double_vjp_apply(flat_out, us, gs, flat_t, create_graph=keep)
+    out = (_finish(output, keep), _finish(_unflatten(tans, out_spec), keep))
+    if has_aux:
+        return out + (_finish(aux, keep),)
+    return out
+
+
+def _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api):
+    """``jvp`` by forward-mode AD: ``func`` runs once on dual tensors."""
+    import ferrograd
+    from ..autograd import forward_ad as fwAD
+
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(p, t.to(p.dtype) if t.dtype != p.dtype else t) for p, t in zip(flat_p, flat_t)]
+        output = _call(func, _unflatten(duals, p_spec), {})
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(
+                    f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+            output, aux = output
+            _check_aux(aux)
+        flat_out, out_spec = _flatten(output)
+        for o in flat_out:
+            if not isinstance(o, ferrograd.Tensor):
+                raise RuntimeError(
+                    f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+        tans = []
+        for o in flat_out:
+            t = fwAD.unpack_dual(o).tangent
+            tans.append(ferrograd.zeros_like(o) if t is None else t)
     out = (_finish(output, keep), _finish(_unflatten(tans, out_spec), keep))
     if has_aux:
         return out + (_finish(aux, keep),)
@@ -552,24 +601,17 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         import ferrograd
 
         with ferrograd.enable_grad():
-            state = ferrograd.get_rng_state() if randomness == "error" else None
+            state = ferrograd.get_rng_state()
             argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep = _jac_prepare(
                 func, args, kwargs, argnums, "jacfwd", has_aux)
-            if state is not None and not ferrograd.equal(state, ferrograd.get_rng_state()):
+            if randomness == "error" and not ferrograd.equal(state, ferrograd.get_rng_state()):
                 raise RuntimeError(_RANDOM_ERROR)
-            us, gs = _double_vjp_setup(flat_out, lifted)
             cols = [[[] for _ in lifted] for _ in flat_out]
-            for j, x in enumerate(lifted):
-                n = x.numel()
-                for k in range(n):
-                    e = ferrograd.zeros(n, dtype=x.dtype)
-                    e[k] = 1.0
-                    tangents = [e.reshape(x.shape) if jj == j else ferrograd.zeros_like(xx)
-                                for jj, xx in enumerate(lifted)]
-                    tans = _double_vjp_apply(flat_out, us, [g if jj == j else None for jj, g in enumerate(gs)],
-                                             tangents, create_graph=keep)
-                    for i, t in enumerate(tans):
-                        cols[i][j].append(t)
+            if not _C._fw_level_exists():
+                _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, cols,
+                                state if randomness == "same" else None)
+            else:
+                _jacfwd_columns_nested(flat_out, lifted, keep, cols)
             blocks = []
             for i, o in enumerate(flat_out):
                 row = []
@@ -586,6 +628,52 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         return result
 
     return wrapper
+
+
+def _basis(x, k):
+    import ferrograd
+
+    e = ferrograd.zeros(x.numel(), dtype=x.dtype)
+    e[k] = 1.0
+    return e.reshape(x.shape)
+
+
+def _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, cols, same_state):
+    """The Jacobian's columns by forward-mode AD: ``func`` runs on dual inputs once per input
+    element (``cols[i][j]`` gets output ``i``'s tangents along input ``j``'s basis); with
+    ``same_state`` (randomness="same") every run starts from that generator state."""
+    import ferrograd
+    from ..autograd import forward_ad as fwAD
+
+    for j, x in enumerate(lifted):
+        for k in range(x.numel()):
+            if same_state is not None:
+                # randomness="same": every column sees the primal evaluation's random draws
+                ferrograd.set_rng_state(same_state)
+            with fwAD.dual_level():
+                duals = [fwAD.make_dual(xx, _basis(xx, k) if jj == j else ferrograd.zeros_like(xx))
+                         for jj, xx in enumerate(lifted)]
+                out = _call(func, _replace_args(args, _unflatten(duals, in_spec), argnums_w), kwargs)
+                if has_aux:
+                    out = out[0]
+                for i, o in enumerate(_flatten(out)[0]):
+                    t = fwAD.unpack_dual(o).tangent
+                    cols[i][j].append(ferrograd.zeros_like(o) if t is None else t)
+
+
+def _jacfwd_columns_nested(flat_out, lifted, keep, cols):
+    """The columns by the double-vjp identity ``J t = d/du <J^T u, t>``, for a jacfwd nested in
+    another forward-mode transform (one dual level exists at a time)."""
+    import ferrograd
+
+    us, gs = _double_vjp_setup(flat_out, lifted)
+    for j, x in enumerate(lifted):
+        for k in range(x.numel()):
+            tangents = [_basis(x, k) if jj == j else ferrograd.zeros_like(xx) for jj, xx in enumerate(lifted)]
+            tans = _double_vjp_apply(flat_out, us, [g if jj == j else None for jj, g in enumerate(gs)],
+                                     tangents, create_graph=keep)
+            for i, t in enumerate(tans):
+                cols[i][j].append(t)
 
 
 def hessian(func, argnums=0):
@@ -668,6 +756,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise RuntimeError(
                 f"vmap({name}, ...): this vmap runs the function once per batch element and "
                 "cannot infer outputs for a batch of size 0")
+        _warn_vmap_loop()
         start_state = ferrograd.get_rng_state() if randomness in ("error", "same") else None
         results = []
         for b in range(batch):
@@ -681,6 +770,22 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         return _stack_outputs(results, out_dims, name)
 
     return wrapped
+
+
+_vmap_warned = False
+
+
+def _warn_vmap_loop():
+    """The one-time notice that vmap runs the function once per batch element."""
+    global _vmap_warned
+    if not _vmap_warned:
+        _vmap_warned = True
+        import warnings
+
+        warnings.warn(
+            "ferrograd.func.vmap has no batching rules: it runs the function once per batch "
+            "element and stacks the results (same values as PyTorch, a Python loop's speed). "
+            "This warning is shown once.", UserWarning, stacklevel=3)
 
 
 def _stack_outputs(results, out_dims, name):
@@ -910,3 +1015,6 @@ def debug_unwrap(tensor, *, recurse=True):
     """The plain tensor under functorch's wrappers. ferrograd's transforms never wrap tensors
     (``grad``/``vmap`` pass ordinary tensors), so this is ``tensor`` itself."""
     return tensor
+
+
+from ._rearrange import rearrange  # noqa: E402
