@@ -160,7 +160,6 @@ _FROM_STUBS = {
     'ferrograd.autograd.function.FunctionCtx.saved_tensors': "The tensors given to ``save_for_backward`` (``None`` entries kept, typed as\ntensors as in PyTorch's stubs).",
     'ferrograd.autograd.function.FunctionCtx.set_materialize_grads': 'Whether ``None`` output gradients are replaced by zero tensors before ``backward``\n(default ``True``).',
     'ferrograd.autograd.function.InplaceFunction': 'Legacy PyTorch API; kept so that code naming it imports.',
-    'ferrograd.autograd.function.NestedIOFunction': 'Legacy PyTorch API; kept so that code naming it imports.',
     'ferrograd.autograd.grad_mode.inference_mode.clone': 'A new context manager with the same mode (used when decorating functions).',
     'ferrograd.autograd.grad_mode.set_grad_enabled.clone': 'A new context manager with the same mode (used when decorating functions).',
     'ferrograd.bitwise_and': 'Bitwise AND of integer or bool tensors.',

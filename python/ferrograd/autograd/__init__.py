@@ -5,6 +5,14 @@ from .. import _C
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import _DecoratorContextManager
+from ._nested_io import NestedIOFunction
+
+__all__ = [
+    "Variable", "Function", "backward", "grad_mode", "NestedIOFunction", "detect_anomaly", "enable_grad", "grad",
+    "gradcheck", "gradgradcheck", "inference_mode", "no_grad", "set_detect_anomaly", "set_grad_enabled",
+    "set_multithreading_enabled", "enforce_grad_layout_policy", "variable",
+]
 
 
 def Variable(data, requires_grad=False, volatile=False):
@@ -26,6 +34,121 @@ class _ExecutionEngine:
 
 
 Variable._execution_engine = _ExecutionEngine()
+
+
+# ---- engine switches (thread-local, as in PyTorch) ------------------------------------------
+
+import threading as _threading
+
+
+class _EngineFlags(_threading.local):
+    multithreading = True
+    grad_layout_enforcement = True
+
+
+_flags = _EngineFlags()
+
+
+def _check_bool(fn_name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{fn_name}(): argument 'enabled' (position 1) must be bool, not {type(value).__name__}")
+
+
+def _set_multithreading_enabled(enabled):
+    _check_bool("set_multithreading_enabled", enabled)
+    # a core that exposes the switch gets it; ferrograd's engine has none yet (see the class)
+    native = getattr(_C, "_set_multithreading_enabled", None)
+    if native is not None:
+        native(enabled)
+    _flags.multithreading = enabled
+
+
+def is_multithreading_enabled():
+    """Returns True if multithreading is currently enabled."""
+    native = getattr(_C, "_is_multithreading_enabled", None)
+    return native() if native is not None else _flags.multithreading
+
+
+def _set_grad_layout_enforcement_enabled(enabled):
+    _check_bool("set_grad_layout_enforcement_enabled", enabled)
+    _flags.grad_layout_enforcement = enabled
+
+
+def _is_grad_layout_enforcement_enabled():
+    return _flags.grad_layout_enforcement
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Context-manager that enables or disables multithreaded backward.
+
+    In PyTorch, when accelerator devices are in use, the backward pass runs on device-specific
+    worker threads; with ``mode=False`` it runs on the calling thread instead. ``mode=True``
+    restores the default. Usable as a context manager or as a function (the switch happens when
+    it is constructed; leaving the ``with`` block restores the previous mode). Thread-local.
+
+    Args:
+        mode (bool): whether to enable multithreaded backward (``True``, default) or disable it.
+
+    ferrograd differs: the flag is kept and read back (``torch.autograd.is_multithreading_enabled()``),
+    thread-locally, with PyTorch's errors, but ferrograd's engine has no switch to obey it yet:
+    its backward runs independent branches on the worker pool whenever more than one thread is
+    configured (``torch.set_num_threads``; results are bitwise identical for any thread count).
+    Set ``torch.set_num_threads(1)`` for a backward on the calling thread only (this also makes
+    the kernels single-threaded). As in PyTorch, forward-mode AD is not affected.
+    """
+
+    def __init__(self, mode):
+        self.prev = is_multithreading_enabled()
+        _set_multithreading_enabled(mode)
+        self.mode = mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _set_multithreading_enabled(self.prev)
+
+    def clone(self):
+        """Create a copy of this class."""
+        return self.__class__(self.mode)
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Context-manager that controls the gradient layout policy enforcement.
+
+    In PyTorch, the gradient layout contract makes accumulated gradients have the strides of
+    their parameters (for non-overlapping dense parameters) or be row-major contiguous
+    (otherwise); with ``enable=False`` the engine relaxes it (a stealable gradient is kept with
+    its own layout, and the layout-contract warning is suppressed). Usable as a context manager
+    or as a function; as a decorator it switches only while the function runs. Thread-local.
+
+    Args:
+        enable (bool): whether to enforce the gradient layout contract (``True``, default) or
+            relax it (``False``).
+
+    ferrograd differs: its AccumulateGrad always stores a row-major contiguous gradient (the
+    values are PyTorch's; ``p.grad.stride()`` may differ for a non-contiguous parameter), so
+    the flag is kept and read back with PyTorch's errors but changes no layout.
+    """
+
+    def __init__(self, enable=True):
+        self.prev = _is_grad_layout_enforcement_enabled()
+        _set_grad_layout_enforcement_enabled(enable)
+        self.mode = enable
+
+    def __call__(self, orig_func):
+        _set_grad_layout_enforcement_enabled(self.prev)
+        return super().__call__(orig_func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _set_grad_layout_enforcement_enabled(self.prev)
+
+    def clone(self):
+        """Create a copy of this class."""
+        return self.__class__(self.mode)
 
 
 def _tensors(x):
@@ -154,3 +277,9 @@ from . import function  # noqa: E402,F401
 from . import forward_ad  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from . import variable  # noqa: E402,F401
+from . import grad_mode  # noqa: E402,F401
+from .profiler import DeviceType  # noqa: E402,F401
+
+# ``function.py`` still holds a placeholder class; the implementation lives in ``_nested_io``
+# (``torch.autograd.function.NestedIOFunction`` must be the same class as ``autograd``'s)
+function.NestedIOFunction = NestedIOFunction

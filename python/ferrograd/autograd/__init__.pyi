@@ -1,7 +1,8 @@
 """``ferrograd.autograd``: backward, grad, custom Functions, grad modes, functional
 transforms and gradient checking (``torch.autograd``)."""
 
-from typing import Optional, Sequence, Union
+from types import TracebackType
+from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 from .. import _C
 from .._C import Tensor
@@ -11,6 +12,11 @@ from . import function as function
 from . import functional as functional
 from . import grad_mode as grad_mode
 from . import graph as graph
+from . import profiler as profiler
+from . import variable as variable
+from .function import NestedIOFunction as NestedIOFunction
+from .grad_mode import _DecoratorContextManager
+from .profiler import DeviceType as DeviceType
 from .anomaly_mode import detect_anomaly as detect_anomaly
 from .anomaly_mode import set_detect_anomaly as set_detect_anomaly
 from .function import Function as Function
@@ -25,12 +31,44 @@ from .gradcheck import gradgradcheck as gradgradcheck
 
 _Tensors = Union[Tensor, Sequence[Tensor]]
 _OptTensors = Union[Tensor, Sequence[Optional[Tensor]], None]
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = [
-    "Function", "FunctionCtx", "Variable", "backward", "detect_anomaly", "enable_grad", "forward_ad", "function",
-    "functional", "grad", "gradcheck", "gradgradcheck", "graph", "inference_mode", "no_grad", "once_differentiable",
-    "set_detect_anomaly", "set_grad_enabled",
+    "Variable", "Function", "backward", "grad_mode", "NestedIOFunction", "detect_anomaly", "enable_grad", "grad",
+    "gradcheck", "gradgradcheck", "inference_mode", "no_grad", "set_detect_anomaly", "set_grad_enabled",
+    "set_multithreading_enabled", "enforce_grad_layout_policy", "variable",
 ]
+
+def is_multithreading_enabled() -> bool:
+    """Returns True if multithreading is currently enabled."""
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Context-manager that enables or disables multithreaded backward (thread-local; usable
+    as a function). ferrograd keeps the flag but its engine does not obey it yet: backward
+    runs independent branches on the worker pool when more than one thread is configured
+    (``torch.set_num_threads(1)`` keeps it on the calling thread)."""
+    prev: bool
+    mode: bool
+    def __init__(self, mode: bool) -> None: ...
+    def __enter__(self) -> None: ...
+    def __exit__(self, exc_type: Optional[type[BaseException]], exc_value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None: ...
+    def clone(self) -> set_multithreading_enabled:
+        """Create a copy of this class."""
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Context-manager that controls the gradient layout policy enforcement (thread-local;
+    usable as a function or decorator). ferrograd's accumulated gradients are always row-major
+    contiguous, so the flag changes no layout."""
+    prev: bool
+    mode: bool
+    def __init__(self, enable: bool = True) -> None: ...
+    def __call__(self, orig_func: _F) -> _F: ...
+    def __enter__(self) -> None: ...
+    def __exit__(self, exc_type: Optional[type[BaseException]], exc_value: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None: ...
+    def clone(self) -> enforce_grad_layout_policy:
+        """Create a copy of this class."""
 
 def Variable(data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Tensor:
     """The legacy ``Variable``: since PyTorch 0.4 a Variable is a tensor; returns a tensor

@@ -95,5 +95,31 @@ def once_differentiable(fn: _F) -> _F:
 class InplaceFunction(Function):
     """Legacy PyTorch API; kept so that code naming it imports."""
 
-class NestedIOFunction(Function):
-    """Legacy PyTorch API; kept so that code naming it imports."""
+class NestedIOFunction(Function, FunctionCtx):
+    """Legacy Function with instance methods ``forward_extended``/``backward_extended`` over
+    nested lists/tuples of tensors (kept by PyTorch for backward compatibility only; calling an
+    instance or ``apply`` raises ``AttributeError``, as in PyTorch 2.13)."""
+    to_save: tuple[Tensor, ...]
+    dirty_tensors: tuple[Tensor, ...]
+    non_differentiable: tuple[Tensor, ...]
+    retain_variables: bool
+    def __call__(self, *input: Any) -> Any: ...
+    def backward(self, *gradients: Any) -> Any:  # type: ignore[override]
+        """Shared backward utility: unflatten the gradients, call ``backward_extended``,
+        flatten its result."""
+    def forward(self, *args: Any) -> Any:  # type: ignore[override]
+        """Shared forward utility: call ``forward_extended`` on the nested input, return its
+        output flattened."""
+    def save_for_backward(self, *args: Any) -> None:
+        """Save (nested lists/tuples of) tensors for ``backward_extended``."""
+    @property
+    def saved_tensors(self) -> Any:  # type: ignore[override]
+        """The saved tensors, in the nesting given to ``save_for_backward``."""
+    def mark_dirty(self, *args: Any, **kwargs: Any) -> None:
+        """Record the tensors modified in place in ``dirty_tensors``."""
+    def mark_non_differentiable(self, *args: Any, **kwargs: Any) -> None:
+        """Record the non-differentiable outputs in ``non_differentiable``."""
+    def forward_extended(self, *input: Any) -> None:
+        """User defined forward."""
+    def backward_extended(self, *grad_output: Any) -> None:
+        """User defined backward."""

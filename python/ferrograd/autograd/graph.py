@@ -1,7 +1,16 @@
 """``autograd.graph``: the Node base class, saved-tensor hooks, and a report of the memory
 held by saved tensors (something PyTorch does not offer)."""
 
+import contextlib as _contextlib
+
 from .. import _C
+
+__all__ = [
+    "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+    "allow_mutation_on_saved_tensors", "Node", "GradientEdge", "get_gradient_edge", "increment_version",
+    "region_activation_memory_budget", "set_warn_on_accumulate_grad_stream_mismatch",
+    "set_override_stale_capture_stream",
+]
 
 Node = _C.Node
 
@@ -171,3 +180,170 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t.requires_grad)
 
     return _MultiHandle(handles)
+
+
+# ---- activation memory budget, CUDA-stream switches ----------------------------------------------
+
+def region_activation_memory_budget(budget):
+    """Context-manager that sets the activation memory budget for the region of a compiled
+    forward traced under it (a prototype of PyTorch's ``torch.compile`` min-cut partitioner:
+    ``budget`` in ``[0, 1]``, 0 = recompute as with full activation checkpointing, 1 = the
+    default runtime-optimized strategy).
+
+    It only has an effect under ``torch.compile``; outside a compiled region PyTorch raises
+    ``RuntimeError``. ``ferrograd.compile`` runs the model eagerly (nothing is ever traced),
+    so after PyTorch's argument checks (``TypeError`` for a non-float, ``ValueError`` outside
+    ``[0, 1]``) this always raises that ``RuntimeError``.
+
+    Args:
+        budget (float): Activation memory budget ratio in ``[0, 1]``.
+    """
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError("torch.autograd.graph.region_activation_memory_budget: expects a "
+                        f"float, got {type(budget).__name__}")
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"torch.autograd.graph.region_activation_memory_budget: must be in [0, 1], got {budget}")
+    # ferrograd never compiles (torch.compiler.is_compiling() is always False)
+    raise RuntimeError("torch.autograd.graph.region_activation_memory_budget can only be "
+                       "used inside a torch.compile region; it has no effect in eager mode.")
+
+
+_stream_flags = {"warn_on_accumulate_grad_stream_mismatch": True, "override_stale_capture_stream": False}
+
+
+def _check_enabled(enabled):
+    if not isinstance(enabled, bool):
+        raise RuntimeError(f"enabled must be a bool, but got {type(enabled).__name__}")
+
+
+def set_warn_on_accumulate_grad_stream_mismatch(enabled):
+    """Whether to warn when the AccumulateGrad node's stream does not match the stream
+    of the node that produced the incoming gradient.
+
+    A process-global flag (``True`` at start). It concerns CUDA streams: on the CPU, in
+    PyTorch as here, there are no streams to mismatch and it changes nothing; ferrograd's
+    CUDA backend runs every kernel on the default stream, so it never mismatches either.
+    """
+    _check_enabled(enabled)
+    _stream_flags["warn_on_accumulate_grad_stream_mismatch"] = enabled
+
+
+def set_override_stale_capture_stream(enabled):
+    """Control behavior when autograd detects a stale non-capturing stream during
+    CUDA graph capture.
+
+    With the flag disabled (the process-initial state) PyTorch raises when the stale stream is
+    the default stream; with ``enabled=True`` any stale non-capturing stream is replaced by the
+    producer's capturing stream. A process-global setting. It only matters during CUDA graph
+    capture, which neither the CPU nor ferrograd's CUDA backend does: the flag is kept and
+    changes nothing.
+
+    Args:
+        enabled (bool): override stale non-capturing streams during CUDA graph capture.
+    """
+    _check_enabled(enabled)
+    _stream_flags["override_stale_capture_stream"] = enabled
+
+
+# ---- mutation of saved tensors -------------------------------------------------------------------
+
+import weakref as _weakref
+
+_allow_mutation_on_saved_tensors_enabled = False
+
+
+class _Handle:
+    pass
+
+
+class _AllowMutationOnSavedContext:
+    """The state of one ``allow_mutation_on_saved_tensors`` block, cleared when it exits.
+
+    ``cloned`` maps the handle the graph holds for each saved tensor to the copy taken when it
+    was saved. ``original``, ``tid_to_weakhandle`` and ``sid_to_tid`` (PyTorch's bookkeeping
+    of the tensors not yet mutated, by identity and storage) stay empty: ferrograd copies every
+    saved tensor when it is saved rather than on its first mutation.
+    """
+
+    def __init__(self):
+        self.cloned = _weakref.WeakKeyDictionary()
+        self.original = _weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle = _weakref.WeakValueDictionary()
+        self.sid_to_tid = _collections.defaultdict(set)
+
+    def clear(self):
+        """Drop every saved copy (a backward of the block's graph then raises)."""
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_weakhandle.clear()
+        self.sid_to_tid.clear()
+
+
+class _swap_with_cloned(saved_tensors_hooks):
+    def __init__(self, ctx):
+        def pack_hook(tensor):
+            from .. import no_grad
+
+            handle = _Handle()
+            with no_grad():
+                ctx.cloned[handle] = tensor.clone()
+            return handle
+
+        def unpack_hook(handle):
+            error_msg = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+                         "in which the graph was originally recorded.")
+            if not _allow_mutation_on_saved_tensors_enabled:
+                raise AssertionError(error_msg)
+            if handle in ctx.cloned:
+                return ctx.cloned[handle]
+            if handle not in ctx.original:
+                raise AssertionError(error_msg)
+            return ctx.original[handle]
+
+        super().__init__(pack_hook, unpack_hook)
+
+
+@_contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Context manager under which mutating tensors saved for backward is allowed.
+
+    Under this context manager, a tensor saved for backward can be modified in place
+    afterwards and backward still uses the value it had when it was saved. Normally, mutating
+    a tensor saved for backward makes backward raise. Both the forward and the backward must
+    run under the same context manager; a backward after it exited raises ``AssertionError``
+    ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context..."), and
+    the contexts cannot be nested (``RuntimeError``).
+
+    Returns:
+        An ``_AllowMutationOnSavedContext`` holding the state managed by this context manager
+        (useful for debugging), cleared when it exits.
+
+    Example::
+
+        >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        ...     a = torch.ones(2, 3, requires_grad=True)
+        ...     b = a.clone()
+        ...     out = (b**2).sum()
+        ...     b.sin_()
+        ...     out.sum().backward()   # a.grad == 2 (from b before sin_)
+
+    ferrograd differs in memory, not in results: PyTorch copies a saved tensor only when an
+    in-place op is about to mutate it (it intercepts ops with a dispatch mode, which ferrograd
+    has not), whereas ferrograd copies every tensor saved for backward inside the block when it
+    is saved (through ``saved_tensors_hooks``). Each saved tensor thus costs one extra copy,
+    mutated or not, kept until the graph is freed or the block exits. As with any
+    ``saved_tensors_hooks`` in ferrograd, a ``create_graph=True`` backward of the block's graph
+    does not differentiate through the saved copies.
+    """
+    global _allow_mutation_on_saved_tensors_enabled
+
+    ctx = _AllowMutationOnSavedContext()
+    with _swap_with_cloned(ctx):
+        try:
+            if _allow_mutation_on_saved_tensors_enabled:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _allow_mutation_on_saved_tensors_enabled = True
+            yield ctx
+        finally:
+            ctx.clear()
+            _allow_mutation_on_saved_tensors_enabled = False
