@@ -12,27 +12,108 @@ its time minus that of the events nested in it on the same thread. Off, a record
 one atomic load.
 """
 
+import bisect
+import enum
 import json
-from collections import defaultdict
+import threading
+from collections import defaultdict, namedtuple
+from warnings import warn
 
 from .. import _C
 
-__all__ = ["profile", "record_function", "FunctionEvent", "FunctionEventAvg", "EventList"]
+__all__ = ["profile", "record_function", "emit_itt", "emit_nvtx", "load_nvprof", "EnforceUnique",
+           "parse_nvprof_trace", "KinetoStepTracker", "EventList", "FunctionEvent", "MemRecordsAcc"]
+
+
+class DeviceType(enum.Enum):
+    """The device an event ran on (``torch.autograd.DeviceType``, c10's device types with
+    their numbers). ``int(DeviceType.CUDA) == 1``; members do not compare equal to ints."""
+
+    CPU = 0
+    CUDA = 1
+    MKLDNN = 2
+    OPENGL = 3
+    OPENCL = 4
+    IDEEP = 5
+    HIP = 6
+    FPGA = 7
+    MAIA = 8
+    XLA = 9
+    Vulkan = 10
+    Metal = 11
+    XPU = 12
+    MPS = 13
+    MTIA = 19
+    Meta = 14
+    HPU = 15
+    VE = 16
+    Lazy = 17
+    IPU = 18
+    PrivateUse1 = 20
+
+    def __int__(self):
+        return self.value
+
+    def __index__(self):
+        return self.value
+
+    def __hash__(self):
+        return self.value
+
+
+class Interval(tuple):
+    """An event's ``time_range``: ``start``/``end`` in microseconds (also a 2-tuple)."""
+
+    __slots__ = ()
+
+    def __new__(cls, start, end):
+        return tuple.__new__(cls, (start, end))
+
+    @property
+    def start(self):
+        """Start time (microseconds)."""
+        return self[0]
+
+    @property
+    def end(self):
+        """End time (microseconds)."""
+        return self[1]
+
+    def elapsed_us(self):
+        """``end - start``."""
+        return self[1] - self[0]
+
+    def __repr__(self):
+        return f"Interval(start={self[0]!r}, end={self[1]!r})"
+
+
+Kernel = namedtuple("Kernel", ["name", "device", "duration"])
+Kernel.__doc__ = """A device kernel launched by an event: ``(name, device, duration)``."""
 
 
 class FunctionEvent:
     """One recorded event (times in microseconds)."""
 
-    def __init__(self, id, name, thread, start_us, end_us, kind="op", input_shapes=None):
+    def __init__(self, id, name, thread, start_us, end_us, kind="op", input_shapes=None, *, node_id=-1,
+                 device_type=DeviceType.CPU):
         self.id = id
+        self.node_id = node_id
         self.name = name
         self.thread = thread
-        self.time_range = (start_us, end_us)
+        self.time_range = Interval(start_us, end_us)
         self.kind = kind
         self.input_shapes = input_shapes or []
+        self.kernels = []
+        self.device_type = device_type
         self.cpu_children = []
         self.cpu_parent = None
         self.count = 1
+
+    def append_kernel(self, name, device, duration):
+        """Record a device kernel launched by this (CPU) event."""
+        if self.device_type != DeviceType.CPU:
+            raise AssertionError("Expected device_type to be CPU")
+        self.kernels.append(Kernel(name, device, duration))
 
     @property
     def key(self):
@@ -223,16 +304,15 @@ class profile:
             return self
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
-        if _C._profiler_enabled():
-            raise RuntimeError("Profiler is already enabled on this thread")
+        self._session = _Session(bool(self.record_shapes), exclusive=True)
+        self._session.start()
         self.entered = True
-        _C._profiler_start(bool(self.record_shapes))
         return self
 
     def __exit__(self, exc_type, exc_val, exc_tb):
         if not self.enabled:
             return False
-        raw = _C._profiler_stop()
+        raw = self._session.stop()
         evs = EventList(FunctionEvent(i, name, thread, start / 1e3, end / 1e3, kind, shapes)
                         for i, (name, kind, thread, start, end, shapes) in enumerate(raw))
         evs._build_tree()
@@ -279,6 +359,60 @@ class profile:
         return str(self.function_events.table())
 
 
+# ---- one recorder, several consumers ------------------------------------------------------------
+# The core records one session at a time; ``profile`` and ``torch.profiler.ExecutionTraceObserver``
+# may run together (as in PyTorch), so each is a consumer of a shared session: when one stops, the
+# core's session is closed, its events are handed to every running consumer, and it is reopened
+# for the others at once. Ranges open across that instant are recorded when they close.
+
+_sessions_lock = threading.RLock()
+_sessions = []
+
+
+class _Session:
+    """One consumer of the core recorder: the events recorded between ``start`` and ``stop``."""
+
+    def __init__(self, record_shapes, exclusive=False):
+        self.record_shapes = record_shapes
+        self.exclusive = exclusive
+        self.raw = []
+
+    def start(self):
+        with _sessions_lock:
+            if self.exclusive and (any(s.exclusive for s in _sessions) or (not _sessions and _C._profiler_enabled())):
+                raise RuntimeError("Profiler is already enabled on this thread")
+            if _sessions and self.record_shapes and not any(s.record_shapes for s in _sessions):
+                _flush()  # reopen the session recording shapes
+                _sessions.append(self)
+                _C._profiler_start(True)
+                return
+            if not _sessions:
+                _C._profiler_start(self.record_shapes)
+            _sessions.append(self)
+
+    def stop(self):
+        """Stop consuming; the ``(name, kind, thread, start_ns, end_ns, shapes)`` tuples recorded
+        while this consumer ran, ordered by start time."""
+        with _sessions_lock:
+            if self not in _sessions:
+                return self.raw
+            _flush()
+            _sessions.remove(self)
+            if _sessions:
+                _C._profiler_start(any(s.record_shapes for s in _sessions))
+        raw = sorted(self.raw, key=lambda e: (e[3], -e[4]))
+        if not self.record_shapes:
+            raw = [(n, k, t, a, b, []) for (n, k, t, a, b, _) in raw]
+        self.raw = []
+        return raw
+
+
+def _flush():
+    raw = _C._profiler_stop()
+    for s in _sessions:
+        s.raw.extend(raw)
+
+
 class record_function:
     """Label a block (or, as a decorator, a function) in the profile."""
 
@@ -305,3 +439,269 @@ class record_function:
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+# ---- NVTX / ITT annotation, nvprof traces --------------------------------------------------------
+
+class emit_itt:
+    """Context manager that makes every autograd operation emit an ITT range (for Intel VTune
+    Profiler, ``vtune <--vtune-flags> <regular command here>``).
+
+    Args:
+        enabled (bool, optional): ``enabled=False`` makes this context manager a no-op.
+            Default: ``True``.
+        record_shapes (bool, optional): append the input sizes to each range. Default: ``False``.
+
+    ferrograd has no ITT instrumentation: entering an enabled ``emit_itt`` raises PyTorch's
+    error for a build without ITT (``RuntimeError: Can't use ITT profiler - PyTorch was compiled
+    without ITT``). As in PyTorch, an instance can be entered once only.
+    """
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled = enabled
+        self.entered = False
+        self.record_shapes = record_shapes
+
+    def __enter__(self):
+        if not self.enabled:
+            return
+        if self.entered:
+            raise RuntimeError("ITT annotation context manager is not reentrant")
+        self.entered = True
+        raise RuntimeError("Can't use ITT profiler - PyTorch was compiled without ITT")
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if not self.enabled:
+            return
+        return False
+
+
+class emit_nvtx:
+    """Context manager that makes every autograd operation emit an NVTX range (for nvprof /
+    Nsight Systems; load an nvprof trace with :func:`load_nvprof`).
+
+    Args:
+        enabled (bool, optional): ``enabled=False`` makes this context manager a no-op.
+            Default: ``True``.
+        record_shapes (bool, optional): append the input sizes to each range. Default: ``False``.
+
+    As in PyTorch, entering it synchronizes the CUDA device first, so without a usable GPU it
+    raises the CUDA error (here ferrograd's ``torch.cuda.synchronize()`` error). ferrograd's ops
+    emit no NVTX ranges: with a GPU, entering an enabled ``emit_nvtx`` raises
+    ``RuntimeError`` rather than profile nothing. An instance can be entered once only.
+    """
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled = enabled
+        self.entered = False
+        self.record_shapes = record_shapes
+
+    def __enter__(self):
+        if not self.enabled:
+            return
+        if self.entered:
+            raise RuntimeError("NVTX annotation context manager is not reentrant")
+        self.entered = True
+        from .. import cuda
+
+        cuda.synchronize()
+        raise RuntimeError("Can't use NVTX profiler - ferrograd's operations emit no NVTX ranges")
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        if not self.enabled:
+            return
+        return False
+
+
+def load_nvprof(path):
+    """Open an nvprof trace file and parses autograd annotations.
+
+    Args:
+        path (str): path to nvprof trace
+    """
+    return EventList(parse_nvprof_trace(path))
+
+
+class EnforceUnique:
+    """Raises an error if a key is seen more than once."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def see(self, *key):
+        """Observe a key and raise an error if it is seen multiple times."""
+        if key in self.seen:
+            raise RuntimeError("duplicate key: " + str(key))
+        self.seen.add(key)
+
+
+_cxa_demangle = None
+
+
+def _demangle(name):
+    """``torch._C._demangle``: the C++ ABI demangling of ``name`` (``_Z3fooi`` -> ``foo(int)``),
+    or ``name`` itself when it is not a mangled name (or no C++ runtime is found)."""
+    global _cxa_demangle
+    import ctypes
+    import ctypes.util
+
+    if _cxa_demangle is None:
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("stdc++") or "libstdc++.so.6")
+            fn = lib.__cxa_demangle
+            fn.restype = ctypes.c_void_p
+            fn.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int)]
+            libc = ctypes.CDLL(ctypes.util.find_library("c"))
+            libc.free.argtypes = [ctypes.c_void_p]
+            _cxa_demangle = (fn, libc.free)
+        except (OSError, AttributeError, TypeError):
+            _cxa_demangle = False
+    if not _cxa_demangle:
+        return name
+    fn, free = _cxa_demangle
+    status = ctypes.c_int(0)
+    ptr = fn(name.encode(), None, None, ctypes.byref(status))
+    if status.value != 0 or not ptr:
+        return name
+    try:
+        return ctypes.string_at(ptr).decode(errors="replace")
+    finally:
+        free(ptr)
+
+
+def parse_nvprof_trace(path):
+    """Parse an nvprof trace (SQLite) into FunctionEvents: one per NVTX range (the autograd
+    annotations of ``emit_nvtx``), each with the CUDA kernels launched inside it, sorted by
+    start time."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.row_factory = sqlite3.Row
+
+    # Parse strings table
+    strings = {}
+    for r in conn.execute("SELECT _id_ as id, value FROM StringTable"):
+        strings[r["id"]] = _demangle(r["value"])
+
+    # First, find all functions and create FunctionEvents for them
+    marker_query = """
+    SELECT
+        start.id AS marker_id, start.name, start.timestamp AS start_time, end.timestamp AS end_time
+    FROM
+        CUPTI_ACTIVITY_KIND_MARKER AS start INNER JOIN CUPTI_ACTIVITY_KIND_MARKER AS end
+        ON start.id = end.id
+    WHERE
+        start.name != 0 AND end.name = 0
+    """
+    functions = []
+    functions_map = {}
+    unique = EnforceUnique()
+    for row in conn.execute(marker_query):
+        unique.see(row["marker_id"])
+        evt = FunctionEvent(id=row["marker_id"], node_id=0, name=strings[row["name"]],
+                            start_us=row["start_time"], end_us=row["end_time"], thread=0)
+        functions.append(evt)
+        functions_map[evt.id] = evt
+
+    # Now, correlate all kernels with FunctionEvents
+    kernel_query = """
+    SELECT
+        start.id AS marker_id, start.name, start.timestamp, end.timestamp,
+        runtime._id_ AS runtime_id, runtime.cbid, runtime.start AS runtime_start, runtime.end AS runtime_end,
+        kernel.start AS kernel_start, kernel.end AS kernel_end, kernel.name AS kernel_name
+    FROM
+        CUPTI_ACTIVITY_KIND_MARKER AS start
+        INNER JOIN CUPTI_ACTIVITY_KIND_MARKER AS end
+            ON start.id = end.id
+        INNER JOIN CUPTI_ACTIVITY_KIND_RUNTIME as runtime
+            ON (start.timestamp < runtime.start AND runtime.end < end.timestamp)
+        INNER JOIN CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL AS kernel
+            ON kernel.correlationId = runtime.correlationId
+    """
+    unique = EnforceUnique()
+    for row in conn.execute(kernel_query):
+        unique.see(row["marker_id"], row["runtime_id"])
+        # 211 is cudaKernelLaunch for cuda >= 9.2
+        if row["cbid"] != 211:
+            raise AssertionError(f"Expected cbid to be 211, but got {row['cbid']}")
+        evt = functions_map[row["marker_id"]]
+        evt.append_kernel(row["kernel_name"], 0, row["kernel_end"] - row["kernel_start"])
+
+    functions.sort(key=lambda evt: evt.time_range.start)
+    return functions
+
+
+class MemRecordsAcc:
+    """Acceleration structure for accessing mem_records in interval."""
+
+    def __init__(self, mem_records):
+        self._mem_records = mem_records
+        self._start_nses = []
+        self._indices = []
+        if len(mem_records) > 0:
+            tmp = sorted([(r[0].start_ns(), i) for i, r in enumerate(mem_records)])
+            self._start_nses, self._indices = zip(*tmp)
+
+    def in_interval(self, start_ns, end_ns):
+        """Return all records in the given interval."""
+        start_idx = bisect.bisect_left(self._start_nses, start_ns)
+        end_idx = bisect.bisect_right(self._start_nses, end_ns)
+        for i in range(start_idx, end_idx):
+            yield self._mem_records[self._indices[i]]
+
+
+def _kineto_step():
+    """Tell the trace collector a step happened. PyTorch forwards it to Kineto (for on-demand
+    tracing); ferrograd has no Kineto, so nothing listens."""
+
+
+class KinetoStepTracker:
+    """Provides an abstraction for incrementing the step count globally.
+
+    Several requesters (the profiler's ``step()``, each optimizer) may each count steps; the
+    global step count is the max over them, and the trace collector is told of a step only when
+    that max goes up (``{"ProfilerStep": 100, "Optimizer1Step": 101}`` -> step 101).
+
+    ferrograd has no Kineto: the counts are kept as in PyTorch, and the step notification has
+    no listener.
+    """
+
+    _current_step = 0
+    _step_dict = defaultdict(int)
+
+    @classmethod
+    def init_step_count(cls, requester):
+        """Initialize for a given requester."""
+        cls._step_dict[requester] = cls._current_step
+
+    @classmethod
+    def erase_step_count(cls, requester):
+        """Remove a given requester."""
+        return cls._step_dict.pop(requester, None) is not None
+
+    @classmethod
+    def increment_step(cls, requester):
+        """Increments the step count for the requester.
+
+        Additionally if the max over all step counts has incremented then
+        trigger the _kineto_step() returns global step count
+        """
+        if requester not in cls._step_dict:
+            cls.init_step_count(requester)
+        cls._step_dict[requester] += 1
+
+        new_step = max(cls._step_dict.values())
+        if new_step > cls._current_step:
+            delta = new_step - cls._current_step
+            if delta > 1:
+                warn("Profiler step count has increased more than 1 - "
+                     f"current_step = {cls._current_step} step dict =  {cls._step_dict}", stacklevel=2)
+            for _ in range(delta):
+                _kineto_step()
+            cls._current_step = new_step
+        return cls._current_step
+
+    @classmethod
+    def current_step(cls):
+        """Get the latest step for any requester."""
+        return cls._current_step

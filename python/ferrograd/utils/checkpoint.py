@@ -14,14 +14,18 @@ intermediate activations of ``fn``; backward recomputes them.
 """
 
 import contextlib
+import enum
+import threading
 import warnings
+from collections import defaultdict
 
 from .. import autograd as _autograd
 from ..autograd.function import Function
 
-__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointFunction", "detach_variable",
-           "noop_context_fn", "CheckpointError", "set_checkpoint_debug_enabled", "get_device_states",
-           "set_device_states"]
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "CheckpointFunction", "check_backward_validity",
+           "detach_variable", "get_device_states", "set_device_states", "noop_context_fn", "set_checkpoint_early_stop",
+           "DefaultDeviceType", "set_checkpoint_debug_enabled", "CheckpointPolicy", "SelectiveCheckpointContext",
+           "create_selective_checkpoint_contexts", "SAC_IGNORED_OPS", "GraphExecGroup"]
 
 _checkpoint_debug_enabled = None
 
@@ -49,6 +53,8 @@ class CheckpointError(RuntimeError):
 
 
 def noop_context_fn():
+    """The default ``context_fn`` of ``checkpoint``: two ``contextlib.nullcontext()`` (forward,
+    recomputation)."""
     return contextlib.nullcontext(), contextlib.nullcontext()
 
 
@@ -70,10 +76,46 @@ def detach_variable(inputs):
 
 
 def check_backward_validity(inputs):
+    """Warn (PyTorch's warning) when no tensor among ``inputs`` requires grad."""
     from .. import Tensor
 
     if not any(isinstance(inp, Tensor) and inp.requires_grad for inp in inputs):
         warnings.warn("None of the inputs have requires_grad=True. Gradients will be None")
+
+
+class DefaultDeviceType:
+    """A class that manages the default device type for checkpointing.
+
+    If no non-CPU tensors are present, the default device type will be used. Unset, it is the
+    current accelerator's type (``"cuda"`` when a GPU is usable), else ``"cpu"``. The device
+    type is used in the checkpointing process when determining which device states to save and
+    restore for recomputation.
+    """
+
+    _default_device_type = None
+
+    @staticmethod
+    def set_device_type(device="cuda"):
+        """Set the default device type for checkpointing.
+
+        Args:
+            device (str): The device type to be set as default. Default is 'cuda'.
+        """
+        DefaultDeviceType._default_device_type = device
+
+    @staticmethod
+    def get_device_type():
+        """Get the current default device type for checkpointing.
+
+        Returns:
+            str: The current default device type.
+        """
+        if not DefaultDeviceType._default_device_type:
+            from .. import accelerator
+
+            acc = accelerator.current_accelerator(True)
+            DefaultDeviceType._default_device_type = acc.type if acc else "cpu"
+        return DefaultDeviceType._default_device_type
 
 
 def get_device_states(*args):
@@ -163,8 +205,9 @@ class _Recompute:
     """State shared by the pack/unpack hooks of one non-reentrant checkpoint."""
 
     def __init__(self, function, args, kwargs, preserve, rng_state, context_fn, determinism_check,
-                 debug=False):
+                 debug=False, early_stop=True):
         self.debug = debug
+        self.early_stop = early_stop
         self.function = function
         self.args = args
         self.kwargs = kwargs
@@ -193,9 +236,15 @@ class _Recompute:
         import ferrograd
 
         saved = []
+        expected = len(self.shapes)
 
         def rpack(t):
+            if len(saved) >= expected:
+                raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during "
+                                      "recomputation than during the original forward pass.\n" + _TIP)
             saved.append(t.detach())
+            if self.early_stop and len(saved) == expected:
+                raise _StopRecomputationError  # every tensor backward needs is recomputed
             return len(saved) - 1
 
         def runpack(i):
@@ -203,9 +252,12 @@ class _Recompute:
 
         args = detach_variable(tuple(self.args))
         _, recompute_ctx = self.context_fn()
-        with _rng_restored(self.rng_state, self.preserve), ferrograd.enable_grad(), \
-                _autograd.graph.saved_tensors_hooks(rpack, runpack), recompute_ctx:
-            self.function(*args, **self.kwargs)
+        try:
+            with _rng_restored(self.rng_state, self.preserve), ferrograd.enable_grad(), \
+                    _autograd.graph.saved_tensors_hooks(rpack, runpack), recompute_ctx:
+                self.function(*args, **self.kwargs)
+        except _StopRecomputationError:
+            pass
         if self.determinism_check == "default":
             got = [_meta(t) for t in saved]
             self._check(got)
@@ -236,6 +288,10 @@ class _Recompute:
             raise CheckpointError("".join(lines) + ".\n" + self._debug_note(got))
 
 
+class _StopRecomputationError(Exception):
+    pass
+
+
 def _meta(t):
     return (t.shape, t.dtype, t.device)
 
@@ -252,7 +308,15 @@ _TIP = ("\nTip: To see a more detailed error message, either pass `debug=True` t
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
                determinism_check="default", debug=False, early_stop=True, **kwargs):
-    """Checkpoint a model or part of the model (see the module docstring)."""
+    """Checkpoint a model or part of the model (see the module docstring).
+
+    With ``use_reentrant=False``: ``early_stop=True`` (or ``set_checkpoint_early_stop``) stops
+    the recomputation as soon as every tensor backward needs is recomputed (code of
+    ``function`` after that point does not run again); ``context_fn`` returns the two context
+    managers entered around the forward and the recomputation
+    (``create_selective_checkpoint_contexts`` makes them for selective checkpointing: see
+    there what differs from PyTorch).
+    """
     import ferrograd
 
     if use_reentrant is None:
@@ -283,7 +347,10 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
     rng_state = ferrograd.get_rng_state() if preserve else None
     if _checkpoint_debug_enabled is not None:
         debug = _checkpoint_debug_enabled
-    state = _Recompute(function, args, kwargs, preserve, rng_state, context_fn, determinism_check, debug)
+    if _enable_checkpoint_early_stop is not None:
+        early_stop = _enable_checkpoint_early_stop
+    state = _Recompute(function, args, kwargs, preserve, rng_state, context_fn, determinism_check, debug,
+                       early_stop)
     forward_ctx, _ = context_fn()
     with _autograd.graph.saved_tensors_hooks(state.pack, state.unpack), forward_ctx:
         return function(*args, **kwargs)
@@ -324,3 +391,218 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
         input = checkpoint(run_function(start, end, functions), input,
                            use_reentrant=use_reentrant, preserve_rng_state=preserve)
     return run_function(end + 1, len(functions) - 1, functions)(input)
+
+
+# ---- early stop ---------------------------------------------------------------------------------
+
+_enable_checkpoint_early_stop = None
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    """Controls whether checkpoint should stop recomputation early.
+
+    By default, non-reentrant checkpoint stops recomputation as soon as it
+    has computed all needed Tensors. This context manager can be used to disable
+    that feature if it is problematic for your specific application.
+
+    This context manager only needs to be active when forward is run. It does
+    not need to be active during backward.
+
+    Example::
+
+        >>> with set_checkpoint_early_stop(False):
+        ...     # Any checkpoint under this context manager will respect this
+        ...     # context manager, even if its backward is performed outside.
+        ...     out = checkpoint(fn, inputs, use_reentrant=False)
+        >>> out.backward()
+    """
+    global _enable_checkpoint_early_stop
+    try:
+        prev = _enable_checkpoint_early_stop
+        _enable_checkpoint_early_stop = enable
+        yield
+    finally:
+        _enable_checkpoint_early_stop = prev
+
+
+# ---- selective activation checkpointing ---------------------------------------------------------
+# PyTorch implements it with two TorchDispatchModes that see every op of the checkpointed region:
+# the forward one asks the policy whether to cache each op's output, the recomputation one hands
+# the cached outputs back instead of running those ops again. ferrograd has no op dispatcher that
+# Python can intercept, so its contexts cannot see ops: the whole region is recomputed (as with
+# PREFER_RECOMPUTE for every op) and the policy is never called. Gradients are the same; see
+# create_selective_checkpoint_contexts for what differs.
+
+
+class SelectiveCheckpointContext:
+    """Context passed to policy function during selective checkpointing.
+
+    This class is used to pass relevant metadata to the policy function during
+    selective checkpointing: ``is_recompute`` (deprecated, always ``False``: the policy is only
+    consulted in the forward) and ``op_output``.
+    """
+
+    def __init__(self, *, is_recompute, op_output=None):
+        self.is_recompute = is_recompute
+        self.op_output = op_output
+
+
+class CheckpointPolicy(enum.Enum):
+    """Enum for specifying the policy for checkpointing during backpropagation.
+
+    - ``{MUST,PREFER}_SAVE``: The operation's output will be saved during the forward
+      pass and will not be recomputed during the backward pass
+    - ``{MUST,PREFER}_RECOMPUTE``: The operation's output will not be saved during the
+      forward pass and will be recomputed during the backward pass
+    - ``{MUST,PREFER}_CPU_OFFLOAD``: The operation's output will be saved during the
+      forward pass, offloaded to CPU, and reloaded to GPU during the backward pass
+
+    Use ``MUST_*`` over ``PREFER_*`` to indicate that the policy should not be overridden
+    by other subsystems like `torch.compile`. A policy returning ``PREFER_RECOMPUTE`` for every
+    op is equivalent to vanilla checkpointing (which is what ferrograd always does).
+    """
+
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+def _policy_from_bool(b):
+    # For backward compatibility
+    return CheckpointPolicy.MUST_SAVE if b else CheckpointPolicy.PREFER_RECOMPUTE
+
+
+# The ops selective checkpointing never caches. PyTorch holds OpOverload objects
+# (torch.ops.aten.detach.default, ...); ferrograd has no torch.ops, so the set holds their names.
+SAC_IGNORED_OPS = {
+    "aten.detach.default", "prim.device.default",
+    # FunctionalTensor.metadata_fns
+    "aten.is_contiguous.default", "aten.is_contiguous.memory_format", "aten.is_strides_like_format.default",
+    "aten.is_non_overlapping_and_dense.default", "aten.size.default", "aten.sym_size.default",
+    "aten.stride.default", "aten.sym_stride.default", "aten.storage_offset.default",
+    "aten.sym_storage_offset.default", "aten.numel.default", "aten.sym_numel.default", "aten.dim.default",
+}
+
+
+class _CachingTorchDispatchMode:
+    """The forward context of selective checkpointing (PyTorch: a TorchDispatchMode that asks
+    ``policy_fn`` about every op and caches the outputs to save). ferrograd cannot see ops: it
+    caches nothing and never calls ``policy_fn``."""
+
+    def __init__(self, policy_fn, storage):
+        self.policy_fn = policy_fn
+        self.storage = storage
+        self.func_counter = defaultdict(int)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _CachedTorchDispatchMode:
+    """The recomputation context of selective checkpointing (PyTorch: hands back the cached
+    outputs instead of running those ops). Here ``storage`` stays empty and every op reruns."""
+
+    def __init__(self, policy_fn, storage, allow_cache_entry_mutation=False):
+        self.storage = storage
+        self.allow_cache_entry_mutation = allow_cache_entry_mutation
+        self.func_counter = defaultdict(int)
+
+    def __enter__(self):
+        self.func_counter.clear()
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
+    """Helper to avoid recomputing certain ops during activation checkpointing.
+
+    Use this with ``torch.utils.checkpoint.checkpoint(..., use_reentrant=False,
+    context_fn=functools.partial(create_selective_checkpoint_contexts, policy))`` to control
+    which operations are recomputed during the backward pass.
+
+    Args:
+        policy_fn_or_list (Callable or List): a policy function
+            ``policy_fn(ctx, op, *args, **kwargs) -> CheckpointPolicy`` (a bool is read as
+            ``MUST_SAVE``/``PREFER_RECOMPUTE``), or a list of ops to save (each must be an
+            ``OpOverload``, as in PyTorch).
+        allow_cache_entry_mutation (bool, optional): whether mutating a cached tensor is
+            allowed (PyTorch raises otherwise).
+
+    Returns:
+        A tuple of two context managers (forward, recomputation).
+
+    ferrograd differs: it has no op dispatcher to intercept, so the contexts see no ops, the
+    policy function is never called, nothing is cached, and the whole checkpointed region is
+    recomputed in backward, as with ``PREFER_RECOMPUTE`` for every op (plain non-reentrant
+    checkpointing). Results and gradients are the same (the recomputation replays the RNG
+    state); what differs is memory and compute (no saved op outputs, every op recomputed), any
+    side effect of the policy function, PyTorch's errors that need a cache ("Trying to backward
+    an extra time..." after a second backward with ``retain_graph=True``, the mutation check of
+    cached tensors), and an op to save that reads global state changed between forward and
+    backward (recomputed with the new state here, cached in PyTorch). As ferrograd has no
+    ``torch.ops``, a list of ops can only be empty: any entry raises PyTorch's ``ValueError``.
+    """
+    if isinstance(policy_fn_or_list, list):
+        for op in policy_fn_or_list:
+            # no OpOverload / HigherOrderOperator exists in ferrograd
+            raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. ")
+
+        def policy_fn(ctx, op, *args, **kwargs):
+            if op in policy_fn_or_list:
+                return CheckpointPolicy.MUST_SAVE
+            return CheckpointPolicy.PREFER_RECOMPUTE
+    elif callable(policy_fn_or_list):
+        policy_fn = policy_fn_or_list
+    else:
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+
+    storage = defaultdict(dict)
+    return (_CachingTorchDispatchMode(policy_fn, storage),
+            _CachedTorchDispatchMode(None, storage, allow_cache_entry_mutation))
+
+
+# ---- graph execution groups ---------------------------------------------------------------------
+
+_graph_exec_group = threading.local()
+
+
+class GraphExecGroup:
+    """Any checkpointed regions encountered by backward under the same instance
+    of this context manager will trigger recompute at most once, even if
+    there are multiple calls to backward.
+
+    Backward calls under the same instance of this context manager must execute
+    over non-overlapping regions of the backward graph even if retain_graph=True.
+    In particular, any two backward call cannot use the same saved activation for
+    gradient computation. It only affects checkpoint with use_reentrant=False, and
+    the contexts cannot be nested (``RuntimeError``).
+
+    ferrograd already recomputes each non-reentrant checkpointed region at most once per
+    graph, inside a group or not (the recomputed tensors stay with the graph until it is
+    freed), so the group changes no result; PyTorch recomputes a region again for each
+    backward call outside a group.
+    """
+
+    def __enter__(self):
+        current = getattr(_graph_exec_group, "group", None)
+        if current is not None:
+            raise RuntimeError(f"GraphExecGroup contexts cannot be nested. Already inside group {current}")
+        _graph_exec_group.group = self
+        return self
+
+    def __exit__(self, *args):
+        _graph_exec_group.group = None
+
+    @classmethod
+    def _get_current_group(cls):
+        # Private API to be used by utils like AC
+        return getattr(_graph_exec_group, "group", None)
