@@ -115,6 +115,10 @@ pub trait Backward: Send + Sync {
     }
     /// Forward AD: the saved outputs take the tangents their originals (`outputs`) just got.
     fn share_saved_tangents(&self, _outputs: &[&Tensor]) {}
+    /// `_raw_saved_<name>.register_hooks(pack, unpack)` on saved slot `i` (None: no such slot).
+    fn register_saved_hooks(&self, _i: usize, _h: Arc<dyn super::SavedTensorHooks>) -> Option<Result<()>> {
+        None
+    }
 }
 
 /// A non-tensor value a node keeps from its forward (`_saved_exponent`, `_saved_dim`, ...).
@@ -212,20 +216,27 @@ impl Node {
     }
     /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
     /// when the node has no such field.
-    pub fn saved_field(self: &Arc<Self>, name: &str) -> Option<Result<SavedField>> {
-        let slot = {
-            let info = self.saved_info.lock();
-            let explicit = info.as_ref().and_then(|info| info.tensors.iter().position(|n| *n == Some(name)));
-            if explicit.is_none() {
-                if let Some(v) = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name)) {
-                    return Some(Ok(SavedField::Value(v.1.clone())));
-                }
+    /// The saved-tensor slot named `name` (`self`, `result`, `mat2`...), if the node saved one.
+    pub fn saved_slot(&self, name: &str) -> Option<usize> {
+        let info = self.saved_info.lock();
+        let explicit = info.as_ref().and_then(|info| info.tensors.iter().position(|n| *n == Some(name)));
+        explicit.or_else(|| {
+            if info.as_ref().is_some_and(|info| info.values.iter().any(|(n, _)| *n == name)) {
+                return None;
             }
-            explicit.or_else(|| {
-                let code = match name { "self" => 1, "other" => 2, "result" => 3, _ => return None };
-                let packed = self.default_saved_names.load(Ordering::Relaxed);
-                (0..16).find(|k| (packed >> (2 * k)) & 3 == code)
-            })?
+            let code = match name { "self" => 1, "other" => 2, "result" => 3, _ => return None };
+            let packed = self.default_saved_names.load(Ordering::Relaxed);
+            (0..16).find(|k| (packed >> (2 * k)) & 3 == code)
+        })
+    }
+    pub fn saved_field(self: &Arc<Self>, name: &str) -> Option<Result<SavedField>> {
+        let slot = match self.saved_slot(name) {
+            Some(slot) => slot,
+            None => {
+                let info = self.saved_info.lock();
+                let v = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name))?;
+                return Some(Ok(SavedField::Value(v.1.clone())));
+            }
         };
         let b = self.backward.as_ref()?;
         b.saved_tensor(self, slot).map(|r| r.map(SavedField::Tensor))
@@ -395,6 +406,18 @@ where
     }
     fn saved(&self) -> Vec<(usize, usize)> {
         self.saved.lock().iter().filter_map(|s| s.storage_key()).collect()
+    }
+    fn register_saved_hooks(&self, i: usize, h: Arc<dyn super::SavedTensorHooks>) -> Option<Result<()>> {
+        let t = match self.saved.lock().get(i)?.for_hooks() {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        // pack outside the lock: the hook runs user code
+        Some(super::saved::pack_with(&h, &t).map(|p| {
+            if let Some(s) = self.saved.lock().get_mut(i) {
+                s.set_packed(h, p);
+            }
+        }))
     }
     fn share_saved_tangents(&self, outputs: &[&Tensor]) {
         for s in self.saved.lock().iter() {

@@ -34,7 +34,7 @@ fn active_hooks() -> Option<Arc<dyn SavedTensorHooks>> {
 }
 
 /// Pack with the hooks suspended, so ops inside a pack hook do not pack again.
-fn pack_with(h: &Arc<dyn SavedTensorHooks>, t: &Tensor) -> Result<Box<dyn std::any::Any + Send + Sync>> {
+pub(crate) fn pack_with(h: &Arc<dyn SavedTensorHooks>, t: &Tensor) -> Result<Box<dyn std::any::Any + Send + Sync>> {
     let saved = SAVED_HOOKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
     let r = h.pack(t);
     SAVED_HOOKS.with(|s| *s.borrow_mut() = saved);
@@ -99,6 +99,25 @@ impl SavedTensor {
                 super::forward::share(o, d);
             }
         }
+    }
+
+    /// The tensor a `register_hooks` call packs, with torch's errors: hooks already set, or the
+    /// tensor freed by a backward pass.
+    pub fn for_hooks(&self) -> Result<Tensor> {
+        if self.packed.is_some() {
+            bail!(Runtime, "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one pair of hooks is allowed at a time.");
+        }
+        match &self.data {
+            Some(t) => Ok(t.clone()),
+            None => bail!(Runtime, "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved variables after calling backward."),
+        }
+    }
+
+    /// `register_hooks(pack, unpack)` on this saved tensor: it keeps only `pack(t)` from now
+    /// on, and unpacks through `h`.
+    pub fn set_packed(&mut self, h: Arc<dyn SavedTensorHooks>, p: Box<dyn std::any::Any + Send + Sync>) {
+        self.packed = Some((h, p));
+        self.data = None;
     }
 
     /// Free the tensor (after a backward without retain_graph).

@@ -128,8 +128,8 @@ impl RemovableHandle {
 
 /// `autograd.graph.saved_tensors_hooks(pack, unpack)`.
 pub struct PySavedHooks {
-    pack: Py<PyAny>,
-    unpack: Py<PyAny>,
+    pub(super) pack: Py<PyAny>,
+    pub(super) unpack: Py<PyAny>,
 }
 
 impl crate::autograd::SavedTensorHooks for PySavedHooks {

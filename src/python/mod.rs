@@ -24,6 +24,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<tensor::PyDType>()?;
     m.add_class::<node::PyNode>()?;
+    m.add_class::<node::PySavedTensor>()?;
     m.add_class::<hooks::RemovableHandle>()?;
     functions::register(m)?;
     random::register(m)?;

@@ -154,6 +154,15 @@ impl PyNode {
     /// torch's derivative names (AttributeError for anything else).
     fn __getattr__(slf: &Bound<'_, Self>, name: &str) -> PyResult<Py<PyAny>> {
         let py = slf.py();
+        if let Some(f) = name.strip_prefix("_raw_saved_") {
+            if let Ok(n) = slf.get().node() {
+                if let Some(slot) = n.saved_slot(f) {
+                    if n.backward.as_ref().is_some_and(|b| b.saved_tensor(&n, slot).is_some()) {
+                        return Ok(Py::new(py, PySavedTensor { node: n, slot })?.into_any());
+                    }
+                }
+            }
+        }
         let field = name.strip_prefix("_saved_").and_then(|f| slf.get().node().ok().and_then(|n| n.saved_field(f)));
         match field {
             Some(Ok(crate::autograd::SavedField::Tensor(t))) => wrap(py, t),
@@ -173,5 +182,32 @@ impl PyNode {
     fn _saved_bytes(&self) -> PyResult<usize> {
         let n = self.node()?;
         Ok(n.backward.as_ref().map_or(0, |b| b.saved().iter().map(|s| s.1).sum()))
+    }
+}
+
+/// A node's saved tensor itself (`grad_fn._raw_saved_<name>`): hooks can be put on it.
+#[pyclass(name = "SavedTensor", module = "ferrograd._C")]
+pub struct PySavedTensor {
+    node: Arc<Node>,
+    slot: usize,
+}
+
+#[pymethods]
+impl PySavedTensor {
+    /// Replace the saved tensor by ``pack_hook(tensor)`` now; the backward pass gets
+    /// ``unpack_hook(packed)`` back (one pair of hooks per saved tensor).
+    fn register_hooks(&self, pack_hook: Py<PyAny>, unpack_hook: Py<PyAny>) -> PyResult<()> {
+        Python::attach(|py| {
+            if !pack_hook.bind(py).is_callable() || !unpack_hook.bind(py).is_callable() {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "register_hooks(): incompatible function arguments. The following argument types are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: collections.abc.Callable, arg1: collections.abc.Callable) -> None"));
+            }
+            Ok(())
+        })?;
+        let h = Arc::new(super::hooks::PySavedHooks { pack: pack_hook, unpack: unpack_hook });
+        match self.node.backward.as_ref().and_then(|b| b.register_saved_hooks(self.slot, h)) {
+            Some(r) => Ok(r?),
+            None => Err(PyRuntimeError::new_err("this node saved no such tensor")),
+        }
     }
 }
