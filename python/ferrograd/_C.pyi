@@ -45,6 +45,13 @@ class dtype:
 
 _dtype = dtype
 
+@final
+class SavedTensor:
+    """A node's saved tensor itself (`grad_fn._raw_saved_<name>`): hooks can be put on it."""
+    def register_hooks(self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]) -> None:
+        """Replace the saved tensor by ``pack_hook(tensor)`` now; the backward pass gets
+        ``unpack_hook(packed)`` back (one pair of hooks per saved tensor)."""
+
 class Node:
     """Base class of every ``grad_fn`` class (``MulBackward0``, ...), ``torch.autograd.graph.Node``."""
     @property
@@ -830,6 +837,10 @@ def _fw_tangent(t: Tensor) -> Tensor | None:
     """The tangent of `t` at the live level (None when it has none)."""
 def _fw_set_tangent(t: Tensor, tangent: Tensor) -> None:
     """Set the tangent of `t` in place (a custom Function's outputs), with make_dual's checks."""
+def _set_multithreading_enabled(on: bool) -> None:
+    """Let backward passes started on this thread run branches on the worker pool (or not)."""
+def _is_multithreading_enabled() -> bool:
+    """Whether backward passes started on this thread may run branches in parallel."""
 def _fw_suspend(on: bool) -> bool:
     """Suspend (True) or restore tangent propagation on this thread; returns the previous state
     (a custom Function's forward runs suspended: its tangents come from its `jvp`)."""

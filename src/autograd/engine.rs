@@ -117,6 +117,21 @@ fn sum_contributions(mut parts: Vec<(u64, Tensor)>) -> Result<Option<Tensor>> {
     Ok(Some(acc))
 }
 
+thread_local! {
+    static MULTITHREADING: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// `autograd.set_multithreading_enabled`: whether backward passes started on this thread may
+/// run independent branches on the worker pool (off: every node runs on the calling thread).
+pub fn set_multithreading_enabled(on: bool) {
+    MULTITHREADING.with(|m| m.set(on));
+}
+
+/// Whether backward passes started on this thread may run branches in parallel.
+pub fn multithreading_enabled() -> bool {
+    MULTITHREADING.with(|m| m.get())
+}
+
 /// `Tensor.backward` / `autograd.backward`.
 pub fn backward(req: BackwardRequest) -> Result<()> {
     run(req).map(|_| ())
@@ -256,7 +271,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         }
     }
 
-    if crate::runtime::num_threads() > 1 && has_parallel_branches(&nodes, &index, &needed) {
+    if crate::runtime::num_threads() > 1 && multithreading_enabled() && has_parallel_branches(&nodes, &index, &needed) {
         if let Some(pool) = crate::runtime::pool() {
             let task = GraphTask { nodes, index, needed, capture_at, req, fw_suspended: super::forward::is_suspended() };
             let captured = run_parallel(pool, task, deps, buffers, captured, ready.into_iter().map(|r| r.slot).collect())?;

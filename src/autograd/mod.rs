@@ -8,7 +8,7 @@ mod hooks;
 mod node;
 mod saved;
 
-pub use engine::{backward, current_graph_task_id, grad, graph_report, queue_callback, will_execute, BackwardRequest, FinalCallback, GraphReport, TaskContext};
+pub use engine::{backward, current_graph_task_id, grad, graph_report, multithreading_enabled, set_multithreading_enabled, queue_callback, will_execute, BackwardRequest, FinalCallback, GraphReport, TaskContext};
 pub(crate) use engine::fork_lock_accumulation;
 pub use function::{apply_function, connect_outputs, materialize, BackwardCtx, ForwardMarks, Function, FunctionCtx};
 pub use grad_mode::*;

@@ -413,6 +413,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_fw_tangent, m)?)?;
     m.add_function(wrap_pyfunction!(_fw_set_tangent, m)?)?;
     m.add_function(wrap_pyfunction!(_fw_suspend, m)?)?;
+    m.add_function(wrap_pyfunction!(_set_multithreading_enabled, m)?)?;
+    m.add_function(wrap_pyfunction!(_is_multithreading_enabled, m)?)?;
     m.add_function(wrap_pyfunction!(_bitcast_copy, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_start, m)?)?;
     m.add_function(wrap_pyfunction!(_profiler_stop, m)?)?;
@@ -564,6 +566,18 @@ fn _fw_suspend(on: bool) -> bool {
     let prev = crate::autograd::forward::is_suspended();
     std::mem::forget(crate::autograd::forward::SuspendGuard::new(on));
     prev
+}
+
+/// Let backward passes started on this thread run branches on the worker pool (or not).
+#[pyfunction]
+fn _set_multithreading_enabled(on: bool) {
+    crate::autograd::set_multithreading_enabled(on);
+}
+
+/// Whether backward passes started on this thread may run branches in parallel.
+#[pyfunction]
+fn _is_multithreading_enabled() -> bool {
+    crate::autograd::multithreading_enabled()
 }
 
 /// Start the profiler (a new session).

@@ -155,5 +155,4 @@ class InplaceFunction(Function):
     pass
 
 
-class NestedIOFunction(Function):
-    pass
+from ._nested_io import NestedIOFunction  # noqa: E402,F401
