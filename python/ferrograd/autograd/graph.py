@@ -314,9 +314,8 @@ def allow_mutation_on_saved_tensors():
     ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context..."), and
     the contexts cannot be nested (``RuntimeError``).
 
-    Returns:
-        An ``_AllowMutationOnSavedContext`` holding the state managed by this context manager
-        (useful for debugging), cleared when it exits.
+    Entering it gives an ``_AllowMutationOnSavedContext`` holding the state managed by this
+    context manager (useful for debugging), cleared when it exits.
 
     Example::
 

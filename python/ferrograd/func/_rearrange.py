@@ -267,14 +267,10 @@ def rearrange(tensor, pattern, **axes_lengths):
     ``1``/``()`` inserts a dim of size 1). ``axes_lengths`` gives the sizes that splitting needs
     (``h1=2``). A list or tuple of tensors is stacked along a new first dim first.
 
-    Args:
-        tensor: a tensor, or a sequence of tensors of one shape.
-        pattern: the rearrangement pattern, e.g. ``"b (h1 h) w c -> (b h1) h w c"``.
-        **axes_lengths: sizes of axes that cannot be inferred.
-
-    Returns:
-        The rearranged tensor (differentiable; made of reshape and permute, a view where the
-        layout allows).
+    ``tensor`` is a tensor, or a sequence of tensors of one shape; ``pattern`` the
+    rearrangement pattern, e.g. ``"b (h1 h) w c -> (b h1) h w c"``; ``**axes_lengths`` the
+    sizes of axes that cannot be inferred. The result is the rearranged tensor
+    (differentiable; made of reshape and permute, a view where the layout allows).
 
     Example::
 

@@ -105,11 +105,7 @@ class DefaultDeviceType:
 
     @staticmethod
     def get_device_type():
-        """Get the current default device type for checkpointing.
-
-        Returns:
-            str: The current default device type.
-        """
+        """Get the current default device type for checkpointing (a ``str``)."""
         if not DefaultDeviceType._default_device_type:
             from .. import accelerator
 
@@ -537,8 +533,7 @@ def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mu
         allow_cache_entry_mutation (bool, optional): whether mutating a cached tensor is
             allowed (PyTorch raises otherwise).
 
-    Returns:
-        A tuple of two context managers (forward, recomputation).
+    The result is a tuple of two context managers (forward, recomputation).
 
     ferrograd differs: it has no op dispatcher to intercept, so the contexts see no ops, the
     policy function is never called, nothing is cached, and the whole checkpointed region is
