@@ -429,18 +429,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     with ferrograd.enable_grad():
         lifted = [_lift(x) for x in flat_p]
         output = _call(func, _unflatten(lifted, p_spec), {})
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(
-                    f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-            output, aux = output
-            _check_aux(aux)
-        flat_out, out_spec = _flatten(output)
-        for o in flat_out:
-            if not isinstance(o, ferrograd.Tensor):
-                raise RuntimeError(
-                    f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+        output, aux, flat_out, out_spec = _jvp_outputs(output, has_aux, api)
         if strict:
             from ..autograd import grad as _agrad
 
@@ -460,6 +449,25 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return out
 
 
+def _jvp_outputs(output, has_aux, api):
+    """``(output, aux, flat outputs, their structure)`` of a jvp'd function, with torch's checks."""
+    import ferrograd
+
+    aux = None
+    if has_aux:
+        if not (isinstance(output, tuple) and len(output) == 2):
+            raise RuntimeError(
+                f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
+        output, aux = output
+        _check_aux(aux)
+    flat_out, out_spec = _flatten(output)
+    for o in flat_out:
+        if not isinstance(o, ferrograd.Tensor):
+            raise RuntimeError(
+                f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+    return output, aux, flat_out, out_spec
+
+
 def _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api):
     """``jvp`` by forward-mode AD: ``func`` runs once on dual tensors."""
     import ferrograd
@@ -468,18 +476,7 @@ def _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api):
     with fwAD.dual_level():
         duals = [fwAD.make_dual(p, t.to(p.dtype) if t.dtype != p.dtype else t) for p, t in zip(flat_p, flat_t)]
         output = _call(func, _unflatten(duals, p_spec), {})
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(
-                    f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-            output, aux = output
-            _check_aux(aux)
-        flat_out, out_spec = _flatten(output)
-        for o in flat_out:
-            if not isinstance(o, ferrograd.Tensor):
-                raise RuntimeError(
-                    f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+        output, aux, flat_out, out_spec = _jvp_outputs(output, has_aux, api)
         tans = []
         for o in flat_out:
             t = fwAD.unpack_dual(o).tangent
