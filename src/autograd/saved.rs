@@ -55,6 +55,10 @@ pub struct SavedTensor {
     output_nr: u32,
     /// Name of the node that produced the tensor, for the version-mismatch message.
     producer: Option<std::borrow::Cow<'static, str>>,
+    /// For an input packed by hooks: its place in the graph, given back to the unpacked
+    /// tensor (as torch's `SavedVariable::unpack`), so a `create_graph` backward through the
+    /// formula still reaches what the input came from.
+    edge: Option<super::Edge>,
 }
 
 impl SavedTensor {
@@ -62,9 +66,10 @@ impl SavedTensor {
     pub fn input(t: &Tensor) -> Result<SavedTensor> {
         ensure!(!t.0.is_inference || crate::autograd::is_inference_mode(), Runtime,
             "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.");
-        if let Some(h) = active_hooks() {
+        // a wrapped Python number (the `2` of `x * 2`) is a value to torch: no hooks see it
+        if let Some(h) = active_hooks().filter(|_| !t.0.is_wrapped_number) {
             let p = pack_with(&h, t)?;
-            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: false, output_nr: t.output_nr(), producer: None });
+            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: false, output_nr: t.output_nr(), producer: None, edge: t.gradient_edge() });
         }
         Ok(SavedTensor {
             packed: None,
@@ -73,6 +78,7 @@ impl SavedTensor {
             is_output: false,
             output_nr: t.output_nr(),
             producer: t.grad_fn().map(|n| n.name.clone()),
+            edge: None,
         })
     }
 
@@ -80,7 +86,7 @@ impl SavedTensor {
     pub fn output(t: &Tensor, nr: u32, name: &str) -> Result<SavedTensor> {
         if let Some(h) = active_hooks() {
             let p = pack_with(&h, &t.detach())?;
-            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: true, output_nr: nr, producer: None });
+            return Ok(SavedTensor { packed: Some((h, p)), data: None, version: 0, is_output: true, output_nr: nr, producer: None, edge: None });
         }
         Ok(SavedTensor {
             packed: None,
@@ -89,6 +95,7 @@ impl SavedTensor {
             is_output: true,
             output_nr: nr,
             producer: Some(std::borrow::Cow::Owned(name.to_string())),
+            edge: None,
         })
     }
 
@@ -116,6 +123,9 @@ impl SavedTensor {
     /// `register_hooks(pack, unpack)` on this saved tensor: it keeps only `pack(t)` from now
     /// on, and unpacks through `h`.
     pub fn set_packed(&mut self, h: Arc<dyn SavedTensorHooks>, p: Box<dyn std::any::Any + Send + Sync>) {
+        if !self.is_output {
+            self.edge = self.data.as_ref().and_then(|t| t.gradient_edge());
+        }
         self.packed = Some((h, p));
         self.data = None;
     }
@@ -143,6 +153,13 @@ impl SavedTensor {
                 let alias = t.detach();
                 alias.set_grad_fn(Some(node.clone()), self.output_nr);
                 return Ok(alias);
+            }
+            if let Some(e) = &self.edge {
+                if !t.requires_grad() {
+                    let alias = t.detach();
+                    alias.set_grad_fn(Some(e.node.clone()), e.input_nr);
+                    return Ok(alias);
+                }
             }
             return Ok(t);
         }

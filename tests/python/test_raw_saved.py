@@ -56,3 +56,23 @@ def test_raw_saved_errors():
     s = x.sum(0)
     with pytest.raises(AttributeError):
         s.grad_fn._raw_saved_dim
+
+
+def test_saved_tensor_hooks_keep_higher_order_history():
+    x = ferrograd.tensor([1.0, 2.0], requires_grad=True)
+    with ferrograd.autograd.graph.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t):
+        y = x * x * x
+    (g,) = ferrograd.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.tolist() == [3.0, 12.0] and g.grad_fn is not None
+    (h,) = ferrograd.autograd.grad(g.sum(), x)
+    assert h.tolist() == [6.0, 12.0]
+
+
+def test_saved_tensor_hooks_do_not_see_python_numbers():
+    x = ferrograd.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    with ferrograd.autograd.graph.saved_tensors_hooks(lambda t: (seen.append(tuple(t.shape)), t)[1], lambda t: t):
+        x * 2
+        x.exp()
+        x.pow(2)
+    assert seen == [(2,), (2,)]
