@@ -33,12 +33,38 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let d = wrap_dim(dim, x.dim())?;
     let out = rowwise(x, d, false)?;
     // d/dx softmax: y (g - sum(g y))
-    record("SoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| {
-        let y = s.get(0)?;
-        let gy = mul(&g[0], &y)?;
-        let dot = sum_dims(&gy, &[d], true, None)?;
-        Ok(vec![Some(sub(&gy, &mul(&y, &dot)?)?)])
+    record("SoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| Ok(vec![Some(softmax_backward_data(&g[0], &s.get(0)?, d)?)]))?;
+    Ok(out)
+}
+
+/// `y (g - sum(g y))`, the value of torch's `_softmax_backward_data(g, y, dim)`.
+fn softmax_backward_value(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    let gy = mul(g, y)?;
+    let dot = sum_dims(&gy, &[d], true, None)?;
+    sub(&gy, &mul(y, &dot)?)
+}
+
+/// softmax's backward as an op of its own (SoftmaxBackwardDataBackward0, as torch records it
+/// under `create_graph`): d/dg = the same map of the incoming gradient `gg`,
+/// d/dy = g gg - sum(y g) gg - g sum(y gg) (torch's `softmax_double_backward`).
+pub fn softmax_backward_data(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    if !crate::autograd::needs_history(&[g, y]) {
+        return softmax_backward_value(g, y, d);
+    }
+    let out = {
+        let _r = crate::autograd::raw_mode();
+        softmax_backward_value(&g.detach(), &y.detach(), d)?
+    };
+    record("SoftmaxBackwardDataBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
+        let (gt, yt) = (s.get(0)?, s.get(1)?);
+        let dg = if n[0] { Some(softmax_backward_data(&gg[0], &yt, d)?) } else { None };
+        let dy = if n[1] {
+            let a = mul(&gg[0], &sub(&gt, &sum_dims(&mul(&yt, &gt)?, &[d], true, None)?)?)?;
+            Some(sub(&a, &mul(&gt, &sum_dims(&mul(&yt, &gg[0])?, &[d], true, None)?)?)?)
+        } else { None };
+        Ok(vec![dg, dy])
     })?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int(d as i64))], &[(0, "grad_output"), (1, "output")]);
     Ok(out)
 }
 
@@ -47,10 +73,33 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let d = wrap_dim(dim, x.dim())?;
     let out = rowwise(x, d, true)?;
     // d/dx log_softmax: g - exp(y) sum(g)
-    record("LogSoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| {
-        let y = s.get(0)?;
-        let sg = sum_dims(&g[0], &[d], true, None)?;
-        Ok(vec![Some(sub(&g[0], &mul(&exp(&y)?, &sg)?)?)])
+    record("LogSoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| Ok(vec![Some(log_softmax_backward_data(&g[0], &s.get(0)?, d)?)]))?;
+    Ok(out)
+}
+
+/// `g - exp(y) sum(g)`, the value of torch's `_log_softmax_backward_data(g, y, dim)`.
+fn log_softmax_backward_value(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    let sg = sum_dims(g, &[d], true, None)?;
+    sub(g, &mul(&exp(y)?, &sg)?)
+}
+
+/// log_softmax's backward as an op of its own (LogSoftmaxBackwardDataBackward0):
+/// d/dg = gg - sum(gg exp(y)), d/dy = -sum(g) exp(y) gg (torch's derivatives.yaml).
+pub fn log_softmax_backward_data(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    if !crate::autograd::needs_history(&[g, y]) {
+        return log_softmax_backward_value(g, y, d);
+    }
+    let out = {
+        let _r = crate::autograd::raw_mode();
+        log_softmax_backward_value(&g.detach(), &y.detach(), d)?
+    };
+    record("LogSoftmaxBackwardDataBackward0", &[g, y], &[&out], &[Save::In(g), Save::In(y)], move |s, gg, n| {
+        let (gt, yt) = (s.get(0)?, s.get(1)?);
+        let ey = exp(&yt)?;
+        let dg = if n[0] { Some(sub(&gg[0], &sum_dims(&mul(&gg[0], &ey)?, &[d], true, None)?)?) } else { None };
+        let dy = if n[1] { Some(super::neg(&mul(&mul(&sum_dims(&gt, &[d], true, None)?, &ey)?, &gg[0])?)?) } else { None };
+        Ok(vec![dg, dy])
     })?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int(d as i64))], &[(0, "grad_output"), (1, "output")]);
     Ok(out)
 }
