@@ -193,7 +193,7 @@ fn tensor_list(seq: &Bound<'_, PyAny>) -> PyResult<Vec<Tensor>> {
 fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
     let ts = tensor_list(tensors)?;
     let work: usize = ts.iter().map(|t| t.numel()).sum();
-    super::tensor_ops::run_out(py, work, out, || crate::ops::cat(&ts, dim))
+    super::tensor_ops::run_out(py, "cat", work, out, || crate::ops::cat(&ts, dim))
 }
 
 #[pyfunction]
@@ -201,7 +201,7 @@ fn cat(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64, out: Option<&Bound<
 fn stack(py: Python<'_>, tensors: &Bound<'_, PyAny>, dim: i64, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
     let ts = tensor_list(tensors)?;
     let work: usize = ts.iter().map(|t| t.numel()).sum();
-    super::tensor_ops::run_out(py, work, out, || crate::ops::stack(&ts, dim))
+    super::tensor_ops::run_out(py, "stack", work, out, || crate::ops::stack(&ts, dim))
 }
 
 #[pyfunction]

@@ -153,7 +153,7 @@ fn write_out(py: Python<'_>, r: Tensor, out: Option<&Bound<'_, PyAny>>) -> PyRes
     match out {
         Some(o) if !o.is_none() => {
             let o = o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err("out= must be a Tensor"))?;
-            super::tensor_ops::into_out(py, r, o)
+            super::tensor_ops::into_out(py, "random", r, o)
         }
         _ => wrap(py, r),
     }

@@ -69,7 +69,11 @@ fn rsub(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
 }
 
 /// Write an op's result into `out=` (resizing it if the shape differs) and return `out`.
-pub(super) fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+pub(super) fn into_out(py: Python<'_>, op: &str, r: Tensor, out: &Bound<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    if crate::autograd::forward::tangent(&r).is_some() {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
+            "Trying to use forward AD with {op}_out that does not support it because it is an out= function")));
+    }
     if r.requires_grad() && crate::autograd::is_grad_enabled() {
         return Err(PyRuntimeError::new_err("out=... arguments don't support automatic differentiation, but one of the arguments requires grad."));
     }
@@ -90,13 +94,13 @@ pub(super) fn into_out(py: Python<'_>, r: Tensor, out: &Bound<'_, PyTensor>) -> 
 }
 
 /// Run a core op and hand back a new tensor, or write into `out=`.
-pub(super) fn run_out(py: Python<'_>, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+pub(super) fn run_out(py: Python<'_>, op: &str, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
     match out {
         None => run(py, work, f),
         Some(o) => {
             let f = || super::errors::guard(f);
             let r = if work >= DETACH_AT { py.detach(f)? } else { f()? };
-            into_out(py, r, o)
+            into_out(py, op, r, o)
         }
     }
 }
@@ -151,7 +155,7 @@ macro_rules! unary_methods {
                 fn $name(&self, py: Python<'_>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
                     if let Some(dst) = out {
-                        if !(crate::autograd::is_grad_enabled() && t.requires_grad()) {
+                        if !(crate::autograd::is_grad_enabled() && t.requires_grad()) && crate::autograd::forward::tangent(t).is_none() {
                             let d = dst.get().t.clone();
                             if py.detach(|| unary_kernel(stringify!($name)).map_or(Ok(false), |op| ops::unary_into_fast(&d, t, op)))? {
                                 d.bump_version();
@@ -159,7 +163,7 @@ macro_rules! unary_methods {
                             }
                         }
                     }
-                    run_out(py, t.numel(), out, || ($f)(t))
+                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t))
                 }
             )*
         }
@@ -262,7 +266,7 @@ macro_rules! binary_methods {
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
                     let o = need(other)?;
-                    run_out(py, t.numel(), out, || ($f)(t, &o))
+                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
                 }
             )*
         }
@@ -347,7 +351,7 @@ macro_rules! tensor_binary_methods {
                         Ok(o) => o.get().t.clone(),
                         Err(_) => return Err(not_tensor(stringify!($name), $arg, 1, other)),
                     };
-                    run_out(py, t.numel(), out, || ($f)(t, &o))
+                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
                 }
             )*
         }
@@ -539,14 +543,16 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        if let (Some(dst), true) = (out, a.as_f64() == 1.0 && !(crate::autograd::is_grad_enabled() && (t.requires_grad() || o.requires_grad()))) {
+        let plain = !(crate::autograd::is_grad_enabled() && (t.requires_grad() || o.requires_grad()))
+            && crate::autograd::forward::tangent(t).is_none() && crate::autograd::forward::tangent(&o).is_none();
+        if let (Some(dst), true) = (out, a.as_f64() == 1.0 && plain) {
             let d = dst.get().t.clone();
             if py.detach(|| ops::binary_into_fast(&d, t, &o, BinOp::Add))? {
                 d.bump_version();
                 return Ok(dst.clone().into_any().unbind());
             }
         }
-        run_out(py, t.numel(), out, || ops::add_scaled(t, &o, a))
+        run_out(py, "add", t.numel(), out, || ops::add_scaled(t, &o, a))
     }
     /// Subtracts ``other``, scaled by ``alpha``, from ``self``.
     #[pyo3(signature = (other, alpha=None, *, out=None))]
@@ -554,7 +560,7 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        run_out(py, t.numel(), out, || ops::sub_scaled(t, &o, a))
+        run_out(py, "sub", t.numel(), out, || ops::sub_scaled(t, &o, a))
     }
     /// Divides ``self`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
     /// division), ``"trunc"`` or ``"floor"``.
@@ -576,9 +582,9 @@ impl PyTensor {
             }
         };
         match mode {
-            None => run_out(py, t.numel(), out, || ops::div(t, &o)),
-            Some(None) => run_out(py, t.numel(), out, || ops::div_named(t, &o, "DivBackward2")),
-            Some(Some(m)) if m == "floor" || m == "trunc" => run_out(py, t.numel(), out, || ops::div_rounding(t, &o, &m)),
+            None => run_out(py, "div", t.numel(), out, || ops::div(t, &o)),
+            Some(None) => run_out(py, "div", t.numel(), out, || ops::div_named(t, &o, "DivBackward2")),
+            Some(Some(m)) if m == "floor" || m == "trunc" => run_out(py, "div", t.numel(), out, || ops::div_rounding(t, &o, &m)),
             Some(Some(m)) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
     }
@@ -592,7 +598,7 @@ impl PyTensor {
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(exponent)?;
         let t = &self.t;
-        run_out(py, t.numel(), out, || ops::pow(t, &o))
+        run_out(py, "pow", t.numel(), out, || ops::pow(t, &o))
     }
     /// In-place version of ``add``.
     #[pyo3(signature = (other, alpha=None))]
@@ -734,8 +740,8 @@ impl PyTensor {
     fn round(&self, py: Python<'_>, decimals: Option<i64>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let t = &self.t;
         match decimals {
-            Some(d) => run_out(py, t.numel(), out, || ops::round_decimals(t, d)),
-            None => run_out(py, t.numel(), out, || ops::rounding(t, "round")),
+            Some(d) => run_out(py, "round", t.numel(), out, || ops::round_decimals(t, d)),
+            None => run_out(py, "round", t.numel(), out, || ops::rounding(t, "round")),
         }
     }
     /// The minimum over the dimension(s) ``dim`` (gradient split evenly among ties).

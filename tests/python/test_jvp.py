@@ -225,3 +225,14 @@ def test_no_grad_does_not_stop_tangents():
     with ferrograd.no_grad(), fwAD.dual_level():
         d = fwAD.make_dual(ferrograd.tensor([1.0]), ferrograd.tensor([2.0]))
         assert fwAD.unpack_dual(d.exp()).tangent.tolist() == pytest.approx([2 * 2.718281828459045])
+
+
+def test_out_functions_refuse_dual_inputs():
+    with fwAD.dual_level():
+        d = fwAD.make_dual(ferrograd.ones(3), ferrograd.ones(3))
+        c = ferrograd.empty(3)
+        with pytest.raises(NotImplementedError, match="Trying to use forward AD with exp_out that does not support it because it is an out= function"):
+            ferrograd.exp(d, out=c)
+        with pytest.raises(NotImplementedError, match="add_out"):
+            ferrograd.add(d, d, out=c)
+        ferrograd.exp(ferrograd.ones(3), out=c)
