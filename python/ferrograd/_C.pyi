@@ -457,6 +457,11 @@ class Tensor:
         """Fill the elements where ``mask`` (bool, broadcastable) is ``True`` with ``value``."""
     def masked_fill_(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:
         """In-place version of ``masked_fill``."""
+    def index_put_(self, indices: Union[Tuple[Optional[Tensor], ...], list[Optional[Tensor]]], values: Tensor, accumulate: _bool = False) -> Tensor:
+        """Writes ``values`` at ``indices`` (a tuple of index tensors, as ``x[indices] = values``),
+        or adds them there with ``accumulate=True``."""
+    def index_put(self, indices: Union[Tuple[Optional[Tensor], ...], list[Optional[Tensor]]], values: Tensor, accumulate: _bool = False) -> Tensor:
+        """Out-of-place version of ``index_put_``."""
     @overload
     def nonzero(self, *, as_tuple: Literal[False] = False) -> Tensor:
         """The indices of the non-zero elements: one row per element (shape ``(n, dim)``), or

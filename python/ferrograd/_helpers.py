@@ -8,6 +8,23 @@ from . import _C
 from ._tensor_str import tensor_repr as _tensor_repr  # noqa: F401 (called from Rust)
 
 
+def _typename(obj):
+    """``torch.typename``: ``torch.FloatTensor`` for a tensor, else the qualified type name."""
+    if isinstance(obj, _C.Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module = obj.__class__.__module__ or ""
+        qualname = obj.__class__.__qualname__
+    if module in {"", "builtins"}:
+        return qualname
+    return f"{module}.{qualname}"
+
+
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 

@@ -38,8 +38,12 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
         }
     };
     let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
-    let _g = crate::autograd::raw_mode();
-    super::inplace(x, |_| Ok(t))
+    {
+        let _g = crate::autograd::raw_mode();
+        super::inplace(x, |_| Ok(t.clone()))?;
+    }
+    // sampled values carry no tangent: the target's becomes zero (torch's `self_t.zero_()`)
+    crate::autograd::forward::inplace_update(x, &t)
 }
 
 enum Values {

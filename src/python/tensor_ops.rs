@@ -1070,6 +1070,21 @@ impl PyTensor {
         let v = need(value)?;
         wrap(py, ops::masked_fill(&self.t, &mask.t, &v)?)
     }
+    /// Writes ``values`` at ``indices`` (a tuple of index tensors, as ``x[indices] = values``),
+    /// or adds them there with ``accumulate=True``.
+    #[pyo3(signature = (indices, values, accumulate=false))]
+    fn index_put_<'py>(slf: &Bound<'py, Self>, indices: &Bound<'py, PyAny>, values: PyRef<'py, PyTensor>, accumulate: bool) -> PyResult<Bound<'py, Self>> {
+        let idx = index_put_indices("index_put_", indices)?;
+        let v = values.t.clone();
+        ops::inplace_overlapping(&slf.get().t, |inp| ops::index_put(inp, &idx, &v, accumulate))?;
+        Ok(slf.clone())
+    }
+    /// Out-of-place version of ``index_put_``.
+    #[pyo3(signature = (indices, values, accumulate=false))]
+    fn index_put(&self, py: Python<'_>, indices: &Bound<'_, PyAny>, values: PyRef<'_, PyTensor>, accumulate: bool) -> PyResult<Py<PyAny>> {
+        let idx = index_put_indices("index_put", indices)?;
+        wrap(py, ops::index_put(&self.t, &idx, &values.t, accumulate)?)
+    }
     /// In-place version of ``masked_fill``.
     fn masked_fill_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let v = need(value)?;
@@ -1228,4 +1243,33 @@ impl PyTensor {
             }
         }
     }
+}
+
+/// The index tensors of `index_put(_)`: a tuple or list of tensors (None skips a dim); a bool
+/// mask stands for the long indices of its set elements, one per dim it covers.
+fn index_put_indices(fname: &str, indices: &Bound<'_, PyAny>) -> PyResult<Vec<Option<Tensor>>> {
+    if indices.cast::<PyTensor>().is_ok() || !(indices.is_instance_of::<pyo3::types::PyTuple>() || indices.is_instance_of::<pyo3::types::PyList>()) {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{fname}(): argument 'indices' (position 1) must be tuple of Tensors, not {}", indices.get_type().name()?)));
+    }
+    let mut out = Vec::new();
+    for item in indices.try_iter()? {
+        let item = item?;
+        if item.is_none() {
+            out.push(None);
+            continue;
+        }
+        let t = item.cast::<PyTensor>().map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!(
+            "{fname}(): argument 'indices' (position 1) must be tuple of Tensors, not {}", indices.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?.get().t.clone();
+        match t.dtype() {
+            crate::DType::Bool | crate::DType::UInt8 => {
+                for col in ops::nonzero_tuple(&t)? {
+                    out.push(Some(col));
+                }
+            }
+            d if d.is_float() => return Err(pyo3::exceptions::PyIndexError::new_err("tensors used as indices must be long, int, byte or bool tensors")),
+            _ => out.push(Some(t)),
+        }
+    }
+    Ok(out)
 }

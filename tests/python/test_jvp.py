@@ -236,3 +236,25 @@ def test_out_functions_refuse_dual_inputs():
         with pytest.raises(NotImplementedError, match="add_out"):
             ferrograd.add(d, d, out=c)
         ferrograd.exp(ferrograd.ones(3), out=c)
+
+
+@pytest.mark.parametrize("name,f,want", [
+    ("fill_", lambda z: z.fill_(2.0), [0.0, 0.0, 0.0]),
+    ("zero_", lambda z: z.zero_(), [0.0, 0.0, 0.0]),
+    ("masked_fill_", lambda z: z.masked_fill_(z > 1.5, 0.0), [1.0, 0.0, 0.0]),
+    ("clamp_", lambda z: z.clamp_(0, 1.5), [1.0, 0.0, 0.0]),
+    ("relu_", lambda z: z.relu_(), [1.0, 1.0, 1.0]),
+    ("mul_", lambda z: z.mul_(3), [3.0, 3.0, 3.0]),
+    ("setitem_scalar", lambda z: z.__setitem__(0, 5.0), [0.0, 1.0, 1.0]),
+    ("index_put_", lambda z: z.index_put_((ferrograd.tensor([1]),), ferrograd.tensor([7.0])), [1.0, 0.0, 1.0]),
+    ("sigmoid_", lambda z: z.sigmoid_(), [0.1966, 0.105, 0.0452]),
+    ("uniform_", lambda z: z.uniform_(), [0.0, 0.0, 0.0]),
+    ("unsqueeze_", lambda z: z.unsqueeze_(0), [1.0, 1.0, 1.0]),
+    ("exp_", lambda z: z.exp_(), [2.7183, 7.3891, 20.0855]),
+])
+def test_inplace_ops_update_the_tangent(name, f, want):
+    with fwAD.dual_level():
+        d = fwAD.make_dual(ferrograd.tensor([1.0, 2.0, 3.0]), ferrograd.tensor([1.0, 1.0, 1.0])).clone()
+        f(d)
+        t = fwAD.unpack_dual(d).tangent
+        assert [round(v, 4) for v in t.flatten().tolist()] == want

@@ -11,23 +11,7 @@ methods (``save_for_backward``, ``saved_tensors``, ``mark_dirty``, ``mark_non_di
 from .function import Function, FunctionCtx
 
 
-def _typename(obj):
-    """``torch.typename``: the tensor type string, else ``module.qualname`` of ``obj``."""
-    from .. import Tensor
-
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    if module in ("", "builtins"):
-        return qualname
-    return f"{module}.{qualname}"
+from .._helpers import _typename  # noqa: E402,F401
 
 
 def _nesting_error(obj, condition_msg):

@@ -36,21 +36,7 @@ class _RequiredParameter:
 required = _RequiredParameter()
 
 
-def _typename(obj):
-    """``torch.typename``."""
-    if isinstance(obj, torch.Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    if module in {"", "builtins"}:
-        return qualname
-    return f"{module}.{qualname}"
+from .._helpers import _typename  # noqa: E402,F401
 
 
 def _use_grad_for_differentiable(func):

@@ -28,21 +28,7 @@ __all__ = [
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 
-def _typename(obj):
-    """``torch.typename``: ``torch.FloatTensor`` for a tensor, else the qualified type name."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module = obj.__class__.__module__ or ""
-        qualname = obj.__class__.__qualname__
-    if module in {"", "builtins"}:
-        return qualname
-    return f"{module}.{qualname}"
+from ..._helpers import _typename  # noqa: E402,F401
 
 
 def _is_tensor_like(obj):
