@@ -724,6 +724,37 @@ class Tensor:
         """``log(sum(exp(x)))`` over ``dim``, computed stably."""
     def cumsum(self, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
         """The cumulative sum of the elements along ``dim``."""
+    def cumprod(self, dim: _int, *, dtype: Optional[_dtype] = None, out: Optional[Tensor] = None) -> Tensor:
+        """The cumulative product of the elements along ``dim``."""
+    def cumprod_(self, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
+        """In-place version of ``cumprod``."""
+    def lerp(self, end: Tensor, weight: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+        """Linear interpolation ``self + weight * (end - self)``; ``weight`` is a number or a
+        broadcastable tensor."""
+    def lerp_(self, end: Tensor, weight: _TensorOrNumber) -> Tensor:
+        """In-place version of ``lerp``."""
+    def addcmul(self, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+        """``self + value * tensor1 * tensor2`` element-wise (broadcasting, type promotion)."""
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``addcmul``."""
+    def addcdiv(self, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+        """``self + value * tensor1 / tensor2`` element-wise (broadcasting, type promotion)."""
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``addcdiv``."""
+    def addmm(self, mat1: Tensor, mat2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+        """``beta * self + alpha * (mat1 @ mat2)`` for matrices ``mat1``, ``mat2``; ``self``
+        broadcasts to the product's shape."""
+    def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``addmm``."""
+    def addmv(self, mat: Tensor, vec: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+        """``beta * self + alpha * (mat @ vec)`` for a matrix ``mat`` and a vector ``vec``."""
+    def addmv_(self, mat: Tensor, vec: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``addmv``."""
+    def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+        """``beta * self + alpha * (batch1 @ batch2)`` for 3-d ``batch1``, ``batch2`` (one matrix
+        product per batch); ``self`` broadcasts to the product's shape."""
+    def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``baddbmm``."""
     def softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:
         """``exp(x) / sum(exp(x))`` along ``dim``."""
     def log_softmax(self, dim: _int, dtype: Optional[_dtype] = None) -> Tensor:

@@ -185,7 +185,8 @@ for _name in (
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
-    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial"
+    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial "
+    "cumprod lerp addcmul addcdiv addmm addmv baddbmm"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name

@@ -488,6 +488,22 @@ def logsumexp(input: Tensor, dim: _Dims, keepdim: _bool = False) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, computed stably."""
 def cumsum(input: Tensor, dim: _int, *, dtype: Optional[_dtype] = None) -> Tensor:
     """The cumulative sum of the elements along ``dim``."""
+def cumprod(input: Tensor, dim: _int, *, dtype: Optional[_dtype] = None, out: Optional[Tensor] = None) -> Tensor:
+    """The cumulative product of the elements along ``dim``."""
+def lerp(input: Tensor, end: Tensor, weight: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
+    """Linear interpolation ``input + weight * (end - input)``; ``weight`` is a number or a
+    broadcastable tensor."""
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+    """``input + value * tensor1 * tensor2`` element-wise (broadcasting, type promotion)."""
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+    """``input + value * tensor1 / tensor2`` element-wise (broadcasting, type promotion)."""
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``; ``input`` broadcasts to the product's shape."""
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``."""
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Optional[_Number] = None, alpha: Optional[_Number] = None, out: Optional[Tensor] = None) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)`` per batch; ``input`` broadcasts to the
+    product's shape."""
 def flip(input: Tensor, *dims: _SizeArg) -> Tensor:
     """Reverse the order of elements along the given dimensions (copies the data)."""
 def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
@@ -509,19 +525,20 @@ def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *,
 
 __all__ = [
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
-    'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor', 'abs', 'acos', 'add',
-    'all', 'allclose', 'amax', 'amin', 'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort',
-    'as_tensor', 'asin', 'atan', 'atan2', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or',
-    'bitwise_xor', 'bmm', 'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max',
-    'clamp_min', 'clip', 'clone', 'compile', 'concat', 'concatenate', 'cos', 'cosh', 'cumsum',
+    'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',
+    'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin',
+    'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort', 'as_tensor', 'asin', 'atan', 'atan2',
+    'baddbmm', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'bmm',
+    'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip',
+    'clone', 'compile', 'concat', 'concatenate', 'cos', 'cosh', 'cumprod', 'cumsum',
     'default_generator', 'detach', 'device', 'div', 'divide', 'dot', 'double', 'dtype', 'empty',
     'empty_like', 'enable_grad', 'eq', 'equal', 'erf', 'exp', 'expm1', 'eye', 'flatten', 'flip',
-    'bfloat16', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod', 'from_dlpack',
-    'from_numpy', 'full', 'full_like', 'gather', 'ge', 'get_default_device', 'get_default_dtype',
-    'get_num_threads', 'get_rng_state', 'gt', 'half', 'index_select', 'inference_mode',
-    'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_floating_point',
+    'bfloat16', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod',
+    'from_dlpack', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'get_default_device',
+    'get_default_dtype', 'get_num_threads', 'get_rng_state', 'gt', 'half', 'index_select',
+    'inference_mode', 'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_floating_point',
     'is_grad_enabled', 'is_inference_mode_enabled', 'is_tensor', 'isclose', 'isfinite', 'isinf',
-    'isnan', 'le', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax',
+    'isnan', 'le', 'lerp', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax',
     'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lt',
     'manual_seed', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul',
     'multinomial', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'negative', 'no_grad', 'nonzero',

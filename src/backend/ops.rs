@@ -248,6 +248,8 @@ impl ReduceOp {
 pub enum ScanOp {
     /// Inclusive cumulative sum.
     Cumsum,
+    /// Inclusive cumulative product.
+    Cumprod,
     /// The product of every other element of the row (prod's gradient with zeros).
     ProdOthers,
     /// softmax of each row.
@@ -260,6 +262,7 @@ impl ScanOp {
     pub fn name(self) -> &'static str {
         match self {
             ScanOp::Cumsum => "cumsum",
+            ScanOp::Cumprod => "cumprod",
             ScanOp::ProdOthers => "prod_others",
             ScanOp::Softmax => "softmax",
             ScanOp::LogSoftmax => "log_softmax",

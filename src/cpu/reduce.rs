@@ -177,6 +177,28 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
                 T::wrap(out)
             }),
         },
+        // torch's cpu_cum_base_kernel: the running product in the accumulate type (int64 for
+        // integers, double for floats), rounded to the element type at each step
+        ScanOp::Cumprod => match dt {
+            DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => all_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                let mut out = Vec::with_capacity(x.len());
+                for r in x.chunks(row) {
+                    let mut acc = 1i64;
+                    out.extend(r.iter().map(|v| { acc = acc.wrapping_mul(v.to_i64()); acc }));
+                }
+                i64::wrap(out)
+            }),
+            _ => float_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                let mut out = Vec::with_capacity(x.len());
+                for r in x.chunks(row) {
+                    let mut acc = 1f64;
+                    out.extend(r.iter().map(|v| { acc *= v.to_f64(); T::from_f64(acc) }));
+                }
+                T::wrap(out)
+            }),
+        },
         ScanOp::ProdOthers => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
             let mut out = vec![T::default(); x.len()];

@@ -1,10 +1,10 @@
 //! Matrix products: mm, mv, dot, bmm and matmul (with batch broadcasting), through gemm.
 
 use super::{expand, mul, reshape, squeeze, t, transpose, unsqueeze};
-use crate::autograd::{record_jvp, Save};
+use crate::autograd::{record_jvp, Node, Save, SavedValue};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::tensor::Tensor;
+use crate::tensor::{Scalar, Tensor};
 use crate::{bail, ensure};
 
 fn same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
@@ -219,4 +219,170 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 fn transpose_last(x: &Tensor) -> Result<Tensor> {
     let nd = x.dim() as i64;
     transpose(x, nd - 2, nd - 1)
+}
+
+// ---------------------------------------------------------------------------------------
+// addmm / addmv / baddbmm: beta * input + alpha * product
+// ---------------------------------------------------------------------------------------
+
+fn is_one(s: Scalar) -> bool {
+    s.as_f64() == 1.0
+}
+
+/// torch's `maybe_multiply`: `t * s`, skipped when `s` is 1.
+fn maybe_multiply(t: &Tensor, s: Scalar) -> Result<Tensor> {
+    if is_one(s) { Ok(t.clone()) } else { mul(t, &Tensor::wrapped_scalar(s)) }
+}
+
+/// `beta * input + alpha * p` without history (`input` ignored when beta is 0, NaNs
+/// included, as BLAS does); the scalars are read in the product's dtype.
+fn beta_alpha_value(input: &Tensor, p: Tensor, beta: Scalar, alpha: Scalar, out_shape: &[usize]) -> Result<Tensor> {
+    let _raw = crate::autograd::raw_mode();
+    let dt = p.dtype();
+    let (beta, alpha) = (super::scalar_as(beta, dt), super::scalar_as(alpha, dt));
+    let p = maybe_multiply(&p, alpha)?;
+    let out = if beta.as_f64() == 0.0 { p } else { super::add(&maybe_multiply(input, beta)?, &p)? };
+    let out = if out.shape()[..] != out_shape[..] { expand(&out, &i64s(out_shape))? } else { out };
+    // a fresh dense result is handed out as is; anything else (a broadcast input) is copied
+    let dense = {
+        let d = out.data();
+        d.layout.offset == 0 && d.layout.is_contiguous() && d.storage.data.read().len() == d.layout.numel()
+    };
+    if dense && out.dtype() == dt && out.meta().view_base.is_none() {
+        return Ok(out.detach());
+    }
+    Ok(super::cast_raw(&out, dt)?.detach())
+}
+
+fn i64s(s: &[usize]) -> Vec<i64> {
+    s.iter().map(|&d| d as i64).collect()
+}
+
+/// `input` expanded to `shape` without history (torch's `expand_size` check and messages).
+fn expand_check(input: &Tensor, shape: &[usize]) -> Result<()> {
+    let _raw = crate::autograd::raw_mode();
+    expand(input, &i64s(shape)).map(|_| ())
+}
+
+fn saved_num(s: Scalar) -> SavedValue {
+    match s {
+        Scalar::Float(f) => SavedValue::Float(f),
+        Scalar::Int(i) => SavedValue::Int(i),
+        Scalar::Bool(b) => SavedValue::Bool(b),
+    }
+}
+
+/// `addmm(input, m1, m2, beta, alpha)` = beta * input + alpha * m1 @ m2 (AddmmBackward0);
+/// `input` broadcasts to the product's shape.
+pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: Scalar, alpha: Scalar) -> Result<Tensor> {
+    ensure!(input.dtype() == m2.dtype(), Runtime, "self and mat2 must have the same dtype, but got {} and {}", input.dtype().scalar_name(), m2.dtype().scalar_name());
+    ensure!(m1.dtype() == m2.dtype(), Runtime, "mat1 and mat2 must have the same dtype, but got {} and {}", m1.dtype().scalar_name(), m2.dtype().scalar_name());
+    ensure!(m1.dim() == 2, Runtime, "mat1 must be a matrix, got {}-D tensor", m1.dim());
+    ensure!(m2.dim() == 2, Runtime, "mat2 must be a matrix, got {}-D tensor", m2.dim());
+    let (s1, s2) = (m1.shape(), m2.shape());
+    ensure!(s1[1] == s2[0], Runtime, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", s1[0], s1[1], s2[0], s2[1]);
+    let oshape = [s1[0], s2[1]];
+    expand_check(input, &oshape)?;
+    check_bool(m1)?;
+    let out = beta_alpha_value(input, mm_raw(m1, m2)?, beta, alpha, &oshape)?;
+    let is = input.shape();
+    // d input = beta g (summed to its shape), d m1 = alpha g m2ᵀ, d m2 = alpha m1ᵀ g
+    let (beta0, alpha0) = (beta, alpha);
+    let (beta, alpha) = (super::scalar_as(beta, out.dtype()), super::scalar_as(alpha, out.dtype()));
+    record_jvp("AddmmBackward0", &[input, m1, m2], &[&out], &[Save::In(m1), Save::In(m2)], move |s, g, need| {
+        let gi = if need[0] { Some(super::sum_to(&maybe_multiply(&g[0], beta)?, &is)?) } else { None };
+        let g1 = if need[1] { Some(maybe_multiply(&mm(&g[0], &t(&s.get(1)?)?)?, alpha)?) } else { None };
+        let g2 = if need[2] { Some(maybe_multiply(&mm(&t(&s.get(0)?)?, &g[0])?, alpha)?) } else { None };
+        Ok(vec![gi, g1, g2])
+    },
+        // JVP: beta t_input + alpha (t_m1 m2 + m1 t_m2)
+        |tg| crate::autograd::forward::linear(3, tg, |i, ti| match i {
+            0 => maybe_multiply(ti, beta),
+            1 => maybe_multiply(&mm(ti, m2)?, alpha),
+            _ => maybe_multiply(&mm(m1, ti)?, alpha),
+        }))?;
+    // torch keeps mat2 only when mat1 needs a gradient (it is None otherwise)
+    let mut values = vec![("alpha", saved_num(alpha0)), ("beta", saved_num(beta0))];
+    let tensors: &[(usize, &'static str)] = if m1.requires_grad() { &[(0, "mat1"), (1, "mat2")] } else { values.push(("mat2", SavedValue::None)); &[(0, "mat1")] };
+    Node::annotate(&out, &values, tensors);
+    Ok(out)
+}
+
+/// `addmv(input, mat, vec, beta, alpha)` = beta * input + alpha * mat @ vec (AddmvBackward0).
+pub fn addmv(input: &Tensor, m: &Tensor, v: &Tensor, beta: Scalar, alpha: Scalar) -> Result<Tensor> {
+    ensure!(m.dim() == 2 && v.dim() == 1 && input.dim() <= 1, Runtime, "vector + matrix @ vector expected, got {}, {}, {}", input.dim(), m.dim(), v.dim());
+    let (sm, sv) = (m.shape(), v.shape());
+    ensure!(sm[1] == sv[0] && (sm[0] == input.numel() || input.numel() == 1), Runtime, "size mismatch, got input ({}), mat ({}x{}), vec ({})",
+        input.shape().first().copied().unwrap_or(1), sm[0], sm[1], sv[0]);
+    if input.dtype() != m.dtype() || m.dtype() != v.dtype() {
+        bail!(Runtime, "addmv input tensors must have the same dtype, but got {}, {}, and {}", input.dtype().scalar_name(), m.dtype().scalar_name(), v.dtype().scalar_name());
+    }
+    if m.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"addmv_impl_cpu\" not implemented for 'Bool'");
+    }
+    let p = { let _raw = crate::autograd::raw_mode(); mv(m, v)? };
+    let out = beta_alpha_value(input, p, beta, alpha, &[sm[0]])?;
+    let is = input.shape();
+    // d input = beta g, d mat = alpha g vᵀ (outer), d vec = alpha matᵀ g
+    let (beta0, alpha0) = (beta, alpha);
+    let (beta, alpha) = (super::scalar_as(beta, out.dtype()), super::scalar_as(alpha, out.dtype()));
+    record_jvp("AddmvBackward0", &[input, m, v], &[&out], &[Save::In(m), Save::In(v)], move |s, g, need| {
+        let gi = if need[0] { Some(super::sum_to(&maybe_multiply(&g[0], beta)?, &is)?) } else { None };
+        let gm = if need[1] { Some(maybe_multiply(&mul(&unsqueeze(&g[0], 1)?, &unsqueeze(&s.get(1)?, 0)?)?, alpha)?) } else { None };
+        let gv = if need[2] { Some(maybe_multiply(&mv(&t(&s.get(0)?)?, &g[0])?, alpha)?) } else { None };
+        Ok(vec![gi, gm, gv])
+    },
+        // JVP: beta t_input + alpha (t_mat vec + mat t_vec)
+        |tg| crate::autograd::forward::linear(3, tg, |i, ti| match i {
+            0 => maybe_multiply(ti, beta),
+            1 => maybe_multiply(&mv(ti, v)?, alpha),
+            _ => maybe_multiply(&mv(m, ti)?, alpha),
+        }))?;
+    Node::annotate(&out, &[("alpha", saved_num(alpha0)), ("beta", saved_num(beta0))], &[(0, "mat"), (1, "vec")]);
+    Ok(out)
+}
+
+/// `size(i)` with torch's IndexError for a dim the tensor lacks.
+fn size_at(x: &Tensor, i: usize) -> Result<usize> {
+    let d = crate::shape::wrap_dim(i as i64, x.dim())?;
+    Ok(x.shape().get(d).copied().unwrap_or(1))
+}
+
+/// `baddbmm(input, b1, b2, beta, alpha)` = beta * input + alpha * b1 @ b2 per batch
+/// (BaddbmmBackward0); `input` broadcasts to `(b, n, p)`.
+pub fn baddbmm(input: &Tensor, b1: &Tensor, b2: &Tensor, beta: Scalar, alpha: Scalar) -> Result<Tensor> {
+    let oshape = [size_at(b1, 0)?, size_at(b1, 1)?, size_at(b2, 2)?];
+    expand_check(input, &oshape)?;
+    ensure!(b1.dim() == 3, Runtime, "batch1 must be a 3D tensor");
+    ensure!(b2.dim() == 3, Runtime, "batch2 must be a 3D tensor");
+    let (sa, sb) = (b1.shape(), b2.shape());
+    ensure!(sb[0] == sa[0] && sb[1] == sa[2], Runtime, "Expected size for first two dimensions of batch2 tensor to be: [{}, {}] but got: [{}, {}].", sa[0], sa[2], sb[0], sb[1]);
+    if input.dtype() != b1.dtype() {
+        bail!(Runtime, "Input dtypes must be the same, got: input {}, batch1: {}, batch2: {}", input.dtype().cpp_type_name(), b1.dtype().cpp_type_name(), b2.dtype().cpp_type_name());
+    }
+    if b1.dtype() != b2.dtype() {
+        bail!(Runtime, "expected scalar type {} but found {}", b1.dtype().scalar_name(), b2.dtype().scalar_name());
+    }
+    if b1.dtype() == DType::Bool {
+        bail!(NotImplemented, "\"baddbmm\" not implemented for 'Bool'");
+    }
+    let out = beta_alpha_value(input, bmm_raw(b1, b2)?, beta, alpha, &oshape)?;
+    let is = input.shape();
+    // d input = beta g, d b1 = alpha g b2ᵀ, d b2 = alpha b1ᵀ g (per batch)
+    let (beta0, alpha0) = (beta, alpha);
+    let (beta, alpha) = (super::scalar_as(beta, out.dtype()), super::scalar_as(alpha, out.dtype()));
+    record_jvp("BaddbmmBackward0", &[input, b1, b2], &[&out], &[Save::In(b1), Save::In(b2)], move |s, g, need| {
+        let gi = if need[0] { Some(super::sum_to(&maybe_multiply(&g[0], beta)?, &is)?) } else { None };
+        let g1 = if need[1] { Some(maybe_multiply(&bmm(&g[0], &transpose(&s.get(1)?, 1, 2)?)?, alpha)?) } else { None };
+        let g2 = if need[2] { Some(maybe_multiply(&bmm(&transpose(&s.get(0)?, 1, 2)?, &g[0])?, alpha)?) } else { None };
+        Ok(vec![gi, g1, g2])
+    },
+        // JVP: beta t_input + alpha (t_b1 b2 + b1 t_b2)
+        |tg| crate::autograd::forward::linear(3, tg, |i, ti| match i {
+            0 => maybe_multiply(ti, beta),
+            1 => maybe_multiply(&bmm(ti, b2)?, alpha),
+            _ => maybe_multiply(&bmm(b1, ti)?, alpha),
+        }))?;
+    Node::annotate(&out, &[("alpha", saved_num(alpha0)), ("beta", saved_num(beta0))], &[(0, "batch1"), (1, "batch2")]);
+    Ok(out)
 }

@@ -12,6 +12,7 @@ pub mod random;
 pub mod reduce;
 pub mod shape;
 pub mod sort;
+pub mod ternary;
 pub mod unary;
 
 pub use binary::*;
@@ -24,6 +25,7 @@ pub use random::*;
 pub use reduce::*;
 pub use shape::*;
 pub use sort::*;
+pub use ternary::*;
 pub use unary::*;
 
 use crate::autograd::{is_grad_enabled, is_inference_mode, needs_history, record, record_with};

@@ -977,46 +977,6 @@ pub fn glu(x: &Tensor, dim: i64) -> Result<Tensor> {
 }
 
 // ---------------------------------------------------------------------------------------
-// addmm / linear
-// ---------------------------------------------------------------------------------------
-
-/// `addmm(input, m1, m2, beta, alpha)` = beta * input + alpha * m1 @ m2 (AddmmBackward0).
-pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: f64, alpha: f64) -> Result<Tensor> {
-    ensure!(m1.dim() == 2, Runtime, "mat1 must be a matrix, got {}-D tensor", m1.dim());
-    ensure!(m2.dim() == 2, Runtime, "mat2 must be a matrix, got {}-D tensor", m2.dim());
-    let (s1, s2) = (m1.shape(), m2.shape());
-    ensure!(s1[1] == s2[0], Runtime, "mat1 and mat2 shapes cannot be multiplied ({}x{} and {}x{})", s1[0], s1[1], s2[0], s2[1]);
-    let oshape = [s1[0], s2[1]];
-    ensure!(crate::shape::broadcast_shapes(&input.shape(), &oshape).map(|s| s[..] == oshape).unwrap_or(false), Runtime,
-        "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
-        oshape[1], input.shape().last().copied().unwrap_or(0), input.dim().saturating_sub(1), crate::shape::fmt_list(&oshape), crate::shape::fmt_list(&input.shape()));
-    ensure!(input.dtype() == m1.dtype() && m1.dtype() == m2.dtype(), Runtime,
-        "self and mat2 must have the same dtype, but got {} and {}", m1.dtype().scalar_name(), m2.dtype().scalar_name());
-    let out = no_grad(|| {
-        let p = super::mm(m1, m2)?;
-        let p = if alpha == 1.0 { p } else { mul(&p, &sc(alpha))? };
-        if beta == 0.0 { Ok(p) } else if beta == 1.0 { add(input, &p) } else { add(&mul(input, &sc(beta))?, &p) }
-    })?;
-    let out = fresh(&out)?;
-    let is = input.shape();
-    // d input = beta g (summed to its shape), d m1 = alpha g m2ᵀ, d m2 = alpha m1ᵀ g
-    record("AddmmBackward0", &[input, m1, m2], &[&out], &[Save::In(m1), Save::In(m2)], move |s, g, need| {
-        let gi = if need[0] { Some(sum_to(&if beta == 1.0 { g[0].clone() } else { mul(&g[0], &sc(beta))? }, &is)?) } else { None };
-        let ga = if alpha == 1.0 { g[0].clone() } else { mul(&g[0], &sc(alpha))? };
-        let g1 = if need[1] { Some(super::mm(&ga, &t(&s.get(1)?)?)?) } else { None };
-        let g2 = if need[2] { Some(super::mm(&t(&s.get(0)?)?, &ga)?) } else { None };
-        Ok(vec![gi, g1, g2])
-    })?;
-    // torch keeps mat2 only when mat1 needs a gradient (it is None otherwise)
-    use crate::autograd::{Node, SavedValue};
-    let num = |v: f64| if v.fract() == 0.0 && v.abs() < 1e15 { SavedValue::Int(v as i64) } else { SavedValue::Float(v) };
-    let mut values = vec![("alpha", num(alpha)), ("beta", num(beta))];
-    let tensors: &[(usize, &'static str)] = if m1.requires_grad() { &[(0, "mat1"), (1, "mat2")] } else { values.push(("mat2", SavedValue::None)); &[(0, "mat1")] };
-    Node::annotate(&out, &values, tensors);
-    Ok(out)
-}
-
-// ---------------------------------------------------------------------------------------
 // losses
 // ---------------------------------------------------------------------------------------
 

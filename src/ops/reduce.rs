@@ -553,3 +553,135 @@ pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
     })?;
     Ok(out)
 }
+
+/// A row-wise scan of `x` along dim `d` (moved last for the kernel, then back); integer and
+/// bool inputs scan in int64.
+fn scan_along(x: &Tensor, d: usize, op: ScanOp) -> Result<Tensor> {
+    let shape = x.shape();
+    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let dims = if shape.is_empty() { vec![] } else { vec![d] };
+    let (c, kept, row) = rows_last(x, &dims)?;
+    let c = if c.dtype() == od { c } else { super::cast_raw(&c, od)? };
+    let t = backend::scan(&c, row, op)?;
+    let mut pshape = kept.clone();
+    if !shape.is_empty() {
+        pshape.push(shape[d]);
+    }
+    let t = super::as_strided_view(&t, &crate::shape::Layout::contiguous(&pshape));
+    if shape.is_empty() {
+        return Ok(t.detach());
+    }
+    Ok(super::contiguous(&permute(&t, &last_to(shape.len(), d))?)?.detach())
+}
+
+/// The permutation that moves the last of `nd` dims back to position `d`.
+fn last_to(nd: usize, d: usize) -> Vec<i64> {
+    (0..nd).map(|i| if i < d { i as i64 } else if i == d { (nd - 1) as i64 } else { (i - 1) as i64 }).collect()
+}
+
+/// `cumprod(x, dim)` (CumprodBackward0): the running product along `dim`; integer and bool
+/// inputs give int64.
+pub fn cumprod(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.dim())?;
+    let out = scan_along(x, d, ScanOp::Cumprod)?;
+    // d/dx_k sum_j g_j y_j = sum_{j>=k} g_j prod_{i<=j, i!=k} x_i (see cumprod_backward)
+    record_jvp("CumprodBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        Ok(vec![Some(cumprod_backward(&g[0], &s.get(0)?, d, &s.get(1)?)?)])
+    },
+        // JVP: torch's cumprod_jvp, cumsum(t / x) y, with the zeros of x handled apart
+        |t| Ok(vec![Some(cumprod_jvp(t.one(), x, &out, d)?)]))?;
+    crate::autograd::Node::annotate(&out, &[("dim", SavedValue::Int(d as i64))], &[]);
+    Ok(out)
+}
+
+fn zero_mask(x: &Tensor) -> Result<Tensor> {
+    super::compare(x, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)
+}
+
+/// torch's `cumprod_jvp`: `cumsum(t / x) * y` where x has no zero; from the first zero of a
+/// row on, the cumulative product of x with that zero replaced by its tangent.
+fn cumprod_jvp(t: &Tensor, x: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    let di = d as i64;
+    let gen = mul(&cumsum(&div(t, x)?, di)?, y)?;
+    let zeros = zero_mask(x)?;
+    if x.dim() == 0 {
+        return super::where_(&zeros, t, &gen);
+    }
+    let first = super::logical(&zeros, &super::compare(&cumsum(&zeros, di)?, &Tensor::wrapped_scalar(Scalar::Int(1)), super::BinOp::Eq)?, super::BinOp::And)?;
+    let new_grad = cumprod(&super::where_(&first, t, x)?, di)?;
+    let after = super::compare(&cumsum(&first, di)?, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Ne)?;
+    super::where_(&after, &new_grad, &gen)
+}
+
+/// `flip(cumsum(flip(w)))` along `d`: the sums from each position to the end.
+fn reversed_cumsum(w: &Tensor, d: usize) -> Result<Tensor> {
+    let di = [d as i64];
+    super::flip(&cumsum(&super::flip(w, &di)?, d as i64)?, &di)
+}
+
+/// torch's `cumprod_backward`: `reversed_cumsum(y g) / x` when x has no zero; with zeros, the
+/// O(n) products-of-the-others recurrence (not differentiable), or under grad mode (a graph
+/// being built for double backward) the O(n²) formula of differentiable ops.
+fn cumprod_backward(g: &Tensor, x: &Tensor, d: usize, y: &Tensor) -> Result<Tensor> {
+    if x.numel() <= 1 || x.dim() == 0 || x.shape()[d] == 1 {
+        return Ok(g.clone());
+    }
+    let w = mul(y, g)?;
+    let has_zero = all_any(&zero_mask(x)?, None, false, false)?.item()?.as_f64() != 0.0;
+    if !has_zero {
+        return div(&reversed_cumsum(&w, d)?, x);
+    }
+    if !crate::autograd::is_grad_enabled() {
+        return cumprod_backward_zeros(g, x, d);
+    }
+    // grad_k = sum_{j>=k} g_j prod_{i<=j, i!=k} x_i, one k at a time
+    let n = x.shape()[d];
+    let di = d as i64;
+    let mut ones_shape = x.shape().to_vec();
+    ones_shape[d] = 1;
+    let ones = crate::tensor::full_on(&ones_shape, Scalar::Int(1), g.dtype(), g.device())?;
+    let mut parts = Vec::with_capacity(n);
+    for k in 0..n {
+        let k = k as i64;
+        let omitted = if k == 0 {
+            super::cat(&[ones.clone(), cumprod(&super::slice(x, di, Some(1), None, 1)?, di)?], di)?
+        } else {
+            let until = prod(&super::slice(x, di, Some(0), Some(k), 1)?, Some(d), true)?;
+            if k == n as i64 - 1 {
+                until
+            } else {
+                let from = cumprod(&super::slice(x, di, Some(k + 1), None, 1)?, di)?;
+                super::cat(&[until.clone(), mul(&until, &from)?], di)?
+            }
+        };
+        parts.push(sum_dims(&mul(&super::slice(g, di, Some(k), None, 1)?, &omitted)?, &[d], false, None)?);
+    }
+    super::stack(&parts, di)
+}
+
+/// The gradient of cumprod with zeros in `x`, row by row on the host:
+/// `grad_k = P_{k-1} S_k` with `P` the prefix products and `S_k = g_k + x_{k+1} S_{k+1}`.
+fn cumprod_backward_zeros(g: &Tensor, x: &Tensor, d: usize) -> Result<Tensor> {
+    let shape = x.shape();
+    let (xc, kept, n) = rows_last(x, &[d])?;
+    let (gc, _, _) = rows_last(g, &[d])?;
+    let (xv, gv) = (xc.to_f64_vec()?, gc.to_f64_vec()?);
+    let mut out = vec![0f64; xv.len()];
+    for ((o, xr), gr) in out.chunks_mut(n).zip(xv.chunks(n)).zip(gv.chunks(n)) {
+        let mut s = 0.0;
+        for k in (0..n).rev() {
+            s = if k + 1 < n { gr[k] + xr[k + 1] * s } else { gr[k] };
+            o[k] = s;
+        }
+        let mut p = 1.0;
+        for k in 0..n {
+            o[k] *= p;
+            p *= xr[k];
+        }
+    }
+    let mut pshape = kept;
+    pshape.push(n);
+    let t = crate::tensor::from_f64s(&out, &pshape, g.dtype())?;
+    let t = if g.device().is_cpu() { t } else { backend::to_device(&t, g.device())? };
+    super::contiguous(&permute(&t, &last_to(shape.len(), d))?)
+}

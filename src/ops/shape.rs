@@ -254,8 +254,8 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
 /// `expand(sizes)` with -1 for "keep".
 pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let l = x.layout();
-    ensure!(sizes.len() >= l.ndim(), Runtime, "expand(torch.FloatTensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
-        l.shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "), fmt_list(&sizes.iter().map(|&s| s.max(0) as usize).collect::<Vec<_>>()), sizes.len(), l.ndim());
+    ensure!(sizes.len() >= l.ndim(), Runtime, "expand(torch.{}{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of dimensions in the tensor ({})",
+        x.dtype().legacy_name(), fmt_list(&l.shape), fmt_list(&sizes.iter().map(|&s| s.max(0) as usize).collect::<Vec<_>>()), sizes.len(), l.ndim());
     let lead = sizes.len() - l.ndim();
     if let Some(i) = sizes[..lead].iter().position(|&s| s == -1) {
         bail!(Runtime, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i);

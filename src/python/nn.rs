@@ -131,11 +131,16 @@ fn _nn_erf(py: Python<'_>, x: T<'_>) -> PyResult<Py<PyAny>> {
     run(py, x.numel(), || ops::erf(&x))
 }
 
+/// A whole float as an int scalar (as Python passes `beta=1`).
+fn num(v: f64) -> crate::tensor::Scalar {
+    if v.fract() == 0.0 && v.abs() < 1e15 { crate::tensor::Scalar::Int(v as i64) } else { crate::tensor::Scalar::Float(v) }
+}
+
 #[pyfunction]
 #[pyo3(signature = (input, mat1, mat2, beta=1.0, alpha=1.0))]
 fn _nn_addmm(py: Python<'_>, input: T<'_>, mat1: T<'_>, mat2: T<'_>, beta: f64, alpha: f64) -> PyResult<Py<PyAny>> {
     let (i, a, b) = (input.t.clone(), mat1.t.clone(), mat2.t.clone());
-    run(py, a.numel() * b.shape().last().copied().unwrap_or(1), || ops::addmm(&i, &a, &b, beta, alpha))
+    run(py, a.numel() * b.shape().last().copied().unwrap_or(1), || ops::addmm(&i, &a, &b, num(beta), num(alpha)))
 }
 
 #[pyfunction]

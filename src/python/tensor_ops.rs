@@ -1273,3 +1273,228 @@ fn index_put_indices(fname: &str, indices: &Bound<'_, PyAny>) -> PyResult<Vec<Op
     }
     Ok(out)
 }
+
+// ---- lerp, addcmul, addcdiv, cumprod, addmm, addmv, baddbmm -----------------------------
+
+/// `lerp`'s weight: a tensor (LerpBackward1) or a number (LerpBackward0).
+enum LerpWeight {
+    Tensor(Tensor),
+    Number(Scalar),
+}
+
+fn type_label(o: &Bound<'_, PyAny>) -> String {
+    if o.cast::<PyTensor>().is_ok() {
+        return "Tensor".into();
+    }
+    o.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+}
+
+/// torch's "invalid combination" TypeError for `lerp(end, weight)` (the method's signatures).
+fn lerp_args(fname: &str, end: &Bound<'_, PyAny>, weight: &Bound<'_, PyAny>) -> PyResult<(Tensor, LerpWeight)> {
+    let e = end.cast::<PyTensor>().ok().map(|t| t.get().t.clone());
+    let w = match weight.cast::<PyTensor>() {
+        Ok(t) => Some(LerpWeight::Tensor(t.get().t.clone())),
+        Err(_) => py_scalar(weight).map(LerpWeight::Number),
+    };
+    if let (Some(e), Some(w)) = (e, w) {
+        return Ok((e, w));
+    }
+    let (te, tw) = (type_label(end), type_label(weight));
+    // torch marks the first argument that fails a signature and every one after it
+    let mark = |ok: bool, s: &str| if ok { s.to_string() } else { format!("!{s}!") };
+    let end_ok = te == "Tensor";
+    let tensor_w = format!("({}, {})", mark(end_ok, &te), mark(end_ok && tw == "Tensor", &tw));
+    let number_w = format!("({}, {})", mark(end_ok, &te), mark(end_ok && py_scalar(weight).is_some(), &tw));
+    Err(PyTypeError::new_err(format!(
+        "{fname}() received an invalid combination of arguments - got ({te}, {tw}), but expected one of:\n * (Tensor end, Tensor weight)\n      didn't match because some of the arguments have invalid types: {tensor_w}\n * (Tensor end, Number weight)\n      didn't match because some of the arguments have invalid types: {number_w}\n"
+    )))
+}
+
+fn lerp_core(t: &Tensor, e: &Tensor, w: &LerpWeight) -> CoreResult<Tensor> {
+    match w {
+        LerpWeight::Tensor(w) => ops::lerp_tensor(t, e, w),
+        LerpWeight::Number(s) => ops::lerp_scalar(t, e, *s),
+    }
+}
+
+/// A tensor argument of a method, with torch's TypeError otherwise.
+fn tensor_arg(fname: &str, arg: &str, pos: usize, v: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    match v.cast::<PyTensor>() {
+        Ok(t) => Ok(t.get().t.clone()),
+        Err(_) => Err(not_tensor(fname, arg, pos, v)),
+    }
+}
+
+/// An int argument of a method (a Python int, not a bool or float), with torch's TypeError.
+fn int_arg(fname: &str, arg: &str, pos: usize, v: &Bound<'_, PyAny>) -> PyResult<i64> {
+    if !v.is_instance_of::<pyo3::types::PyBool>() {
+        if let Ok(i) = v.extract::<i64>() {
+            return Ok(i);
+        }
+    }
+    let tn = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    Err(PyTypeError::new_err(format!("{fname}(): argument '{arg}' (position {pos}) must be int, not {tn}")))
+}
+
+/// A keyword number argument (`value=`, `beta=`, `alpha=`), `default` when absent.
+fn number_arg(fname: &str, arg: &str, v: Option<&Bound<'_, PyAny>>, default: Scalar) -> PyResult<Scalar> {
+    match v {
+        None => Ok(default),
+        Some(v) => py_scalar(v).ok_or_else(|| {
+            let tn = v.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            PyTypeError::new_err(format!("{fname}(): argument '{arg}' must be Number, not {tn}"))
+        }),
+    }
+}
+
+/// The shape `addmm`/`addmv`/`baddbmm` produce from well-formed operands (None when the
+/// operands are malformed: the op itself reports that).
+fn product_shape(kind: &str, a: &Tensor, b: &Tensor) -> Option<Vec<usize>> {
+    let (sa, sb) = (a.shape(), b.shape());
+    match kind {
+        "addmm" if a.dim() == 2 && b.dim() == 2 => Some(vec![sa[0], sb[1]]),
+        "addmv" if a.dim() == 2 && b.dim() == 1 => Some(vec![sa[0]]),
+        "baddbmm" if a.dim() == 3 && b.dim() == 3 => Some(vec![sa[0], sa[1], sb[2]]),
+        _ => None,
+    }
+}
+
+type BetaAlphaOp = fn(&Tensor, &Tensor, &Tensor, Scalar, Scalar) -> CoreResult<Tensor>;
+
+fn beta_alpha_op(kind: &str) -> BetaAlphaOp {
+    match kind {
+        "addmm" => ops::addmm,
+        "addmv" => ops::addmv,
+        _ => ops::baddbmm,
+    }
+}
+
+impl PyTensor {
+    /// `addmm` / `addmv` / `baddbmm` (and their in-place forms when `target`).
+    #[allow(clippy::too_many_arguments)]
+    fn beta_alpha(&self, py: Python<'_>, kind: &str, names: (&str, &str), a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, beta: Option<&Bound<'_, PyAny>>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>, inplace: bool) -> PyResult<Option<Py<PyAny>>> {
+        let fname = if inplace { format!("{kind}_") } else { kind.to_string() };
+        let a = tensor_arg(&fname, names.0, 1, a)?;
+        let b = tensor_arg(&fname, names.1, 2, b)?;
+        let beta = number_arg(&fname, "beta", beta, Scalar::Int(1))?;
+        let alpha = number_arg(&fname, "alpha", alpha, Scalar::Int(1))?;
+        let f = beta_alpha_op(kind);
+        let t = &self.t;
+        if inplace {
+            if let Some(s) = product_shape(kind, &a, &b) {
+                ops::check_inplace_shape(t, &s)?;
+            }
+            ops::inplace(t, |inp| f(inp, &a, &b, beta, alpha))?;
+            return Ok(None);
+        }
+        let work = a.numel() * b.shape().last().copied().unwrap_or(1);
+        run_out(py, kind, work, out, || f(t, &a, &b, beta, alpha)).map(Some)
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    /// Linear interpolation ``self + weight * (end - self)``; ``weight`` is a number or a
+    /// broadcastable tensor.
+    #[pyo3(signature = (end, weight, *, out=None))]
+    fn lerp(&self, py: Python<'_>, end: &Bound<'_, PyAny>, weight: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        let (e, w) = lerp_args("lerp", end, weight)?;
+        let t = &self.t;
+        run_out(py, "lerp", t.numel(), out, || lerp_core(t, &e, &w))
+    }
+    /// In-place version of ``lerp``.
+    fn lerp_<'py>(slf: &Bound<'py, Self>, end: &Bound<'py, PyAny>, weight: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let (e, w) = lerp_args("lerp_", end, weight)?;
+        ops::inplace(&slf.get().t, |inp| lerp_core(inp, &e, &w))?;
+        Ok(slf.clone())
+    }
+    /// ``self + value * tensor1 * tensor2`` element-wise (broadcasting, type promotion).
+    #[pyo3(signature = (tensor1, tensor2, *, value=None, out=None))]
+    fn addcmul(&self, py: Python<'_>, tensor1: &Bound<'_, PyAny>, tensor2: &Bound<'_, PyAny>, value: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        let (a, b) = (tensor_arg("addcmul", "tensor1", 1, tensor1)?, tensor_arg("addcmul", "tensor2", 2, tensor2)?);
+        let v = number_arg("addcmul", "value", value, Scalar::Int(1))?;
+        let t = &self.t;
+        run_out(py, "addcmul", t.numel(), out, || ops::addcmul(t, &a, &b, v))
+    }
+    /// In-place version of ``addcmul``.
+    #[pyo3(signature = (tensor1, tensor2, *, value=None))]
+    fn addcmul_<'py>(slf: &Bound<'py, Self>, tensor1: &Bound<'py, PyAny>, tensor2: &Bound<'py, PyAny>, value: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let (a, b) = (tensor_arg("addcmul_", "tensor1", 1, tensor1)?, tensor_arg("addcmul_", "tensor2", 2, tensor2)?);
+        let v = number_arg("addcmul_", "value", value, Scalar::Int(1))?;
+        ops::inplace(&slf.get().t, |inp| ops::addcmul(inp, &a, &b, v))?;
+        Ok(slf.clone())
+    }
+    /// ``self + value * tensor1 / tensor2`` element-wise (broadcasting, type promotion).
+    #[pyo3(signature = (tensor1, tensor2, *, value=None, out=None))]
+    fn addcdiv(&self, py: Python<'_>, tensor1: &Bound<'_, PyAny>, tensor2: &Bound<'_, PyAny>, value: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        let (a, b) = (tensor_arg("addcdiv", "tensor1", 1, tensor1)?, tensor_arg("addcdiv", "tensor2", 2, tensor2)?);
+        let v = number_arg("addcdiv", "value", value, Scalar::Int(1))?;
+        let t = &self.t;
+        run_out(py, "addcdiv", t.numel(), out, || ops::addcdiv(t, &a, &b, v))
+    }
+    /// In-place version of ``addcdiv``.
+    #[pyo3(signature = (tensor1, tensor2, *, value=None))]
+    fn addcdiv_<'py>(slf: &Bound<'py, Self>, tensor1: &Bound<'py, PyAny>, tensor2: &Bound<'py, PyAny>, value: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let (a, b) = (tensor_arg("addcdiv_", "tensor1", 1, tensor1)?, tensor_arg("addcdiv_", "tensor2", 2, tensor2)?);
+        let v = number_arg("addcdiv_", "value", value, Scalar::Int(1))?;
+        ops::inplace(&slf.get().t, |inp| ops::addcdiv(inp, &a, &b, v))?;
+        Ok(slf.clone())
+    }
+    /// The cumulative product of the elements along ``dim``.
+    #[pyo3(signature = (dim, *, dtype=None, out=None))]
+    fn cumprod(&self, py: Python<'_>, dim: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        let dim = int_arg("cumprod", "dim", 1, dim)?;
+        let dt = opt_dtype(dtype)?;
+        ops::check_grad_dtype(&self.t, dt)?;
+        let t = match dt { Some(d) => ops::to_dtype(&self.t, d)?, None => self.t.clone() };
+        run_out(py, "cumprod", t.numel(), out, || ops::cumprod(&t, dim))
+    }
+    /// In-place version of ``cumprod``.
+    #[pyo3(signature = (dim, *, dtype=None))]
+    fn cumprod_<'py>(slf: &Bound<'py, Self>, dim: &Bound<'py, PyAny>, dtype: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        let dim = int_arg("cumprod_", "dim", 1, dim)?;
+        let t = &slf.get().t;
+        if let Some(d) = opt_dtype(dtype)? {
+            if d != t.dtype() {
+                return Err(PyRuntimeError::new_err(format!("Bad in-place call: input tensor dtype {} and output tensor dtype {} should match", t.dtype().cpp_type_name(), d.cpp_type_name())));
+            }
+        }
+        ops::inplace(t, |inp| ops::cumprod(inp, dim))?;
+        Ok(slf.clone())
+    }
+    /// ``beta * self + alpha * (mat1 @ mat2)`` for matrices ``mat1``, ``mat2``; ``self``
+    /// broadcasts to the product's shape.
+    #[pyo3(signature = (mat1, mat2, *, beta=None, alpha=None, out=None))]
+    fn addmm(&self, py: Python<'_>, mat1: &Bound<'_, PyAny>, mat2: &Bound<'_, PyAny>, beta: Option<&Bound<'_, PyAny>>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        Ok(self.beta_alpha(py, "addmm", ("mat1", "mat2"), mat1, mat2, beta, alpha, out, false)?.expect("a result"))
+    }
+    /// In-place version of ``addmm``.
+    #[pyo3(signature = (mat1, mat2, *, beta=None, alpha=None))]
+    fn addmm_<'py>(slf: &Bound<'py, Self>, mat1: &Bound<'py, PyAny>, mat2: &Bound<'py, PyAny>, beta: Option<&Bound<'py, PyAny>>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        slf.get().beta_alpha(slf.py(), "addmm", ("mat1", "mat2"), mat1, mat2, beta, alpha, None, true)?;
+        Ok(slf.clone())
+    }
+    /// ``beta * self + alpha * (mat @ vec)`` for a matrix ``mat`` and a vector ``vec``.
+    #[pyo3(signature = (mat, vec, *, beta=None, alpha=None, out=None))]
+    fn addmv(&self, py: Python<'_>, mat: &Bound<'_, PyAny>, vec: &Bound<'_, PyAny>, beta: Option<&Bound<'_, PyAny>>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        Ok(self.beta_alpha(py, "addmv", ("mat", "vec"), mat, vec, beta, alpha, out, false)?.expect("a result"))
+    }
+    /// In-place version of ``addmv``.
+    #[pyo3(signature = (mat, vec, *, beta=None, alpha=None))]
+    fn addmv_<'py>(slf: &Bound<'py, Self>, mat: &Bound<'py, PyAny>, vec: &Bound<'py, PyAny>, beta: Option<&Bound<'py, PyAny>>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        slf.get().beta_alpha(slf.py(), "addmv", ("mat", "vec"), mat, vec, beta, alpha, None, true)?;
+        Ok(slf.clone())
+    }
+    /// ``beta * self + alpha * (batch1 @ batch2)`` for 3-d ``batch1``, ``batch2`` (one matrix
+    /// product per batch); ``self`` broadcasts to the product's shape.
+    #[pyo3(signature = (batch1, batch2, *, beta=None, alpha=None, out=None))]
+    fn baddbmm(&self, py: Python<'_>, batch1: &Bound<'_, PyAny>, batch2: &Bound<'_, PyAny>, beta: Option<&Bound<'_, PyAny>>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        Ok(self.beta_alpha(py, "baddbmm", ("batch1", "batch2"), batch1, batch2, beta, alpha, out, false)?.expect("a result"))
+    }
+    /// In-place version of ``baddbmm``.
+    #[pyo3(signature = (batch1, batch2, *, beta=None, alpha=None))]
+    fn baddbmm_<'py>(slf: &Bound<'py, Self>, batch1: &Bound<'py, PyAny>, batch2: &Bound<'py, PyAny>, beta: Option<&Bound<'py, PyAny>>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        slf.get().beta_alpha(slf.py(), "baddbmm", ("batch1", "batch2"), batch1, batch2, beta, alpha, None, true)?;
+        Ok(slf.clone())
+    }
+}

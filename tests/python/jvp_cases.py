@@ -104,6 +104,11 @@ CASES = [
     ("maximum", lambda torch, x, y: torch.maximum(x, y), [((3, 4), "any"), ((3, 4), "any")]),
     ("minimum", lambda torch, x, y: torch.minimum(x, y), [((3, 4), "any"), ((3, 4), "any")]),
     ("where", lambda torch, x, y: torch.where(x > 0, x, y), [((3, 4), "any"), ((3, 4), "any")]),
+    # ternary pointwise
+    ("lerp", lambda torch, x, y: torch.lerp(x, y, 0.3), [((3, 4), "any"), ((3, 4), "any")]),
+    ("lerp_tensor", lambda torch, x, y, w: torch.lerp(x, y, w), [((3, 4), "any"), ((4,), "any"), ((3, 1), "any")]),
+    ("addcmul", lambda torch, x, y, z: torch.addcmul(x, y, z, value=0.5), [((3, 4), "any"), ((3, 4), "any"), ((3, 4), "any")]),
+    ("addcdiv", lambda torch, x, y, z: torch.addcdiv(x, y, z, value=-1.5), [((3, 4), "any"), ((3, 4), "any"), ((3, 4), "pos")]),
     # reductions
     ("sum", lambda torch, x: x.sum(), [((3, 4), "any")]),
     ("sum_dim", lambda torch, x: x.sum(1), [((3, 4), "any")]),
@@ -120,6 +125,7 @@ CASES = [
     ("norm_p1_dim", lambda torch, x: x.norm(p=1, dim=1), [((3, 4), "any")]),
     ("logsumexp", lambda torch, x: torch.logsumexp(x, 1), [((3, 4), "any")]),
     ("cumsum", lambda torch, x: x.cumsum(1), [((3, 4), "any")]),
+    ("cumprod", lambda torch, x: x.cumprod(1), [((3, 4), "pos")]),
     # shape and indexing
     ("view", lambda torch, x: x.view(4, 3), [((3, 4), "any")]),
     ("reshape_t", lambda torch, x: x.t().reshape(12), [((3, 4), "any")]),
@@ -145,6 +151,10 @@ CASES = [
     ("mv", lambda torch, x, y: torch.mv(x, y), [((3, 4), "any"), ((4,), "any")]),
     ("dot", lambda torch, x, y: torch.dot(x, y), [((4,), "any"), ((4,), "any")]),
     ("bmm", lambda torch, x, y: torch.bmm(x, y), [((2, 3, 4), "any"), ((2, 4, 2), "any")]),
+    ("addmm", lambda torch, b, x, y: torch.addmm(b, x, y), [((2,), "any"), ((3, 4), "any"), ((4, 2), "any")]),
+    ("addmm_scaled", lambda torch, b, x, y: torch.addmm(b, x, y, beta=0.5, alpha=-2), [((3, 2), "any"), ((3, 4), "any"), ((4, 2), "any")]),
+    ("addmv", lambda torch, b, x, y: torch.addmv(b, x, y, beta=2, alpha=0.5), [((3,), "any"), ((3, 4), "any"), ((4,), "any")]),
+    ("baddbmm", lambda torch, b, x, y: torch.baddbmm(b, x, y, alpha=1.5), [((3, 2), "any"), ((2, 3, 4), "any"), ((2, 4, 2), "any")]),
     ("matmul_batched", lambda torch, x, y: torch.matmul(x, y), [((2, 3, 4), "any"), ((4, 5), "any")]),
     ("linear", lambda torch, x, w, b: torch.nn.functional.linear(x, w, b), [((3, 4), "any"), ((2, 4), "any"), ((2,), "any")]),
     # nn
