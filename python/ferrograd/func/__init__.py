@@ -449,8 +449,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     return out
 
 
-def _jvp_outputs(output, has_aux, api):
-    """``(output, aux, flat outputs, their structure)`` of a jvp'd function, with torch's checks."""
+def _jvp_outputs(output, has_aux, api, not_tensor="expected f(*args) to return only tensors"):
+    """``(output, aux, flat outputs, their structure)`` of a transformed function, with torch's
+    checks (``not_tensor`` words the error for a non-tensor output, as each transform does)."""
     import ferrograd
 
     aux = None
@@ -463,8 +464,7 @@ def _jvp_outputs(output, has_aux, api):
     flat_out, out_spec = _flatten(output)
     for o in flat_out:
         if not isinstance(o, ferrograd.Tensor):
-            raise RuntimeError(
-                f"{api}: expected f(*args) to return only tensors, got unsupported type {type(o)}")
+            raise RuntimeError(f"{api}: {not_tensor}, got unsupported type {type(o)}")
     return output, aux, flat_out, out_spec
 
 
@@ -516,8 +516,6 @@ def linearize(func, *primals):
 # ---- jacrev / jacfwd / hessian ---------------------------------------------------------
 
 def _jac_prepare(func, args, kwargs, argnums, api, has_aux):
-    import ferrograd
-
     argnums_w, diff = _slice_argnums(args, argnums)
     flat_in, in_spec = _flatten(diff)
     keep = _depth > 0 or _external(flat_in)
@@ -526,19 +524,8 @@ def _jac_prepare(func, args, kwargs, argnums, api, has_aux):
         if x.dtype.is_complex:
             raise RuntimeError(f"{api}: Expected all inputs to be real but received complex tensor")
     new_args = _replace_args(args, _unflatten(lifted, in_spec), argnums_w)
-    output = _call(func, new_args, kwargs)
-    aux = None
-    if has_aux:
-        if not (isinstance(output, tuple) and len(output) == 2):
-            raise RuntimeError(
-                f"{api}: output of function f should be a tuple: (output, aux) if has_aux is True")
-        output, aux = output
-        _check_aux(aux)
-    flat_out, out_spec = _flatten(output)
-    for o in flat_out:
-        if not isinstance(o, ferrograd.Tensor):
-            raise RuntimeError(
-                f"{api}: Expected f to return only tensors, got unsupported type {type(o)}")
+    output, aux, flat_out, out_spec = _jvp_outputs(
+        _call(func, new_args, kwargs), has_aux, api, "Expected f to return only tensors")
     return argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep
 
 
