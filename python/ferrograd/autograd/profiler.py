@@ -443,7 +443,30 @@ class record_function:
 
 # ---- NVTX / ITT annotation, nvprof traces --------------------------------------------------------
 
-class emit_itt:
+class _Annotation:
+    """The protocol shared by ``emit_itt`` and ``emit_nvtx``: a no-op when disabled, entered
+    once only, and ``_start()`` raising since ferrograd's ops emit no such ranges."""
+
+    _kind = ""
+
+    def __init__(self, enabled=True, record_shapes=False):
+        self.enabled = enabled
+        self.entered = False
+        self.record_shapes = record_shapes
+
+    def __enter__(self):
+        if not self.enabled:
+            return
+        if self.entered:
+            raise RuntimeError(f"{self._kind} annotation context manager is not reentrant")
+        self.entered = True
+        self._start()
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        return False
+
+
+class emit_itt(_Annotation):
     """Context manager that makes every autograd operation emit an ITT range (for Intel VTune
     Profiler, ``vtune <--vtune-flags> <regular command here>``).
 
@@ -457,26 +480,13 @@ class emit_itt:
     without ITT``). As in PyTorch, an instance can be entered once only.
     """
 
-    def __init__(self, enabled=True, record_shapes=False):
-        self.enabled = enabled
-        self.entered = False
-        self.record_shapes = record_shapes
+    _kind = "ITT"
 
-    def __enter__(self):
-        if not self.enabled:
-            return
-        if self.entered:
-            raise RuntimeError("ITT annotation context manager is not reentrant")
-        self.entered = True
+    def _start(self):
         raise RuntimeError("Can't use ITT profiler - PyTorch was compiled without ITT")
 
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        if not self.enabled:
-            return
-        return False
 
-
-class emit_nvtx:
+class emit_nvtx(_Annotation):
     """Context manager that makes every autograd operation emit an NVTX range (for nvprof /
     Nsight Systems; load an nvprof trace with :func:`load_nvprof`).
 
@@ -491,26 +501,13 @@ class emit_nvtx:
     ``RuntimeError`` rather than profile nothing. An instance can be entered once only.
     """
 
-    def __init__(self, enabled=True, record_shapes=False):
-        self.enabled = enabled
-        self.entered = False
-        self.record_shapes = record_shapes
+    _kind = "NVTX"
 
-    def __enter__(self):
-        if not self.enabled:
-            return
-        if self.entered:
-            raise RuntimeError("NVTX annotation context manager is not reentrant")
-        self.entered = True
+    def _start(self):
         from .. import cuda
 
         cuda.synchronize()
         raise RuntimeError("Can't use NVTX profiler - ferrograd's operations emit no NVTX ranges")
-
-    def __exit__(self, exc_type, exc_val, exc_tb):
-        if not self.enabled:
-            return
-        return False
 
 
 def load_nvprof(path):
