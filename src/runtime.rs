@@ -175,6 +175,7 @@ unsafe fn fork_locks(lock: bool) {
     if lock {
         REQUESTED.fork_hold();
         POOL.fork_hold();
+        crate::cpu::team::fork_lock();
         // SAFETY: taking locks has no precondition.
         unsafe {
             crate::random::fork_lock(true);
@@ -187,6 +188,7 @@ unsafe fn fork_locks(lock: bool) {
             crate::autograd::fork_lock_accumulation(false);
             crate::cpu::alloc::fork_locks(false);
             crate::random::fork_lock(false);
+            crate::cpu::team::fork_unlock();
             POOL.fork_release();
             REQUESTED.fork_release();
         }

@@ -1,6 +1,19 @@
 //! Matrix products through the `gemm` crate (runtime CPU dispatch, any strides).
 
 
+/// A raw output pointer shared by the parts of a region (each writes its own rows).
+#[derive(Clone, Copy)]
+struct SendPtr<T>(*mut T);
+// SAFETY: only used to hand disjoint row ranges of one buffer to the parts of a region.
+unsafe impl<T> Sync for SendPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Send for SendPtr<T> {}
+impl<T> SendPtr<T> {
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
 /// One (batched) product `C = A @ B` with explicit element strides.
 #[derive(Clone, Copy)]
 pub struct MatmulArgs {
@@ -30,14 +43,16 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         // mid-size products: split the rows over the threads, one single-threaded gemm each
         // (gemm's own threading only pays off on large products)
         let rows = m.div_ceil(threads);
+        let parts = m.div_ceil(rows);
         let a_base = a_off as isize;
-        crate::runtime::install(|| {
-            use rayon::prelude::*;
-            c.par_chunks_mut(rows * n).enumerate().for_each(|(i, cc)| {
-                let r0 = (i * rows) as isize;
-                let sub = MatmulArgs { m: cc.len() / n, ..*args };
-                gemm_serial(&sub, a, (a_base + r0 * a_rs) as usize, b, b_off, cc);
-            })
+        let out = SendPtr(c.as_mut_ptr());
+        crate::cpu::team::run(parts, &|i| {
+            let r0 = i * rows;
+            let sub = MatmulArgs { m: rows.min(m - r0), ..*args };
+            // SAFETY: part i writes only rows r0..r0+sub.m of c (disjoint between parts), and
+            // `c` outlives the region (`run` returns after every part).
+            let cc = unsafe { std::slice::from_raw_parts_mut(out.get().add(r0 * n), sub.m * n) };
+            gemm_serial(&sub, a, (a_base + r0 as isize * a_rs) as usize, b, b_off, cc);
         });
         return;
     }

@@ -10,6 +10,7 @@ pub mod math;
 mod matmul;
 pub mod optim;
 pub mod reduce;
+pub(crate) mod team;
 pub mod topk_order;
 pub use matmul::{gemm, MatmulArgs};
 
