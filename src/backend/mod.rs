@@ -34,6 +34,13 @@ pub trait BackendStorage: Sized {
     fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()>;
     /// Reduce each row of `row` elements of the contiguous `l` into `out_dtype`.
     fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self>;
+    /// Sums over the leading rows of the contiguous `l` seen as `numel / inner` rows of `inner`
+    /// (`out[j] = Σ_i x[i, j]`, the bias gradient of a batch), in the input's float dtype,
+    /// without first transposing the reduced dims last; `None` where the backend has no such
+    /// kernel (the caller then transposes and reduces rows).
+    fn sum_leading(&self, _l: &Layout, _inner: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Max or min of each row with the index of its first occurrence (int64).
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)>;
     /// A row-wise scan of the contiguous `l` (same shape out).
@@ -305,6 +312,20 @@ pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[u
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.reduce(&d.layout, row, op, out_dtype));
     Ok(Tensor::from_storage_on(out, shape))
+}
+
+/// `x` (contiguous) summed over its leading rows into `inner` columns, or None where the
+/// backend has no kernel for it (see `BackendStorage::sum_leading`).
+pub fn sum_leading(x: &Tensor, inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+    let d = x.data();
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.sum_leading(&d.layout, inner)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.sum_leading(&d.layout, inner)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::sum".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, shape)))
 }
 
 /// Max/min of each row of the contiguous `x` with its index: (values, int64 indices).

@@ -48,6 +48,9 @@ impl BackendStorage for CpuStorage {
     fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self> {
         reduce::reduce(self, l, row, op, out_dtype)
     }
+    fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
+        reduce::sum_leading(self, l, inner)
+    }
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)> {
         reduce::arg_reduce(self, l, row, is_max)
     }

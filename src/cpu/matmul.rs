@@ -1,19 +1,6 @@
 //! Matrix products through the `gemm` crate (runtime CPU dispatch, any strides).
 
 
-/// A raw output pointer shared by the parts of a region (each writes its own rows).
-#[derive(Clone, Copy)]
-struct SendPtr<T>(*mut T);
-// SAFETY: only used to hand disjoint row ranges of one buffer to the parts of a region.
-unsafe impl<T> Sync for SendPtr<T> {}
-// SAFETY: as above.
-unsafe impl<T> Send for SendPtr<T> {}
-impl<T> SendPtr<T> {
-    fn get(self) -> *mut T {
-        self.0
-    }
-}
-
 /// One (batched) product `C = A @ B` with explicit element strides.
 #[derive(Clone, Copy)]
 pub struct MatmulArgs {
@@ -45,7 +32,7 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         let rows = m.div_ceil(threads);
         let parts = m.div_ceil(rows);
         let a_base = a_off as isize;
-        let out = SendPtr(c.as_mut_ptr());
+        let out = crate::cpu::team::SendPtr(c.as_mut_ptr());
         crate::cpu::team::run(parts, &|i| {
             let r0 = i * rows;
             let sub = MatmulArgs { m: rows.min(m - r0), ..*args };

@@ -1,5 +1,5 @@
 //! CPU kernels on (storage, layout): strided walks with contiguous fast paths, typed loops,
-//! rayon-parallel chunks above a size threshold. Nothing here knows about `Tensor`: this
+//! chunks run in parallel on the spinning team (`team.rs`) above a size threshold. Nothing here knows about `Tensor`: this
 //! folder is the CPU backend (`backend.rs` implements the contract of `crate::backend`).
 
 pub mod alloc;
@@ -19,11 +19,34 @@ use crate::shape::{walk1, walk2, Layout};
 use crate::storage::{CpuStorage, StorageElem};
 use crate::with_buf;
 use half::f16;
-use rayon::prelude::*;
 
 /// Below this many elements a kernel runs on the calling thread (a hand-off costs more).
 pub const PAR_THRESHOLD: usize = 1 << 16;
 const CHUNK: usize = 1 << 14;
+
+/// Whether `n` elements are worth splitting over the threads.
+fn parallel(n: usize) -> bool {
+    n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1
+}
+
+/// `k(i, chunk_i)` over the `CHUNK`-element chunks of `dst`, in parallel on the team.
+fn team_chunks<U: Send>(dst: &mut [U], k: impl Fn(usize, &mut [U]) + Sync) {
+    let n = dst.len();
+    let p = team::SendPtr(dst.as_mut_ptr());
+    team::run(n.div_ceil(CHUNK), &|i| {
+        let lo = i * CHUNK;
+        let len = CHUNK.min(n - lo);
+        // SAFETY: chunk i covers dst[lo..lo + len], disjoint from every other chunk, and
+        // `dst` is borrowed mutably until `run` returns after every chunk.
+        let c = unsafe { std::slice::from_raw_parts_mut(p.get().add(lo), len) };
+        k(i, c)
+    });
+}
+
+/// The chunk of `x` that matches chunk `i` (of length `len`) of the destination.
+fn chunk_of<T>(x: &[T], i: usize, len: usize) -> &[T] {
+    &x[i * CHUNK..i * CHUNK + len]
+}
 
 /// `out[i] = f(x[i])` over a layout, into a fresh contiguous Vec (from the buffer cache).
 pub fn map1<T: StorageElem, U: StorageElem>(s: &CpuStorage, l: &Layout, f: impl Fn(T) -> U + Sync) -> crate::Result<Vec<U>> {
@@ -53,8 +76,8 @@ pub fn map1_into<T: StorageElem, U: StorageElem>(dst: &mut [U], s: &CpuStorage, 
 
 /// Run `k(out_chunk, in_chunk)` over matching chunks, in parallel above the threshold.
 pub fn par_zip1<T: Sync, U: Send>(dst: &mut [U], x: &[T], k: impl Fn(&mut [U], &[T]) + Sync) {
-    if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-        crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(x.par_chunks(CHUNK)).for_each(|(o, x)| k(o, x)));
+    if parallel(dst.len()) {
+        team_chunks(dst, |i, o| k(o, chunk_of(x, i, o.len())));
     } else {
         k(dst, x);
     }
@@ -83,8 +106,8 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
                 *o = f(a, b);
             }
         };
-        if n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(xa.par_chunks(CHUNK).zip(xb.par_chunks(CHUNK))).for_each(|(o, (a, b))| kernel(o, a, b)));
+        if parallel(n) {
+            team_chunks(dst, |i, o| kernel(o, chunk_of(xa, i, o.len()), chunk_of(xb, i, o.len())));
         } else {
             kernel(dst, xa, xb);
         }
@@ -140,8 +163,8 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
                 *o = f(*o, c);
             }
         };
-        if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).for_each(kernel));
+        if parallel(dst.len()) {
+            team_chunks(dst, |_, o| kernel(o));
         } else {
             kernel(dst);
         }
@@ -154,8 +177,8 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
                 *o = f(*o, b);
             }
         };
-        if dst.len() >= PAR_THRESHOLD && crate::runtime::num_threads() > 1 {
-            crate::runtime::install(|| dst.par_chunks_mut(CHUNK).zip(xb.par_chunks(CHUNK)).for_each(|(o, b)| kernel(o, b)));
+        if parallel(dst.len()) {
+            team_chunks(dst, |i, o| kernel(o, chunk_of(xb, i, o.len())));
         } else {
             kernel(dst, xb);
         }
@@ -252,8 +275,19 @@ pub fn reduce_rows<T: Copy + Send + Sync, U: Send>(x: &[T], row: usize, f: impl 
     if row == 0 {
         return Vec::new();
     }
-    if x.len() >= PAR_THRESHOLD && x.len() / row > 1 && crate::runtime::num_threads() > 1 {
-        return crate::runtime::install(|| x.par_chunks(row).map(&f).collect());
+    let rows = x.len() / row;
+    if parallel(x.len()) && rows > 1 {
+        let per = (CHUNK / row).max(1);
+        let mut out: Vec<Option<U>> = (0..rows).map(|_| None).collect();
+        let p = team::SendPtr(out.as_mut_ptr());
+        team::run(rows.div_ceil(per), &|i| {
+            for r in i * per..rows.min((i + 1) * per) {
+                let v = f(&x[r * row..(r + 1) * row]);
+                // SAFETY: part i writes only the slots of its own rows; `out` outlives the region.
+                unsafe { *p.get().add(r) = Some(v) };
+            }
+        });
+        return out.into_iter().map(|v| v.expect("every row is reduced by its part")).collect();
     }
     x.chunks(row).map(f).collect()
 }
@@ -264,7 +298,14 @@ pub fn sum_slice<T: Elem>(x: &[T]) -> f64 {
     if x.len() >= PAR_THRESHOLD {
         // fixed chunking keeps the result independent of the thread count
         let parts: Vec<f64> = if crate::runtime::num_threads() > 1 {
-            crate::runtime::install(|| x.par_chunks(CHUNK).map(sum_slice_seq).collect())
+            let mut parts = vec![0f64; x.len().div_ceil(CHUNK)];
+            let p = team::SendPtr(parts.as_mut_ptr());
+            team::run(parts.len(), &|i| {
+                let v = sum_slice_seq(&x[i * CHUNK..x.len().min((i + 1) * CHUNK)]);
+                // SAFETY: part i writes only slot i of `parts`, which outlives the region.
+                unsafe { *p.get().add(i) = v };
+            });
+            parts
         } else {
             x.chunks(CHUNK).map(sum_slice_seq).collect()
         };

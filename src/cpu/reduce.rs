@@ -79,6 +79,29 @@ fn extreme<T: Elem>(r: &[T], is_max: bool) -> (T, i64) {
 }
 
 /// Max or min of each row with its index.
+/// Column sums of the contiguous `l` seen as rows of `inner`: each row is added into an f64
+/// accumulator row (one vectorised pass, no transpose), then rounded to the input's type.
+/// Float32 and float64 only (`None` otherwise).
+pub fn sum_leading(s: &CpuStorage, l: &Layout, inner: usize) -> Result<Option<CpuStorage>> {
+    fn go<T: StorageElem + Copy>(x: &[T], inner: usize, to: impl Fn(T) -> f64, from: impl Fn(f64) -> T) -> Result<Vec<T>> {
+        let mut acc = super::alloc::try_filled(inner, 0f64)?;
+        for row in x.chunks_exact(inner) {
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a += to(v);
+            }
+        }
+        Ok(acc.into_iter().map(from).collect())
+    }
+    if inner == 0 || l.numel() % inner != 0 {
+        return Ok(None);
+    }
+    Ok(match s.dtype() {
+        DType::Float32 => Some(f32::wrap(go(rows_of::<f32>(s, l)?, inner, |v| v as f64, |v| v as f32)?)),
+        DType::Float64 => Some(f64::wrap(go(rows_of::<f64>(s, l)?, inner, |v| v, |v| v)?)),
+        _ => None,
+    })
+}
+
 pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Result<(CpuStorage, CpuStorage)> {
     let dt = s.dtype();
     Ok(all_types!(dt, T => {

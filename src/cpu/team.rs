@@ -59,6 +59,26 @@ unsafe impl Sync for Team {}
 // SAFETY: as above; the team is shared with its helper threads through an `Arc`.
 unsafe impl Send for Team {}
 
+/// A raw pointer handed to the parts of a region, each of which touches its own disjoint
+/// elements (the caller's SAFETY comment says which).
+pub(crate) struct SendPtr<T>(pub *mut T);
+impl<T> Clone for SendPtr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SendPtr<T> {}
+// SAFETY: only used to hand disjoint ranges of one buffer to the parts of a region, which
+// ends before the buffer's borrow does.
+unsafe impl<T> Sync for SendPtr<T> {}
+// SAFETY: as above.
+unsafe impl<T> Send for SendPtr<T> {}
+impl<T> SendPtr<T> {
+    pub(crate) fn get(self) -> *mut T {
+        self.0
+    }
+}
+
 static TEAM: ForkLock<Option<Arc<Team>>> = ForkLock::new(None);
 
 thread_local! {

@@ -82,6 +82,19 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
     let shape = x.shape();
     // a 0-dim tensor reduces over dim 0 (or -1) as over nothing, as in torch
     let dims: &[usize] = if shape.is_empty() { &[] } else { dims };
+    // a sum over the leading dims of a contiguous tensor (a bias gradient): column sums in
+    // one pass where the backend has them, instead of transposing the reduced dims last
+    let lead = dims.len();
+    if op == ReduceOp::Sum && lead > 0 && lead < shape.len() && out_dtype == x.dtype() && x.is_contiguous()
+        && (0..lead).all(|d| dims.contains(&d))
+    {
+        let inner: usize = shape[lead..].iter().product();
+        if inner > 0 && shape[..lead].iter().product::<usize>() > 0 {
+            if let Some(t) = backend::sum_leading(x, inner, &out_shape(&shape, dims, keepdim))? {
+                return Ok(t);
+            }
+        }
+    }
     let (c, _, row) = rows_last(x, dims)?;
     let oshape = out_shape(&shape, dims, keepdim);
     if row == 0 {
