@@ -216,17 +216,33 @@ pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
 pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) -> Result<Tensor> {
     let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
+    binary_locked(&da, la, &db, lb, op)
+}
+
+/// `binary` over the operands' own layouts (same shape, no broadcast): nothing is copied
+/// out of the tensors' metadata.
+pub fn binary_own(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
+    let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
+    let (da, db) = (a.data(), b.data());
+    binary_locked(&da, &da.layout, &db, &db.layout, op)
+}
+
+fn binary_locked(da: &crate::tensor::TensorData, la: &Layout, db: &crate::tensor::TensorData, lb: &Layout, op: BinaryOp) -> Result<Tensor> {
     let sa = da.storage.data.read();
     let sb_guard;
     let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
     let order = output_order(&[la, lb]);
+    let permuted_pair;
     let (pa, pb) = match &order {
-        Some(o) => (permuted(la, o), permuted(lb, o)),
-        None => (la.clone(), lb.clone()),
+        Some(o) => {
+            permuted_pair = (permuted(la, o), permuted(lb, o));
+            (&permuted_pair.0, &permuted_pair.1)
+        }
+        None => (la, lb),
     };
     let out = match (&*sa, sb) {
-        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(&pa, y, &pb, op)?),
-        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(&pa, y, &pb, op)?),
+        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(pa, y, pb, op)?),
+        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(pa, y, pb, op)?),
         (x, y) => return Err(mismatch(op.name(), x.device(), y.device())),
     };
     Ok(match order {

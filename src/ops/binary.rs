@@ -38,6 +38,16 @@ fn same_device(a: Tensor, b: Tensor) -> Result<(Tensor, Tensor)> {
 
 /// Compute `a op b` without recording history.
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
+    // the commonest case: same dtype, shape and device (no promotion, no broadcast), where
+    // the backend reads both layouts in place
+    let same = {
+        let (da, db) = (a.data(), b.data());
+        da.dtype == db.dtype && da.layout.shape == db.layout.shape && da.storage.device() == db.storage.device()
+            && (da.dtype.is_float() || op != BinOp::Div)
+    };
+    if same {
+        return backend::binary_own(a, b, op);
+    }
     // one look at both operands decides shape, dtype and device; in the common case (same
     // dtype and device) their layouts are used from here without locking again
     let (shape, ct, fast, same_dev, cast_a, cast_b) = {
