@@ -33,13 +33,15 @@ fn parallel(n: usize) -> bool {
 fn team_chunks<U: Send>(dst: &mut [U], k: impl Fn(usize, &mut [U]) + Sync) {
     let n = dst.len();
     let p = team::SendPtr(dst.as_mut_ptr());
-    team::run(n.div_ceil(CHUNK), &|i| {
-        let lo = i * CHUNK;
-        let len = CHUNK.min(n - lo);
-        // SAFETY: chunk i covers dst[lo..lo + len], disjoint from every other chunk, and
-        // `dst` is borrowed mutably until `run` returns after every chunk.
-        let c = unsafe { std::slice::from_raw_parts_mut(p.get().add(lo), len) };
-        k(i, c)
+    team::run_blocks(n.div_ceil(CHUNK), &|r| {
+        for i in r {
+            let lo = i * CHUNK;
+            let len = CHUNK.min(n - lo);
+            // SAFETY: chunk i covers dst[lo..lo + len], disjoint from every other chunk, and
+            // `dst` is borrowed mutably until `run_blocks` returns after every block.
+            let c = unsafe { std::slice::from_raw_parts_mut(p.get().add(lo), len) };
+            k(i, c)
+        }
     });
 }
 
@@ -277,13 +279,13 @@ pub fn reduce_rows<T: Copy + Send + Sync, U: Send>(x: &[T], row: usize, f: impl 
     }
     let rows = x.len() / row;
     if parallel(x.len()) && rows > 1 {
-        let per = (CHUNK / row).max(1);
         let mut out: Vec<Option<U>> = (0..rows).map(|_| None).collect();
         let p = team::SendPtr(out.as_mut_ptr());
-        team::run(rows.div_ceil(per), &|i| {
-            for r in i * per..rows.min((i + 1) * per) {
+        team::run_blocks(rows, &|rs| {
+            for r in rs {
                 let v = f(&x[r * row..(r + 1) * row]);
-                // SAFETY: part i writes only the slots of its own rows; `out` outlives the region.
+                // SAFETY: each block writes only the slots of its own rows; `out` outlives
+                // the region.
                 unsafe { *p.get().add(r) = Some(v) };
             }
         });
@@ -300,10 +302,12 @@ pub fn sum_slice<T: Elem>(x: &[T]) -> f64 {
         let parts: Vec<f64> = if crate::runtime::num_threads() > 1 {
             let mut parts = vec![0f64; x.len().div_ceil(CHUNK)];
             let p = team::SendPtr(parts.as_mut_ptr());
-            team::run(parts.len(), &|i| {
-                let v = sum_slice_seq(&x[i * CHUNK..x.len().min((i + 1) * CHUNK)]);
-                // SAFETY: part i writes only slot i of `parts`, which outlives the region.
-                unsafe { *p.get().add(i) = v };
+            team::run_blocks(parts.len(), &|r| {
+                for i in r {
+                    let v = sum_slice_seq(&x[i * CHUNK..x.len().min((i + 1) * CHUNK)]);
+                    // SAFETY: chunk i writes only slot i of `parts`, which outlives the region.
+                    unsafe { *p.get().add(i) = v };
+                }
             });
             parts
         } else {
