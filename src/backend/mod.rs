@@ -219,6 +219,26 @@ pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) ->
     binary_locked(&da, la, &db, lb, op)
 }
 
+/// `a op c` for a contiguous float32/float64 CPU tensor `a` and a Python number `c` (read as
+/// `a`'s dtype, as TensorIterator reads a CPU scalar): one pass into a fresh buffer, with no
+/// 0-dim tensor cast and no broadcast layout. `None` elsewhere (the general path applies).
+pub fn binary_scalar(a: &Tensor, c: f64, op: BinaryOp) -> Result<Option<Tensor>> {
+    let d = a.data();
+    if !matches!(d.dtype, DType::Float32 | DType::Float64) || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    let Storage::Cpu(x) = &*s else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
+    let n = d.layout.numel();
+    let mut out = match d.dtype {
+        DType::Float32 => <f32 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f32>(n)?),
+        _ => <f64 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f64>(n)?),
+    };
+    crate::cpu::elementwise::binary_into(&mut out, 0..n, Some((x, &d.layout)), crate::cpu::elementwise::Rhs::Scalar(c), op);
+    Ok(Some(Tensor::from_storage_on(Storage::Cpu(out), &d.layout.shape)))
+}
+
 /// `binary` over the operands' own layouts (same shape, no broadcast): nothing is copied
 /// out of the tensors' metadata.
 pub fn binary_own(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {

@@ -48,6 +48,12 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     if same {
         return backend::binary_own(a, b, op);
     }
+    // a float tensor with a Python number (`y * 1.0001`): the number keeps the tensor's dtype
+    if b.0.is_wrapped_number && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) && a.dtype().is_float() {
+        if let Some(out) = backend::binary_scalar(a, b.item()?.as_f64(), op)? {
+            return Ok(out);
+        }
+    }
     // one look at both operands decides shape, dtype and device; in the common case (same
     // dtype and device) their layouts are used from here without locking again
     let (shape, ct, fast, same_dev, cast_a, cast_b) = {
