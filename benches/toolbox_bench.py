@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of the nn toolbox layers: ferrograd against PyTorch.
+
+Each library runs in its own subprocess, interleaved round by round (the machines are shared
+and noisy; only ratios taken in one run compare). Data come from a seeded numpy generator, so
+both libraries see the same inputs; each case also reports a check value (a loss or an output
+sum) to compare.
+
+    python benches/toolbox_bench.py --lib torch,ferrograd --threads 1,2 --rounds 3
+    python benches/toolbox_bench.py --lib ferrograd --threads 1 --only conv,cnn   # one library
+
+Output: one JSON line per (library, threads, round, case) on stdout, then a summary table:
+median time per call over rounds and the ratio PyTorch time / ferrograd time (> 1: ferrograd
+faster). A case whose API is missing reports an error instead of stopping the run.
+"""
+import argparse
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn"]
+
+
+def measure(fn, budget=0.8, lo=3, hi=50):
+    """Median and min seconds of `fn` over repeats filling about `budget` seconds."""
+    fn()
+    t0 = time.perf_counter()
+    fn()
+    first = time.perf_counter() - t0
+    reps = int(min(hi, max(lo, budget / max(first, 1e-9))))
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts), min(ts), reps
+
+
+def workloads(T, np):
+    F = T.nn.functional
+    g = np.random.default_rng(0)
+
+    def t(shape, rg=False, scale=1.0):
+        x = T.from_numpy((g.standard_normal(shape) * scale).astype(np.float32))
+        return x.requires_grad_() if rg else x
+
+    def fwd_bwd(f, params):
+        def run():
+            for p in params:
+                p.grad = None
+            out = f()
+            out.sum().backward()
+            return out
+        return run
+
+    def conv_cases():
+        for cin in (3, 64):
+            x = t((64, cin, 32, 32), rg=True)
+            w = t((64, cin, 3, 3), rg=True, scale=0.1)
+            b = t((64,), rg=True)
+            flops = 2 * 64 * 64 * cin * 9 * 32 * 32
+            yield f"conv2d {cin}->64 fwd", (lambda x=x, w=w, b=b: F.conv2d(x.detach(), w.detach(), b.detach(), padding=1)), flops
+            yield f"conv2d {cin}->64 fwd+bwd", fwd_bwd(lambda x=x, w=w, b=b: F.conv2d(x, w, b, padding=1), [x, w, b]), 3 * flops
+
+    def pool_cases():
+        x = t((64, 64, 32, 32), rg=True)
+        yield "max_pool2d 2x2 fwd", (lambda: F.max_pool2d(x.detach(), 2)), None
+        yield "max_pool2d 2x2 fwd+bwd", fwd_bwd(lambda: F.max_pool2d(x, 2), [x]), None
+
+    def bn_cases():
+        x = t((64, 64, 32, 32), rg=True)
+        w, b = t((64,), rg=True), t((64,), rg=True)
+        rm, rv = T.zeros(64), T.ones(64)
+        yield "batch_norm train fwd", (lambda: F.batch_norm(x.detach(), rm, rv, w.detach(), b.detach(), training=True)), None
+        yield "batch_norm train fwd+bwd", fwd_bwd(lambda: F.batch_norm(x, rm, rv, w, b, training=True), [x, w, b]), None
+
+    def ln_cases():
+        x = t((64, 128, 512), rg=True)
+        w, b = t((512,), rg=True), t((512,), rg=True)
+        yield "layer_norm fwd", (lambda: F.layer_norm(x.detach(), (512,), w.detach(), b.detach())), None
+        yield "layer_norm fwd+bwd", fwd_bwd(lambda: F.layer_norm(x, (512,), w, b), [x, w, b]), None
+
+    def emb_cases():
+        table = t((10000, 256), rg=True)
+        idx = T.from_numpy(g.integers(0, 10000, (64, 128)).astype(np.int64))
+        yield "embedding fwd", (lambda: F.embedding(idx, table.detach())), None
+        yield "embedding fwd+bwd", fwd_bwd(lambda: F.embedding(idx, table), [table]), None
+
+    def lstm_cases():
+        T.manual_seed(0)
+        lstm = T.nn.LSTM(256, 512, batch_first=True)
+        x = t((32, 16, 256))
+        params = list(lstm.parameters())
+
+        def fwd():
+            with T.no_grad():
+                return lstm(x)[0]
+        yield "LSTM 256->512, 32x16 fwd", fwd, None
+        yield "LSTM 256->512, 32x16 fwd+bwd", fwd_bwd(lambda: lstm(x)[0], params), None
+
+    def cnn_cases():
+        nn = T.nn
+        T.manual_seed(0)
+        model = nn.Sequential(
+            nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(64 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
+        opt = T.optim.SGD(model.parameters(), lr=0.01)
+        x = t((64, 1, 28, 28))
+        y = T.from_numpy(g.integers(0, 10, 64).astype(np.int64))
+
+        def step():
+            opt.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            return loss
+        yield "small CNN train step, batch 64, 28x28", step, None
+
+    return {"conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+            "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases}
+
+
+def check_value(out):
+    try:
+        v = out.sum() if hasattr(out, "sum") else out
+        return float(v.item() if hasattr(v, "item") else v)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def run_single(args):
+    import numpy as np
+    T = importlib.import_module(args.lib)
+    T.set_num_threads(int(args.threads))
+    groups = workloads(T, np)
+    for key in args.only:
+        try:
+            cases = list(groups[key]())
+        except Exception as e:  # noqa: BLE001
+            print(json.dumps({"lib": args.lib, "threads": int(args.threads), "round": args.round,
+                              "group": key, "error": f"{type(e).__name__}: {e}"}), flush=True)
+            continue
+        for name, fn, flops in cases:
+            rec = {"lib": args.lib, "threads": int(args.threads), "round": args.round, "case": name}
+            try:
+                med, best, reps = measure(fn)
+                rec.update(median_s=med, min_s=best, reps=reps, ms=round(med * 1e3, 4),
+                           check=check_value(fn()))
+                if flops:
+                    rec["gflops"] = round(flops / med / 1e9, 2)
+            except Exception as e:  # noqa: BLE001
+                rec["error"] = f"{type(e).__name__}: {e}"
+            print(json.dumps(rec), flush=True)
+
+
+def summarize(records, libs):
+    by = {}
+    for r in records:
+        if "case" in r and "median_s" in r:
+            by.setdefault((r["case"], r["threads"]), {}).setdefault(r["lib"], []).append(r["median_s"])
+    print(f"\n{'case':40} {'thr':>3} " + " ".join(f"{lib + ' ms':>14}" for lib in libs) + "   torch/ferrograd")
+    for (case, th), v in by.items():
+        meds = {lib: statistics.median(v[lib]) for lib in v}
+        ratio = meds["torch"] / meds["ferrograd"] if "torch" in meds and "ferrograd" in meds else None
+        cols = " ".join(f"{meds[lib] * 1e3:14.3f}" if lib in meds else f"{'-':>14}" for lib in libs)
+        print(f"{case:40} {th:>3} {cols}   {'' if ratio is None else f'{ratio:.2f}'}")
+    for r in records:
+        if "error" in r:
+            print(f"error: {r['lib']} threads={r['threads']} {r.get('case', r.get('group'))}: {r['error']}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lib", default="torch,ferrograd")
+    p.add_argument("--threads", default="1")
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--only", default=",".join(CASES))
+    p.add_argument("--out", default=None, help="also write the JSON lines to this file")
+    p.add_argument("--round", type=int, default=None, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    args.only = [k for k in args.only.split(",") if k]
+    for k in args.only:
+        if k not in CASES:
+            p.error(f"unknown case group {k!r} (choose from {','.join(CASES)})")
+    libs = [x for x in args.lib.split(",") if x]
+    if args.round is not None:
+        return run_single(args)
+    records = []
+    out = open(args.out, "w") if args.out else None
+    for r in range(args.rounds):
+        for th in args.threads.split(","):
+            for lib in libs:
+                cmd = [sys.executable, __file__, "--lib", lib, "--threads", th, "--only", ",".join(args.only),
+                       "--round", str(r)]
+                res = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+                for line in res.stdout.splitlines():
+                    print(line, flush=True)
+                    if out:
+                        out.write(line + "\n")
+                    try:
+                        records.append(json.loads(line))
+                    except ValueError:
+                        pass
+    if out:
+        out.close()
+    summarize(records, libs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
