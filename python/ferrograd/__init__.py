@@ -150,6 +150,33 @@ def numel(t):
     return t.numel()
 
 
+# ---- vmap's batching rules see the functions called with BatchedTensors -----------------
+from .func import _batched  # noqa: E402
+
+_vmap_active = _batched._active
+
+
+def _vmappable(fn, name=None):
+    """``fn`` that hands calls with BatchedTensor arguments (inside ``func.vmap``) to the
+    batching rules; one integer test otherwise."""
+    name = name or fn.__name__
+
+    def wrapper(*args, **kwargs):
+        if _vmap_active[0] and _batched._any_bt(args, kwargs):
+            return _batched.fn_call(fn, name, args, kwargs)
+        return fn(*args, **kwargs)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+for _name in ("cat concat concatenate stack where zeros_like ones_like empty_like full_like rand_like "
+              "randn_like randint_like bernoulli multinomial").split():
+    globals()[_name] = _vmappable(globals()[_name], "cat" if _name.startswith("conc") else _name)
+
+
 # ---- functions that are Tensor methods -------------------------------------------------
 import re as _re
 
@@ -157,10 +184,13 @@ _ARG_POSITION = _re.compile(r"^(\w+\(\): argument '\w+' )\(position (\d+)\)(.*)$
 
 def _functional(meth):
     """``torch.f(x, ...)`` from ``Tensor.f``: also accepts the tensor as ``input=``."""
+    name = meth.__name__
 
     def fn(*args, **kwargs):
         if "input" in kwargs:
             args = (kwargs.pop("input"),) + args
+        if _vmap_active[0] and _batched._any_bt(args, kwargs):
+            return _batched.call(name, args, kwargs)
         try:
             return meth(*args, **kwargs)
         except TypeError as e:

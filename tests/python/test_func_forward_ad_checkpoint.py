@@ -3,6 +3,7 @@
 
 import json
 import math
+import warnings
 import os
 
 import pytest
@@ -62,16 +63,34 @@ def test_checkpoint_recomputes_once_per_backward():
         assert x.grad.tolist() == pytest.approx([(1 + 0.5) * math.exp(0.5), 2 * math.exp(1.0)])
 
 
-def test_vmap_is_a_loop_over_the_batch():
+def test_vmap_runs_the_function_once_with_batching_rules():
+    seen = []
+
+    def f(r):
+        seen.append((tuple(r.shape), type(r).__name__))
+        return r * 2
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning: every op has a rule
+        out = ferrograd.func.vmap(f, chunk_size=2)(ferrograd.ones(4, 3))
+    assert seen == [((3,), "BatchedTensor")]
+    assert out.tolist() == [[2.0] * 3] * 4
+
+
+def test_vmap_loops_where_only_a_loop_can_answer():
     seen = []
 
     def f(r):
         seen.append(tuple(r.shape))
-        return r * 2
+        return r + ferrograd.rand(3)
 
-    out = ferrograd.func.vmap(f, chunk_size=2)(ferrograd.ones(4, 3))
-    assert seen == [(3,)] * 4
-    assert out.tolist() == [[2.0] * 3] * 4
+    ferrograd.func._vmap_warned = False  # the notice is shown once per process
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = ferrograd.func.vmap(f, randomness="different")(ferrograd.zeros(4, 3))
+    assert seen == [(3,)] * 4  # randomness="different" draws per example: a loop
+    assert out.shape == (4, 3) and not bool((out[0] == out[1]).all())
+    assert any("once per batch element" in str(x.message) for x in w)
 
 
 def test_dual_tangents_forgotten_after_exit():

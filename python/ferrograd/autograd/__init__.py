@@ -193,6 +193,9 @@ def _grad_list(grads, n):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     """Accumulate gradients of ``tensors`` into the ``.grad`` of graph leaves."""
+    from ..func import _batched
+
+    _batched.refuse(tensors, grad_tensors, inputs)  # inside vmap: its loop runs this
     outputs = _tensors(tensors)
     if grad_variables is not None and grad_tensors is None:
         grad_tensors = grad_variables
@@ -242,6 +245,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Gradients of ``outputs`` w.r.t. ``inputs``, returned rather than accumulated."""
     from .. import Tensor, zeros_like
+    from ..func import _batched
+
+    _batched.refuse(outputs, inputs, grad_outputs)  # inside vmap: its loop runs this
 
     outs = _tensors(outputs)
     single_input = isinstance(inputs, Tensor)

@@ -27,6 +27,7 @@ input already required grad, as in PyTorch.
 import functools
 
 from .. import _C
+from . import _batched
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
            "functional_call", "linearize", "stack_module_state", "replace_all_batch_norm_modules_",
@@ -258,6 +259,11 @@ def grad_and_value(func, argnums=0, has_aux=False):
         argnums_w, diff = _slice_argnums(args, argnums)
         flat, spec = _flatten(diff)
         keep = outer > 0 or _external(flat)
+        if _batched._active[0]:
+            lvl, batch = _batched._top(_flatten((args, kwargs))[0])
+            if lvl:
+                return _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, keep,
+                                               lvl, batch)
         with ferrograd.enable_grad():
             lifted = [_lift(x) for x in flat]
             new_args = _replace_args(args, _unflatten(lifted, spec), argnums_w)
@@ -286,6 +292,55 @@ def grad_and_value(func, argnums=0, has_aux=False):
         return g, value
 
     return wrapper
+
+
+def _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, keep, lvl, batch):
+    """``grad_and_value`` inside a batched vmap: per-example gradients in one backward pass.
+
+    Every differentiated input gets its own copy per example (batched inputs already have
+    one; unbatched ones are expanded along the batch, a stride-0 view), so the examples share
+    nothing and the gradient of the summed per-example outputs w.r.t. the physical copies is
+    each example's gradient, which is what PyTorch's vmap(grad(f)) returns."""
+    import ferrograd
+
+    BT = _batched.BatchedTensor
+    with ferrograd.enable_grad():
+        phys = []
+        for x in flat:
+            if not isinstance(x, ferrograd.Tensor):
+                raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+            v = x._v if type(x) is BT and x._lvl == lvl else x.unsqueeze(0).expand(batch, *x.shape)
+            if type(v) is BT:
+                raise _batched._NeedLoop()  # batched at an outer level too: the loop runs it
+            v = v.view_as(v) if v.requires_grad else v.detach().requires_grad_(True)
+            phys.append(v)
+        new_args = _replace_args(args, _unflatten([BT(v, lvl) for v in phys], spec), argnums_w)
+        output = _call(func, new_args, kwargs)
+        aux = None
+        if has_aux:
+            if not (isinstance(output, tuple) and len(output) == 2):
+                raise RuntimeError(
+                    "grad_and_value(f)(*args): output of function f should be a tuple: "
+                    "(output, aux) if has_aux is True")
+            output, aux = output
+            _check_aux(aux)
+        if not isinstance(output, ferrograd.Tensor):
+            raise RuntimeError(
+                f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
+        if output.dim() != 0:
+            raise RuntimeError(
+                "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+                f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
+                "APIs instead?")
+        out_phys = output._v if type(output) is BT and output._lvl == lvl else output.expand(batch)
+        if type(out_phys) is BT:
+            raise _batched._NeedLoop()
+        grads = _grads([out_phys], phys, [ferrograd.ones_like(out_phys)], create_graph=True)
+    g = _finish(_unflatten([BT(t, lvl) for t in grads], spec), keep)
+    value = _finish(output, keep)
+    if has_aux:
+        return g, (value, _finish(aux, keep))
+    return g, value
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -321,6 +376,7 @@ def vjp(func, *primals, has_aux=False):
     products, one per primal (a tuple)."""
     import ferrograd
 
+    _batched.refuse(primals)  # inside a batched vmap only its loop runs vjp
     flat, spec = _flatten(primals)
     keep = _depth > 0 or _external(flat)
     with ferrograd.enable_grad():
@@ -399,6 +455,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: the Jacobian-vector product."""
     import ferrograd
 
+    _batched.refuse(primals, tangents)  # inside a batched vmap only its loop runs jvp
     api = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
@@ -491,6 +548,8 @@ def linearize(func, *primals):
     """``(func(*primals), jvp_fn)`` where ``jvp_fn(*tangents)`` evaluates the JVP at ``primals``."""
     import ferrograd
 
+    _batched.refuse(primals)
+
     flat_p, p_spec = _flatten(primals)
     keep = _depth > 0 or _external(flat_p)
     with ferrograd.enable_grad():
@@ -516,6 +575,7 @@ def linearize(func, *primals):
 # ---- jacrev / jacfwd / hessian ---------------------------------------------------------
 
 def _jac_prepare(func, args, kwargs, argnums, api, has_aux):
+    _batched.refuse(args, kwargs)  # inside a batched vmap only its loop runs jacrev/jacfwd
     argnums_w, diff = _slice_argnums(args, argnums)
     flat_in, in_spec = _flatten(diff)
     keep = _depth > 0 or _external(flat_in)
@@ -740,8 +800,23 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise RuntimeError(
                 f"vmap({name}, ...): this vmap runs the function once per batch element and "
                 "cannot infer outputs for a batch of size 0")
-        _warn_vmap_loop()
         start_state = ferrograd.get_rng_state() if randomness in ("error", "same") else None
+        if randomness != "different" and not _batched_disabled[0]:
+            try:
+                out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name)
+            except _batched._NeedLoop:
+                pass  # an op only a loop can run (see _batched): rerun the whole function as one
+            except TypeError as e:
+                if "BatchedTensor" not in str(e):
+                    raise
+                # a BatchedTensor reached the core through a path without rules
+            else:
+                if randomness == "error" and not ferrograd.equal(start_state, ferrograd.get_rng_state()):
+                    raise RuntimeError(_RANDOM_ERROR)
+                return out
+            if start_state is not None:
+                ferrograd.set_rng_state(start_state)
+        _warn_vmap_loop()
         results = []
         for b in range(batch):
             if randomness == "same":
@@ -756,6 +831,74 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapped
 
 
+_batched_disabled = [False]  # tests flip it to compare the batched path with the loop
+
+
+def _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name):
+    """One call of ``func`` on BatchedTensors (the batching rules of ``_batched``)."""
+    _batched._next_level[0] += 1
+    lvl = _batched._next_level[0]
+    _batched._active[0] += 1
+    try:
+        wrapped = [a if d is None else _batched.BatchedTensor(_batched._movedim(a, d, 0) if d else a, lvl)
+                   for d, a in zip(dims, flat_args)]
+        out = func(*_unflatten(wrapped, args_spec), **kwargs)
+        return _unwrap_outputs(out, out_dims, name, lvl, batch)
+    finally:
+        _batched._active[0] -= 1
+
+
+def _unwrap_outputs(out, out_dims, name, lvl, batch):
+    import ferrograd
+
+    flat, spec = _flatten(out)
+
+    def incompatible():
+        raise ValueError(
+            f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+            f"structure of `outputs`. out_dims has structure {_flatten(out_dims)[1]!r} but outputs "
+            f"has structure {spec!r}.")
+
+    if isinstance(out, ferrograd.Tensor):
+        if isinstance(out_dims, tuple) and len(out_dims) == 1:
+            flat_dims = list(out_dims)
+        elif isinstance(out_dims, (tuple, list, dict)):
+            incompatible()
+        else:
+            flat_dims = [out_dims]
+    else:
+        flat_dims = _broadcast_prefix(out_dims, spec)
+        if flat_dims is None:
+            incompatible()
+    res = []
+    for o, d in zip(flat, flat_dims):
+        if d is not None and (not isinstance(d, int) or isinstance(d, bool)):
+            raise ValueError(
+                f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
+                "collection of ints representing where in the outputs the vmapped dimension should appear.")
+        batched = type(o) is _batched.BatchedTensor and o._lvl == lvl
+        if d is None:
+            if batched:
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when "
+                                 "out_dim is None")
+            res.append(o)
+            continue
+        if not isinstance(o, ferrograd.Tensor):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(o)}. Did you "
+                "mean to set out_dims= to None for output?")
+        if batched:
+            v = o._v
+        else:
+            # not batched at this level: every example gets the same value
+            v = o.unsqueeze(0).expand(batch, *o.shape)
+        nd = v.dim()
+        if not -nd <= d < nd:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-nd}, {nd - 1}], but got {d})")
+        res.append(_batched._movedim(v, 0, d) if d % nd else v)
+    return _unflatten(res, spec)
+
+
 _vmap_warned = False
 
 
@@ -767,8 +910,9 @@ def _warn_vmap_loop():
         import warnings
 
         warnings.warn(
-            "ferrograd.func.vmap has no batching rules: it runs the function once per batch "
-            "element and stacks the results (same values as PyTorch, a Python loop's speed). "
+            "ferrograd.func.vmap ran the function once per batch element (randomness='different', "
+            "a nested transform other than grad, or an operation that cannot take a batched "
+            "tensor) and stacked the results: same values, a Python loop's speed. "
             "This warning is shown once.", UserWarning, stacklevel=3)
 
 

@@ -1379,3 +1379,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if dim == 1:
         return _C._nn_resample(input, None, mats[0], names[1])
     return _C._nn_resample(input, mats[0], mats[1], names[2])
+
+
+def _install_vmap_hooks():
+    """Every public function here hands BatchedTensor arguments (inside ``func.vmap``) to the
+    batching rules (``func/_batched.py``)."""
+    from .. import _vmappable
+
+    g = globals()
+    for name, f in list(g.items()):
+        if (name.startswith("_") or isinstance(f, type) or not callable(f)
+                or getattr(f, "__module__", None) != __name__):
+            continue
+        g[name] = _vmappable(f, name)
+
+
+_install_vmap_hooks()
