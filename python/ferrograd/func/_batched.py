@@ -476,7 +476,7 @@ _DIM_OPS = {
     "softmax": (0, "dim", None), "log_softmax": (0, "dim", None), "cumsum": (0, "dim", None),
     "cumprod": (0, "dim", None), "cumprod_": (0, "dim", None), "argsort": (0, "dim", -1),
     "sort": (0, "dim", -1), "topk": (1, "dim", -1), "narrow": (0, "dim", None),
-    "split": (1, "dim", 0), "chunk": (1, "dim", 0), "flip": (0, "dims", None),
+    "split": (1, "dim", 0), "chunk": (1, "dim", 0),
     "logcumsumexp": (0, "dim", None), "cummax": (0, "dim", None), "cummin": (0, "dim", None),
     "kthvalue": (1, "dim", -1),
 }
@@ -602,6 +602,16 @@ def _sizes(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)) or len(args) == 1 and type(args[0]).__name__ == "Size":
         return tuple(args[0])
     return tuple(args)
+
+
+@_rule("flip")
+def _flip(name, args, kwargs):
+    got = _only_self(name, args, kwargs)
+    if got is None:
+        return dispatch_loop(name, args, kwargs)
+    lvl, batch, self_ = got
+    dims = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["dims"])
+    return BatchedTensor(self_._v.flip(*_shift(list(dims), max(self_.dim(), 1))), lvl)
 
 
 @_rule("reshape view")
@@ -849,6 +859,12 @@ def _addmm(name, args, kwargs):
 
 # -- indexing ----------------------------------------------------------------------------
 
+def _bool_dtype():
+    from .. import bool as torch_bool
+
+    return torch_bool
+
+
 def _index_ok(idx):
     """(ok, physical index) for a logical index: ints, slices, None, Ellipsis, and unbatched
     index tensors that sit next to each other."""
@@ -858,7 +874,7 @@ def _index_ok(idx):
         if _is_bt(p) or isinstance(p, (list,)):
             return False, None
         if isinstance(p, Tensor):
-            if p.dtype == _C.bool and p.dim() == 0:
+            if p.dtype == _bool_dtype() and p.dim() == 0:
                 return False, None
             tensor_pos.append(i)
         elif not (p is None or p is Ellipsis or isinstance(p, (int, slice)) and not isinstance(p, bool)):
@@ -896,7 +912,7 @@ def _check_index_ints(self_, idx):
                 raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
             if not -shape[d] <= p < shape[d]:
                 raise IndexError(f"index {p} is out of bounds for dimension {d} with size {shape[d]}")
-        d += p.dim() if isinstance(p, Tensor) and p.dtype == _C.bool else 1
+        d += p.dim() if isinstance(p, Tensor) and p.dtype == _bool_dtype() else 1
 
 
 @_rule("__setitem__")
@@ -1043,7 +1059,38 @@ def _fn_linear(fn, args, kwargs):
     return out
 
 
-@_fn_rule("conv1d conv2d conv3d conv_transpose1d conv_transpose2d conv_transpose3d max_pool1d max_pool2d "
+@_fn_rule("conv1d conv2d conv3d")
+def _fn_conv(fn, args, kwargs):
+    """Batched weights: the B models become groups of one convolution (input channels
+    B*C, output channels B*O), as PyTorch's rule does; unbatched weights: the spatial rule."""
+    names = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+    kw = dict(zip(names, args))
+    kw.update(kwargs)
+    x, w, b = kw.pop("input"), kw.pop("weight"), kw.pop("bias", None)
+    lvl, batch = _top((x, w, b))
+    if not _is_at(w, lvl) and not _is_at(b, lvl):
+        return _fn_spatial(fn, (x, w, b), kw)
+    nd = int(fn.__name__[-2])
+    groups = kw.pop("groups", 1)
+    px = _expanded(x, lvl, batch)
+    unbatched_layout = px.dim() == nd + 2
+    if unbatched_layout:
+        px = px.unsqueeze(1)
+    n, c = px.shape[1], px.shape[2]
+    # [B, N, C, *sp] -> [N, B*C, *sp]
+    px = px.transpose(0, 1).reshape(n, batch * c, *px.shape[3:])
+    pw = _expanded(w, lvl, batch)
+    pw = pw.reshape(batch * pw.shape[1], *pw.shape[2:])
+    pb = None if b is None else _expanded(b, lvl, batch).reshape(-1)
+    out = fn(px, pw, pb, groups=groups * batch, **kw)
+    # [N, B*O, *sp'] -> [B, N, O, *sp']
+    out = out.reshape(n, batch, -1, *out.shape[2:]).transpose(0, 1)
+    if unbatched_layout:
+        out = out.squeeze(1)
+    return BatchedTensor(out, lvl)
+
+
+@_fn_rule("conv_transpose1d conv_transpose2d conv_transpose3d max_pool1d max_pool2d "
           "max_pool3d avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d "
           "adaptive_avg_pool3d adaptive_max_pool1d adaptive_max_pool2d adaptive_max_pool3d lp_pool1d "
           "lp_pool2d interpolate upsample pixel_shuffle pixel_unshuffle local_response_norm pad "
