@@ -138,6 +138,11 @@ CASES = {
     "cross_entropy_single": (lambda x, t: F.cross_entropy(x, t), (torch.randn(4, 5), torch.randint(0, 5, (4,)))),
     "layer_norm_embedding": (lambda x, i: (F.layer_norm(x, (5,)), F.embedding(i, W53)), (M, torch.randint(0, 5, (4, 2)))),
     "pad": (lambda x: (F.pad(x, (1, 1)), F.pad(x, (1, 2), mode="reflect")), (M,)),
+    "norms_eval": (lambda x: (F.batch_norm(x, torch.zeros(2), torch.ones(2) * 2, torch.ones(2), torch.zeros(2)),
+                              F.group_norm(x, 1), F.glu(x, 1)), (IMG[:, :, :2],)),
+    "composites": (lambda x, y: (F.normalize(x, dim=1), F.pairwise_distance(x, y),
+                                 F.dropout(x, 0.5, training=False), F.kl_div(x.log_softmax(1), y.softmax(1), reduction="batchmean")),
+                   (M, torch.randn(4, 3, 5))),
 }
 
 
@@ -190,15 +195,15 @@ def test_per_sample_gradients_in_one_pass():
 
 def test_fallback_for_an_op_without_rule_warns_once_and_matches():
     def f(x):
-        return F.batch_norm(x, None, None, training=True) * 2
+        return F.prelu(x, torch.tensor([0.25])) * 2
 
     x = torch.randn(4, 3, 2)
-    func._batched._warned.discard("batch_norm")
+    func._batched._warned.discard("prelu")
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         out = func.vmap(f)(x)
         func.vmap(f)(x)
-    msgs = [str(m.message) for m in w if "batching rule for batch_norm" in str(m.message)]
+    msgs = [str(m.message) for m in w if "batching rule for prelu" in str(m.message)]
     assert len(msgs) == 1
     _close(out, torch.stack([f(x[i]) for i in range(4)]))
 

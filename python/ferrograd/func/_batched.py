@@ -177,11 +177,22 @@ def call(name, args, kwargs=None):
 
 
 def fn_call(fn, name, args, kwargs):
-    """A Python-level function (``torch.cat``, ``F.linear``...) called with BatchedTensors."""
+    """A Python-level function (``torch.cat``, ``F.linear``...) called with BatchedTensors:
+    its rule; a per-example loop for the functions that hand tensors to the core directly;
+    the function itself otherwise (it is made of ops that have rules)."""
     rule = _FN_RULES.get(name)
     if rule is not None:
         return rule(fn, args, kwargs)
-    return _loop(name, fn, args, kwargs)
+    if name in _FN_LOOP:
+        return _loop(name, fn, args, kwargs)
+    return fn(*args, **kwargs)
+
+
+# Python-level functions that pass their tensors to the core directly and have no rule
+_FN_LOOP = {"fold", "unfold", "prelu", "adaptive_max_pool2d_with_indices", "bilinear", "one_hot",
+            "multi_head_attention_forward", "scaled_dot_product_attention", "rnn_tanh_cell", "lstm_cell",
+            "gru_cell", "ctc_loss", "multilabel_margin_loss", "multi_margin_loss", "grid_sample",
+            "affine_grid", "embedding_bag"}
 
 
 def dispatch(name, args, kwargs):
@@ -1006,10 +1017,53 @@ def _fn_like(fn, args, kwargs):
     return BatchedTensor(fn(x._v, *args[1:], **kwargs), lvl)
 
 
-@_fn_rule("rand_like randn_like randint_like dropout dropout1d dropout2d dropout3d alpha_dropout "
-          "feature_alpha_dropout bernoulli multinomial rrelu gumbel_softmax")
+@_fn_rule("rand_like randn_like randint_like bernoulli multinomial gumbel_softmax")
 def _fn_random(fn, args, kwargs):
     raise _NeedLoop()
+
+
+@_fn_rule("dropout dropout1d dropout2d dropout3d alpha_dropout feature_alpha_dropout rrelu")
+def _fn_dropout(fn, args, kwargs):
+    names = ("input", "p", "training", "inplace") if fn.__name__ != "rrelu" else \
+        ("input", "lower", "upper", "training", "inplace")
+    kw = dict(zip(names, args))
+    kw.update(kwargs)
+    default_training = fn.__name__ != "rrelu"
+    if kw.get("training", default_training) and kw.get("p", 0.5) != 0:
+        raise _NeedLoop()  # random masks: vmap's randomness modes are the loop's
+    return fn(*args, **kwargs)  # the identity (or rrelu's fixed slope): ops with rules
+
+
+@_fn_rule("glu")
+def _fn_glu(fn, args, kwargs):
+    x = args[0] if args else kwargs.pop("input")
+    dim = args[1] if len(args) > 1 else kwargs.pop("dim", -1)
+    lvl, batch = _top((x,))
+    return BatchedTensor(fn(x._v, _shift(dim, _rank(x, lvl))), lvl)
+
+
+@_fn_rule("batch_norm group_norm instance_norm")
+def _fn_norm(fn, args, kwargs):
+    """Normalisations whose statistics are per row of N (group/instance norm), or fixed
+    (batch norm in eval mode): the vmap batch folds into N.  Batch norm with batch statistics
+    runs per example."""
+    name = fn.__name__
+    params = {"batch_norm": ("input", "running_mean", "running_var", "weight", "bias", "training",
+                             "momentum", "eps"),
+              "group_norm": ("input", "num_groups", "weight", "bias", "eps"),
+              "instance_norm": ("input", "running_mean", "running_var", "weight", "bias",
+                                "use_input_stats", "momentum", "eps")}[name]
+    kw = dict(zip(params, args))
+    kw.update(kwargs)
+    x = kw.pop("input")
+    lvl, batch = _top((x,), kw)
+    per_example = (name == "batch_norm" and (kw.get("training", False) or kw.get("running_mean") is None)
+                   or name == "instance_norm" and kw.get("running_mean") is not None)
+    if not _is_at(x, lvl) or _batched_among((), kw, lvl) or per_example or _rank(x, lvl) < 2:
+        return _loop(name, fn, (x,), kw)
+    v = x._v
+    out = fn(v.reshape(batch * v.shape[1], *v.shape[2:]), **kw)
+    return BatchedTensor(out.reshape(batch, -1, *out.shape[1:]), lvl)
 
 
 # activations and others that only call Tensor methods (or act elementwise on the physical
