@@ -29,7 +29,6 @@ import warnings
 
 from .. import _C
 
-Tensor = _C.Tensor
 
 _active = [0]  # number of running batched vmaps: the fast check in the dispatch hooks
 _next_level = [0]
@@ -63,7 +62,7 @@ def _is_bt(x):
 
 
 def _is_tensor(x):
-    return type(x) is BatchedTensor or isinstance(x, Tensor)
+    return type(x) is BatchedTensor or isinstance(x, _C.Tensor)
 
 
 def _lvl(x):
@@ -173,7 +172,7 @@ def call(name, args, kwargs=None):
     kwargs = kwargs or {}
     if _any_bt(args, kwargs):
         return dispatch(name, args, kwargs)
-    return getattr(Tensor, name)(*args, **kwargs)
+    return getattr(_C.Tensor, name)(*args, **kwargs)
 
 
 def fn_call(fn, name, args, kwargs):
@@ -271,7 +270,7 @@ class BatchedTensor:
 
     @property
     def __class__(self):
-        return Tensor
+        return _C.Tensor
 
     # -- metadata ---------------------------------------------------------------------
     @property
@@ -364,7 +363,7 @@ class BatchedTensor:
 
     # -- everything else goes through the rules --------------------------------------
     def __getattr__(self, name):
-        attr = Tensor.__dict__.get(name)
+        attr = _C.Tensor.__dict__.get(name)
         if attr is None:
             raise AttributeError(f"'Tensor' object has no attribute '{name}'")
         if type(attr).__name__ == "function":
@@ -884,7 +883,7 @@ def _index_ok(idx):
     for i, p in enumerate(parts):
         if _is_bt(p) or isinstance(p, (list,)):
             return False, None
-        if isinstance(p, Tensor):
+        if isinstance(p, _C.Tensor):
             if p.dtype == _bool_dtype() and p.dim() == 0:
                 return False, None
             tensor_pos.append(i)
@@ -923,7 +922,7 @@ def _check_index_ints(self_, idx):
                 raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
             if not -shape[d] <= p < shape[d]:
                 raise IndexError(f"index {p} is out of bounds for dimension {d} with size {shape[d]}")
-        d += p.dim() if isinstance(p, Tensor) and p.dtype == _bool_dtype() else 1
+        d += p.dim() if isinstance(p, _C.Tensor) and p.dtype == _bool_dtype() else 1
 
 
 @_rule("__setitem__")
