@@ -73,7 +73,7 @@ def test_vmap_runs_the_function_once_with_batching_rules():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback warning: every op has a rule
         out = ferrograd.func.vmap(f, chunk_size=2)(ferrograd.ones(4, 3))
-    assert seen == [((3,), "BatchedTensor")]
+    assert seen == [((3,), "BatchedTensor")] * 2  # two chunks of 2
     assert out.tolist() == [[2.0] * 3] * 4
 
 

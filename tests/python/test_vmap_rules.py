@@ -288,3 +288,21 @@ def test_model_ensembling_tutorial():
     batched, looped = _run_both(fmodel, (params, buffers, x), (0, 0, None))
     _close(batched, looped)
     _close(batched, torch.stack([m(x) for m in models]).detach())
+
+
+def test_chunk_size_runs_the_batched_function_per_chunk():
+    calls = []
+
+    def f(r):
+        calls.append(tuple(r._v.shape))  # the physical batch of this chunk
+        return (r * 2).sum(), r + 1
+
+    x = torch.randn(5, 3)
+    out = func.vmap(f, chunk_size=2, out_dims=(0, 1))(x)
+    assert calls == [(2, 3), (2, 3), (1, 3)]
+    _close(out, ((x * 2).sum(1), (x + 1).t()))
+
+
+def test_batch_of_size_zero_runs_with_rules():
+    out = func.vmap(lambda r: r.exp().sum())(torch.zeros(0, 3))
+    assert tuple(out.shape) == (0,)

@@ -10,13 +10,16 @@
   identity instead: with ``g(u) = J^T u`` built with ``create_graph=True`` from a dummy
   cotangent ``u``, ``J v`` is the gradient of ``<g(u), v>`` w.r.t. ``u``.
   ``hessian(f) = jacfwd(jacrev(f))`` is forward-over-reverse.
-* ``vmap`` is a loop, not a batching-rule transform: it calls the function once per batch
-  element (slices taken with ``select`` along each ``in_dim``) and stacks the outputs along
-  ``out_dims``, and says so in a warning once per process.  Semantics match PyTorch's
-  (nested vmap, tuple/dict outputs, ``None`` dims, ``randomness``); speed is that of a Python
-  loop.  ``chunk_size`` only bounds memory in PyTorch; the loop already runs one element at a
-  time, which is what ``chunk_size=1`` means.  A batch of size 0 cannot be run as a loop and
-  raises.
+* ``vmap`` runs the function once on ``BatchedTensor`` inputs (``_batched``: the batch dim is
+  hidden from the function, each op runs through its batching rule on the whole batch),
+  and moves the batch dim of the outputs to ``out_dims``.  ``grad``/``grad_and_value`` inside
+  it compute per-example gradients in one backward pass.  An op without a rule runs per
+  example (PyTorch's "performance drop" warning, once per op); what only a loop can run
+  (``randomness="different"``, the other transforms nested inside, a batched tensor reaching
+  the core) reruns the whole function once per batch element (slices taken with ``select``),
+  stacking the outputs, and says so in a warning once per process.  ``chunk_size`` runs the
+  batched function on that many examples at a time.  The loop cannot infer outputs for a
+  batch of size 0 and raises.
 * ``functional_call`` swaps a module's parameters and buffers for the given tensors for the
   duration of one call.
 
@@ -796,14 +799,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                 f"{sizes} for the mapped dimension")
         batch = sizes[0]
-        if batch == 0:
-            raise RuntimeError(
-                f"vmap({name}, ...): this vmap runs the function once per batch element and "
-                "cannot infer outputs for a batch of size 0")
         start_state = ferrograd.get_rng_state() if randomness in ("error", "same") else None
         if randomness != "different" and not _batched_disabled[0]:
             try:
-                out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name)
+                if chunk_size is not None and chunk_size < batch:
+                    out = _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name,
+                                        chunk_size)
+                else:
+                    out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name)
             except _batched._NeedLoop:
                 pass  # an op only a loop can run (see _batched): rerun the whole function as one
             except TypeError:
@@ -816,6 +819,10 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 return out
             if start_state is not None:
                 ferrograd.set_rng_state(start_state)
+        if batch == 0:
+            raise RuntimeError(
+                f"vmap({name}, ...): this function runs once per batch element here and the "
+                "outputs of a batch of size 0 cannot be inferred")
         _warn_vmap_loop()
         results = []
         for b in range(batch):
@@ -846,6 +853,28 @@ def _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, nam
         return _unwrap_outputs(out, out_dims, name, lvl, batch)
     finally:
         _batched._active[0] -= 1
+
+
+def _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name, chunk_size):
+    """``chunk_size``: the batched run on ``chunk_size`` examples at a time (bounding memory),
+    the chunks' outputs concatenated along their out_dims."""
+    import ferrograd
+
+    parts = []
+    for start in range(0, batch, chunk_size):
+        n = min(chunk_size, batch - start)
+        sliced = [a if d is None else a.narrow(d, start, n) for d, a in zip(dims, flat_args)]
+        parts.append(_vmap_batched(func, sliced, dims, args_spec, kwargs, n, out_dims, name))
+    flat0, spec = _flatten(parts[0])
+    flats = [_flatten(p)[0] for p in parts]
+    if isinstance(parts[0], ferrograd.Tensor):
+        flat_dims = [out_dims[0] if isinstance(out_dims, tuple) else out_dims]
+    else:
+        flat_dims = _broadcast_prefix(out_dims, spec)
+    res = []
+    for k, d in enumerate(flat_dims):
+        res.append(flat0[k] if d is None else ferrograd.cat([f[k] for f in flats], d))
+    return _unflatten(res, spec)
 
 
 def _unwrap_outputs(out, out_dims, name, lvl, batch):

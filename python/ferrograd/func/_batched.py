@@ -148,6 +148,14 @@ def _expanded(x, lvl, batch):
     return x.unsqueeze(0).expand(batch, *x.shape)
 
 
+def _flat2(v, batch):
+    """Physical ``v`` as [batch, everything else] (also for a batch of 0)."""
+    n = 1
+    for size in v.shape[1:]:
+        n *= size
+    return v.reshape(batch, n)
+
+
 def _norm_dim(d, rank):
     """Logical dim ``d`` checked against logical ``rank`` (PyTorch's IndexError), made
     non-negative."""
@@ -570,21 +578,21 @@ def _reduce(name, args, kwargs):
     # over all logical dims: flatten them, reduce dim 1
     keepdim = kwargs.get("keepdim", False)
     if name in ("max", "min", "median") and d is None:
-        flat = self_._v.reshape(batch, -1)
+        flat = _flat2(self_._v, batch)
         op = {"max": "amax", "min": "amin"}.get(name, name)
         out = call(op, [flat, 1] if op != "median" else [flat, 1], {})
         if name == "median":
             out = out[0]
         return BatchedTensor(out, lvl)
     if name in ("argmax", "argmin"):
-        flat = self_._v.reshape(batch, -1)
+        flat = _flat2(self_._v, batch)
         out = call(name, [flat, 1], {"keepdim": False})
         if keepdim:
             out = out.reshape(batch, *([1] * rank))
         return BatchedTensor(out, lvl)
     nkw = {k: v for k, v in kwargs.items() if k not in ("dim", "keepdim")}
     nargs = list(args[:pos + 1])
-    nargs[0] = self_._v.reshape(batch, -1)
+    nargs[0] = _flat2(self_._v, batch)
     nargs, nkw = _with_dim(nargs, nkw, pos, "dim", 1)
     out = call(name, nargs, nkw)
     if keepdim:
@@ -1210,7 +1218,7 @@ def _fn_loss_pointwise(fn, args, kwargs):
 def _reduce_loss(out, reduction, batch, rank, lvl):
     if reduction == "none":
         return BatchedTensor(out, lvl)
-    flat = out.reshape(batch, -1)
+    flat = _flat2(out, batch)
     if reduction == "sum":
         return BatchedTensor(flat.sum(1), lvl)
     if reduction == "mean":
@@ -1243,14 +1251,14 @@ def _fn_class_loss(fn, args, kwargs):
     out = out.reshape(batch, n, *out.shape[1:])
     if reduction == "none":
         return BatchedTensor(out, lvl)
-    flat = out.reshape(batch, -1)
+    flat = _flat2(out, batch)
     if reduction == "sum":
         return BatchedTensor(flat.sum(1), lvl)
     if reduction != "mean":
         raise ValueError(f"{reduction} is not a valid value for reduction")
     if not y.is_floating_point():
         # the mean over the targets that are not ignored
-        valid = (py != kw.get("ignore_index", -100)).reshape(batch, -1).sum(1).to(out.dtype)
+        valid = _flat2(py != kw.get("ignore_index", -100), batch).sum(1).to(out.dtype)
         return BatchedTensor(flat.sum(1) / valid, lvl)
     return BatchedTensor(flat.mean(1), lvl)
 
