@@ -3,7 +3,8 @@
 import contextlib
 import warnings
 
-__all__ = ["set_rng_state", "get_rng_state", "manual_seed", "seed", "initial_seed", "fork_rng"]
+__all__ = ["set_rng_state", "get_rng_state", "manual_seed", "seed", "initial_seed", "fork_rng",
+           "thread_safe_generator"]
 
 # one definition of each, in the package (this module is imported after they exist)
 from . import get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: E402,F401
@@ -42,3 +43,11 @@ def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="device
         yield
     finally:
         set_rng_state(state)
+
+
+def thread_safe_generator():
+    """The generator for random numbers in a DataLoader thread worker, ``None`` elsewhere (the
+    global generator is used).  ferrograd's DataLoader workers are processes, each with its
+    own seeded global generator, so this is always ``None``, as in PyTorch's main process and
+    process workers."""
+    return None

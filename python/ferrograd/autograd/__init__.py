@@ -283,6 +283,18 @@ from . import function  # noqa: E402,F401
 from . import forward_ad  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from . import variable  # noqa: E402,F401
+
+# torch.autograd re-exports these from its profiler and saved-tensor bindings
+grad_mode.set_multithreading_enabled = set_multithreading_enabled
+grad_mode.enforce_grad_layout_policy = enforce_grad_layout_policy
+from .profiler import ProfilerActivity, ProfilerConfig, ProfilerEvent, ProfilerState, kineto_available  # noqa: E402,F401
+SavedTensor = _C.SavedTensor
+
+
+def is_view_replay_enabled():
+    """``False``: ferrograd never replays views (``torch.autograd._force_original_view_tracking``
+    does not exist here), which is PyTorch's default."""
+    return False
 from . import grad_mode  # noqa: E402,F401
 from .profiler import DeviceType  # noqa: E402,F401
 

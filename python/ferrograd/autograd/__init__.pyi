@@ -17,6 +17,11 @@ from . import variable as variable
 from .function import NestedIOFunction as NestedIOFunction
 from .grad_mode import _DecoratorContextManager
 from .profiler import DeviceType as DeviceType
+from .profiler import ProfilerActivity as ProfilerActivity
+from .profiler import ProfilerConfig as ProfilerConfig
+from .profiler import ProfilerEvent as ProfilerEvent
+from .profiler import ProfilerState as ProfilerState
+from .profiler import kineto_available as kineto_available
 from .anomaly_mode import detect_anomaly as detect_anomaly
 from .anomaly_mode import set_detect_anomaly as set_detect_anomaly
 from .function import Function as Function
@@ -38,6 +43,12 @@ __all__ = [
     "gradcheck", "gradgradcheck", "inference_mode", "no_grad", "set_detect_anomaly", "set_grad_enabled",
     "set_multithreading_enabled", "enforce_grad_layout_policy", "variable",
 ]
+
+SavedTensor = _C.SavedTensor
+
+def is_view_replay_enabled() -> bool:
+    """``False``: ferrograd never replays views (PyTorch's default)."""
+    ...
 
 def is_multithreading_enabled() -> bool:
     """Returns True if multithreading is currently enabled."""

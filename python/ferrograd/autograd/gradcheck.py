@@ -102,3 +102,108 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         return gs
 
     return gradcheck(new_func, inputs + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+
+
+# ---- PyTorch's deprecated Jacobian helpers (kept public for old test code) ---------------
+
+_DEPRECATED = ("`{}` was part of PyTorch's private API and not meant to be exposed. We are deprecating "
+               "it and it will be removed in a future version of PyTorch. If you have a specific use "
+               "for this or feature request for this to be a stable API, please file us an issue at "
+               "https://github.com/pytorch/pytorch/issues/new")
+
+
+def _numerical_columns(fn, x, eps):
+    """Central differences of ``fn()`` (a tuple of outputs) perturbing each element of ``x``
+    in place: one [x.numel(), out.numel()] Jacobian per output."""
+    from .. import float64, no_grad, stack, zeros
+
+    flat = x.data.view(-1)
+    cols = []
+    with no_grad():
+        for i in range(flat.numel()):
+            orig = flat[i].item()
+            flat[i] = orig + eps
+            plus = [o.detach().reshape(-1).clone() for o in fn()]
+            flat[i] = orig - eps
+            minus = [o.detach().reshape(-1).clone() for o in fn()]
+            flat[i] = orig
+            cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
+    if not cols:
+        outs = [o.reshape(-1) for o in fn()]
+        return tuple(zeros(0, o.numel(), dtype=x.dtype if x.is_floating_point() else float64) for o in outs)
+    return tuple(stack([c[k] for c in cols]) for k in range(len(cols[0])))
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated (PyTorch's too): the finite-difference Jacobians of ``fn(inputs)``'s first
+    output w.r.t. each input (or each of ``target``) that requires grad, each of shape
+    [input.numel(), output.numel()]."""
+    import warnings
+
+    from .. import Tensor
+
+    warnings.warn(_DEPRECATED.format("get_numerical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer supports "
+                         "values of grad_out != 1.0.")
+    inputs = _as_tuple(inputs)
+    target = inputs if target is None else _as_tuple(target)
+    result = []
+    for x in target:
+        if isinstance(x, Tensor) and x.requires_grad:
+            result.append(_numerical_columns(lambda: _as_tuple(fn(inputs)), x, eps)[0])
+    return tuple(result)
+
+
+def get_numerical_jacobian_wrt_specific_input(fn, input_idx, inputs, outputs, eps, input=None,
+                                              is_forward_ad=False):
+    """The finite-difference Jacobians of each of ``outputs`` (``fn(*inputs)``) w.r.t.
+    ``inputs[input_idx]`` (or ``input``), each of shape [input.numel(), output.numel()]."""
+    x = inputs[input_idx] if input is None else input
+    if not x.requires_grad:
+        raise AssertionError("Expected input to have requires_grad=True")
+    return _numerical_columns(lambda: _as_tuple(fn(*inputs)), x, eps)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated (PyTorch's too): ``(jacobians, reentrant, correct_grad_sizes,
+    correct_grad_types)``: the backward-mode Jacobian of ``output`` w.r.t. each input that
+    requires grad ([input.numel(), output.numel()]), computed twice to check that backward is
+    deterministic within ``nondet_tol``."""
+    import warnings
+
+    from .. import Tensor, stack, zeros
+
+    warnings.warn(_DEPRECATED.format("get_analytical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer supports "
+                         "values of grad_out != 1.0.")
+    if output.dtype.is_complex:
+        raise ValueError("Expected output to be non-complex. get_analytical_jacobian no longer "
+                         "supports functions that return complex outputs.")
+    diff = [x for x in _as_tuple(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    n = output.numel()
+
+    def jacobians():
+        sizes_ok = types_ok = True
+        rows = []
+        for k in range(n):
+            e = zeros(n, dtype=output.dtype)
+            e[k] = 1.0
+            gs = _grad(output, diff, e.reshape(output.shape), retain_graph=True, allow_unused=True)
+            row = []
+            for g, x in zip(gs, diff):
+                if g is None:
+                    g = zeros(x.shape, dtype=x.dtype)
+                sizes_ok = sizes_ok and tuple(g.shape) == tuple(x.shape)
+                types_ok = types_ok and g.dtype == x.dtype
+                row.append(g.reshape(-1))
+            rows.append(row)
+        jacs = tuple(stack([r[j] for r in rows], 1) if rows else zeros(x.numel(), 0, dtype=x.dtype)
+                     for j, x in enumerate(diff))
+        return jacs, sizes_ok, types_ok
+
+    first, sizes_ok, types_ok = jacobians()
+    second, _, _ = jacobians()
+    reentrant = all(bool(((a - b).abs() <= nondet_tol).all()) for a, b in zip(first, second))
+    return first, reentrant, sizes_ok, types_ok

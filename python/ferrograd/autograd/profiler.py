@@ -21,7 +21,99 @@ from warnings import warn
 
 from .. import _C
 
-__all__ = ["profile", "record_function", "emit_itt", "emit_nvtx", "load_nvprof", "EnforceUnique",
+class ProfilerActivity(enum.Enum):
+    """What to record: CPU time (CUDA kernels are not timed by ferrograd)."""
+
+    CPU = 0
+    CUDA = 1
+
+
+def kineto_available():
+    """Whether PyTorch's Kineto tracer is present (it is not: ferrograd records with its own)."""
+    return False
+
+
+MEMORY_EVENT_NAME = "[memory]"
+OUT_OF_MEMORY_EVENT_NAME = "[OutOfMemory]"
+
+
+class ProfilerState(enum.Enum):
+    """The profiler backends of PyTorch's ``ProfilerConfig`` (ferrograd's recorder is the CPU one)."""
+
+    Disabled = 0
+    CPU = 1
+    CUDA = 2
+    NVTX = 3
+    ITT = 4
+    PRIVATEUSE1 = 5
+    KINETO = 6
+    KINETO_GPU_FALLBACK = 7
+    KINETO_PRIVATEUSE1_FALLBACK = 8
+    KINETO_PRIVATEUSE1 = 9
+
+    def __int__(self):
+        return self.value
+
+
+class ProfilerConfig:
+    """The settings of a profiling session, as PyTorch's ``ProfilerConfig`` holds them."""
+
+    def __init__(self, state, report_input_shapes, profile_memory, with_stack, with_flops, with_modules,
+                 experimental_config=None, trace_id=""):
+        if not isinstance(state, ProfilerState):
+            raise TypeError(f"__init__(): incompatible constructor arguments; state must be a "
+                            f"ProfilerState, got {type(state).__name__}")
+        self.state = state
+        self.report_input_shapes = bool(report_input_shapes)
+        self.profile_memory = bool(profile_memory)
+        self.with_stack = bool(with_stack)
+        self.with_flops = bool(with_flops)
+        self.with_modules = bool(with_modules)
+        self.experimental_config = experimental_config
+        self.trace_id = trace_id
+
+
+class ProfilerEvent:
+    """One recorded event (name, thread, start and duration in µs, input shapes), the fields
+    of PyTorch's legacy ``ProfilerEvent`` that ferrograd's recorder has."""
+
+    def __init__(self, name, thread_id=0, start_us=0.0, cpu_elapsed_us=0.0, shapes=(), sequence_nr=-1,
+                 kind="push", scope=0, fwd_thread_id=0):
+        self._name = name
+        self.thread_id = thread_id
+        self.start_us = lambda: start_us
+        self._cpu_elapsed_us = cpu_elapsed_us
+        self.shapes = [list(s) for s in shapes]
+        self.sequence_nr = sequence_nr
+        self._kind = kind
+        self.scope = scope
+        self.fwd_thread_id = fwd_thread_id
+        self.device = lambda: -1
+        self.has_cuda = lambda: False
+        self.is_async = lambda: False
+        self.is_remote = lambda: False
+        self.node_id = lambda: -1
+        self.correlation_id = lambda: 0
+        self.handle = lambda: 0
+        self.flops = lambda: 0
+        self.cpu_memory_usage = lambda: 0
+        self.cuda_memory_usage = lambda: 0
+        self.stack = []
+
+    def name(self):
+        return self._name
+
+    def kind(self):
+        return self._kind
+
+    def cpu_elapsed_us(self, other=None):
+        return self._cpu_elapsed_us if other is None else other.start_us() - self.start_us()
+
+    def cuda_elapsed_us(self, other=None):
+        return 0.0
+
+__all__ = ["ProfilerActivity", "ProfilerConfig", "ProfilerState", "kineto_available", "MEMORY_EVENT_NAME",
+           "OUT_OF_MEMORY_EVENT_NAME", "profile", "record_function", "emit_itt", "emit_nvtx", "load_nvprof", "EnforceUnique",
            "parse_nvprof_trace", "KinetoStepTracker", "EventList", "FunctionEvent", "MemRecordsAcc"]
 
 

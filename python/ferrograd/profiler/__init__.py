@@ -6,7 +6,9 @@ import os
 from abc import ABC, abstractmethod
 
 from ..autograd.profiler import DeviceType, EventList, KinetoStepTracker, record_function  # noqa: F401
+from ..autograd.profiler import ProfilerActivity, kineto_available  # noqa: F401
 from ..autograd.profiler import _Session
+from ..optim.optimizer import register_optimizer_step_post_hook  # noqa: F401  (torch.profiler has it too)
 from ..autograd.profiler import profile as _legacy_profile
 
 __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_handler", "ProfilerAction",
@@ -15,21 +17,28 @@ __all__ = ["profile", "schedule", "supported_activities", "tensorboard_trace_han
 PROFILER_STEP_NAME = "ProfilerStep"
 
 
-class ProfilerActivity(enum.Enum):
-    """What to record: CPU time (CUDA kernels are not timed by ferrograd)."""
-
-    CPU = 0
-    CUDA = 1
-
-
 def supported_activities():
     """The activities this profiler can record: CPU time."""
     return {ProfilerActivity.CPU}
 
 
-def kineto_available():
-    """Whether PyTorch's Kineto tracer is present (it is not: ferrograd records with its own)."""
-    return False
+class RecordScope(enum.Enum):
+    """The kind of a recorded range (PyTorch's ``RecordScope``): ops are ``FUNCTION``, backward
+    nodes ``BACKWARD_FUNCTION``, ``record_function`` ranges ``USER_SCOPE``."""
+
+    FUNCTION = 0
+    BACKWARD_FUNCTION = 1
+    TORCHSCRIPT_FUNCTION = 2
+    KERNEL_FUNCTION_DTYPE = 3
+    CUSTOM_CLASS = 4
+    BUILD_FEATURE = 5
+    LITE_INTERPRETER = 6
+    USER_SCOPE = 7
+    STATIC_RUNTIME_OP = 8
+    STATIC_RUNTIME_MODEL = 9
+
+    def __int__(self):
+        return self.value
 
 
 class ProfilerAction(enum.Enum):
