@@ -64,11 +64,11 @@ fn tanh_f32<const F: bool>(x: f32) -> f32 {
     q = madd::<F>(q, z, 1.333_144_2e-1);
     q = madd::<F>(q, z, -3.333_328_2e-1);
     let small = madd::<F>(q * z, x, x);
-    let e = exp_f32::<F>(2.0 * a.min(9.0));
+    let e = exp_f32::<F>(2.0 * a.min(10.0));
     let big = 1.0 - 2.0 / (e + 1.0);
     let big = if x < 0.0 { -big } else { big };
     let r = if a < 0.625 { small } else { big };
-    // NaN in, NaN out (the clamp above would turn it into tanh(9)); ±0 keeps its sign
+    // NaN in, NaN out (the clamp above would turn it into tanh(10)); ±0 keeps its sign
     if x != x || x == 0.0 {
         x
     } else {

@@ -803,14 +803,61 @@ pub fn activation_(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<()> {
     super::inplace(x, |inp| activation_impl(inp, kind, a, b, true))
 }
 
+/// An activation's backward `bw(x, g)` (linear in `g`).
+type ActBw = std::sync::Arc<dyn Fn(&Tensor, &Tensor) -> Result<Tensor> + Send + Sync>;
+
+/// The x-derivative of an activation's backward, for the backward's own node.
+#[derive(Clone)]
+enum ActD2 {
+    /// piecewise linear: the backward is a select of `g`, its x-derivative is zero
+    Zero,
+    /// `f''(x)`: d/dx of `g f'(x)` is `g f''(x)`
+    F(std::sync::Arc<dyn Fn(&Tensor) -> Result<Tensor> + Send + Sync>),
+    /// PyTorch has no formula: its NotImplemented node and message (the aten op's name)
+    Missing(&'static str),
+}
+
+fn d2(f: impl Fn(&Tensor) -> Result<Tensor> + Send + Sync + 'static) -> ActD2 {
+    ActD2::F(std::sync::Arc::new(f))
+}
+
+/// `bw(x, g)` as an op of its own, as PyTorch records an activation's backward under
+/// `create_graph` (`LeakyReluBackwardBackward0`, ...): its output requires grad when `g` or
+/// `x` does, even where it is constant in `x`. d/dg = the same backward of `gg` (it is linear
+/// in `g`); d/dx = gg g f''(x).
+fn act_backward(name: &'static str, g: &Tensor, x: &Tensor, bw: ActBw, dd: ActD2) -> Result<Tensor> {
+    let out = no_grad(|| bw(&x.detach(), &g.detach()))?;
+    let out = fresh(&out)?;
+    let xmeta = crate::autograd::InputMeta::of(x);
+    let node = if matches!(dd, ActD2::Missing(_)) { "torch::autograd::NotImplemented" } else { name };
+    record(node, &[g, x], &[&out], &[Save::In(g), Save::In(x)], move |s, gg, n| {
+        if let ActD2::Missing(op) = &dd {
+            bail!(Runtime, "derivative for {} is not implemented", op);
+        }
+        let (gt, xt) = (s.get(0)?, s.get(1)?);
+        let dg = if n[0] { Some(act_backward(name, &gg[0], &xt, bw.clone(), dd.clone())?) } else { None };
+        let dx = if n[1] {
+            Some(match &dd {
+                ActD2::F(f) => mul(&mul(&gg[0], &gt)?, &f(&xt)?)?,
+                _ => xmeta.zeros()?,
+            })
+        } else { None };
+        Ok(vec![dg, dx])
+    })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "grad_output"), (1, "self")]);
+    Ok(out)
+}
+
 fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
+    use std::sync::Arc;
     ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
-    // (grad_fn name, forward, backward d/dx given (x, g))
-    type Bw = Box<dyn Fn(&Tensor, &Tensor) -> Result<Tensor> + Send + Sync>;
-    let (name, out, bw): (&'static str, Tensor, Bw) = match kind {
+    // (grad_fn name, forward, backward d/dx given (x, g), the backward's node: its name and
+    // the x-derivative; None where PyTorch's backward is a composite of ordinary ops)
+    let (name, out, bw, dnode): (&'static str, Tensor, ActBw, Option<(&'static str, ActD2)>) = match kind {
         "leaky_relu" => {
             let o = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?))?;
-            ("LeakyReluBackward0", o, Box::new(move |x, g| sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)))
+            ("LeakyReluBackward0", o, Arc::new(move |x, g| sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)),
+             Some(("LeakyReluBackwardBackward0", ActD2::Zero)))
         }
         // elu(alpha=a, scale=b) with input_scale 1 (elu, selu); celu: input_scale 1/alpha
         "elu" | "celu" => {
@@ -821,97 +868,130 @@ fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Re
                 sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(x, &sc(scale))?, &negp)
             })?;
             let name = if kind == "celu" { "CeluBackward0" } else { "EluBackward0" };
-            (name, o, Box::new(move |x, g| {
+            // f'' = alpha scale is² exp(is x) for x <= 0, 0 above
+            let second = d2(move |x| sel(&cmp(x, 0.0, BinOp::Gt)?, &sc(0.0), &mul(&exp(&mul(x, &sc(is))?)?, &sc(alpha * scale * is * is))?));
+            (name, o, Arc::new(move |x, g| {
                 let negd = mul(g, &mul(&exp(&mul(x, &sc(is))?)?, &sc(alpha * scale * is))?)?;
                 sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(g, &sc(scale))?, &negd)
-            }))
+            }), Some(("EluBackwardBackward0", second)))
         }
         "gelu" => {
             let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?))?;
-            ("GeluBackward0", o, Box::new(|x, g| {
+            let pdf = |x: &Tensor| -> Result<Tensor> {
+                mul(&exp(&mul(&mul(x, x)?, &sc(-0.5))?)?, &sc(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2))
+            };
+            // f' = Φ(x) + x φ(x); f'' = φ(x) (2 - x²)
+            let second = d2(move |x| mul(&pdf(x)?, &super::rsub(&mul(x, x)?, &sc(2.0))?));
+            ("GeluBackward0", o, Arc::new(move |x, g| {
                 let cdf = mul(&add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?, &sc(0.5))?;
-                let pdf = mul(&exp(&mul(&mul(x, x)?, &sc(-0.5))?)?, &sc(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2))?;
-                mul(g, &add(&cdf, &mul(x, &pdf)?)?)
-            }))
+                mul(g, &add(&cdf, &mul(x, &pdf(x)?)?)?)
+            }), Some(("GeluBackwardBackward0", second)))
         }
         "gelu_tanh" => {
             let k0 = (2.0 / std::f64::consts::PI).sqrt();
-            let inner = move |x: &Tensor| -> Result<Tensor> { mul(&add(x, &mul(&mul(&mul(x, x)?, x)?, &sc(0.044715))?)?, &sc(k0)) };
+            let c = 0.044715;
+            let inner = move |x: &Tensor| -> Result<Tensor> { mul(&add(x, &mul(&mul(&mul(x, x)?, x)?, &sc(c))?)?, &sc(k0)) };
+            // u = k0 (x + c x³), u' = k0 (1 + 3c x²)
+            let du = move |x: &Tensor| -> Result<Tensor> { mul(&add(&mul(&mul(x, x)?, &sc(3.0 * c))?, &sc(1.0))?, &sc(k0)) };
             let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&tanh(&inner(x)?)?, &sc(1.0))?))?;
-            ("GeluBackward0", o, Box::new(move |x, g| {
+            // f'' = (1 - th²) (u' + x/2 (u'' - 2 th u'²)) with u'' = 6 k0 c x
+            let second = d2(move |x| {
+                let th = tanh(&inner(x)?)?;
+                let sech2 = super::rsub(&mul(&th, &th)?, &sc(1.0))?;
+                let dux = du(x)?;
+                let ddu = mul(x, &sc(6.0 * k0 * c))?;
+                let bracket = sub(&ddu, &mul(&mul(&th, &mul(&dux, &dux)?)?, &sc(2.0))?)?;
+                mul(&sech2, &add(&dux, &mul(&mul(x, &sc(0.5))?, &bracket)?)?)
+            });
+            ("GeluBackward0", o, Arc::new(move |x, g| {
                 let th = tanh(&inner(x)?)?;
                 let left = mul(&add(&th, &sc(1.0))?, &sc(0.5))?;
-                let dinner = mul(&add(&mul(&mul(x, x)?, &sc(3.0 * 0.044715))?, &sc(1.0))?, &sc(k0))?;
-                let right = mul(&mul(&mul(x, &sc(0.5))?, &super::rsub(&mul(&th, &th)?, &sc(1.0))?)?, &dinner)?;
+                let right = mul(&mul(&mul(x, &sc(0.5))?, &super::rsub(&mul(&th, &th)?, &sc(1.0))?)?, &du(x)?)?;
                 mul(g, &add(&left, &right)?)
-            }))
+            }), Some(("GeluBackwardBackward0", second)))
         }
         "silu" => {
             let o = no_grad(|| mul(x, &sigmoid(x)?))?;
-            ("SiluBackward0", o, Box::new(|x, g| {
+            ("SiluBackward0", o, Arc::new(|x, g| {
                 let s = sigmoid(x)?;
                 mul(g, &mul(&s, &add(&mul(x, &super::rsub(&s, &sc(1.0))?)?, &sc(1.0))?)?)
-            }))
+            }), None)
         }
         "mish" => {
             let o = no_grad(|| mul(x, &tanh(&softplus_raw(x, 1.0, 20.0)?)?))?;
-            ("MishBackward0", o, Box::new(|x, g| {
+            ("MishBackward0", o, Arc::new(|x, g| {
                 let tsp = tanh(&softplus_raw(x, 1.0, 20.0)?)?;
                 let d = add(&tsp, &mul(&mul(x, &sigmoid(x)?)?, &super::rsub(&mul(&tsp, &tsp)?, &sc(1.0))?)?)?;
                 mul(g, &d)
-            }))
+            }), None)
         }
         "softplus" => {
             let o = no_grad(|| softplus_raw(x, a, b))?;
-            ("SoftplusBackward0", o, Box::new(move |x, g| {
+            // f' = σ(βx) below the threshold (1 above); f'' = β σ(βx) (1 - σ(βx)) below, 0 above
+            let second = d2(move |x| {
+                let s = sigmoid(&mul(x, &sc(a))?)?;
+                let v = mul(&mul(&s, &super::rsub(&s, &sc(1.0))?)?, &sc(a))?;
+                sel(&cmp(&mul(x, &sc(a))?, b, BinOp::Gt)?, &sc(0.0), &v)
+            });
+            ("SoftplusBackward0", o, Arc::new(move |x, g| {
                 let z = exp(&mul(x, &sc(a))?)?;
                 sel(&cmp(&mul(x, &sc(a))?, b, BinOp::Gt)?, g, &div(&mul(g, &z)?, &add(&z, &sc(1.0))?)?)
-            }))
+            }), Some(("SoftplusBackwardBackward0", second)))
         }
         "hardtanh" => {
             let o = no_grad(|| super::clamp(x, Some(Scalar::Float(a)), Some(Scalar::Float(b))))?;
-            ("HardtanhBackward0", o, Box::new(move |x, g| {
+            ("HardtanhBackward0", o, Arc::new(move |x, g| {
                 let inside = binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, b, BinOp::Lt)?, BinOp::And)?;
                 sel(&inside, g, &sc(0.0))
-            }))
+            }), Some(("HardtanhBackwardBackward0", ActD2::Zero)))
         }
         "hardsigmoid" => {
             let o = no_grad(|| super::clamp(&add(&div(x, &sc(6.0))?, &sc(0.5))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))))?;
-            ("HardsigmoidBackward0", o, Box::new(|x, g| {
+            ("HardsigmoidBackward0", o, Arc::new(|x, g| {
                 let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;
                 sel(&inside, &div(g, &sc(6.0))?, &sc(0.0))
-            }))
+            }), Some(("HardsigmoidBackwardBackward0", ActD2::Missing("aten::hardsigmoid_backward"))))
         }
         "hardswish" => {
             let o = no_grad(|| div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0)))?;
-            ("HardswishBackward0", o, Box::new(|x, g| {
+            // f'' = 1/3 on (-3, 3), 0 outside
+            let second = d2(|x| {
+                let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;
+                sel(&inside, &sc(1.0 / 3.0), &sc(0.0))
+            });
+            ("HardswishBackward0", o, Arc::new(|x, g| {
                 let mid = mul(g, &add(&div(x, &sc(3.0))?, &sc(0.5))?)?;
                 sel(&cmp(x, -3.0, BinOp::Le)?, &sc(0.0), &sel(&cmp(x, 3.0, BinOp::Lt)?, &mid, g)?)
-            }))
+            }), Some(("HardswishBackwardBackward0", second)))
         }
         "logsigmoid" => {
             // min(x, 0) - log1p(exp(-|x|))
             let o = no_grad(|| sub(&super::clamp(x, None, Some(Scalar::Float(0.0)))?, &super::unary_extra(&exp(&neg(&super::abs(x)?)?)?, "log1p")?))?;
-            ("LogSigmoidBackward0", o, Box::new(|x, g| mul(g, &sigmoid(&neg(x)?)?)))
+            // f' = σ(-x); f'' = -σ(x) σ(-x)
+            let second = d2(|x| neg(&mul(&sigmoid(x)?, &sigmoid(&neg(x)?)?)?));
+            ("LogSigmoidBackward0", o, Arc::new(|x, g| mul(g, &sigmoid(&neg(x)?)?)),
+             Some(("LogSigmoidBackwardBackward0", second)))
         }
         "softshrink" => {
             let o = no_grad(|| {
                 let up = sel(&cmp(x, a, BinOp::Gt)?, &sub(x, &sc(a))?, &sc(0.0))?;
                 sel(&cmp(x, -a, BinOp::Lt)?, &add(x, &sc(a))?, &up)
             })?;
-            ("SoftshrinkBackward0", o, Box::new(move |x, g| {
+            ("SoftshrinkBackward0", o, Arc::new(move |x, g| {
                 let out = binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, -a, BinOp::Lt)?, BinOp::Or)?;
                 sel(&out, g, &sc(0.0))
-            }))
+            }), Some(("SoftshrinkBackwardBackward0", ActD2::Zero)))
         }
         "hardshrink" => {
             let mask = move |x: &Tensor| -> Result<Tensor> { binary_raw(&cmp(x, a, BinOp::Gt)?, &cmp(x, -a, BinOp::Lt)?, BinOp::Or) };
             let o = no_grad(|| sel(&mask(x)?, x, &sc(0.0)))?;
-            ("HardshrinkBackward0", o, Box::new(move |x, g| sel(&mask(x)?, g, &sc(0.0))))
+            ("HardshrinkBackward0", o, Arc::new(move |x, g| sel(&mask(x)?, g, &sc(0.0))),
+             Some(("HardshrinkBackwardBackward0", ActD2::Zero)))
         }
         "threshold" => {
             let o = no_grad(|| sel(&cmp(x, a, BinOp::Gt)?, x, &sc(b)))?;
-            ("ThresholdBackward0", o, Box::new(move |x, g| sel(&cmp(x, a, BinOp::Gt)?, g, &sc(0.0))))
+            ("ThresholdBackward0", o, Arc::new(move |x, g| sel(&cmp(x, a, BinOp::Gt)?, g, &sc(0.0))),
+             Some(("ThresholdBackwardBackward0", ActD2::Zero)))
         }
         _ => bail!(NotImplemented, "activation {} is not implemented", kind),
     };
@@ -926,7 +1006,13 @@ fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Re
             n => n,
         }
     } else { name };
-    record_ew(name, x, &out, &[Save::In(x)], move |s, g, _| Ok(vec![Some(bw(&s.get(0)?, &g[0])?)]))?;
+    record_ew(name, x, &out, &[Save::In(x)], move |s, g, _| {
+        let x = s.get(0)?;
+        Ok(vec![Some(match &dnode {
+            Some((dname, dd)) => act_backward(dname, &g[0], &x, bw.clone(), dd.clone())?,
+            None => bw(&x, &g[0])?,
+        })])
+    })?;
     Ok(out)
 }
 
@@ -1038,8 +1124,8 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
     let k = kind.to_string();
     record(name, &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
-        let ge = loss_grad(&g[0], red, &shape)?;
         if k == "soft_margin" {
+            let ge = loss_grad(&g[0], red, &shape)?;
             // d/dx log1p(exp(-y x)) = -y z / (1 + z) with z = exp(-y x); d/dy likewise with x
             let z = exp(&neg(&mul(&x, &y)?)?)?;
             let f = div(&z, &add(&z, &sc(1.0))?)?;
@@ -1047,22 +1133,65 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
             let gy = if need[1] { Some(mul(&neg(&mul(&x, &f)?)?, &ge)?) } else { None };
             return Ok(vec![gx, gy]);
         }
-        let d = sub(&x, &y)?;
-        let dd = match k.as_str() {
-            "mse" => mul(&mul(&d, &sc(2.0))?, &ge)?,
-            "smooth_l1" => {
-                let lin = sel(&cmp(&d, -a, BinOp::Lt)?, &sc(-1.0), &sel(&cmp(&d, a, BinOp::Gt)?, &sc(1.0), &div(&d, &sc(a))?)?)?;
-                mul(&lin, &ge)?
-            }
-            _ => {
-                let lin = sel(&cmp(&d, -a, BinOp::Lt)?, &sc(-a), &sel(&cmp(&d, a, BinOp::Gt)?, &sc(a), &d)?)?;
-                mul(&lin, &ge)?
-            }
-        };
-        let gx = if need[0] { Some(dd.clone()) } else { None };
-        let gy = if need[1] { Some(neg(&dd)?) } else { None };
+        // the derivative is odd in x - y: the target's gradient is the same op with the two swapped
+        let gx = if need[0] { Some(loss_backward(&k, &g[0], &x, &y, red, a)?) } else { None };
+        let gy = if need[1] { Some(loss_backward(&k, &g[0], &y, &x, red, a)?) } else { None };
         Ok(vec![gx, gy])
     })?;
+    Ok(out)
+}
+
+/// `l'(x - y)` of mse (`2d`), smooth L1 (`clamp(d / beta, -1, 1)`) and Huber
+/// (`clamp(d, -delta, delta)`) losses, and its derivative `l''(x - y)`.
+fn loss_slope(kind: &str, d: &Tensor, a: f64, second: bool) -> Result<Tensor> {
+    // strictly inside: at |d| = a the second derivative is 0, as PyTorch's
+    let inside = || binary_raw(&cmp(d, -a, BinOp::Gt)?, &cmp(d, a, BinOp::Lt)?, BinOp::And);
+    match (kind, second) {
+        ("mse", false) => mul(d, &sc(2.0)),
+        ("mse", true) => Ok(sc(2.0)),
+        ("smooth_l1", false) => sel(&cmp(d, -a, BinOp::Lt)?, &sc(-1.0), &sel(&cmp(d, a, BinOp::Gt)?, &sc(1.0), &div(d, &sc(a))?)?),
+        ("smooth_l1", true) => sel(&inside()?, &sc(1.0 / a), &sc(0.0)),
+        (_, false) => sel(&cmp(d, -a, BinOp::Lt)?, &sc(-a), &sel(&cmp(d, a, BinOp::Gt)?, &sc(a), d)?),
+        (_, true) => sel(&inside()?, &sc(1.0), &sc(0.0)),
+    }
+}
+
+/// A pointwise loss's backward `l'(x - y) * g` (g expanded by the reduction) as an op of its
+/// own (`MseLossBackwardBackward0`, `SmoothL1LossBackwardBackward0`,
+/// `HuberLossBackwardBackward0` under `create_graph`): d/dg = `gg l'(x - y)` reduced like the
+/// loss; d/dx = gg g l''(x - y) = -d/dy.
+fn loss_backward(kind: &str, g: &Tensor, x: &Tensor, y: &Tensor, red: i64, a: f64) -> Result<Tensor> {
+    let shape = x.shape();
+    let out = no_grad(|| mul(&loss_slope(kind, &sub(&x.detach(), &y.detach())?, a, false)?, &loss_grad(&g.detach(), red, &shape)?))?;
+    let out = fresh(&out)?;
+    let name: &'static str = match kind {
+        "mse" => "MseLossBackwardBackward0",
+        "smooth_l1" => "SmoothL1LossBackwardBackward0",
+        _ => "HuberLossBackwardBackward0",
+    };
+    let k = kind.to_string();
+    let gshape = g.shape();
+    record(name, &[g, x, y], &[&out], &[Save::In(g), Save::In(x), Save::In(y)], move |s, gg, n| {
+        let (gt, xt, yt) = (s.get(0)?, s.get(1)?, s.get(2)?);
+        let d = sub(&xt, &yt)?;
+        let dg = if n[0] {
+            let p = mul(&gg[0], &loss_slope(&k, &d, a, false)?)?;
+            Some(match red {
+                0 => p,
+                1 => rs(&div(&sum(&p, None)?, &sc(shape.iter().product::<usize>() as f64))?, &gshape)?,
+                _ => rs(&sum(&p, None)?, &gshape)?,
+            })
+        } else { None };
+        let dx = if n[1] || n[2] {
+            Some(mul(&mul(&gg[0], &loss_grad(&gt, red, &shape)?)?, &loss_slope(&k, &d, a, true)?)?)
+        } else { None };
+        let dy = match (&dx, n[2]) {
+            (Some(v), true) => Some(neg(v)?),
+            _ => None,
+        };
+        Ok(vec![dg, if n[1] { dx } else { None }, dy])
+    })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "grad_output"), (1, "self"), (2, "target")]);
     Ok(out)
 }
 
@@ -1087,14 +1216,17 @@ pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64
     let shape = x.shape();
     record("BinaryCrossEntropyBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
-        let ge = loss_grad(&g[0], red, &shape)?;
+        // torch: (d * grad [* weight]) / numel for the mean (DivBackward1 under create_graph)
+        let ge = loss_grad(&g[0], if red == 1 { 2 } else { red }, &shape)?;
         let ge = match &wv { Some(w) => mul(&ge, w)?, None => ge };
+        let n = shape.iter().product::<usize>() as f64;
+        let finish = |t: Tensor| -> Result<Tensor> { if red == 1 { nn_div_scalar(&t, n) } else { Ok(t) } };
         let gx = if need[0] {
             let den = super::clamp(&mul(&super::rsub(&x, &sc(1.0))?, &x)?, Some(Scalar::Float(1e-12)), None)?;
-            Some(div(&mul(&ge, &sub(&x, &y)?)?, &den)?)
+            Some(finish(div(&mul(&ge, &sub(&x, &y)?)?, &den)?)?)
         } else { None };
         let gy = if need[1] {
-            Some(mul(&ge, &sub(&clog(&super::rsub(&x, &sc(1.0))?)?, &clog(&x)?)?)?)
+            Some(finish(mul(&ge, &sub(&clog(&super::rsub(&x, &sc(1.0))?)?, &clog(&x)?)?)?)?)
         } else { None };
         Ok(vec![gx, gy])
     })?;
@@ -1121,21 +1253,24 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
     let shape = x.shape();
     record("BinaryCrossEntropyWithLogitsBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
-        let ge = loss_grad(&g[0], red, &shape)?;
+        // torch: (d * grad [* weight]) / numel for the mean (DivBackward1 under create_graph)
+        let ge = loss_grad(&g[0], if red == 1 { 2 } else { red }, &shape)?;
         let ge = match &wv { Some(w) => mul(&ge, w)?, None => ge };
+        let n = shape.iter().product::<usize>() as f64;
+        let finish = |t: Tensor| -> Result<Tensor> { if red == 1 { nn_div_scalar(&t, n) } else { Ok(t) } };
         let gx = if need[0] {
             let d = match &pwv {
                 Some(p) => { let tt = mul(p, &y)?; sub(&mul(&sub(&add(&tt, &sc(1.0))?, &y)?, &sigmoid(&x)?)?, &tt)? }
                 None => sub(&sigmoid(&x)?, &y)?,
             };
-            Some(mul(&d, &ge)?)
+            Some(finish(mul(&d, &ge)?)?)
         } else { None };
         let gy = if need[1] {
             let d = match &pwv {
                 Some(p) => sub(&neg(&x)?, &mul(&sub(p, &sc(1.0))?, &logsig(&x)?)?)?,
                 None => neg(&x)?,
             };
-            Some(mul(&d, &ge)?)
+            Some(finish(mul(&d, &ge)?)?)
         } else { None };
         Ok(vec![gx, gy])
     })?;
