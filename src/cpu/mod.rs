@@ -271,6 +271,14 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
             });
             Ok(out)
         }
+        None if T::DTYPE == U::DTYPE => {
+            let mut out = alloc::take::<U>(n)?;
+            // SAFETY: equal dtype tags mean T and U are the same type (the sealed Elem trait
+            // gives each dtype one Rust type), so the output can be written as [T].
+            let dst = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut T, n) };
+            copy_rows(x, l, dst);
+            Ok(out)
+        }
         None => {
             let mut out = Vec::new();
             out.try_reserve_exact(n).map_err(|_| crate::Error::HostOutOfMemory { bytes: n.saturating_mul(std::mem::size_of::<U>()) })?;
@@ -278,6 +286,61 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
             Ok(out)
         }
     }
+}
+
+/// `l` with adjacent dims merged where one walks on from the other (stride[d] =
+/// stride[d+1] * shape[d+1]) and size-1 dims dropped: the same elements in the same order,
+/// in as few (and as long) rows as possible.
+fn coalesce(l: &Layout) -> Layout {
+    let mut shape: crate::shape::Dims = Default::default();
+    let mut strides: crate::shape::Dims = Default::default();
+    for d in 0..l.ndim() {
+        let (sz, st) = (l.shape[d], l.strides[d]);
+        if sz == 1 {
+            continue;
+        }
+        match (shape.last().copied(), strides.last().copied()) {
+            (Some(ps), Some(pst)) if pst == st * sz => {
+                let k = shape.len() - 1;
+                shape[k] = ps * sz;
+                strides[k] = st;
+            }
+            _ => {
+                shape.push(sz);
+                strides.push(st);
+            }
+        }
+    }
+    if shape.is_empty() {
+        shape.push(1);
+        strides.push(1);
+    }
+    Layout { shape, strides, offset: l.offset }
+}
+
+/// The elements of the strided layout `l` of `x`, in row-major order, into `out`: one copy
+/// per innermost row (a memcpy where the row is unit-stride) instead of an index walk per
+/// element. im2col windows, permutes and narrowed views take this path.
+fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
+    if out.is_empty() {
+        return;
+    }
+    let l = coalesce(l);
+    let nd = l.ndim();
+    let (inner, is) = (l.shape[nd - 1], l.strides[nd - 1]);
+    let outer = Layout { shape: l.shape[..nd - 1].into(), strides: l.strides[..nd - 1].into(), offset: l.offset };
+    let mut pos = 0;
+    walk1(&outer, |base| {
+        let dst = &mut out[pos..pos + inner];
+        if is == 1 {
+            dst.copy_from_slice(&x[base..base + inner]);
+        } else {
+            for (j, d) in dst.iter_mut().enumerate() {
+                *d = x[base + j * is];
+            }
+        }
+        pos += inner;
+    });
 }
 
 /// Whether `l`'s last two dims are a transpose of contiguous ones (unit stride on the
@@ -403,6 +466,28 @@ fn sum_slice_seq<T: Elem>(x: &[T]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_copies_match_the_strided_walk() {
+        let x: Vec<f64> = (0..4000).map(|i| i as f64).collect();
+        let lay = |shape: &[usize], strides: &[usize], offset: usize| Layout {
+            shape: shape.iter().copied().collect(), strides: strides.iter().copied().collect(), offset };
+        for l in [
+            // an im2col window (n, c, kh, kw, oh, ow) over a padded 2x3x10x12 input
+            lay(&[2, 3, 3, 3, 8, 10], &[360, 120, 12, 1, 12, 1], 0),
+            // stride 2 windows, a narrowed view, a broadcast (stride 0), size-1 dims, a permute
+            lay(&[2, 3, 2, 2, 4, 5], &[360, 120, 12, 1, 24, 2], 7),
+            lay(&[5, 1, 7], &[20, 99, 1], 3),
+            lay(&[4, 6], &[0, 1], 11),
+            lay(&[3, 4, 5], &[1, 15, 3], 0),
+            lay(&[7], &[3], 2),
+        ] {
+            let got: Vec<f64> = cast_vec(&x, &l).unwrap();
+            let mut want = Vec::new();
+            walk1(&l, |o| want.push(x[o]));
+            assert_eq!(got, want, "{l:?}");
+        }
+    }
 
     #[test]
     fn tiled_transpose_copy_matches_the_strided_walk() {

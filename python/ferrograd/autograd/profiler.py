@@ -112,8 +112,7 @@ class ProfilerEvent:
     def cuda_elapsed_us(self, other=None):
         return 0.0
 
-__all__ = ["ProfilerActivity", "ProfilerConfig", "ProfilerState", "kineto_available", "MEMORY_EVENT_NAME",
-           "OUT_OF_MEMORY_EVENT_NAME", "profile", "record_function", "emit_itt", "emit_nvtx", "load_nvprof", "EnforceUnique",
+__all__ = ["profile", "record_function", "emit_itt", "emit_nvtx", "load_nvprof", "EnforceUnique",
            "parse_nvprof_trace", "KinetoStepTracker", "EventList", "FunctionEvent", "MemRecordsAcc"]
 
 
