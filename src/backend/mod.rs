@@ -41,6 +41,13 @@ pub trait BackendStorage: Sized {
     fn sum_leading(&self, _l: &Layout, _inner: usize) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// A zero tensor of `base_numel` elements with the contiguous `self` (`src`, laid out
+    /// as `dst`'s shape) added at the positions of the strided layout `dst` (overlapping
+    /// windows accumulate, in row-major order): col2im and `as_strided_scatter`. `None` where
+    /// the backend has no kernel for it (the caller scatters through an offsets tensor).
+    fn scatter_add_strided(&self, _src: &Layout, _dst: &Layout, _base_numel: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Max or min of each row with the index of its first occurrence (int64).
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)>;
     /// A row-wise scan of the contiguous `l` (same shape out).
@@ -362,6 +369,24 @@ pub fn sum_leading(x: &Tensor, inner: usize, shape: &[usize]) -> Result<Option<T
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::sum".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, shape)))
+}
+
+/// `g` added into zeros of `base_shape` at the positions of `dst` (see
+/// `BackendStorage::scatter_add_strided`), or None where the backend has no kernel.
+pub fn scatter_add_strided(g: &Tensor, dst: &Layout, base_shape: &[usize]) -> Result<Option<Tensor>> {
+    let d = g.data();
+    if !d.layout.is_contiguous() || d.layout.shape != dst.shape {
+        return Ok(None);
+    }
+    let n = crate::shape::numel_checked(base_shape)?;
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.scatter_add_strided(&d.layout, dst, n)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.scatter_add_strided(&d.layout, dst, n)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::as_strided_scatter".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, base_shape)))
 }
 
 /// Max/min of each row of the contiguous `x` with its index: (values, int64 indices).

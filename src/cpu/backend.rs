@@ -51,6 +51,13 @@ impl BackendStorage for CpuStorage {
     fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
         reduce::sum_leading(self, l, inner)
     }
+    fn scatter_add_strided(&self, src: &Layout, dst: &Layout, base_numel: usize) -> Result<Option<Self>> {
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::scatter_add_rows(&f32::get(self)[src.offset..], dst, base_numel)?)),
+            DType::Float64 => Some(f64::wrap(super::scatter_add_rows(&f64::get(self)[src.offset..], dst, base_numel)?)),
+            _ => None,
+        })
+    }
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)> {
         reduce::arg_reduce(self, l, row, is_max)
     }

@@ -318,6 +318,35 @@ fn coalesce(l: &Layout) -> Layout {
     Layout { shape, strides, offset: l.offset }
 }
 
+/// The adjoint of `copy_rows`: zeros of `base_numel` elements with `src` (in the row-major
+/// order of `l`) added at the offsets of `l`, a row at a time; overlapping windows (col2im)
+/// accumulate in row-major order, so the result is deterministic.
+fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src: &[T], l: &Layout, base_numel: usize) -> crate::Result<Vec<T>> {
+    let mut out = alloc::try_zeroed::<T>(base_numel)?;
+    if l.numel() == 0 {
+        return Ok(out);
+    }
+    let l = coalesce(l);
+    let nd = l.ndim();
+    let (inner, is) = (l.shape[nd - 1], l.strides[nd - 1]);
+    let outer = Layout { shape: l.shape[..nd - 1].into(), strides: l.strides[..nd - 1].into(), offset: l.offset };
+    let mut pos = 0;
+    walk1(&outer, |base| {
+        let row = &src[pos..pos + inner];
+        if is == 1 {
+            for (o, &v) in out[base..base + inner].iter_mut().zip(row) {
+                *o += v;
+            }
+        } else {
+            for (j, &v) in row.iter().enumerate() {
+                out[base + j * is] += v;
+            }
+        }
+        pos += inner;
+    });
+    Ok(out)
+}
+
 /// The elements of the strided layout `l` of `x`, in row-major order, into `out`: one copy
 /// per innermost row (a memcpy where the row is unit-stride) instead of an index walk per
 /// element. im2col windows, permutes and narrowed views take this path.
@@ -485,6 +514,25 @@ mod tests {
             let got: Vec<f64> = cast_vec(&x, &l).unwrap();
             let mut want = Vec::new();
             walk1(&l, |o| want.push(x[o]));
+            assert_eq!(got, want, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn strided_scatter_add_is_the_adjoint_of_the_row_copy() {
+        // overlapping 3x3 windows with stride 1 (col2im) and a broadcast dim
+        let lay = |shape: &[usize], strides: &[usize], offset: usize| Layout {
+            shape: shape.iter().copied().collect(), strides: strides.iter().copied().collect(), offset };
+        for l in [lay(&[2, 3, 3, 3, 8, 10], &[360, 120, 12, 1, 12, 1], 0), lay(&[4, 6], &[0, 1], 2), lay(&[3, 4, 5], &[1, 15, 3], 0)] {
+            let n = l.numel();
+            let src: Vec<f64> = (0..n).map(|i| (i % 7) as f64 - 2.5).collect();
+            let got = scatter_add_rows(&src, &l, 800).unwrap();
+            let mut want = vec![0.0f64; 800];
+            let mut k = 0;
+            walk1(&l, |o| {
+                want[o] += src[k];
+                k += 1;
+            });
             assert_eq!(got, want, "{l:?}");
         }
     }

@@ -380,6 +380,9 @@ pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> 
 }
 
 fn as_strided_scatter_raw(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
+    if let Some(out) = backend::scatter_add_strided(g, layout, base_shape)? {
+        return Ok(out);
+    }
     let zeros = crate::tensor::zeros_on(base_shape, g.dtype(), g.device())?;
     let offsets = backend::offsets_tensor(&crate::ops::index::storage_offsets(layout), g.device())?;
     backend::put(&zeros, &offsets, g, true)
