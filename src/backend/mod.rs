@@ -48,6 +48,17 @@ pub trait BackendStorage: Sized {
     fn scatter_add_strided(&self, _src: &Layout, _dst: &Layout, _base_numel: usize) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
+    /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
+    fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// Zeros of `base_rows` rows of `inner` elements with row `k` of the contiguous `self`
+    /// (`l`) added into row `rows[k]` (in order): the embedding backward. `None` where the
+    /// backend has no kernel.
+    fn index_add_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _base_rows: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Max or min of each row with the index of its first occurrence (int64).
     fn arg_reduce(&self, l: &Layout, row: usize, is_max: bool) -> Result<(Self, Self)>;
     /// A row-wise scan of the contiguous `l` (same shape out).
@@ -386,6 +397,41 @@ pub fn scatter_add_strided(g: &Tensor, dst: &Layout, base_shape: &[usize]) -> Re
     };
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::as_strided_scatter".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, base_shape)))
+}
+
+/// Rows `rows` of the contiguous 2-d view of `x` (`inner` elements each) as a tensor of
+/// `shape`, or None where the backend has no kernel or `x` is not contiguous.
+pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+    let d = x.data();
+    if !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.gather_rows(&d.layout, rows, inner)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.gather_rows(&d.layout, rows, inner)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::index_select".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, shape)))
+}
+
+/// Row `k` of the contiguous `src` added into row `rows[k]` of zeros shaped `base_shape`
+/// (`inner` elements a row), or None where the backend has no kernel.
+pub fn index_add_rows(src: &Tensor, rows: &[usize], inner: usize, base_shape: &[usize]) -> Result<Option<Tensor>> {
+    let d = src.data();
+    if !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let base_rows = if inner == 0 { 0 } else { crate::shape::numel_checked(base_shape)? / inner };
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.index_add_rows(&d.layout, rows, inner, base_rows)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.index_add_rows(&d.layout, rows, inner, base_rows)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::index_add".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, base_shape)))
 }
 

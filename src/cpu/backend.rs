@@ -51,6 +51,20 @@ impl BackendStorage for CpuStorage {
     fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
         reduce::sum_leading(self, l, inner)
     }
+    fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),
+            DType::Float64 => Some(f64::wrap(super::gather_rows(&f64::get(self)[l.offset..], rows, inner)?)),
+            _ => None,
+        })
+    }
+    fn index_add_rows(&self, l: &Layout, rows: &[usize], inner: usize, base_rows: usize) -> Result<Option<Self>> {
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::index_add_rows(&f32::get(self)[l.offset..], rows, inner, base_rows)?)),
+            DType::Float64 => Some(f64::wrap(super::index_add_rows(&f64::get(self)[l.offset..], rows, inner, base_rows)?)),
+            _ => None,
+        })
+    }
     fn scatter_add_strided(&self, src: &Layout, dst: &Layout, base_numel: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::scatter_add_rows(&f32::get(self)[src.offset..], dst, base_numel)?)),

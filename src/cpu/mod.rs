@@ -318,6 +318,29 @@ fn coalesce(l: &Layout) -> Layout {
     Layout { shape, strides, offset: l.offset }
 }
 
+/// Rows `rows` of `x` (rows of `inner` elements, the callers check the bounds), stacked.
+fn gather_rows<T: Copy + alloc::Cached>(x: &[T], rows: &[usize], inner: usize) -> crate::Result<Vec<T>> {
+    let mut out = alloc::take::<T>(rows.len() * inner)?;
+    for (dst, &r) in out.chunks_exact_mut(inner.max(1)).zip(rows) {
+        dst.copy_from_slice(&x[r * inner..(r + 1) * inner]);
+    }
+    Ok(out)
+}
+
+/// Zeros of `base_rows` rows with row `k` of `src` added into row `rows[k]`, in order.
+fn index_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src: &[T], rows: &[usize], inner: usize, base_rows: usize) -> crate::Result<Vec<T>> {
+    let mut out = alloc::try_zeroed::<T>(base_rows * inner)?;
+    if inner == 0 {
+        return Ok(out);
+    }
+    for (k, &r) in rows.iter().enumerate() {
+        for (o, &v) in out[r * inner..(r + 1) * inner].iter_mut().zip(&src[k * inner..(k + 1) * inner]) {
+            *o += v;
+        }
+    }
+    Ok(out)
+}
+
 /// The adjoint of `copy_rows`: zeros of `base_numel` elements with `src` (in the row-major
 /// order of `l`) added at the offsets of `l`, a row at a time; overlapping windows (col2im)
 /// accumulate in row-major order, so the result is deterministic.

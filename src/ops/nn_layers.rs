@@ -738,14 +738,23 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
     for &i in &iv {
         ensure!(i >= 0 && (i as usize) < v, Index, "index out of range in self");
     }
-    let mut offs = Vec::with_capacity(iv.len() * d);
-    for &i in &iv {
-        for j in 0..d { offs.push(i * d as i64 + j as i64); }
-    }
-    let offs = host(offs, w.device())?;
+    let rows: std::sync::Arc<Vec<usize>> = std::sync::Arc::new(iv.iter().map(|&i| i as usize).collect());
     let mut oshape: Vec<usize> = idx.shape().to_vec();
     oshape.push(d);
-    let out = backend::take(w, &offs, &oshape)?;
+    // a row gather where the backend has one; else a take through element offsets
+    let offsets = || -> Result<Tensor> {
+        let mut offs = Vec::with_capacity(iv.len() * d);
+        for &i in &iv {
+            for j in 0..d { offs.push(i * d as i64 + j as i64); }
+        }
+        host(offs, w.device())
+    };
+    let out = match backend::gather_rows(w, &rows, d, &oshape)? {
+        Some(o) => o,
+        None => backend::take(w, &offsets()?, &oshape)?,
+    };
+    let offs = std::sync::OnceLock::<Tensor>::new();
+    let wdev = w.device();
     // per-row scale of the gradient: 0 at padding_idx, 1/count with scale_grad_by_freq
     let mut counts = std::collections::HashMap::new();
     if scale_grad_by_freq {
@@ -758,10 +767,29 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
     let trivial = scale.iter().all(|&s| s == 1.0);
     let m = iv.len();
     let scale = hostf(&scale, &[m, 1], w.dtype(), w.device())?;
+    let iv = std::sync::Arc::new(iv);
     record("EmbeddingBackward0", &[w], &[&out], &[], move |_, g, _| {
         let g2 = rs(&g[0], &[m, d])?;
-        let g2 = if trivial { g2 } else { mul(&g2, &scale)? };
-        Ok(vec![Some(rs(&put_add(&rs(&contiguous(&g2)?, &[m * d])?, &offs, &[v * d])?, &[v, d])?)])
+        let g2 = contiguous(&if trivial { g2 } else { mul(&g2, &scale)? })?;
+        if !crate::autograd::needs_history(&[&g2]) {
+            if let Some(r) = backend::index_add_rows(&g2, &rows, d, &[v, d])? {
+                return Ok(vec![Some(r)]);
+            }
+        }
+        // differentiable (double backward) or no row kernel: a put through element offsets
+        let offs = match offs.get() {
+            Some(o) => o.clone(),
+            None => {
+                let mut o = Vec::with_capacity(iv.len() * d);
+                for &i in iv.iter() {
+                    for j in 0..d { o.push(i * d as i64 + j as i64); }
+                }
+                let t = host(o, wdev)?;
+                let _ = offs.set(t.clone());
+                t
+            }
+        };
+        Ok(vec![Some(rs(&put_add(&rs(&g2, &[m * d])?, &offs, &[v * d])?, &[v, d])?)])
     })?;
     Ok(out)
 }
