@@ -48,6 +48,19 @@ pub trait BackendStorage: Sized {
     fn scatter_add_strided(&self, _src: &Layout, _dst: &Layout, _base_numel: usize) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// Layer norm of each row of `r` elements of the contiguous `l`, with the per-column
+    /// affine `w`/`b` (contiguous, `r` elements). `None` where the backend has no kernel.
+    fn layer_norm_rows(&self, _l: &Layout, _r: usize, _w: Option<(&Self, &Layout)>, _b: Option<(&Self, &Layout)>, _eps: f64) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// The layer norm's (input, weight, bias) gradients given `self` = the output gradient
+    /// (contiguous, `l`), the input `x` and weight `w`; weight and bias gradients only when
+    /// asked for. `None` where the backend has no kernel.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn layer_norm_rows_backward(&self, _l: &Layout, _x: (&Self, &Layout), _r: usize, _w: Option<(&Self, &Layout)>, _eps: f64,
+                                _want_w: bool, _want_b: bool) -> Result<Option<(Self, Option<Self>, Option<Self>)>> {
+        Ok(None)
+    }
     /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
     /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
@@ -398,6 +411,86 @@ pub fn scatter_add_strided(g: &Tensor, dst: &Layout, base_shape: &[usize]) -> Re
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::as_strided_scatter".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, base_shape)))
+}
+
+/// Read-locks the storages of `ts` (each once, however many tensors share it) and calls `f`
+/// with each tensor's storage and layout, in order.
+fn with_storages<R>(ts: &[&Tensor], f: impl FnOnce(&[(&Storage, &Layout)]) -> Result<R>) -> Result<R> {
+    let datas: Vec<_> = ts.iter().map(|t| t.data()).collect();
+    let mut guards: Vec<(usize, parking_lot::RwLockReadGuard<'_, Storage>)> = Vec::new();
+    for (i, d) in datas.iter().enumerate() {
+        if !guards.iter().any(|(j, _)| std::sync::Arc::ptr_eq(&datas[*j].storage, &d.storage)) {
+            guards.push((i, d.storage.data.read()));
+        }
+    }
+    let views: Vec<(&Storage, &Layout)> = datas.iter().map(|d| {
+        let g = guards.iter().find(|(j, _)| std::sync::Arc::ptr_eq(&datas[*j].storage, &d.storage)).map(|(_, g)| &**g);
+        (g.expect("invariant: every storage was locked above"), &d.layout)
+    }).collect();
+    f(&views)
+}
+
+fn cpu_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a CpuStorage, &'a Layout)> {
+    o.and_then(|(s, l)| match s { Storage::Cpu(c) => Some((c, l)), _ => None })
+}
+
+fn cuda_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a crate::storage::CudaStorage, &'a Layout)> {
+    o.and_then(|(s, l)| match s { Storage::Cuda(c) => Some((c, l)), _ => None })
+}
+
+/// `layer_norm` of the rows of `r` elements of `x` with per-column `w`/`b`, or None where
+/// the backend has no kernel (or an operand is not contiguous, or they differ in device or
+/// dtype).
+pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Option<Tensor>> {
+    let ts: Vec<&Tensor> = [Some(x), w, b].into_iter().flatten().collect();
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let out = with_storages(&ts, |v| {
+        let (xs, xl) = v[0];
+        let wv = w.map(|_| v[1]);
+        let bv = b.map(|_| v[ts.len() - 1]);
+        Ok(match xs {
+            Storage::Cpu(c) => {
+                c.layer_norm_rows(xl, r, cpu_of(wv), cpu_of(bv), eps)?.map(Storage::Cpu)
+            }
+            Storage::Cuda(c) => {
+                c.layer_norm_rows(xl, r, cuda_of(wv), cuda_of(bv), eps)?.map(Storage::Cuda)
+            }
+        })
+    })?;
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::native_layer_norm".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, &x.shape())))
+}
+
+/// The layer norm's (input, weight, bias) gradients from the output gradient `g` (see
+/// `BackendStorage::layer_norm_rows_backward`), or None where the backend has no kernel.
+#[allow(clippy::type_complexity)]
+pub fn layer_norm_rows_backward(g: &Tensor, x: &Tensor, r: usize, w: Option<&Tensor>, eps: f64, want_w: bool, want_b: bool)
+    -> Result<Option<(Tensor, Option<Tensor>, Option<Tensor>)>> {
+    let ts: Vec<&Tensor> = [Some(g), Some(x), w].into_iter().flatten().collect();
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let res = with_storages(&ts, |v| {
+        let wv = w.map(|_| v[2]);
+        Ok(match (v[0].0, v[1].0) {
+            (Storage::Cpu(gs), Storage::Cpu(xs)) => {
+                gs.layer_norm_rows_backward(v[0].1, (xs, v[1].1), r, cpu_of(wv), eps, want_w, want_b)?
+                    .map(|(a, b, c)| (Storage::Cpu(a), b.map(Storage::Cpu), c.map(Storage::Cpu)))
+            }
+            (Storage::Cuda(gs), Storage::Cuda(xs)) => {
+                gs.layer_norm_rows_backward(v[0].1, (xs, v[1].1), r, cuda_of(wv), eps, want_w, want_b)?
+                    .map(|(a, b, c)| (Storage::Cuda(a), b.map(Storage::Cuda), c.map(Storage::Cuda)))
+            }
+            _ => None,
+        })
+    })?;
+    let Some((gx, gw, gb)) = res else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::native_layer_norm_backward".into(), crate::profiler::EventKind::Op);
+    let xs = x.shape();
+    Ok(Some((Tensor::from_storage_on(gx, &xs), gw.map(|s| Tensor::from_storage_on(s, &[r])), gb.map(|s| Tensor::from_storage_on(s, &[r])))))
 }
 
 /// Rows `rows` of the contiguous 2-d view of `x` (`inner` elements each) as a tensor of

@@ -51,6 +51,38 @@ impl BackendStorage for CpuStorage {
     fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
         reduce::sum_leading(self, l, inner)
     }
+    fn layer_norm_rows(&self, l: &Layout, r: usize, w: Option<(&Self, &Layout)>, b: Option<(&Self, &Layout)>, eps: f64) -> Result<Option<Self>> {
+        let n = l.numel();
+        macro_rules! go {
+            ($T:ty) => {{
+                let wv = w.map(|(s, wl)| &<$T>::get(s)[wl.offset..wl.offset + r]);
+                let bv = b.map(|(s, bl)| &<$T>::get(s)[bl.offset..bl.offset + r]);
+                Some(<$T>::wrap(super::norm::layer_norm(&<$T>::get(self)[l.offset..l.offset + n], r, wv, bv, eps)?))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
+    fn layer_norm_rows_backward(&self, l: &Layout, x: (&Self, &Layout), r: usize, w: Option<(&Self, &Layout)>, eps: f64,
+                                want_w: bool, want_b: bool) -> Result<Option<(Self, Option<Self>, Option<Self>)>> {
+        let n = l.numel();
+        macro_rules! go {
+            ($T:ty) => {{
+                let wv = w.map(|(s, wl)| &<$T>::get(s)[wl.offset..wl.offset + r]);
+                let xv = &<$T>::get(x.0)[x.1.offset..x.1.offset + n];
+                let (gx, gw, gb) = super::norm::layer_norm_backward(&<$T>::get(self)[l.offset..l.offset + n], xv, r, wv, eps, want_w, want_b)?;
+                Some((<$T>::wrap(gx), gw.map(<$T>::wrap), gb.map(<$T>::wrap)))
+            }};
+        }
+        Ok(match (CpuStorage::dtype(self), CpuStorage::dtype(x.0)) {
+            (DType::Float32, DType::Float32) => go!(f32),
+            (DType::Float64, DType::Float64) => go!(f64),
+            _ => None,
+        })
+    }
     fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),

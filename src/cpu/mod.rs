@@ -8,6 +8,7 @@ pub mod elementwise;
 pub mod index;
 pub mod math;
 mod matmul;
+pub(crate) mod norm;
 pub mod optim;
 pub mod reduce;
 pub(crate) mod team;

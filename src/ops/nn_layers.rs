@@ -632,13 +632,16 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
 #[allow(clippy::too_many_arguments)]
 fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64) -> Result<Tensor> {
     let xs = x.shape();
-    let out = no_grad(|| {
+    // layer norm (the affine per column of the rows): the backend's fused kernels if it has them
+    let fused = name == "NativeLayerNormBackward0";
+    let kernel = if fused { no_grad(|| backend::layer_norm_rows(x, rows[1], w, b, eps))? } else { None };
+    let out = if let Some(k) = kernel { Ok(k) } else { no_grad(|| {
         let x2 = rs(x, &rows)?;
         let (xc, rstd) = stats(&x2, &[1], eps)?;
         let y = rs(&mul(&xc, &rstd)?, &xs)?;
         let y = match w { Some(w) => mul(&y, &rs(w, &aff_shape)?)?, None => y };
         match b { Some(b) => add(&y, &rs(b, &aff_shape)?), None => Ok(y) }
-    })?;
+    }) }?;
     let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
     let mut save = vec![Save::In(x)];
@@ -650,6 +653,23 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
     let bshape = b.map(|b| b.shape());
     record(name, &ins, &[&out], &save, move |s, g, need| {
         let x = s.get(0)?;
+        if fused {
+            let wt = if has_w { Some(s.get(1)?) } else { None };
+            let want_w = has_w && need[1];
+            let want_b = has_b && need[need.len() - 1];
+            let mut hist: Vec<&Tensor> = vec![&g[0], &x];
+            if let Some(w) = &wt { hist.push(w); }
+            // first-order backward: the fused kernel; under create_graph the formulas below
+            if !crate::autograd::needs_history(&hist) {
+                let g0 = contiguous(&g[0])?;
+                if let Some((gx, gw, gb)) = backend::layer_norm_rows_backward(&g0, &x, rows[1], wt.as_ref(), eps, want_w, want_b)? {
+                    let mut v = vec![need[0].then_some(gx)];
+                    if has_w { v.push(match (gw, &wshape) { (Some(t), Some(ws)) => Some(rs(&t, ws)?), _ => None }); }
+                    if has_b { v.push(match (gb, &bshape) { (Some(t), Some(bs)) => Some(rs(&t, bs)?), _ => None }); }
+                    return Ok(v);
+                }
+            }
+        }
         let gxhat = if has_w { mul(&g[0], &rs(&s.get(1)?, &aff_shape)?)? } else { g[0].clone() };
         let gx = if need[0] {
             Some(rs(&norm_backward(&rs(&x, &rows)?, &rs(&gxhat, &rows)?, &[1], eps)?, &xs)?)

@@ -1,0 +1,161 @@
+//! Fused layer-norm kernels over the rows of a contiguous (rows, r) tensor: statistics,
+//! normalisation and the per-column affine in one pass over the output, and the backward's
+//! input, weight and bias gradients in one pass over the input. Arithmetic is in f64 (the
+//! row statistics of f32 inputs too), the results in the input's dtype.
+
+use super::alloc;
+use crate::dtype::Elem;
+
+/// Σ f(v) over `row` with 8 independent accumulators (a single f64 chain is bound by the
+/// add latency; eight lanes let the compiler vectorise).
+#[inline(always)]
+fn lanes_sum<T: Elem>(row: &[T], f: impl Fn(f64) -> f64) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let chunks = row.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..8 {
+            acc[k] += f(c[k].to_f64());
+        }
+    }
+    let mut s = acc.iter().sum::<f64>();
+    for &v in tail {
+        s += f(v.to_f64());
+    }
+    s
+}
+
+/// Mean and 1/sqrt(var + eps) of one row (two passes: the mean, then the squared
+/// deviations, so large offsets do not cancel).
+fn row_stats<T: Elem>(row: &[T], eps: f64) -> (f64, f64) {
+    let n = row.len().max(1) as f64;
+    let mean = lanes_sum(row, |v| v) / n;
+    let var = lanes_sum(row, |v| (v - mean) * (v - mean)) / n;
+    (mean, 1.0 / (var + eps).sqrt())
+}
+
+/// `y = (x - mean) * rstd * w + b` per row of `x` (`rows` × `r`), `w`/`b` per column.
+pub(crate) fn layer_norm<T: Elem + alloc::Cached>(x: &[T], r: usize, w: Option<&[T]>, b: Option<&[T]>, eps: f64) -> crate::Result<Vec<T>> {
+    let mut out = alloc::take::<T>(x.len())?;
+    if r == 0 {
+        return Ok(out);
+    }
+    for (xr, yr) in x.chunks_exact(r).zip(out.chunks_exact_mut(r)) {
+        let (mean, rstd) = row_stats(xr, eps);
+        let norm = |v: T| (v.to_f64() - mean) * rstd;
+        // one loop per affine case: no branch in the inner loop
+        match (w, b) {
+            (Some(w), Some(b)) => {
+                for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
+                    *y = T::from_f64(norm(v) * wj.to_f64() + bj.to_f64());
+                }
+            }
+            (Some(w), None) => {
+                for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
+                    *y = T::from_f64(norm(v) * wj.to_f64());
+                }
+            }
+            (None, Some(b)) => {
+                for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
+                    *y = T::from_f64(norm(v) + bj.to_f64());
+                }
+            }
+            (None, None) => {
+                for (y, &v) in yr.iter_mut().zip(xr) {
+                    *y = T::from_f64(norm(v));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The gradients of `layer_norm` given `g`: `gx = rstd (gxhat - mean(gxhat) - xhat
+/// mean(gxhat xhat))` with `gxhat = g w`, and the column sums `gw = Σ g xhat`, `gb = Σ g`
+/// (each only when asked for).
+#[allow(clippy::type_complexity)]
+pub(crate) fn layer_norm_backward<T: Elem + alloc::Cached>(
+    g: &[T], x: &[T], r: usize, w: Option<&[T]>, eps: f64, want_w: bool, want_b: bool,
+) -> crate::Result<(Vec<T>, Option<Vec<T>>, Option<Vec<T>>)> {
+    let mut gx = alloc::take::<T>(x.len())?;
+    let mut gw = vec![0.0f64; if want_w { r } else { 0 }];
+    let mut gb = vec![0.0f64; if want_b { r } else { 0 }];
+    if r > 0 {
+        let mut gxhat = vec![0.0f64; r];
+        for ((xr, gr), or) in x.chunks_exact(r).zip(g.chunks_exact(r)).zip(gx.chunks_exact_mut(r)) {
+            let (mean, rstd) = row_stats(xr, eps);
+            for j in 0..r {
+                gxhat[j] = match w { Some(w) => gr[j].to_f64() * w[j].to_f64(), None => gr[j].to_f64() };
+            }
+            if want_w {
+                for j in 0..r {
+                    gw[j] += gr[j].to_f64() * (xr[j].to_f64() - mean) * rstd;
+                }
+            }
+            if want_b {
+                for j in 0..r {
+                    gb[j] += gr[j].to_f64();
+                }
+            }
+            // Σ gxhat and Σ gxhat·xhat with eight accumulators each
+            let (mut a1, mut a2) = ([0.0f64; 8], [0.0f64; 8]);
+            let main = r - r % 8;
+            for j0 in (0..main).step_by(8) {
+                for k in 0..8 {
+                    let j = j0 + k;
+                    a1[k] += gxhat[j];
+                    a2[k] += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
+                }
+            }
+            let (mut m1, mut m2) = (a1.iter().sum::<f64>(), a2.iter().sum::<f64>());
+            for j in main..r {
+                m1 += gxhat[j];
+                m2 += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
+            }
+            let (m1, m2) = (m1 / r as f64, m2 / r as f64);
+            for j in 0..r {
+                let xhat = (xr[j].to_f64() - mean) * rstd;
+                or[j] = T::from_f64(rstd * (gxhat[j] - m1 - xhat * m2));
+            }
+        }
+    }
+    let conv = |v: Vec<f64>| -> Vec<T> { v.into_iter().map(T::from_f64).collect() };
+    Ok((gx, want_w.then(|| conv(gw)), want_b.then(|| conv(gb))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backward_matches_finite_differences() {
+        let (rows, r) = (3usize, 5usize);
+        let x: Vec<f64> = (0..rows * r).map(|i| ((i * 7 % 11) as f64) * 0.3 - 1.0).collect();
+        let w: Vec<f64> = (0..r).map(|j| 0.5 + j as f64 * 0.25).collect();
+        let b: Vec<f64> = (0..r).map(|j| j as f64 * 0.1).collect();
+        let g: Vec<f64> = (0..rows * r).map(|i| ((i * 5 % 7) as f64) * 0.2 - 0.6).collect();
+        let eps = 1e-5;
+        let loss = |x: &[f64], w: &[f64], b: &[f64]| -> f64 {
+            let y = layer_norm(x, r, Some(w), Some(b), eps).unwrap();
+            y.iter().zip(&g).map(|(a, c)| a * c).sum()
+        };
+        let (gx, gw, gb) = layer_norm_backward(&g, &x, r, Some(&w), eps, true, true).unwrap();
+        let h = 1e-6;
+        for i in 0..x.len() {
+            let (mut p, mut m) = (x.clone(), x.clone());
+            p[i] += h;
+            m[i] -= h;
+            assert!((gx[i] - (loss(&p, &w, &b) - loss(&m, &w, &b)) / (2.0 * h)).abs() < 1e-6);
+        }
+        for j in 0..r {
+            let (mut p, mut m) = (w.clone(), w.clone());
+            p[j] += h;
+            m[j] -= h;
+            assert!((gw.as_ref().unwrap()[j] - (loss(&x, &p, &b) - loss(&x, &m, &b)) / (2.0 * h)).abs() < 1e-6);
+            let (mut p, mut m) = (b.clone(), b.clone());
+            p[j] += h;
+            m[j] -= h;
+            assert!((gb.as_ref().unwrap()[j] - (loss(&x, &w, &p) - loss(&x, &w, &m)) / (2.0 * h)).abs() < 1e-6);
+        }
+    }
+}
