@@ -350,10 +350,7 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src
     if l.numel() == 0 {
         return Ok(out);
     }
-    let l = coalesce(l);
-    let nd = l.ndim();
-    let (inner, is) = (l.shape[nd - 1], l.strides[nd - 1]);
-    let outer = Layout { shape: l.shape[..nd - 1].into(), strides: l.strides[..nd - 1].into(), offset: l.offset };
+    let (outer, inner, is) = rows_of(l);
     let mut pos = 0;
     walk1(&outer, |base| {
         let row = &src[pos..pos + inner];
@@ -371,6 +368,15 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src
     Ok(out)
 }
 
+/// `l` as rows: (the layout of the row starts, the row length, the stride within a row),
+/// after coalescing.
+fn rows_of(l: &Layout) -> (Layout, usize, usize) {
+    let l = coalesce(l);
+    let nd = l.ndim();
+    let outer = Layout { shape: l.shape[..nd - 1].into(), strides: l.strides[..nd - 1].into(), offset: l.offset };
+    (outer, l.shape[nd - 1], l.strides[nd - 1])
+}
+
 /// The elements of the strided layout `l` of `x`, in row-major order, into `out`: one copy
 /// per innermost row (a memcpy where the row is unit-stride) instead of an index walk per
 /// element. im2col windows, permutes and narrowed views take this path.
@@ -378,10 +384,7 @@ fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
     if out.is_empty() {
         return;
     }
-    let l = coalesce(l);
-    let nd = l.ndim();
-    let (inner, is) = (l.shape[nd - 1], l.strides[nd - 1]);
-    let outer = Layout { shape: l.shape[..nd - 1].into(), strides: l.strides[..nd - 1].into(), offset: l.offset };
+    let (outer, inner, is) = rows_of(l);
     let mut pos = 0;
     walk1(&outer, |base| {
         let dst = &mut out[pos..pos + inner];

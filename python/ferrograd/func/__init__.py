@@ -271,22 +271,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
             lifted = [_lift(x) for x in flat]
             new_args = _replace_args(args, _unflatten(lifted, spec), argnums_w)
             output = _call(func, new_args, kwargs)
-            aux = None
-            if has_aux:
-                if not (isinstance(output, tuple) and len(output) == 2):
-                    raise RuntimeError(
-                        "grad_and_value(f)(*args): output of function f should be a tuple: "
-                        "(output, aux) if has_aux is True")
-                output, aux = output
-                _check_aux(aux)
-            if not isinstance(output, ferrograd.Tensor):
-                raise RuntimeError(
-                    f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
-            if output.dim() != 0:
-                raise RuntimeError(
-                    "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
-                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
-                    "APIs instead?")
+            output, aux = _split_grad_output(output, has_aux)
             grads = _grads([output], lifted, [ferrograd.ones_like(output)], create_graph=True)
         g = _finish(_unflatten(grads, spec), keep)
         value = _finish(output, keep)
@@ -295,6 +280,30 @@ def grad_and_value(func, argnums=0, has_aux=False):
         return g, value
 
     return wrapper
+
+
+def _split_grad_output(output, has_aux):
+    """``(output, aux)`` of the function under ``grad``, checked as PyTorch does: a scalar
+    tensor (and, with ``has_aux``, a pair whose second part holds tensors)."""
+    import ferrograd
+
+    aux = None
+    if has_aux:
+        if not (isinstance(output, tuple) and len(output) == 2):
+            raise RuntimeError(
+                "grad_and_value(f)(*args): output of function f should be a tuple: "
+                "(output, aux) if has_aux is True")
+        output, aux = output
+        _check_aux(aux)
+    if not isinstance(output, ferrograd.Tensor):
+        raise RuntimeError(
+            f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
+    if output.dim() != 0:
+        raise RuntimeError(
+            "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+            f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
+            "APIs instead?")
+    return output, aux
 
 
 def _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, keep, lvl, batch):
@@ -319,22 +328,7 @@ def _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, 
             phys.append(v)
         new_args = _replace_args(args, _unflatten([BT(v, lvl) for v in phys], spec), argnums_w)
         output = _call(func, new_args, kwargs)
-        aux = None
-        if has_aux:
-            if not (isinstance(output, tuple) and len(output) == 2):
-                raise RuntimeError(
-                    "grad_and_value(f)(*args): output of function f should be a tuple: "
-                    "(output, aux) if has_aux is True")
-            output, aux = output
-            _check_aux(aux)
-        if not isinstance(output, ferrograd.Tensor):
-            raise RuntimeError(
-                f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got {type(output)}")
-        if output.dim() != 0:
-            raise RuntimeError(
-                "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
-                f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
-                "APIs instead?")
+        output, aux = _split_grad_output(output, has_aux)
         out_phys = output._v if type(output) is BT and output._lvl == lvl else output.expand(batch)
         if type(out_phys) is BT:
             raise _batched._NeedLoop()
@@ -877,6 +871,20 @@ def _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, nam
     return _unflatten(res, spec)
 
 
+def _flat_out_dims(single, out_dims, spec, incompatible):
+    """One out_dim per output leaf (``single``: the output is one tensor)."""
+    if single:
+        if isinstance(out_dims, tuple) and len(out_dims) == 1:
+            return list(out_dims)
+        if isinstance(out_dims, (tuple, list, dict)):
+            incompatible()
+        return [out_dims]
+    flat_dims = _broadcast_prefix(out_dims, spec)
+    if flat_dims is None:
+        incompatible()
+    return flat_dims
+
+
 def _unwrap_outputs(out, out_dims, name, lvl, batch):
     import ferrograd
 
@@ -888,17 +896,7 @@ def _unwrap_outputs(out, out_dims, name, lvl, batch):
             f"structure of `outputs`. out_dims has structure {_flatten(out_dims)[1]!r} but outputs "
             f"has structure {spec!r}.")
 
-    if isinstance(out, ferrograd.Tensor):
-        if isinstance(out_dims, tuple) and len(out_dims) == 1:
-            flat_dims = list(out_dims)
-        elif isinstance(out_dims, (tuple, list, dict)):
-            incompatible()
-        else:
-            flat_dims = [out_dims]
-    else:
-        flat_dims = _broadcast_prefix(out_dims, spec)
-        if flat_dims is None:
-            incompatible()
+    flat_dims = _flat_out_dims(isinstance(out, ferrograd.Tensor), out_dims, spec, incompatible)
     res = []
     for o, d in zip(flat, flat_dims):
         if d is not None and (not isinstance(d, int) or isinstance(d, bool)):
@@ -967,17 +965,7 @@ def _stack_outputs(results, out_dims, name):
                 f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
                 "collection of ints representing where in the outputs the vmapped dimension should appear.")
 
-    if isinstance(results[0], ferrograd.Tensor):
-        if isinstance(out_dims, tuple) and len(out_dims) == 1:
-            flat_dims = list(out_dims)
-        elif isinstance(out_dims, (tuple, list, dict)):
-            incompatible()
-        else:
-            flat_dims = [out_dims]
-    else:
-        flat_dims = _broadcast_prefix(out_dims, spec)
-        if flat_dims is None:
-            incompatible()
+    flat_dims = _flat_out_dims(isinstance(results[0], ferrograd.Tensor), out_dims, spec, incompatible)
     for d in flat_dims:
         check(d)
     stacked = []

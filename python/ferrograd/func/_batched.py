@@ -616,6 +616,19 @@ def _only_self(name, args, kwargs):
     return lvl, batch, self_
 
 
+def _self_only(rule):
+    """A rule for ops where only self may be batched (the loop runs them otherwise); the rule
+    gets the level, the batch size and self after the op's arguments."""
+    def run(name, args, kwargs):
+        got = _only_self(name, args, kwargs)
+        if got is None:
+            return dispatch_loop(name, args, kwargs)
+        return rule(name, args, kwargs, *got)
+
+    run.__name__ = rule.__name__
+    return run
+
+
 def _sizes(args):
     if len(args) == 1 and isinstance(args[0], (tuple, list)) or len(args) == 1 and type(args[0]).__name__ == "Size":
         return tuple(args[0])
@@ -623,21 +636,15 @@ def _sizes(args):
 
 
 @_rule("flip")
-def _flip(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _flip(name, args, kwargs, lvl, batch, self_):
     dims = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["dims"])
     return BatchedTensor(self_._v.flip(*_shift(list(dims), max(self_.dim(), 1))), lvl)
 
 
 @_rule("reshape view")
-def _reshape(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _reshape(name, args, kwargs, lvl, batch, self_):
     shape = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs.get("shape", kwargs.get("size", ())))
     if name == "view" and len(shape) == 1 and not isinstance(shape[0], int):
         # view(dtype)
@@ -653,22 +660,16 @@ def _as(name, args, kwargs):
 
 
 @_rule("expand")
-def _expand(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _expand(name, args, kwargs, lvl, batch, self_):
     sizes = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["size"])
     v = _phys(self_, lvl, len(sizes))
     return BatchedTensor(v.expand(batch, *sizes), lvl)
 
 
 @_rule("repeat")
-def _repeat(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _repeat(name, args, kwargs, lvl, batch, self_):
     reps = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["repeats"])
     if len(reps) < self_.dim():
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of "
@@ -678,11 +679,8 @@ def _repeat(name, args, kwargs):
 
 
 @_rule("permute")
-def _permute(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _permute(name, args, kwargs, lvl, batch, self_):
     dims = _sizes(args[1:]) if len(args) > 1 else tuple(kwargs["dims"])
     rank = self_.dim()
     if len(dims) != rank:
@@ -702,11 +700,8 @@ def _movedim(x, src, dst):
 
 
 @_rule("transpose swapaxes transpose_")
-def _transpose(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _transpose(name, args, kwargs, lvl, batch, self_):
     rank = self_.dim()
     d0 = args[1] if len(args) > 1 else kwargs["dim0"]
     d1 = args[2] if len(args) > 2 else kwargs["dim1"]
@@ -735,22 +730,16 @@ BatchedTensor.H = BatchedTensor.T
 BatchedTensor.mH = BatchedTensor.mT
 
 
-@_rule("unsqueeze unsqueeze_")
-def _unsqueeze(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None or name.endswith("_"):
-        return dispatch_loop(name, args, kwargs) if got is None else _inplace_view(name, args, kwargs)
-    lvl, batch, self_ = got
+@_rule("unsqueeze")
+@_self_only
+def _unsqueeze(name, args, kwargs, lvl, batch, self_):
     d = args[1] if len(args) > 1 else kwargs["dim"]
     return BatchedTensor(self_._v.unsqueeze(_shift(d, self_.dim() + 1)), lvl)
 
 
-@_rule("squeeze squeeze_")
-def _squeeze(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None or name.endswith("_"):
-        return dispatch_loop(name, args, kwargs) if got is None else _inplace_view(name, args, kwargs)
-    lvl, batch, self_ = got
+@_rule("squeeze")
+@_self_only
+def _squeeze(name, args, kwargs, lvl, batch, self_):
     rank = self_.dim()
     d = args[1] if len(args) > 1 else kwargs.get("dim")
     shape = self_.shape
@@ -764,16 +753,14 @@ def _squeeze(name, args, kwargs):
     return BatchedTensor(self_._v.reshape(batch, *keep), lvl)
 
 
+@_rule("unsqueeze_ squeeze_")
 def _inplace_view(name, args, kwargs):
-    raise _NeedLoop()
+    raise _NeedLoop()  # a view changing shape in place: the loop runs it
 
 
 @_rule("flatten")
-def _flatten(name, args, kwargs):
-    got = _only_self(name, args, kwargs)
-    if got is None:
-        return dispatch_loop(name, args, kwargs)
-    lvl, batch, self_ = got
+@_self_only
+def _flatten(name, args, kwargs, lvl, batch, self_):
     rank = self_.dim()
     start = args[1] if len(args) > 1 else kwargs.get("start_dim", 0)
     end = args[2] if len(args) > 2 else kwargs.get("end_dim", -1)
