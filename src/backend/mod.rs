@@ -61,6 +61,16 @@ pub trait BackendStorage: Sized {
                                 _want_w: bool, _want_b: bool) -> Result<Option<(Self, Option<Self>, Option<Self>)>> {
         Ok(None)
     }
+    /// The batch norm's (input, weight, bias) gradients given `self` = the output gradient
+    /// (contiguous (n, c, s)), the input, the per-channel mean and invstd of the forward and
+    /// the weight (all contiguous); each only when asked for. `None` where the backend has
+    /// no kernel.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn batch_norm_backward(&self, _l: &Layout, _x: (&Self, &Layout), _mean: (&Self, &Layout), _invstd: (&Self, &Layout),
+                           _w: Option<(&Self, &Layout)>, _ncs: (usize, usize, usize), _training: bool, _want: [bool; 3])
+                           -> Result<Option<(Option<Self>, Option<Self>, Option<Self>)>> {
+        Ok(None)
+    }
     /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
     /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
@@ -491,6 +501,34 @@ pub fn layer_norm_rows_backward(g: &Tensor, x: &Tensor, r: usize, w: Option<&Ten
     let _prof = crate::profiler::scope(|| "aten::native_layer_norm_backward".into(), crate::profiler::EventKind::Op);
     let xs = x.shape();
     Ok(Some((Tensor::from_storage_on(gx, &xs), gw.map(|s| Tensor::from_storage_on(s, &[r])), gb.map(|s| Tensor::from_storage_on(s, &[r])))))
+}
+
+/// The batch norm's gradients from the output gradient `g` (see
+/// `BackendStorage::batch_norm_backward`), or None where the backend has no kernel.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn batch_norm_backward(g: &Tensor, x: &Tensor, mean: &Tensor, invstd: &Tensor, w: Option<&Tensor>, ncs: (usize, usize, usize),
+                           training: bool, want: [bool; 3]) -> Result<Option<(Option<Tensor>, Option<Tensor>, Option<Tensor>)>> {
+    let ts: Vec<&Tensor> = [Some(g), Some(x), Some(mean), Some(invstd), w].into_iter().flatten().collect();
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let res = with_storages(&ts, |v| {
+        let wv = w.map(|_| v[4]);
+        Ok(match (v[0].0, v[1].0, v[2].0, v[3].0) {
+            (Storage::Cpu(gs), Storage::Cpu(xs), Storage::Cpu(ms), Storage::Cpu(is)) => gs
+                .batch_norm_backward(v[0].1, (xs, v[1].1), (ms, v[2].1), (is, v[3].1), cpu_of(wv), ncs, training, want)?
+                .map(|(a, b, c)| (a.map(Storage::Cpu), b.map(Storage::Cpu), c.map(Storage::Cpu))),
+            (Storage::Cuda(gs), Storage::Cuda(xs), Storage::Cuda(ms), Storage::Cuda(is)) => gs
+                .batch_norm_backward(v[0].1, (xs, v[1].1), (ms, v[2].1), (is, v[3].1), cuda_of(wv), ncs, training, want)?
+                .map(|(a, b, c)| (a.map(Storage::Cuda), b.map(Storage::Cuda), c.map(Storage::Cuda))),
+            _ => None,
+        })
+    })?;
+    let Some((gx, gw, gb)) = res else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::native_batch_norm_backward".into(), crate::profiler::EventKind::Op);
+    let c = ncs.1;
+    Ok(Some((gx.map(|s| Tensor::from_storage_on(s, &x.shape())), gw.map(|s| Tensor::from_storage_on(s, &[c])),
+             gb.map(|s| Tensor::from_storage_on(s, &[c])))))
 }
 
 /// Rows `rows` of the contiguous 2-d view of `x` (`inner` elements each) as a tensor of

@@ -83,6 +83,26 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn batch_norm_backward(&self, l: &Layout, x: (&Self, &Layout), mean: (&Self, &Layout), invstd: (&Self, &Layout),
+                           w: Option<(&Self, &Layout)>, ncs: (usize, usize, usize), training: bool, want: [bool; 3])
+                           -> Result<Option<(Option<Self>, Option<Self>, Option<Self>)>> {
+        let (n, c, s) = ncs;
+        let len = n * c * s;
+        macro_rules! go {
+            ($T:ty) => {{
+                let (gx, gw, gb) = super::norm::batch_norm_backward(
+                    part::<$T>((self, l), len), part::<$T>(x, len), part::<$T>(mean, c), part::<$T>(invstd, c),
+                    w.map(|wv| part::<$T>(wv, c)), ncs, training,
+                    want[0], want[1], want[2])?;
+                Some((gx.map(<$T>::wrap), gw.map(<$T>::wrap), gb.map(<$T>::wrap)))
+            }};
+        }
+        Ok(match (CpuStorage::dtype(self), CpuStorage::dtype(x.0)) {
+            (DType::Float32, DType::Float32) => go!(f32),
+            (DType::Float64, DType::Float64) => go!(f64),
+            _ => None,
+        })
+    }
     fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),
@@ -149,4 +169,9 @@ impl BackendStorage for CpuStorage {
     fn from_host(_device: Device, src: &CpuStorage) -> Result<Self> {
         Ok(src.clone_buffer())
     }
+}
+
+/// The `k` elements of a contiguous operand from its layout's offset.
+fn part<'a, T: StorageElem>((s, l): (&'a CpuStorage, &Layout), k: usize) -> &'a [T] {
+    &T::get(s)[l.offset..l.offset + k]
 }

@@ -123,9 +123,101 @@ pub(crate) fn layer_norm_backward<T: Elem + alloc::Cached>(
     Ok((gx, want_w.then(|| conv(gw)), want_b.then(|| conv(gb))))
 }
 
+/// The batch norm's gradients over x laid out as (n, c, s) contiguous, given the output
+/// gradient `g`, the per-channel `mean` and `invstd` the forward used and the weight `w`:
+/// `gx = w invstd (g - [training] (Σg + (x - mean) invstd² Σg(x - mean)) / (n s))`,
+/// `gw = invstd Σ g (x - mean)`, `gb = Σ g` (sums per channel over n and s).
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub(crate) fn batch_norm_backward<T: Elem + alloc::Cached>(
+    g: &[T], x: &[T], mean: &[T], invstd: &[T], w: Option<&[T]>, (n, c, s): (usize, usize, usize), training: bool,
+    want_x: bool, want_w: bool, want_b: bool,
+) -> crate::Result<(Option<Vec<T>>, Option<Vec<T>>, Option<Vec<T>>)> {
+    let mut gx = if want_x { Some(alloc::take::<T>(x.len())?) } else { None };
+    let (mut gw, mut gb) = (vec![0.0f64; c], vec![0.0f64; c]);
+    let m = (n * s).max(1) as f64;
+    for ch in 0..c {
+        let (mu, rstd) = (mean[ch].to_f64(), invstd[ch].to_f64());
+        let (mut sg, mut sgx) = ([0.0f64; 8], [0.0f64; 8]);
+        let (mut tg, mut tgx) = (0.0f64, 0.0f64);
+        for b in 0..n {
+            let o = (b * c + ch) * s;
+            let (gr, xr) = (&g[o..o + s], &x[o..o + s]);
+            let main = s - s % 8;
+            for j0 in (0..main).step_by(8) {
+                for k in 0..8 {
+                    let gv = gr[j0 + k].to_f64();
+                    sg[k] += gv;
+                    sgx[k] += gv * (xr[j0 + k].to_f64() - mu);
+                }
+            }
+            for j in main..s {
+                let gv = gr[j].to_f64();
+                tg += gv;
+                tgx += gv * (xr[j].to_f64() - mu);
+            }
+        }
+        let (sum_g, sum_gx) = (tg + sg.iter().sum::<f64>(), tgx + sgx.iter().sum::<f64>());
+        gb[ch] = sum_g;
+        gw[ch] = sum_gx * rstd;
+        if let Some(gx) = gx.as_mut() {
+            let scale = rstd * w.map(|w| w[ch].to_f64()).unwrap_or(1.0);
+            let (mg, k) = if training { (sum_g / m, rstd * rstd * sum_gx / m) } else { (0.0, 0.0) };
+            for b in 0..n {
+                let o = (b * c + ch) * s;
+                for ((d, &gv), &xv) in gx[o..o + s].iter_mut().zip(&g[o..o + s]).zip(&x[o..o + s]) {
+                    *d = T::from_f64(scale * (gv.to_f64() - mg - (xv.to_f64() - mu) * k));
+                }
+            }
+        }
+    }
+    let conv = |v: Vec<f64>| -> Vec<T> { v.into_iter().map(T::from_f64).collect() };
+    Ok((gx, want_w.then(|| conv(gw)), want_b.then(|| conv(gb))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn batch_norm_backward_matches_finite_differences() {
+        let (n, c, sp) = (2usize, 3usize, 4usize);
+        let x: Vec<f64> = (0..n * c * sp).map(|i| ((i * 7 % 13) as f64) * 0.2 - 1.1).collect();
+        let g: Vec<f64> = (0..n * c * sp).map(|i| ((i * 5 % 9) as f64) * 0.3 - 1.0).collect();
+        let w: Vec<f64> = vec![0.7, 1.3, -0.4];
+        let eps = 1e-5;
+        // training forward: per-channel batch statistics, y = (x - mean) invstd w
+        let fwd = |x: &[f64], w: &[f64]| -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+            let mut mean = vec![0.0; c];
+            let mut var = vec![0.0; c];
+            for ch in 0..c {
+                let vals: Vec<f64> = (0..n).flat_map(|b| x[(b * c + ch) * sp..(b * c + ch + 1) * sp].to_vec()).collect();
+                mean[ch] = vals.iter().sum::<f64>() / vals.len() as f64;
+                var[ch] = vals.iter().map(|v| (v - mean[ch]).powi(2)).sum::<f64>() / vals.len() as f64;
+            }
+            let invstd: Vec<f64> = var.iter().map(|v| 1.0 / (v + eps).sqrt()).collect();
+            let y = (0..x.len()).map(|i| { let ch = (i / sp) % c; (x[i] - mean[ch]) * invstd[ch] * w[ch] }).collect();
+            (y, mean, invstd)
+        };
+        let loss = |x: &[f64], w: &[f64]| -> f64 { fwd(x, w).0.iter().zip(&g).map(|(a, b)| a * b).sum() };
+        let (_, mean, invstd) = fwd(&x, &w);
+        let (gx, gw, gb) = batch_norm_backward(&g, &x, &mean, &invstd, Some(&w), (n, c, sp), true, true, true, true).unwrap();
+        let (gx, gw, gb) = (gx.unwrap(), gw.unwrap(), gb.unwrap());
+        let h = 1e-6;
+        for i in 0..x.len() {
+            let (mut p, mut m) = (x.clone(), x.clone());
+            p[i] += h;
+            m[i] -= h;
+            assert!((gx[i] - (loss(&p, &w) - loss(&m, &w)) / (2.0 * h)).abs() < 1e-6);
+        }
+        for ch in 0..c {
+            let (mut p, mut m) = (w.clone(), w.clone());
+            p[ch] += h;
+            m[ch] -= h;
+            assert!((gw[ch] - (loss(&x, &p) - loss(&x, &m)) / (2.0 * h)).abs() < 1e-6);
+            let sum_g: f64 = (0..n).flat_map(|b| g[(b * c + ch) * sp..(b * c + ch + 1) * sp].to_vec()).sum();
+            assert!((gb[ch] - sum_g).abs() < 1e-12);
+        }
+    }
 
     #[test]
     fn backward_matches_finite_differences() {

@@ -604,8 +604,23 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     let has_b = b.is_some();
     if let Some(b) = b { ins.push(b); }
     let (mean_c, invstd_c) = (mean_t.detach(), invstd.detach());
+    let spatial = count / xs[0].max(1);
     record("NativeBatchNormBackward0", &ins, &[&out], &save, move |s, g, need| {
         let x = s.get(0)?;
+        let wt = if has_w { Some(s.get(1)?) } else { None };
+        let mut hist: Vec<&Tensor> = vec![&g[0], &x];
+        if let Some(w) = &wt { hist.push(w); }
+        // first-order backward: the fused kernel; under create_graph the formulas below
+        if !crate::autograd::needs_history(&hist) {
+            let g0 = contiguous(&g[0])?;
+            let want = [need[0], has_w && need[1], has_b && need[need.len() - 1]];
+            if let Some((gx, gw, gb)) = backend::batch_norm_backward(&g0, &x, &mean_c, &invstd_c, wt.as_ref(), (xs[0], c, spatial), training, want)? {
+                let mut v = vec![gx];
+                if has_w { v.push(gw); }
+                if has_b { v.push(gb); }
+                return Ok(v);
+            }
+        }
         let w = if has_w { Some(rs(&s.get(1)?, &cs)?) } else { None };
         let gxhat = match &w { Some(w) => mul(&g[0], w)?, None => g[0].clone() };
         let gx = if need[0] {
