@@ -353,7 +353,14 @@ pub fn gather<T: StorageElem>(s: &CpuStorage, l: &Layout) -> Result<Vec<T>> {
     out.try_reserve_exact(l.numel()).map_err(|_| Error::HostOutOfMemory { bytes: l.numel().saturating_mul(std::mem::size_of::<T>()) })?;
     match l.contiguous_range() {
         Some(r) => out.extend_from_slice(&b[r]),
-        None => walk1(l, |o| out.push(b[o])),
+        None => {
+            // rows at a time (a broadcast scalar, a transposed or narrowed operand)
+            let n = l.numel();
+            if n > 0 {
+                out.resize(n, b[l.offset]);
+                super::copy_rows(b, l, &mut out);
+            }
+        }
     }
     Ok(out)
 }

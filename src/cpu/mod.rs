@@ -380,7 +380,7 @@ fn rows_of(l: &Layout) -> (Layout, usize, usize) {
 /// The elements of the strided layout `l` of `x`, in row-major order, into `out`: one copy
 /// per innermost row (a memcpy where the row is unit-stride) instead of an index walk per
 /// element. im2col windows, permutes and narrowed views take this path.
-fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
+pub(crate) fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
     if out.is_empty() {
         return;
     }

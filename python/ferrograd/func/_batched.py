@@ -1132,7 +1132,9 @@ def _fn_conv(fn, args, kwargs):
     pb = None if b is None else _expanded(b, lvl, batch).reshape(-1)
     out = fn(px, pw, pb, groups=groups * batch, **kw)
     # [N, B*O, *sp'] -> [B, N, O, *sp']
-    out = out.reshape(n, batch, -1, *out.shape[2:]).transpose(0, 1)
+    # contiguous: the ops after a convolution (relu, pooling, their backwards) run their fast
+    # paths on dense tensors, not on the transposed view
+    out = out.reshape(n, batch, -1, *out.shape[2:]).transpose(0, 1).contiguous()
     if unbatched_layout:
         out = out.squeeze(1)
     return BatchedTensor(out, lvl)
