@@ -339,9 +339,18 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
 /// `cond ? a : b` over layouts of the result's shape.
 pub fn where_cond(sc: &CpuStorage, lc: &Layout, sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout) -> Result<CpuStorage> {
     let c = gather::<bool>(sc, lc)?;
+    // a broadcast scalar (every stride 0: relu's backward, masked_fill) is filled, not gathered
+    // element by element
     Ok(all_types!(sa.dtype(), T => {
-        let av = gather::<T>(sa, la)?;
-        let bv = gather::<T>(sb, lb)?;
+        let fetch = |s: &CpuStorage, l: &Layout| -> Result<Vec<T>> {
+            if l.numel() > 0 && l.strides.iter().all(|&st| st == 0) {
+                Ok(vec![T::get(s)[l.offset]; l.numel()])
+            } else {
+                gather::<T>(s, l)
+            }
+        };
+        let av = fetch(sa, la)?;
+        let bv = fetch(sb, lb)?;
         T::wrap(c.iter().zip(av).zip(bv).map(|((&c, x), y)| if c { x } else { y }).collect())
     }))
 }

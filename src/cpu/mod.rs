@@ -390,6 +390,8 @@ pub(crate) fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
         let dst = &mut out[pos..pos + inner];
         if is == 1 {
             dst.copy_from_slice(&x[base..base + inner]);
+        } else if is == 0 {
+            dst.fill(x[base]);
         } else {
             for (j, d) in dst.iter_mut().enumerate() {
                 *d = x[base + j * is];
