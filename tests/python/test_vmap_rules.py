@@ -226,6 +226,13 @@ def test_vmap_errors_match_pytorch():
     with pytest.raises(IndexError, match=r"but got -2\)"):
         func.vmap(lambda r: r.softmax(-2))(x)
 
+    def into_unbatched(r):
+        y = torch.zeros(4)
+        y[0] = r[0]
+        return y
+
+    with pytest.raises(RuntimeError, match=r"vmap: inplace arithmetic\(self, \*extra_args\) is not possible"):
+        func.vmap(into_unbatched)(x)
     with pytest.raises(ValueError, match="must only return Tensors, got type <class 'int'>"):
         func.vmap(lambda r: r.shape[0])(x)
 

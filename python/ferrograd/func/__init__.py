@@ -803,10 +803,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                     out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name)
             except _batched._NeedLoop:
                 pass  # an op only a loop can run (see _batched): rerun the whole function as one
-            except TypeError:
+            except TypeError as e:
+                if "Could not infer dtype of BatchedTensor" in str(e):
+                    # `y[i] = x` with x batched and y not: PyTorch's vmap refuses it
+                    raise RuntimeError(_batched._INPLACE_ERROR.format(op="inplace arithmetic")) from None
                 # most likely a BatchedTensor reached the core through a path without rules; a
                 # TypeError of the function itself is raised again by the loop
-                pass
             else:
                 if randomness == "error" and not ferrograd.equal(start_state, ferrograd.get_rng_state()):
                     raise RuntimeError(_RANDOM_ERROR)
