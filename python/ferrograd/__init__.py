@@ -158,7 +158,7 @@ _vmap_active = _batched._active
 
 def _vmappable(fn, name=None):
     """``fn`` that hands calls with BatchedTensor arguments (inside ``func.vmap``) to the
-    batching rules; one integer test otherwise."""
+    batching rules; otherwise an integer test (the wrapper's frame costs ~0.1 µs a call)."""
     name = name or fn.__name__
 
     def wrapper(*args, **kwargs):
