@@ -33,12 +33,8 @@ def plain(x):
 
 
 out = {}
-for name, case in ns["CASES"].items():
-    f, args = case[0], case[1]
-    in_dims = case[2] if len(case) > 2 else 0
-    out_dims = case[3] if len(case) > 3 else 0
-    if name == "binary_unbatched":
-        in_dims = (0, None)
+for name in ns["CASES"]:
+    f, args, in_dims, out_dims = ns["_case"](name)
     try:
         out[name] = {"value": plain(torch.func.vmap(f, in_dims=in_dims, out_dims=out_dims)(*args))}
     except Exception as e:  # recorded as PyTorch's error

@@ -156,14 +156,17 @@ def _setitem(x, y):
     return x
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_rule_matches_loop(name):
+def _case(name):
+    """(function, inputs, in_dims, out_dims) of a case (dims default to 0)."""
     case = CASES[name]
-    f, args = case[0], case[1]
     in_dims = case[2] if len(case) > 2 else 0
     out_dims = case[3] if len(case) > 3 else 0
-    if name == "binary_unbatched":
-        in_dims = (0, None)
+    return case[0], case[1], in_dims, out_dims
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_rule_matches_loop(name):
+    f, args, in_dims, out_dims = _case(name)
     batched, looped = _run_both(f, args, in_dims, out_dims)
     _close(batched, looped)
 
@@ -338,12 +341,7 @@ def _matches_gold(got, want):
 def test_rule_matches_pytorch(name):
     # recorded by tools/record_vmap_goldens.py from PyTorch's torch.func.vmap on the same cases
     # (the inputs come from manual_seed(0) streams, which ferrograd reproduces value for value)
-    case = CASES[name]
-    f, args = case[0], case[1]
-    in_dims = case[2] if len(case) > 2 else 0
-    out_dims = case[3] if len(case) > 3 else 0
-    if name == "binary_unbatched":
-        in_dims = (0, None)
+    f, args, in_dims, out_dims = _case(name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = func.vmap(f, in_dims=in_dims, out_dims=out_dims)(*args)
