@@ -16,14 +16,20 @@ pub enum DType {
     BFloat16,
     Float32,
     Float64,
+    /// Complex numbers of two float32s. A complex tensor's storage is the real buffer of
+    /// interleaved (re, im) pairs (its dtype is `to_real()`); its layout counts complex
+    /// elements (see `ops::complex`).
+    Complex64,
+    Complex128,
 }
 
-/// Promotion category: bool < integral < floating.
+/// Promotion category: bool < integral < floating < complex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
     Bool,
     Integral,
     Floating,
+    Complex,
 }
 
 impl DType {
@@ -40,6 +46,8 @@ impl DType {
             DType::BFloat16 => "bfloat16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
         }
     }
     /// The legacy tensor-type name used in messages (`FloatTensor`).
@@ -55,6 +63,8 @@ impl DType {
             DType::BFloat16 => "BFloat16Tensor",
             DType::Float32 => "FloatTensor",
             DType::Float64 => "DoubleTensor",
+            DType::Complex64 => "ComplexFloatTensor",
+            DType::Complex128 => "ComplexDoubleTensor",
         }
     }
     /// The scalar-type name used in some messages (`Float`, `Long`).
@@ -70,6 +80,8 @@ impl DType {
             DType::BFloat16 => "BFloat16",
             DType::Float32 => "Float",
             DType::Float64 => "Double",
+            DType::Complex64 => "ComplexFloat",
+            DType::Complex128 => "ComplexDouble",
         }
     }
     pub fn from_name(s: &str) -> Option<DType> {
@@ -84,6 +96,8 @@ impl DType {
             "bfloat16" => DType::BFloat16,
             "float32" | "float" => DType::Float32,
             "float64" | "double" => DType::Float64,
+            "complex64" | "cfloat" => DType::Complex64,
+            "complex128" | "cdouble" => DType::Complex128,
             _ => return None,
         })
     }
@@ -100,6 +114,8 @@ impl DType {
             DType::BFloat16 => "bf16",
             DType::Float32 => "f32",
             DType::Float64 => "f64",
+            DType::Complex64 => "c64",
+            DType::Complex128 => "c128",
         }
     }
     /// The C type torch names in `full`'s overflow message (`int`, `int64_t`).
@@ -115,6 +131,8 @@ impl DType {
             DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
+            DType::Complex64 => "c10::complex<float>",
+            DType::Complex128 => "c10::complex<double>",
         }
     }
     /// The element type as the C++ compiler names it (`typeid(T).name()` demangled), which
@@ -131,6 +149,8 @@ impl DType {
             DType::BFloat16 => "c10::BFloat16",
             DType::Float32 => "float",
             DType::Float64 => "double",
+            DType::Complex64 => "c10::complex<float>",
+            DType::Complex128 => "c10::complex<double>",
         }
     }
     /// The integer range of an integral dtype.
@@ -168,12 +188,35 @@ impl DType {
             DType::Float16 | DType::BFloat16 => 2,
             DType::Float32 => 4,
             DType::Float64 => 8,
+            DType::Complex64 => 8,
+            DType::Complex128 => 16,
         }
+    }
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::Complex64 | DType::Complex128)
+    }
+    /// The real dtype of a complex one (`complex64` → `float32`); others unchanged.
+    pub fn to_real(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            d => d,
+        }
+    }
+    /// The complex dtype of a floating one (`float64` → `complex128`; half types and
+    /// float32 → `complex64`); complex dtypes unchanged, `None` for the others.
+    pub fn to_complex(self) -> Option<DType> {
+        Some(match self {
+            DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Complex64 => DType::Complex64,
+            DType::Float64 | DType::Complex128 => DType::Complex128,
+            _ => return None,
+        })
     }
     pub fn category(self) -> Category {
         match self {
             DType::Bool => Category::Bool,
             DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Category::Integral,
+            DType::Complex64 | DType::Complex128 => Category::Complex,
             _ => Category::Floating,
         }
     }
@@ -183,6 +226,9 @@ impl DType {
             return a;
         }
         match (a.category(), b.category()) {
+            // complex with floating keeps the wider precision (complex64 + float64 is complex128)
+            (Category::Complex, Category::Floating) => DType::promote(a.to_real(), b).to_complex().unwrap_or(a),
+            (Category::Floating, Category::Complex) => DType::promote(a, b.to_real()).to_complex().unwrap_or(b),
             (x, y) if x != y => {
                 if x > y {
                     a
@@ -223,7 +269,10 @@ pub fn result_type(parts: &[(DType, Priority)]) -> DType {
             None if p == 0 => scalar_default(d),
             None => d,
             Some(r) if d.category() > r.category() => {
-                if p == 0 {
+                // a complex operand of lower priority keeps a floating result's precision
+                if let (Category::Complex, Some(c)) = (d.category(), r.to_complex()) {
+                    c
+                } else if p == 0 {
                     scalar_default(d)
                 } else {
                     d
@@ -240,6 +289,7 @@ fn scalar_default(d: DType) -> DType {
         Category::Bool => DType::Bool,
         Category::Integral => DType::Int64,
         Category::Floating => default_float(),
+        Category::Complex => default_complex(),
     }
 }
 
@@ -252,6 +302,11 @@ pub fn default_float() -> DType {
     } else {
         DType::Float32
     }
+}
+
+/// The default complex dtype (complex64, or complex128 when the default float is float64).
+pub fn default_complex() -> DType {
+    default_float().to_complex().unwrap_or(DType::Complex64)
 }
 
 /// Set the default floating dtype (float32 or float64).
@@ -329,5 +384,11 @@ mod tests {
         assert_eq!(result_type(&[(UInt8, Dimensioned), (Int8, Dimensioned)]), Int16);
         assert_eq!(result_type(&[(UInt8, Dimensioned), (Int64, Scalar)]), UInt8);
         assert_eq!(result_type(&[(UInt8, Dimensioned), (Int32, Dimensioned)]), Int32);
+        assert_eq!(DType::promote(Complex64, Float64), Complex128);
+        assert_eq!(DType::promote(Float16, Complex64), Complex64);
+        assert_eq!(result_type(&[(Complex64, Dimensioned), (Float64, ZeroDim)]), Complex64);
+        assert_eq!(result_type(&[(Float64, Dimensioned), (Complex128, Scalar)]), Complex128);
+        assert_eq!(result_type(&[(Float32, Dimensioned), (Complex128, Scalar)]), Complex64);
+        assert_eq!(result_type(&[(Int64, Dimensioned), (Complex128, Scalar)]), Complex64);
     }
 }

@@ -41,6 +41,7 @@ pub fn backward(y: &Tensor, gradient: Option<Tensor>, retain_graph: bool, create
         Some(g) => g,
         None => {
             ensure!(y.numel() == 1, Runtime, "grad can be implicitly created only for scalar outputs");
+            ensure!(!y.dtype().is_complex(), Runtime, "grad can be implicitly created only for real scalar outputs but got torch.{}", y.dtype().name());
             tensor::ones(&y.shape(), y.dtype())?
         }
     };

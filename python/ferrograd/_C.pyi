@@ -38,7 +38,13 @@ class dtype:
         """``True`` for the floating-point and signed integer types."""
     @property
     def is_complex(self) -> _bool:
-        """Always ``False``: ferrograd has no complex dtypes."""
+        """``True`` for complex64 and complex128."""
+    def to_complex(self) -> dtype:
+        """The complex dtype of a floating one (``float64`` → ``complex128``); complex dtypes
+        are returned as they are."""
+    def to_real(self) -> dtype:
+        """The real dtype of a complex one (``complex64`` → ``float32``); real dtypes are returned
+        as they are."""
     @property
     def itemsize(self) -> _int:
         """The size of one element in bytes."""
@@ -92,8 +98,10 @@ class Tensor:
     ...) or as the results of operations. A tensor with ``requires_grad=True`` records the
     operations applied to it so that ``backward`` can compute gradients.
 
-    Differences from PyTorch: dtypes are float16/32/64, int8/16/32/64, uint8 and bool (no
-    complex, bfloat16 or quantized types); layouts are always strided (``layout`` is the string
+    Differences from PyTorch: dtypes are float16/32/64, bfloat16, complex64/128, int8/16/32/64,
+    uint8 and bool (no complex32, float8 or quantized types); complex tensors cover elementwise
+    arithmetic, the holomorphic functions, sums, means and matrix products, and ``conj`` computes
+    the conjugate (no lazy conjugate bit: ``is_conj()`` is always ``False``); layouts are always strided (``layout`` is the string
     ``"torch.strided"``); devices are ``cpu`` and ``cuda`` (see the GPU guide).
     """
 
@@ -157,6 +165,12 @@ class Tensor:
     @property
     def mH(self) -> Tensor:
         """The conjugate transpose of the last two dimensions (for real tensors, ``mT``)."""
+    @property
+    def real(self) -> Tensor:
+        """The real parts: a view (the tensor itself for a real tensor)."""
+    @property
+    def imag(self) -> Tensor:
+        """The imaginary parts: a view (complex tensors only)."""
     @property
     def _version(self) -> _int: ...
     @property
@@ -293,6 +307,12 @@ class Tensor:
         """``True`` if the tensor is contiguous in memory in row-major order."""
     def is_floating_point(self) -> _bool:
         """``True`` if the data type is a floating-point type."""
+    def is_complex(self) -> _bool:
+        """``True`` if the data type is complex64 or complex128."""
+    def is_conj(self) -> _bool:
+        """Always ``False``: ferrograd's ``conj`` computes the conjugate (no lazy bit)."""
+    def is_neg(self) -> _bool:
+        """Always ``False`` (no lazy negation bit)."""
     def is_inference(self) -> _bool:
         """``True`` if the tensor was created under ``ferrograd.inference_mode``."""
     def item(self) -> _Number:
@@ -337,6 +357,10 @@ class Tensor:
         """``self.to(torch.float32)``."""
     def double(self) -> Tensor:
         """``self.to(torch.float64)``."""
+    def cfloat(self) -> Tensor:
+        """``self.to(torch.complex64)``."""
+    def cdouble(self) -> Tensor:
+        """``self.to(torch.complex128)``."""
     def half(self) -> Tensor:
         """``self.to(torch.float16)``."""
     def long(self) -> Tensor:
@@ -509,6 +533,18 @@ class Tensor:
         """Alias for ``neg``."""
     def sign(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The signs (-1, 0, 1) of the elements."""
+    def conj(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The complex conjugate (a real tensor is returned as is)."""
+    def conj_physical(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The complex conjugate, computed (ferrograd's ``conj`` is never lazy)."""
+    def resolve_conj(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The tensor itself: ferrograd has no lazy conjugate bit to resolve."""
+    def resolve_neg(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The tensor itself: ferrograd has no lazy negation bit to resolve."""
+    def angle(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The argument (phase) of the elements: ``atan2(imag, real)``; 0 or pi for real tensors."""
+    def sgn(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """``z / |z|`` for complex tensors (0 at 0); ``sign`` for real ones."""
     def reciprocal(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The reciprocal ``1 / x`` of the elements."""
     def reciprocal_(self) -> Tensor:
@@ -786,6 +822,20 @@ class Tensor:
 
 def tensor(data: Any, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor: ...
 def from_numpy(arr: Any) -> Tensor: ...
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """`torch.promote_types(type1, type2)`: the dtype both promote to."""
+def result_type(tensor1: Any, tensor2: Any) -> dtype:
+    """`torch.result_type(tensor1, tensor2)`: the dtype of an arithmetic op on the two operands
+    (tensors or Python numbers)."""
+def view_as_real(input: Tensor) -> Tensor:
+    """`torch.view_as_real(z)`: the (re, im) pairs of a complex tensor as a real view."""
+def view_as_complex(input: Tensor) -> Tensor:
+    """`torch.view_as_complex(x)`: a float tensor whose last dim holds (re, im) pairs, as a
+    complex view."""
+def complex(real: Tensor, imag: Tensor) -> Tensor:
+    """`torch.complex(real, imag)`."""
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    """`torch.polar(abs, angle)`."""
 def from_dlpack(obj: Any) -> Tensor: ...
 def _to_dlpack(tensor: Tensor, max_version: Optional[Tuple[int, int]] = None, *, copied: bool = False) -> Any: ...
 def as_tensor(data: Any, dtype: Optional[dtype] = None, device: Any = None) -> Tensor: ...

@@ -18,9 +18,11 @@ try:  # one source of truth: Cargo.toml's `version`, which maturin writes into t
 except Exception:  # a source tree on sys.path without an installed distribution
     __version__ = "0+unknown"
 
-bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16 = _C._dtypes()
+bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16, complex64, complex128 = _C._dtypes()
 float = float32
 double = float64
+cfloat = complex64
+cdouble = complex128
 half = float16
 long = int64
 int = int32
@@ -146,6 +148,29 @@ def is_floating_point(t):
     return t.is_floating_point()
 
 
+def is_complex(input):
+    """``True`` if the dtype of ``input`` is complex64 or complex128."""
+    return input.is_complex()
+
+
+def real(input):
+    """``input.real``: a view of the real parts (``input`` itself for a real tensor)."""
+    return input.real
+
+
+def imag(input):
+    """``input.imag``: a view of the imaginary parts (complex tensors only)."""
+    return input.imag
+
+
+promote_types = _C.promote_types
+result_type = _C.result_type
+view_as_real = _C.view_as_real
+view_as_complex = _C.view_as_complex
+complex = _C.complex
+polar = _C.polar
+
+
 def numel(t):
     return t.numel()
 
@@ -216,7 +241,7 @@ for _name in (
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial "
-    "cumprod lerp addcmul addcdiv addmm addmv baddbmm"
+    "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
@@ -288,6 +313,17 @@ def _to_args(args, kwargs):
     return dev, dt
 
 
+_COMPLEX_CAST_WARNED = [False]
+
+
+def _warn_complex_cast():
+    # PyTorch's copy kernel warns once per process (TORCH_WARN_ONCE)
+    if not _COMPLEX_CAST_WARNED[0]:
+        _COMPLEX_CAST_WARNED[0] = True
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
+
+
 def _to(self, *args, **kwargs):
     """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; returns ``self``
     when nothing changes."""
@@ -296,6 +332,8 @@ def _to(self, *args, **kwargs):
     if dev is not None:
         out = out._to_device(dev)
     if dt is not None and dt != out.dtype:
+        if out.dtype.is_complex and not dt.is_complex:
+            _warn_complex_cast()
         out = out._to_dtype(dt)
     if kwargs.get("copy") and out is self:
         out = self.clone()
@@ -382,6 +420,16 @@ def _tensor_deepcopy(self, memo):
     return new
 
 
+def _cfloat(self):
+    """``self.to(torch.complex64)``."""
+    return self.to(complex64)
+
+
+def _cdouble(self):
+    """``self.to(torch.complex128)``."""
+    return self.to(complex128)
+
+
 def _register_methods():
     T = Tensor
     T.backward = _backward
@@ -389,6 +437,8 @@ def _register_methods():
     T.type = _type
     T.float = lambda self: self.to(float32)
     T.double = lambda self: self.to(float64)
+    T.cfloat = _cfloat
+    T.cdouble = _cdouble
     T.half = lambda self: self.to(float16)
     T.long = lambda self: self.to(int64)
     T.int = lambda self: self.to(int32)

@@ -56,8 +56,12 @@ float16: dtype
 bfloat16: dtype
 float32: dtype
 float64: dtype
+complex64: dtype
+complex128: dtype
 float: dtype
 double: dtype
+cfloat: dtype
+cdouble: dtype
 half: dtype
 long: dtype
 int: dtype
@@ -245,6 +249,24 @@ def is_tensor(obj: object) -> _bool:
     """``True`` if ``obj`` is a ferrograd tensor."""
 def is_floating_point(t: Tensor) -> _bool:
     """``True`` if the dtype of ``t`` is a floating-point type."""
+def is_complex(input: Tensor) -> _bool:
+    """``True`` if the dtype of ``input`` is complex64 or complex128."""
+def real(input: Tensor) -> Tensor:
+    """``input.real``: a view of the real parts (``input`` itself for a real tensor)."""
+def imag(input: Tensor) -> Tensor:
+    """``input.imag``: a view of the imaginary parts (complex tensors only)."""
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The dtype both ``type1`` and ``type2`` promote to."""
+def result_type(tensor1: Any, tensor2: Any) -> dtype:
+    """The dtype of an arithmetic op on the two operands (tensors or Python numbers)."""
+def view_as_real(input: Tensor) -> Tensor:
+    """The (re, im) pairs of a complex tensor as a real view with a last dimension of 2."""
+def view_as_complex(input: Tensor) -> Tensor:
+    """A float tensor whose last dimension holds (re, im) pairs, as a complex view."""
+def complex(real: Tensor, imag: Tensor) -> Tensor:
+    """The complex tensor ``real + i imag`` (both float32 or both float64; broadcast)."""
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    """The complex tensor ``abs * (cos(angle) + i sin(angle))``."""
 def numel(input: Tensor) -> _int:
     """The total number of elements in ``input``."""
 def bitwise_not(input: Tensor) -> Tensor:
@@ -304,6 +326,18 @@ def abs(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """Computes the absolute value of each element."""
 def sign(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The signs (-1, 0, 1) of the elements."""
+def conj(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The complex conjugate (a real tensor is returned as is)."""
+def conj_physical(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The complex conjugate, computed (ferrograd's ``conj`` is never lazy)."""
+def resolve_conj(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``input`` itself: ferrograd has no lazy conjugate bit to resolve."""
+def resolve_neg(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``input`` itself: ferrograd has no lazy negation bit to resolve."""
+def angle(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The argument (phase) of the elements: ``atan2(imag, real)``; 0 or pi for real tensors."""
+def sgn(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``z / |z|`` for complex tensors (0 at 0); ``sign`` for real ones."""
 def reciprocal(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The reciprocal ``1 / x`` of the elements."""
 def floor(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
@@ -527,27 +561,31 @@ __all__ = [
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
     'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',
     'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin',
-    'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort', 'as_tensor', 'asin', 'atan', 'atan2',
+    'angle', 'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort', 'as_tensor', 'asin', 'atan', 'atan2',
     'baddbmm', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'bmm',
     'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip',
-    'clone', 'compile', 'concat', 'concatenate', 'cos', 'cosh', 'cumprod', 'cumsum',
+    'cdouble', 'cfloat', 'clone', 'compile', 'complex', 'complex128', 'complex64', 'concat',
+    'concatenate', 'conj', 'conj_physical', 'cos', 'cosh', 'cumprod', 'cumsum',
     'default_generator', 'detach', 'device', 'div', 'divide', 'dot', 'double', 'dtype', 'empty',
     'empty_like', 'enable_grad', 'eq', 'equal', 'erf', 'exp', 'expm1', 'eye', 'flatten', 'flip',
     'bfloat16', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod',
     'from_dlpack', 'from_numpy', 'full', 'full_like', 'gather', 'ge', 'get_default_device',
     'get_default_dtype', 'get_num_threads', 'get_rng_state', 'gt', 'half', 'index_select',
-    'inference_mode', 'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_floating_point',
+    'imag', 'inference_mode', 'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_complex',
+    'is_floating_point',
     'is_grad_enabled', 'is_inference_mode_enabled', 'is_tensor', 'isclose', 'isfinite', 'isinf',
     'isnan', 'le', 'lerp', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax',
     'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lt',
     'manual_seed', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul',
     'multinomial', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'negative', 'no_grad', 'nonzero',
-    'norm', 'normal', 'numel', 'ones', 'ones_like', 'outer', 'permute', 'pow', 'prod', 'rand',
-    'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'reciprocal', 'relu',
-    'remainder', 'reshape', 'round', 'rsqrt', 'save', 'seed', 'select', 'set_default_device',
+    'norm', 'normal', 'numel', 'ones', 'ones_like', 'outer', 'permute', 'polar', 'pow', 'prod',
+    'promote_types', 'rand',
+    'rand_like', 'randint', 'randint_like', 'randn', 'randn_like', 'randperm', 'real', 'reciprocal', 'relu',
+    'remainder', 'reshape', 'resolve_conj', 'resolve_neg', 'result_type', 'round', 'rsqrt', 'save', 'seed', 'select', 'set_default_device',
     'set_default_dtype', 'set_grad_enabled', 'set_num_threads', 'set_printoptions', 'set_rng_state',
-    'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square',
+    'sgn', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square',
     'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
-    'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as', 'where',
+    'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as',
+    'view_as_complex', 'view_as_real', 'where',
     'zeros', 'zeros_like',
 ]

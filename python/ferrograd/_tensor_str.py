@@ -108,6 +108,26 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+class _ComplexFormatter:
+    """PyTorch's pair of formatters for complex tensors: one measured on the real parts, one
+    on the imaginary parts; an element prints as ``real`` then the signed ``imag`` and ``j``."""
+
+    def __init__(self, real, imag):
+        self.real, self.imag = real, imag
+
+    def width(self):
+        # the imaginary part's width and its `j`; `_vector_str` adds the separator
+        return self.real.width() + self.imag.width() + 1
+
+    def format(self, value):
+        real_str = self.real.format(value.real)
+        imag_str = (self.imag.format(value.imag) + "j").lstrip()
+        # handles negative numbers, +0.0, -0.0
+        if imag_str[0] in "+-":
+            return real_str + imag_str
+        return real_str + "+" + imag_str
+
+
 def _summarized(t):
     """The edge items of every dim (what the formatter measures when summarising)."""
     e = PRINT_OPTS.edgeitems
@@ -158,6 +178,10 @@ def _tensor_str(t, indent):
     summarize = t.numel() > PRINT_OPTS.threshold
     if str(t.dtype).endswith("float16"):
         t = t.float()
+    if t.dtype.is_complex:
+        def measured(part):
+            return _Formatter(_flat(_summarized(part)) if summarize else _flat(part.tolist()), True)
+        return _tensor_str_with_formatter(t, indent, summarize, _ComplexFormatter(measured(t.real), measured(t.imag)))
     values = _flat(_summarized(t)) if summarize else _flat(t.tolist())
     fmt = _Formatter(values, t.dtype.is_floating_point)
     return _tensor_str_with_formatter(t, indent, summarize, fmt)
@@ -196,7 +220,8 @@ def tensor_repr(inp):
             suffixes.append("dtype=" + str(t.dtype))
         tensor_str = "[]"
     else:
-        if t.dtype not in (default, ferrograd.int64, ferrograd.bool):
+        default_complex = ferrograd.complex128 if default == ferrograd.float64 else ferrograd.complex64
+        if t.dtype not in (default, default_complex, ferrograd.int64, ferrograd.bool):
             suffixes.append("dtype=" + str(t.dtype))
         tensor_str = _tensor_str(t, indent)
     grad_fn = inp.grad_fn

@@ -199,6 +199,15 @@ fn input_tangents(inputs: &[&Tensor]) -> Option<Tangents> {
     }
 }
 
+/// Forward-mode AD does not reach complex tensors yet: a tangent that would flow into one is
+/// refused rather than dropped.
+fn refuse_complex(ts: &[&Tensor]) -> Result<()> {
+    if ts.iter().any(|t| t.dtype().is_complex()) {
+        bail!(NotImplemented, "forward-mode AD through complex tensors is not supported by ferrograd yet");
+    }
+    Ok(())
+}
+
 /// Give `out` the tangent `t` (shaped and typed as `out`); integer and bool outputs have none.
 fn set_output(out: &Tensor, t: Tensor) -> Result<()> {
     if !out.dtype().is_float() {
@@ -228,6 +237,7 @@ pub fn jvp(inputs: &[&Tensor], outputs: &[&Tensor], f: impl FnOnce(&Tangents) ->
 
 fn jvp_slow(inputs: &[&Tensor], outputs: &[&Tensor], f: impl FnOnce(&Tangents) -> Result<Vec<Option<Tensor>>>) -> Result<()> {
     let Some(ts) = input_tangents(inputs) else { return Ok(()) };
+    refuse_complex(outputs)?;
     if outputs.iter().all(|o| !o.dtype().is_float()) {
         return Ok(());
     }
@@ -285,6 +295,7 @@ pub(crate) fn fallback(
         return Ok(());
     }
     let Some(ts) = input_tangents(inputs) else { return Ok(()) };
+    refuse_complex(outputs)?;
     if outputs.iter().all(|o| !o.dtype().is_float() || o.meta().fw_grad.is_some()) {
         return Ok(());
     }
@@ -361,6 +372,7 @@ pub(crate) fn elementwise(
     bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
 ) -> Result<()> {
     let Some(t) = tangent(x) else { return Ok(()) };
+    refuse_complex(&[out])?;
     if !out.dtype().is_float() {
         return Ok(());
     }
@@ -487,6 +499,7 @@ pub fn make_dual(primal: &Tensor, tangent: &Tensor) -> Result<Tensor> {
     if !level_exists() {
         bail!(Runtime, "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first.");
     }
+    refuse_complex(&[primal, tangent])?;
     if !primal.dtype().is_float() {
         bail!(Value, "Expected primal to be floating point or complex, but got: {}", primal.dtype().name());
     }

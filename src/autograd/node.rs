@@ -578,6 +578,28 @@ pub fn recording_edges(inputs: &[&Tensor]) -> Option<Edges> {
     }
 }
 
+thread_local! {
+    static AS_WRITTEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// While alive, nodes with complex outputs are recorded with their formula as written (it
+/// already gives the conjugate-Wirtinger gradient: it takes real or imaginary parts, so it is
+/// not the complex chain rule `g · f'(z)` that `record_with` otherwise conjugates around).
+pub struct AsWrittenGuard(bool);
+
+impl AsWrittenGuard {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        AsWrittenGuard(AS_WRITTEN.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for AsWrittenGuard {
+    fn drop(&mut self) {
+        AS_WRITTEN.with(|c| c.set(self.0));
+    }
+}
+
 /// `record` with the edges already computed by `recording_edges`.
 pub fn record_with(
     edges: Edges,
@@ -588,7 +610,7 @@ pub fn record_with(
 ) -> Result<()> {
     // integer and bool results never carry history (only floating tensors can require grad),
     // e.g. a float that requires grad written into an int tensor
-    if outputs.iter().all(|o| !o.dtype().is_float()) {
+    if outputs.iter().all(|o| !o.dtype().is_float() && !o.dtype().is_complex()) {
         return Ok(());
     }
     let mut saved = Vec::with_capacity(save.len());
@@ -603,7 +625,17 @@ pub fn record_with(
         .map(|t| InputMeta::of(t))
         .collect();
     // one allocation for the saved tensors and the formula together
-    let node = Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }));
+    let node = if outputs.iter().any(|o| o.dtype().is_complex()) && !AS_WRITTEN.with(|c| c.get()) {
+        // a formula written as the complex chain rule `g · f'(z)` gives PyTorch's
+        // conjugate-Wirtinger gradient as conj(formula(conj g)) (see `ops::complex`)
+        let f = move |s: &Saved<'_>, g: &[Tensor], n: &[bool]| -> Result<Vec<Option<Tensor>>> {
+            let gc = g.iter().map(crate::ops::complex::conj).collect::<Result<Vec<_>>>()?;
+            f(s, &gc, n)?.into_iter().map(|r| r.map(|t| crate::ops::complex::conj(&t)).transpose()).collect()
+        };
+        Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }))
+    } else {
+        Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }))
+    };
     for (i, o) in outputs.iter().enumerate() {
         o.set_grad_fn(Some(node.clone()), i as u32);
     }

@@ -117,6 +117,75 @@ macro_rules! on_device {
     };
 }
 
+/// A kernel entry refuses complex data: complex ops are composed from their parts' real ops
+/// in `ops::complex`, which never hands a complex tensor to a kernel.
+fn real_only(op: &str, d: &crate::tensor::TensorData) -> Result<()> {
+    if d.dtype.is_complex() {
+        return Err(crate::ops::complex::unsupported(op, d.dtype));
+    }
+    Ok(())
+}
+
+/// A history-free real tensor over complex `t`'s storage read through `real_layout(l)` (`l`
+/// a layout of `t`'s storage in complex elements): what data movement of a complex tensor
+/// does on its (re, im) pairs.
+fn real_alias(t: &Tensor, l: &Layout) -> Tensor {
+    let d = t.data();
+    Tensor::from_parts(d.storage.clone(), crate::ops::complex::real_layout(l), d.dtype.to_real())
+}
+
+/// The complex tensor over the real tensor `r` whose last dim holds (re, im) pairs.
+fn complex_of(r: Tensor) -> Result<Tensor> {
+    let d = r.data();
+    let n = d.layout.ndim();
+    let layout = Layout { shape: d.layout.shape[..n - 1].into(), strides: d.layout.strides[..n - 1].iter().map(|s| s / 2).collect(), offset: d.layout.offset / 2 };
+    let dtype = d.dtype.to_complex().ok_or_else(|| Error::Internal("complex_of: a real float tensor expected".into()))?;
+    Ok(Tensor::from_parts(d.storage.clone(), layout, dtype))
+}
+
+/// `cast`/`cast_layout` where the source or the target is complex.
+fn complex_cast(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
+    let src = t.dtype();
+    match (src.is_complex(), dtype.is_complex()) {
+        (true, true) => complex_of(cast_layout(&real_alias(t, l), &crate::ops::complex::real_layout(l), dtype.to_real())?),
+        // the real parts, where the caller asked for them (`ops::to_dtype`, `copy_`: PyTorch's
+        // copy warns about the dropped imaginary parts; the bindings do); an op that is not
+        // written for complex inputs and casts them is refused instead
+        (true, false) if DISCARD_IMAG.with(|c| c.get()) => cast_layout(&part_alias(t, l, 0), &part_layout(l, 0), dtype),
+        (true, false) => Err(Error::NotImplemented(format!("this operation does not support complex tensors ('{}' input)", src.scalar_name()))),
+        (false, _) => {
+            let re = cast_layout(t, l, dtype.to_real())?;
+            let out = full(&l.shape, Scalar::Int(0), dtype, re.device())?;
+            let ol = out.layout();
+            copy_into(&part_alias(&out, &ol, 0), &re, &re.layout())?;
+            Ok(out)
+        }
+    }
+}
+
+thread_local! {
+    static DISCARD_IMAG: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f` with casts from complex to real dtypes allowed (they keep the real parts).
+pub fn discarding_imag<R>(f: impl FnOnce() -> Result<R>) -> Result<R> {
+    let prev = DISCARD_IMAG.with(|c| c.replace(true));
+    let r = f();
+    DISCARD_IMAG.with(|c| c.set(prev));
+    r
+}
+
+/// The layout of part `k` (0 real, 1 imaginary) of the complex layout `l`, in real elements.
+fn part_layout(l: &Layout, k: usize) -> Layout {
+    Layout { shape: l.shape.clone(), strides: l.strides.iter().map(|s| s * 2).collect(), offset: 2 * l.offset + k }
+}
+
+/// A history-free real tensor over part `k` of complex `t`'s storage read through `l`.
+fn part_alias(t: &Tensor, l: &Layout, k: usize) -> Tensor {
+    let d = t.data();
+    Tensor::from_parts(d.storage.clone(), part_layout(l, k), d.dtype.to_real())
+}
+
 /// The device all `ts` share, or PyTorch's mixed-device error.
 pub fn common_device(op: &'static str, ts: &[&Tensor]) -> Result<Device> {
     let first = ts.first().map(|t| t.device()).unwrap_or(Device::Cpu);
@@ -214,6 +283,7 @@ fn in_order(out: Storage, shape: &[usize], order: &[usize]) -> Tensor {
 pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
     let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![x.shape().to_vec()]);
     let d = x.data();
+    real_only(op.name(), &d)?;
     let s = d.storage.data.read();
     if let Some(order) = output_order(&[&d.layout]) {
         let out = on_device!(&*s, v => v.unary(&permuted(&d.layout, &order), op));
@@ -226,6 +296,11 @@ pub fn unary(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
 /// A copy of the row-major result `t` laid out in `order` (outermost dim first): how a
 /// kernel that computes row-major gives torch's TensorIterator layout.
 pub fn relayout(t: &Tensor, order: &[usize]) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        let mut o = order.to_vec();
+        o.push(o.len());
+        return complex_of(relayout(&real_alias(t, &t.layout()), &o)?);
+    }
     let d = t.data();
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.cast(&permuted(&d.layout, order), d.dtype));
@@ -244,6 +319,10 @@ pub fn relayout_like(t: &Tensor, like: &Layout) -> Result<Tensor> {
 /// (`preserve_format`: a permuted `t` keeps its dim order).
 pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let d = t.data();
+    if d.dtype.is_complex() || dtype.is_complex() {
+        drop(d);
+        return cast(t, dtype);
+    }
     let Some(order) = output_order(&[&d.layout]) else {
         drop(d);
         return cast(t, dtype);
@@ -257,6 +336,8 @@ pub fn cast_preserving(t: &Tensor, dtype: DType) -> Result<Tensor> {
 pub fn binary(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, op: BinaryOp) -> Result<Tensor> {
     let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
+    real_only(op.name(), &da)?;
+    real_only(op.name(), &db)?;
     binary_locked(&da, la, &db, lb, op)
 }
 
@@ -285,6 +366,8 @@ pub fn binary_scalar(a: &Tensor, c: f64, op: BinaryOp) -> Result<Option<Tensor>>
 pub fn binary_own(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
     let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
+    real_only(op.name(), &da)?;
+    real_only(op.name(), &db)?;
     binary_locked(&da, &da.layout, &db, &db.layout, op)
 }
 
@@ -316,6 +399,12 @@ fn binary_locked(da: &crate::tensor::TensorData, la: &Layout, db: &crate::tensor
 pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| "aten::where".into(), crate::profiler::EventKind::Op);
     let dev = common_device("where", &[c, a, b])?;
+    if a.dtype().is_complex() {
+        // both operands' (re, im) pairs, the condition read once per pair
+        let r = where_cond(c, &crate::ops::complex::pair_layout(lc), &real_alias(a, la), &crate::ops::complex::real_layout(la),
+                           &real_alias(b, lb), &crate::ops::complex::real_layout(lb))?;
+        return complex_of(crate::ops::contiguous(&r)?);
+    }
     let (c, a, b) = (on(c, dev)?, on(a, dev)?, on(b, dev)?);
     let (dc, da, db) = (c.data(), a.data(), b.data());
     let (sc, sa, sb) = (dc.storage.data.read(), da.storage.data.read(), db.storage.data.read());
@@ -339,6 +428,10 @@ pub fn where_cond(c: &Tensor, lc: &Layout, a: &Tensor, la: &Layout, b: &Tensor, 
 /// A contiguous copy of `t` read through `l` (a broadcast of its layout), cast to `dtype`.
 pub fn cast_layout(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
     let d = t.data();
+    if d.dtype.is_complex() || dtype.is_complex() {
+        drop(d);
+        return complex_cast(t, l, dtype);
+    }
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.cast(l, dtype));
     Ok(Tensor::from_storage_on(out, &l.shape))
@@ -348,6 +441,11 @@ pub fn cast_layout(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
 pub fn cast(t: &Tensor, dtype: DType) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| "aten::copy_".into(), crate::profiler::EventKind::Op);
     let d = t.data();
+    if d.dtype.is_complex() || dtype.is_complex() {
+        let l = d.layout.clone();
+        drop(d);
+        return complex_cast(t, &l, dtype);
+    }
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.cast(&d.layout, dtype));
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
@@ -358,6 +456,25 @@ pub fn copy_into(dst: &Tensor, src: &Tensor, sl: &Layout) -> Result<()> {
     let _prof = crate::profiler::scope(|| "aten::copy_".into(), crate::profiler::EventKind::Op);
     let (dd, ds) = (dst.data(), src.data());
     let dl = dd.layout.clone();
+    if dd.dtype.is_complex() {
+        drop((dd, ds));
+        // pairs onto pairs: a real source first becomes complex (zero imaginary parts)
+        let (src, sl) = if src.dtype() == dst.dtype() {
+            (src.clone(), sl.clone())
+        } else {
+            let c = cast_layout(src, sl, dst.dtype())?;
+            let l = c.layout();
+            (c, l)
+        };
+        return copy_into(&real_alias(dst, &dl), &real_alias(&src, &sl), &crate::ops::complex::real_layout(&sl));
+    }
+    if ds.dtype.is_complex() {
+        drop(ds);
+        drop(dd);
+        // the real parts
+        let re = discarding_imag(|| cast_layout(src, sl, dst.dtype()))?;
+        return copy_into(dst, &re, &re.layout());
+    }
     // a source that shares the destination's storage (or needs a cast or another device) is
     // first made into a separate contiguous buffer
     let same = std::sync::Arc::ptr_eq(&dd.storage, &ds.storage);
@@ -386,6 +503,7 @@ fn copy_storage(dst: &mut Storage, dl: &Layout, src: &Storage, sl: &Layout) -> R
 pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[usize]) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     let d = x.data();
+    real_only(op.name(), &d)?;
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.reduce(&d.layout, row, op, out_dtype));
     Ok(Tensor::from_storage_on(out, shape))
@@ -395,6 +513,9 @@ pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[u
 /// backend has no kernel for it (see `BackendStorage::sum_leading`).
 pub fn sum_leading(x: &Tensor, inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
     let d = x.data();
+    if d.dtype.is_complex() {
+        return Ok(None);
+    }
     let s = d.storage.data.read();
     let out = match &*s {
         Storage::Cpu(c) => c.sum_leading(&d.layout, inner)?.map(Storage::Cpu),
@@ -409,6 +530,9 @@ pub fn sum_leading(x: &Tensor, inner: usize, shape: &[usize]) -> Result<Option<T
 /// `BackendStorage::scatter_add_strided`), or None where the backend has no kernel.
 pub fn scatter_add_strided(g: &Tensor, dst: &Layout, base_shape: &[usize]) -> Result<Option<Tensor>> {
     let d = g.data();
+    if d.dtype.is_complex() {
+        return Ok(None);
+    }
     if !d.layout.is_contiguous() || d.layout.shape != dst.shape {
         return Ok(None);
     }
@@ -452,6 +576,9 @@ fn cuda_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a crate::stora
 /// the backend has no kernel (or an operand is not contiguous, or they differ in device or
 /// dtype).
 pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Option<Tensor>> {
+    if x.dtype().is_complex() {
+        return Ok(None);
+    }
     let ts: Vec<&Tensor> = [Some(x), w, b].into_iter().flatten().collect();
     if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
         return Ok(None);
@@ -479,6 +606,9 @@ pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tens
 #[allow(clippy::type_complexity)]
 pub fn layer_norm_rows_backward(g: &Tensor, x: &Tensor, r: usize, w: Option<&Tensor>, eps: f64, want_w: bool, want_b: bool)
     -> Result<Option<(Tensor, Option<Tensor>, Option<Tensor>)>> {
+    if x.dtype().is_complex() {
+        return Ok(None);
+    }
     let ts: Vec<&Tensor> = [Some(g), Some(x), w].into_iter().flatten().collect();
     if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
         return Ok(None);
@@ -508,6 +638,9 @@ pub fn layer_norm_rows_backward(g: &Tensor, x: &Tensor, r: usize, w: Option<&Ten
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn batch_norm_backward(g: &Tensor, x: &Tensor, mean: &Tensor, invstd: &Tensor, w: Option<&Tensor>, ncs: (usize, usize, usize),
                            training: bool, want: [bool; 3]) -> Result<Option<(Option<Tensor>, Option<Tensor>, Option<Tensor>)>> {
+    if x.dtype().is_complex() {
+        return Ok(None);
+    }
     let ts: Vec<&Tensor> = [Some(g), Some(x), Some(mean), Some(invstd), w].into_iter().flatten().collect();
     if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
         return Ok(None);
@@ -535,6 +668,9 @@ pub fn batch_norm_backward(g: &Tensor, x: &Tensor, mean: &Tensor, invstd: &Tenso
 /// `shape`, or None where the backend has no kernel or `x` is not contiguous.
 pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
     let d = x.data();
+    if d.dtype.is_complex() {
+        return Ok(None);
+    }
     if !d.layout.is_contiguous() {
         return Ok(None);
     }
@@ -552,6 +688,9 @@ pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) ->
 /// (`inner` elements a row), or None where the backend has no kernel.
 pub fn index_add_rows(src: &Tensor, rows: &[usize], inner: usize, base_shape: &[usize]) -> Result<Option<Tensor>> {
     let d = src.data();
+    if d.dtype.is_complex() {
+        return Ok(None);
+    }
     if !d.layout.is_contiguous() {
         return Ok(None);
     }
@@ -570,6 +709,7 @@ pub fn index_add_rows(src: &Tensor, rows: &[usize], inner: usize, base_shape: &[
 pub fn arg_reduce(x: &Tensor, row: usize, is_max: bool, shape: &[usize]) -> Result<(Tensor, Tensor)> {
     let _prof = crate::profiler::scope(|| if is_max { "aten::max" } else { "aten::min" }.into(), crate::profiler::EventKind::Op);
     let d = x.data();
+    real_only("argmax", &d)?;
     let s = d.storage.data.read();
     let (v, i) = match &*s {
         Storage::Cpu(c) => { let (v, i) = c.arg_reduce(&d.layout, row, is_max)?; (Storage::Cpu(v), Storage::Cpu(i)) }
@@ -582,6 +722,7 @@ pub fn arg_reduce(x: &Tensor, row: usize, is_max: bool, shape: &[usize]) -> Resu
 pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     let d = x.data();
+    real_only("cumsum", &d)?;
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.scan(&d.layout, row, op));
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
@@ -591,6 +732,7 @@ pub fn scan(x: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
 pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| "aten::sort".into(), crate::profiler::EventKind::Op);
     let d = x.data();
+    real_only("sort", &d)?;
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.argsort_rows(&d.layout, row, descending));
     Ok(Tensor::from_storage_on(out, &d.layout.shape))
@@ -600,6 +742,7 @@ pub fn argsort_rows(x: &Tensor, row: usize, descending: bool) -> Result<Tensor> 
 pub fn topk_rows(x: &Tensor, row: usize, k: usize, largest: bool, sorted: bool) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| "aten::topk".into(), crate::profiler::EventKind::Op);
     let d = x.data();
+    real_only("topk", &d)?;
     let s = d.storage.data.read();
     let out = on_device!(&*s, v => v.topk_rows(&d.layout, row, k, largest, sorted));
     let rows = d.layout.numel() / row.max(1);
@@ -610,6 +753,8 @@ pub fn topk_rows(x: &Tensor, row: usize, k: usize, largest: bool, sorted: bool) 
 pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let _prof = crate::profiler::scope_shapes(|| "aten::bmm".into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
     let (da, db) = (a.data(), b.data());
+    real_only("bmm", &da)?;
+    real_only("bmm", &db)?;
     let shape = [da.layout.shape[0], da.layout.shape[1], db.layout.shape[2]];
     let sa = da.storage.data.read();
     let sb_guard;
@@ -638,8 +783,23 @@ fn dense(t: &Tensor) -> Result<Tensor> {
     cast(t, t.dtype())
 }
 
+/// Offsets of complex elements as offsets of their (re, im) pairs in the real view: `2o`,
+/// `2o + 1` side by side.
+fn pair_offsets(offsets: &Tensor) -> Result<Tensor> {
+    let _g = crate::autograd::raw_mode();
+    let two = Tensor::wrapped_scalar(Scalar::Int(2));
+    let re = crate::ops::mul(offsets, &two)?;
+    let im = crate::ops::add(&re, &Tensor::wrapped_scalar(Scalar::Int(1)))?;
+    crate::ops::stack(&[re, im], -1)
+}
+
 /// The elements of `x` at logical positions `offsets` (an int64 tensor), shaped `shape`.
 pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        let mut pshape = shape.to_vec();
+        pshape.push(2);
+        return complex_of(take(&real_alias(x, &x.layout()), &pair_offsets(offsets)?, &pshape)?);
+    }
     let _prof = crate::profiler::scope(|| "aten::index".into(), crate::profiler::EventKind::Op);
     let offsets = dense(&on(offsets, x.device())?)?;
     let (d, od) = (x.data(), offsets.data());
@@ -655,6 +815,11 @@ pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
 /// A contiguous copy of `base` with `src`'s elements written (or added) at `offsets` (an
 /// int64 tensor).
 pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> Result<Tensor> {
+    if base.dtype().is_complex() {
+        let src = cast(src, base.dtype())?;
+        let r = put(&real_alias(base, &base.layout()), &pair_offsets(offsets)?, &real_alias(&src, &src.layout()), accumulate)?;
+        return complex_of(r);
+    }
     let _prof = crate::profiler::scope(|| "aten::index_put_".into(), crate::profiler::EventKind::Op);
     let dev = common_device("index_put_", &[base, src])?;
     let out = cast(base, base.dtype())?;
@@ -675,6 +840,18 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
 
 /// `n` copies of `v` as a tensor of `shape` on `device`.
 pub fn full(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> Result<Tensor> {
+    if dtype.is_complex() {
+        // (v, 0) pairs: zeros, then the real parts
+        let mut pshape = shape.to_vec();
+        pshape.push(2);
+        let out = complex_of(full(&pshape, Scalar::Int(0), dtype.to_real(), device)?)?;
+        if v.as_f64() != 0.0 {
+            let ol = out.layout();
+            let re = full(shape, v, dtype.to_real(), device)?;
+            copy_into(&part_alias(&out, &ol, 0), &re, &re.layout())?;
+        }
+        return Ok(out);
+    }
     let n = crate::shape::numel_checked(shape)?;
     let s = match device {
         Device::Cpu => Storage::Cpu(CpuStorage::full(Device::Cpu, dtype, n, v)?),
@@ -685,6 +862,9 @@ pub fn full(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> Result<
 
 /// A copy of `t` on `device` (contiguous; `t` itself is never returned).
 pub fn to_device(t: &Tensor, device: Device) -> Result<Tensor> {
+    if t.dtype().is_complex() {
+        return complex_of(to_device(&real_alias(t, &t.layout()), device)?);
+    }
     let dense = {
         let d = t.data();
         d.layout.is_contiguous() && d.layout.offset == 0 && d.storage.data.read().len() == d.layout.numel()
@@ -727,6 +907,9 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
         return Ok(false);
     }
     let (dd, da, db) = (dst.data(), a.data(), b.data());
+    if dd.dtype.is_complex() || da.dtype.is_complex() || (b_scalar.is_none() && db.dtype.is_complex()) {
+        return Ok(false);
+    }
     if !dd.storage.device().is_cpu() || !da.storage.device().is_cpu() || (b_scalar.is_none() && !db.storage.device().is_cpu()) {
         return Ok(false);
     }

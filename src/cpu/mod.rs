@@ -421,6 +421,7 @@ pub fn contiguous_cast(s: &CpuStorage, l: &Layout, to: DType) -> crate::Result<C
         DType::BFloat16 => half::bf16::wrap(cast_vec(x, l)?),
         DType::Float32 => f32::wrap(cast_vec(x, l)?),
         DType::Float64 => f64::wrap(cast_vec(x, l)?),
+        DType::Complex64 | DType::Complex128 => return Err(complex_storage(to)),
     }))
 }
 
@@ -450,7 +451,16 @@ pub fn scatter_contiguous(dst: &mut CpuStorage, dl: &Layout, src: &CpuStorage) {
         DType::BFloat16 => go::<half::bf16>(dst, dl, src),
         DType::Float32 => go::<f32>(dst, dl, src),
         DType::Float64 => go::<f64>(dst, dl, src),
+        // a storage holds real elements (complex tensors keep interleaved pairs)
+        d @ (DType::Complex64 | DType::Complex128) => panic!("invariant: real storage expected, got {d:?}"),
     }
+}
+
+/// The error of a storage-level call asked for a complex dtype: storages hold real elements
+/// (a complex tensor's storage is its real dtype, pairs interleaved), so a caller that got
+/// here skipped `ops::complex`'s conversion.
+pub fn complex_storage(d: DType) -> crate::Error {
+    crate::Error::Internal(format!("a {} storage was requested; complex tensors are stored as interleaved {} pairs", d.name(), d.to_real().name()))
 }
 
 /// Reduce each contiguous row of length `row` with `f` (rows are `x.len() / row`).

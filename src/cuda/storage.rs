@@ -432,6 +432,7 @@ impl BackendStorage for CudaStorage {
             DType::Int32 => { let x = v.as_i64() as i32; cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Bool => { let x = u8::from(v.as_f64() != 0.0); cuda_launch!(g, Module::Fill, name, grid(n); o, x, nn); }
             DType::Float16 | DType::BFloat16 | DType::UInt8 | DType::Int8 | DType::Int16 => return Self::upload(&g, &CpuStorage::filled(dtype, n, v)?),
+            DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
         }
         Ok(out)
     }

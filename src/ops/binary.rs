@@ -15,7 +15,7 @@ use crate::tensor::{Scalar, Tensor};
 pub fn compute_dtype(a: &Tensor, b: &Tensor, op: BinOp) -> DType {
     let rt = result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())]);
     match op {
-        BinOp::Div if !rt.is_float() => crate::dtype::default_float(),
+        BinOp::Div if !rt.is_float() && !rt.is_complex() => crate::dtype::default_float(),
         _ => rt,
     }
 }
@@ -40,11 +40,14 @@ fn same_device(a: Tensor, b: Tensor) -> Result<(Tensor, Tensor)> {
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     // the commonest case: same dtype, shape and device (no promotion, no broadcast), where
     // the backend reads both layouts in place
-    let same = {
+    let (same, complex) = {
         let (da, db) = (a.data(), b.data());
-        da.dtype == db.dtype && da.layout.shape == db.layout.shape && da.storage.device() == db.storage.device()
-            && (da.dtype.is_float() || op != BinOp::Div)
+        (da.dtype == db.dtype && da.layout.shape == db.layout.shape && da.storage.device() == db.storage.device()
+            && (da.dtype.is_float() || op != BinOp::Div), da.dtype.is_complex() || db.dtype.is_complex())
     };
+    if complex {
+        return super::complex::binary_raw(a, b, op);
+    }
     if same {
         return backend::binary_own(a, b, op);
     }

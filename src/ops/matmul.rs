@@ -16,6 +16,9 @@ fn same_dtype(a: &Tensor, b: &Tensor) -> Result<()> {
 
 /// Raw `(batch, m, k) @ (batch, k, n)`; a and b are 3-D with any strides.
 fn bmm_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() || b.dtype().is_complex() {
+        return super::complex::matmul_raw(a, b);
+    }
     crate::backend::matmul(a, b)
 }
 

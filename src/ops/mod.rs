@@ -3,6 +3,7 @@
 //! machinery (version bumps, leaf checks, CopySlices).
 
 pub mod binary;
+pub mod complex;
 pub mod index;
 pub mod indexing;
 pub mod matmul;
@@ -65,6 +66,8 @@ macro_rules! num_types {
             $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
             $crate::dtype::DType::BFloat16 => { type $T = half::bf16; $body }
             $crate::dtype::DType::Bool => panic!("invariant: numeric dtype expected"),
+            // complex tensors reach kernels as their real views (`ops::complex`)
+            d @ ($crate::dtype::DType::Complex64 | $crate::dtype::DType::Complex128) => panic!("invariant: real dtype expected, got {:?}", d),
         }
     };
 }
@@ -99,6 +102,8 @@ macro_rules! all_types {
             $crate::dtype::DType::Float64 => { type $T = f64; $body }
             $crate::dtype::DType::Float16 => { type $T = half::f16; $body }
             $crate::dtype::DType::BFloat16 => { type $T = half::bf16; $body }
+            // complex tensors reach kernels as their real views (`ops::complex`)
+            d @ ($crate::dtype::DType::Complex64 | $crate::dtype::DType::Complex128) => panic!("invariant: real dtype expected, got {:?}", d),
         }
     };
 }
@@ -133,8 +138,8 @@ pub fn to_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
     if t.dtype() == dtype {
         return Ok(t.clone());
     }
-    let out = backend::cast_preserving(t, dtype)?;
-    if dtype.is_float() {
+    let out = backend::discarding_imag(|| backend::cast_preserving(t, dtype))?;
+    if dtype.is_float() || dtype.is_complex() {
         let src = t.dtype();
         record("ToCopyBackward0", &[t], &[&out], &[], move |_, g, _| Ok(vec![Some(to_dtype(&g[0], src)?)]))?;
     }
@@ -151,7 +156,8 @@ pub fn to_device(t: &Tensor, device: crate::Device) -> Result<Tensor> {
 
 /// Floating inputs stay; integers and bools become the default float (for exp, div, ...).
 pub fn float_input(t: &Tensor) -> Result<Tensor> {
-    if t.dtype().is_float() {
+    let dt = t.dtype();
+    if dt.is_float() || dt.is_complex() {
         Ok(t.clone())
     } else {
         backend::cast_preserving(t, crate::dtype::default_float())

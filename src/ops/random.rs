@@ -58,6 +58,10 @@ fn float_only(x: &Tensor, kernel: &str) -> Result<()> {
 
 /// `x.uniform_(from, to)`.
 pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Result<()> {
+    if x.dtype().is_complex() {
+        // PyTorch draws both parts from the stream, in the real view's order
+        return uniform_(&super::complex::view_as_real_raw(x)?, from, to, gen);
+    }
     float_only(x, "check_uniform_bounds")?;
     ensure!(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
     let n = x.numel();
@@ -67,6 +71,10 @@ pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Resu
 
 /// `x.normal_(mean, std)`.
 pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Result<()> {
+    if x.dtype().is_complex() {
+        // PyTorch's complex normal: both parts with std / sqrt(2) (a unit total variance)
+        return normal_(&super::complex::view_as_real_raw(x)?, mean, std / std::f64::consts::SQRT_2, gen);
+    }
     float_only(x, "normal_kernel_cpu")?;
     ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
     let (n, contiguous) = (x.numel(), x.is_contiguous());
@@ -78,6 +86,9 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Resu
 /// integer; no bounds at all is `random_()`.
 pub fn random_(x: &Tensor, bounds: Option<(i64, Option<i64>)>, gen: Option<&Generator>) -> Result<()> {
     let dt = x.dtype();
+    if dt.is_complex() {
+        return Err(super::complex::unsupported(if bounds.is_some() { "random_from_to" } else { "random_" }, dt));
+    }
     let n = x.numel();
     let v = match bounds {
         None => random::or_default(gen).with(|g| (0..n).map(|_| random::int_full_range(g, dt)).collect::<Vec<_>>()),
@@ -233,7 +244,7 @@ pub fn normal_tensors(mean: &Tensor, std: &Tensor, gen: Option<&Generator>) -> R
 
 /// Uniform [0, 1) samples of a new tensor.
 pub fn rand(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
-    ensure!(dtype.is_float(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", dtype.scalar_name());
+    ensure!(dtype.is_float() || dtype.is_complex(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", dtype.scalar_name());
     let out = crate::tensor::zeros(shape, dtype)?;
     uniform_(&out, 0.0, 1.0, gen)?;
     Ok(out)
@@ -241,7 +252,7 @@ pub fn rand(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Te
 
 /// Standard normal samples of a new tensor.
 pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
-    if !dtype.is_float() {
+    if !dtype.is_float() && !dtype.is_complex() {
         bail!(NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dtype.scalar_name());
     }
     let out = crate::tensor::zeros(shape, dtype)?;

@@ -82,6 +82,12 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
     let shape = x.shape();
     // a 0-dim tensor reduces over dim 0 (or -1) as over nothing, as in torch
     let dims: &[usize] = if shape.is_empty() { &[] } else { dims };
+    if x.dtype().is_complex() {
+        // sums of the real view (its pair dim is last: the dims keep their numbers)
+        crate::ensure!(op == ReduceOp::Sum, NotImplemented, "\"{}_cpu\" not implemented for '{}'", op.name(), x.dtype().scalar_name());
+        let rt = out_dtype.to_real();
+        return super::complex::reduce_raw(x, |r| reduce_raw(r, dims, keepdim, op, rt, identity));
+    }
     // a sum over the leading dims of a contiguous tensor (a bias gradient): column sums in
     // one pass where the backend has them, instead of transposing the reduced dims last
     let lead = dims.len();
@@ -109,7 +115,7 @@ fn sum_raw(x: &Tensor, dims: &[usize], keepdim: bool, out_dtype: DType) -> Resul
 }
 
 fn sum_dtype(d: DType) -> DType {
-    if d.is_float() { d } else { DType::Int64 }
+    if d.is_float() || d.is_complex() { d } else { DType::Int64 }
 }
 
 /// `sum(x, dims, keepdim, dtype)`; no dims means every dim (SumBackward0), else SumBackward1.
@@ -150,7 +156,7 @@ pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
 /// `mean(x)` over `dims` (None = all: MeanBackward0).
 pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
     let d = dtype.unwrap_or(x.dtype());
-    if !d.is_float() {
+    if !d.is_float() && !d.is_complex() {
         bail!(Runtime, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: {}", d.scalar_name());
     }
     let shape = x.shape();

@@ -12,6 +12,9 @@ use crate::{bail, ensure};
 
 /// `op(x)` for a floating op (integers and bools are promoted to the default float first).
 fn float_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return super::complex::unary_raw(x, op);
+    }
     backend::unary(&float_input(x)?, op)
 }
 
@@ -19,6 +22,9 @@ fn float_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
 fn num_op(x: &Tensor, op: UnaryOp) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         bail!(Runtime, "operation not supported for bool tensors");
+    }
+    if x.dtype().is_complex() {
+        return super::complex::unary_raw(x, op);
     }
     backend::unary(x, op)
 }
@@ -205,6 +211,9 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         bail!(NotImplemented, "\"abs_cpu\" not implemented for 'Bool'");
     }
+    if x.dtype().is_complex() {
+        return super::complex::abs(x);
+    }
     let out = num_op(x, UnaryOp::Abs)?;
     // d/dx |x| = sign(x)
     record_ew("AbsBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &sign(&s.get(0)?)?)?)]))?;
@@ -246,7 +255,7 @@ pub fn reciprocal(x: &Tensor) -> Result<Tensor> {
 
 /// `x ** p` for a scalar exponent.
 pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
-    let out = if !x.dtype().is_float() && !matches!(p, Scalar::Float(_)) {
+    let out = if !x.dtype().is_float() && !x.dtype().is_complex() && !matches!(p, Scalar::Float(_)) {
         let e = p.as_i64();
         if e < 0 {
             bail!(Runtime, "Integers to negative integer powers are not allowed.");
@@ -460,6 +469,9 @@ pub fn rounding(x: &Tensor, kind: &str) -> Result<Tensor> {
     if x.dtype() == DType::Bool {
         bail!(NotImplemented, "\"{}_vml_cpu\" not implemented for 'Bool'", kind);
     }
+    if x.dtype().is_complex() {
+        bail!(NotImplemented, "{} is not supported for complex inputs", kind);
+    }
     if !x.dtype().is_float() {
         return x.detach_copy();
     }
@@ -501,6 +513,14 @@ pub fn logical_not(x: &Tensor) -> Result<Tensor> {
 
 /// `isnan`/`isinf`/`isfinite` masks.
 pub fn float_test(x: &Tensor, kind: &str) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        // NaN / infinite when either part is; finite when both are
+        let (re, im) = super::complex::parts(x)?;
+        let (a, b) = (float_test(&re, kind)?, float_test(&im, kind)?);
+        let op = if kind == "isfinite" { BinOp::Mul } else { BinOp::Add };
+        let both = binary_raw(&a, &b, op)?;
+        return binary_raw(&both, &Tensor::wrapped_scalar(Scalar::Bool(false)), BinOp::Ne);
+    }
     if !x.dtype().is_float() {
         let v = kind == "isfinite";
         return crate::tensor::full_on(&x.shape(), Scalar::Bool(v), DType::Bool, x.device());

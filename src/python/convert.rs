@@ -18,6 +18,20 @@ enum Val {
     F(f64),
     /// A NumPy float scalar: it carries its dtype (float32 or float64) into inference.
     NpF(f64, DType),
+    /// A complex number (`1+2j`, a NumPy complex scalar with its dtype).
+    C(f64, f64, Option<DType>),
+}
+
+impl Val {
+    /// As a (re, im) pair.
+    fn pair(self) -> (f64, f64) {
+        match self {
+            Val::B(b) => (b as u8 as f64, 0.0),
+            Val::I(i) => (i as f64, 0.0),
+            Val::F(f) | Val::NpF(f, _) => (f, 0.0),
+            Val::C(r, i, _) => (r, i),
+        }
+    }
 }
 
 fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
@@ -30,6 +44,11 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
     if obj.is_exact_instance_of::<PyFloat>() {
         return Ok(Some(Val::F(obj.extract()?)));
     }
+    if let Ok(c) = obj.cast::<pyo3::types::PyComplex>() {
+        // numpy.complex128 is a complex subclass
+        let dt = if obj.is_exact_instance_of::<pyo3::types::PyComplex>() { None } else { Some(DType::Complex128) };
+        return Ok(Some(Val::C(c.real(), c.imag(), dt)));
+    }
     if obj.is_instance_of::<PyFloat>() {
         // a float subclass: numpy.float64 carries its dtype
         let v = obj.extract()?;
@@ -37,6 +56,10 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
     }
     if let Ok(t) = obj.cast::<PyTensor>() {
         let t = &t.get().t;
+        if t.numel() == 1 && t.dim() == 0 && t.dtype().is_complex() {
+            let (r, i) = crate::ops::complex::to_pairs(t)?[0];
+            return Ok(Some(Val::C(r, i, None)));
+        }
         if t.numel() == 1 && t.dim() == 0 {
             return Ok(Some(match t.item()? {
                 Scalar::Bool(b) => Val::B(b),
@@ -51,6 +74,12 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
             let kind: String = obj.getattr("dtype")?.getattr("kind")?.extract()?;
             if kind == "b" { return Ok(Some(Val::B(obj.extract::<bool>().or_else(|_| obj.call_method0("__bool__")?.extract())?))); }
             if kind == "i" || kind == "u" { return Ok(Some(Val::I(obj.call_method0("__int__")?.extract()?))); }
+            if kind == "c" {
+                let size: usize = obj.getattr("dtype")?.getattr("itemsize")?.extract()?;
+                let c = obj.call_method0("__complex__")?;
+                let c = c.cast::<pyo3::types::PyComplex>()?;
+                return Ok(Some(Val::C(c.real(), c.imag(), Some(if size == 16 { DType::Complex128 } else { DType::Complex64 }))));
+            }
         }
         let v: f64 = obj.call_method0("__float__")?.extract()?;
         if obj.hasattr("dtype")? {
@@ -79,6 +108,10 @@ fn walk(obj: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut 
         let s = t.shape();
         if depth == shape.len() {
             shape.extend(s.iter().copied());
+        }
+        if t.dtype().is_complex() {
+            out.extend(crate::ops::complex::to_pairs(t)?.into_iter().map(|(r, i)| Val::C(r, i, None)));
+            return Ok(());
         }
         let vals = t.to_f64_vec()?;
         let is_int = !t.dtype().is_float();
@@ -116,7 +149,10 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     let mut vals = Vec::new();
     walk(data, 0, &mut shape, &mut vals)?;
     let np_float = vals.iter().filter_map(|v| if let Val::NpF(_, d) = v { Some(*d) } else { None }).max();
-    let inferred = if let Some(d) = np_float {
+    let np_complex = vals.iter().filter_map(|v| if let Val::C(_, _, d) = v { Some(d.unwrap_or_else(crate::dtype::default_complex)) } else { None }).max();
+    let inferred = if let Some(d) = np_complex {
+        d
+    } else if let Some(d) = np_float {
         // matches torch: NumPy float scalars keep their dtype
         d
     } else if vals.iter().any(|v| matches!(v, Val::F(_))) {
@@ -129,17 +165,24 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         DType::Int64
     };
     let dt = dtype.unwrap_or(inferred);
+    if dt.is_complex() {
+        let pairs: Vec<(f64, f64)> = vals.iter().map(|v| v.pair()).collect();
+        return Ok(crate::ops::complex::from_pairs(&pairs, &shape, dt)?);
+    }
+    if vals.iter().any(|v| matches!(v, Val::C(..))) {
+        return Err(PyTypeError::new_err("must be real number, not complex"));
+    }
     for v in &vals {
-        let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) => crate::Scalar::Float(f) };
+        let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => crate::Scalar::Float(f) };
         if dt.overflows(sc) {
             return Err(crate::Error::Runtime(format!("value cannot be converted to type {} without overflow", dt.name())).into());
         }
     }
     Ok(if dt.is_float() {
-        let f: Vec<f64> = vals.iter().map(|v| match *v { Val::B(b) => b as u8 as f64, Val::I(i) => i as f64, Val::F(f) | Val::NpF(f, _) => f }).collect();
+        let f: Vec<f64> = vals.iter().map(|v| v.pair().0).collect();
         crate::tensor::from_f64s(&f, &shape, dt)?
     } else {
-        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) | Val::NpF(f, _) => f as i64 }).collect();
+        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => f as i64 }).collect();
         crate::tensor::from_i64s(&i, &shape, dt)?
     })
 }
@@ -205,6 +248,15 @@ pub fn from_numpy(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
         (b'i', 1) => borrow_array::<i8>(arr),
         (b'u', 1) => borrow_array::<u8>(arr),
         (b'b', 1) => borrow_array::<bool>(arr),
+        // complex: the array with a trailing axis of 1 viewed as (re, im) pairs of its real
+        // type, shared, then seen as complex again
+        (b'c', 8 | 16) => {
+            let real = if size == 8 { "float32" } else { "float64" };
+            let np = arr.py().import("numpy")?;
+            let pairs = arr.call_method1("__getitem__", ((pyo3::types::PyEllipsis::get(arr.py()), np.getattr("newaxis")?),))?.call_method1("view", (real,))?;
+            let t = if size == 8 { borrow_array::<f32>(&pairs)? } else { borrow_array::<f64>(&pairs)? };
+            Ok(crate::ops::complex::view_as_complex_raw(&t)?)
+        }
         // uint16/32/64 have no tensor dtype here yet: widened to int64 (a copy; uint64 values
         // above 2**63 wrap as in a C cast)
         (b'u', _) => {
@@ -234,6 +286,15 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
         }
     }
     let owner = slf.clone().into_any();
+    if t.dtype().is_complex() && st.as_cpu().is_some() {
+        // the real view's array, seen as complex by NumPy (pairs are its last, unit-stride axis)
+        drop(st);
+        drop(d);
+        let real = crate::ops::complex::view_as_real_raw(t)?;
+        let arr = to_numpy(&Bound::new(slf.py(), PyTensor::new(real))?)?;
+        let c = arr.call_method1("view", (if t.dtype() == DType::Complex64 { "complex64" } else { "complex128" },))?;
+        return c.call_method1("__getitem__", ((pyo3::types::PyEllipsis::get(slf.py()), 0),));
+    }
     let Some(st) = st.as_cpu() else {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "can't convert {} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.", t.device())));
@@ -263,7 +324,9 @@ pub fn to_numpy<'py>(slf: &Bound<'py, PyTensor>) -> PyResult<Bound<'py, PyAny>> 
 pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
     let shape = t.shape();
     let dt = t.dtype();
-    let items: Vec<Py<PyAny>> = t.with_host(|s, l| -> PyResult<Vec<Py<PyAny>>> {
+    let items: Vec<Py<PyAny>> = if dt.is_complex() {
+        crate::ops::complex::to_pairs(t)?.into_iter().map(|(r, i)| pyo3::types::PyComplex::from_doubles(py, r, i).into_any().unbind()).collect()
+    } else { t.with_host(|s, l| -> PyResult<Vec<Py<PyAny>>> {
         let mut out = Vec::with_capacity(l.numel());
         with_buf!(s, b => crate::shape::walk1(l, |o| {
             use crate::dtype::Elem;
@@ -276,7 +339,7 @@ pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
             out.push(r);
         }));
         Ok(out)
-    })??;
+    })??};
     if shape.is_empty() {
         return Ok(items.into_iter().next().expect("invariant: one element"));
     }
@@ -297,6 +360,11 @@ pub fn tolist(py: Python<'_>, t: &Tensor) -> PyResult<Py<PyAny>> {
 }
 
 /// A Python number or bool as a scalar, if it is one.
+/// A Python complex number (or NumPy complex scalar) as (re, im), if it is one.
+pub fn py_complex(obj: &Bound<'_, PyAny>) -> Option<(f64, f64)> {
+    obj.cast::<pyo3::types::PyComplex>().ok().map(|c| (c.real(), c.imag()))
+}
+
 pub fn py_scalar(obj: &Bound<'_, PyAny>) -> Option<Scalar> {
     if obj.is_instance_of::<PyBool>() {
         return obj.extract().ok().map(Scalar::Bool);

@@ -64,6 +64,7 @@ pub const KDL_UINT: u8 = 1;
 pub const KDL_FLOAT: u8 = 2;
 pub const KDL_BOOL: u8 = 6;
 pub const KDL_BFLOAT: u8 = 4;
+pub const KDL_COMPLEX: u8 = 5;
 
 #[repr(C)]
 pub struct DLTensor {
@@ -130,6 +131,8 @@ fn dl_dtype(d: DType) -> DLDataType {
         DType::BFloat16 => (KDL_BFLOAT, 16),
         DType::Float32 => (KDL_FLOAT, 32),
         DType::Float64 => (KDL_FLOAT, 64),
+        DType::Complex64 => (KDL_COMPLEX, 64),
+        DType::Complex128 => (KDL_COMPLEX, 128),
     };
     DLDataType { code, bits, lanes: 1 }
 }
@@ -146,6 +149,8 @@ fn dtype_of(t: DLDataType) -> PyResult<DType> {
         (KDL_BFLOAT, 16, 1) => DType::BFloat16,
         (KDL_FLOAT, 32, 1) => DType::Float32,
         (KDL_FLOAT, 64, 1) => DType::Float64,
+        (KDL_COMPLEX, 64, 1) => DType::Complex64,
+        (KDL_COMPLEX, 128, 1) => DType::Complex128,
         (c, b, l) => {
             return Err(PyBufferError::new_err(format!(
                 "from_dlpack: unsupported DLPack dtype (code={c}, bits={b}, lanes={l}); supported: float16/32/64, bfloat16, int8/16/32/64, uint8, bool"
@@ -501,6 +506,9 @@ fn from_capsule(py: Python<'_>, cap: &Bound<'_, PyCapsule>) -> PyResult<Tensor> 
             DType::BFloat16 => CpuStorage::BF16(Buf::external(ptr as *mut half::bf16, n, keep)),
             DType::Float32 => CpuStorage::F32(Buf::external(ptr as *mut f32, n, keep)),
             DType::Float64 => CpuStorage::F64(Buf::external(ptr as *mut f64, n, keep)),
+            // complex elements are (re, im) pairs of the real type, which is how they are stored
+            DType::Complex64 => CpuStorage::F32(Buf::external(ptr as *mut f32, 2 * n, keep)),
+            DType::Complex128 => CpuStorage::F64(Buf::external(ptr as *mut f64, 2 * n, keep)),
         }
     };
     let t = Tensor::from_parts(StorageCell::cpu(storage), layout, p.dtype);

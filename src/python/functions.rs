@@ -16,7 +16,7 @@ const FACTORY_GRAD: &str = "Only Tensors of floating point and complex dtype can
 fn finish(py: Python<'_>, t: Tensor, device: crate::Device, requires_grad: bool) -> PyResult<Py<PyAny>> {
     let t = if t.device() == device { t } else { crate::backend::to_device(&t, device)? };
     if requires_grad {
-        if !t.dtype().is_float() {
+        if !t.dtype().is_float() && !t.dtype().is_complex() {
             return Err(PyRuntimeError::new_err(FACTORY_GRAD));
         }
         t.set_requires_grad(true)?;
@@ -38,6 +38,50 @@ fn tensor_(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyA
     let dev = check_device(device)?;
     let t = convert::tensor_from_data(data, opt_dtype(dtype)?)?;
     finish(py, t, dev, requires_grad)
+}
+
+/// `torch.promote_types(type1, type2)`: the dtype both promote to.
+#[pyfunction]
+fn promote_types(py: Python<'_>, type1: &Bound<'_, PyAny>, type2: &Bound<'_, PyAny>) -> PyResult<Py<super::tensor::PyDType>> {
+    let (a, b) = (super::tensor::dtype_arg(type1)?, super::tensor::dtype_arg(type2)?);
+    Ok(super::tensor::dtype_obj(py, crate::dtype::DType::promote(a, b)))
+}
+
+/// `torch.result_type(tensor1, tensor2)`: the dtype of an arithmetic op on the two operands
+/// (tensors or Python numbers).
+#[pyfunction]
+fn result_type(py: Python<'_>, tensor1: &Bound<'_, PyAny>, tensor2: &Bound<'_, PyAny>) -> PyResult<Py<super::tensor::PyDType>> {
+    let need = |o: &Bound<'_, PyAny>| -> PyResult<Tensor> {
+        super::tensor::operand(o)?.ok_or_else(|| pyo3::exceptions::PyTypeError::new_err(format!(
+            "result_type() received an invalid combination of arguments - got ({})", o.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
+    };
+    let (a, b) = (need(tensor1)?, need(tensor2)?);
+    Ok(super::tensor::dtype_obj(py, crate::dtype::result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())])))
+}
+
+/// `torch.view_as_real(z)`: the (re, im) pairs of a complex tensor as a real view.
+#[pyfunction]
+fn view_as_real(py: Python<'_>, input: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    wrap(py, crate::ops::complex::view_as_real(&input.t)?)
+}
+
+/// `torch.view_as_complex(x)`: a float tensor whose last dim holds (re, im) pairs, as a
+/// complex view.
+#[pyfunction]
+fn view_as_complex(py: Python<'_>, input: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    wrap(py, crate::ops::complex::view_as_complex(&input.t)?)
+}
+
+/// `torch.complex(real, imag)`.
+#[pyfunction]
+fn complex(py: Python<'_>, real: PyRef<'_, PyTensor>, imag: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    wrap(py, crate::ops::complex::complex(&real.t, &imag.t)?)
+}
+
+/// `torch.polar(abs, angle)`.
+#[pyfunction]
+fn polar(py: Python<'_>, abs: PyRef<'_, PyTensor>, angle: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    wrap(py, crate::ops::complex::polar(&abs.t, &angle.t)?)
 }
 
 #[pyfunction]
@@ -125,6 +169,14 @@ fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict
 fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
     let dev = check_device(device)?;
     let shape = usize_shape(&size.extract::<Vec<i64>>()?)?;
+    if let Some((re, im)) = convert::py_complex(fill_value) {
+        let dt = opt_dtype(dtype)?.unwrap_or_else(crate::dtype::default_complex);
+        if !dt.is_complex() {
+            return Err(PyTypeError::new_err("must be real number, not complex"));
+        }
+        let n = crate::shape::numel_checked(&shape)?;
+        return finish(py, crate::ops::complex::from_pairs(&vec![(re, im); n], &shape, dt)?, dev, requires_grad);
+    }
     let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });
@@ -369,6 +421,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_cuda_reset_peak_memory_stats, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
+    m.add_function(wrap_pyfunction!(view_as_real, m)?)?;
+    m.add_function(wrap_pyfunction!(promote_types, m)?)?;
+    m.add_function(wrap_pyfunction!(result_type, m)?)?;
+    m.add_function(wrap_pyfunction!(view_as_complex, m)?)?;
+    m.add_function(wrap_pyfunction!(complex, m)?)?;
+    m.add_function(wrap_pyfunction!(polar, m)?)?;
     m.add_function(wrap_pyfunction!(as_tensor, m)?)?;
     m.add_function(wrap_pyfunction!(zeros, m)?)?;
     m.add_function(wrap_pyfunction!(ones, m)?)?;

@@ -46,15 +46,28 @@ impl PyDType {
     fn itemsize(&self) -> usize {
         self.d.itemsize()
     }
-    /// Always ``False``: ferrograd has no complex dtypes.
+    /// ``True`` for complex64 and complex128.
     #[getter]
     fn is_complex(&self) -> bool {
-        false
+        self.d.is_complex()
+    }
+    /// The complex dtype of a floating one (``float64`` → ``complex128``); complex dtypes
+    /// are returned as they are.
+    fn to_complex(&self, py: Python<'_>) -> PyResult<Py<PyDType>> {
+        match self.d.to_complex() {
+            Some(c) => Ok(dtype_obj(py, c)),
+            None => Err(crate::Error::Runtime(format!("to_complex is only supported for floating point dtypes, but got {}", self.d.scalar_name())).into()),
+        }
+    }
+    /// The real dtype of a complex one (``complex64`` → ``float32``); real dtypes are returned
+    /// as they are.
+    fn to_real(&self, py: Python<'_>) -> Py<PyDType> {
+        dtype_obj(py, self.d.to_real())
     }
 }
 
 static DTYPES: PyOnceLock<Vec<Py<PyDType>>> = PyOnceLock::new();
-const ALL_DTYPES: [DType; 10] = [DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64, DType::BFloat16];
+const ALL_DTYPES: [DType; 12] = [DType::Bool, DType::UInt8, DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64, DType::BFloat16, DType::Complex64, DType::Complex128];
 
 /// The one Python object for each dtype (so `x.dtype is torch.float32`).
 pub fn dtype_obj(py: Python<'_>, d: DType) -> Py<PyDType> {
@@ -83,6 +96,9 @@ pub fn dtype_arg(o: &Bound<'_, PyAny>) -> PyResult<DType> {
     }
     if o.is(py.get_type::<pyo3::types::PyBool>()) {
         return Ok(DType::Bool);
+    }
+    if o.is(py.get_type::<pyo3::types::PyComplex>()) {
+        return Ok(DType::Complex128);
     }
     if let Ok(d) = o.getattr("dtype") {
         if let Ok(d) = d.cast::<PyDType>() {
@@ -158,6 +174,9 @@ pub fn operand(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
     }
     if let Some(s) = convert::py_scalar(o) {
         return Ok(Some(Tensor::wrapped_scalar(s)));
+    }
+    if let Some((re, im)) = convert::py_complex(o) {
+        return Ok(Some(Tensor::wrapped_complex(re, im)));
     }
     // matches torch: a NumPy array operand becomes a tensor of its dtype
     if o.cast::<numpy::PyUntypedArray>().is_ok() {
@@ -471,6 +490,33 @@ impl PyTensor {
         self.t.dtype().is_float()
     }
 
+    /// ``True`` if the data type is complex64 or complex128.
+    fn is_complex(&self) -> bool {
+        self.t.dtype().is_complex()
+    }
+
+    /// Always ``False``: ferrograd's ``conj`` computes the conjugate (no lazy bit).
+    fn is_conj(&self) -> bool {
+        false
+    }
+
+    /// Always ``False`` (no lazy negation bit).
+    fn is_neg(&self) -> bool {
+        false
+    }
+
+    /// The real parts: a view (the tensor itself for a real tensor).
+    #[getter]
+    fn real(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, crate::ops::complex::real(&self.t)?)
+    }
+
+    /// The imaginary parts: a view (complex tensors only).
+    #[getter]
+    fn imag(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, crate::ops::complex::imag(&self.t)?)
+    }
+
     /// ``True`` if the tensor was created under ``ferrograd.inference_mode``.
     fn is_inference(&self) -> bool {
         self.t.0.is_inference
@@ -490,6 +536,14 @@ impl PyTensor {
 
     /// The value of a one-element tensor as a standard Python number.
     fn item(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if self.t.dtype().is_complex() {
+            let n = self.t.numel();
+            if n != 1 {
+                return Err(crate::Error::Runtime(format!("a Tensor with {n} elements cannot be converted to Scalar")).into());
+            }
+            let (r, i) = crate::ops::complex::to_pairs(&self.t)?[0];
+            return Ok(pyo3::types::PyComplex::from_doubles(py, r, i).into_any().unbind());
+        }
         Ok(match self.t.item()? {
             Scalar::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
             Scalar::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
@@ -651,7 +705,7 @@ impl PyTensor {
 
 impl PyTensor {
     fn check_requires_grad(&self, v: bool) -> PyResult<()> {
-        if v && !self.t.dtype().is_float() && self.t.is_leaf() {
+        if v && !self.t.dtype().is_float() && !self.t.dtype().is_complex() && self.t.is_leaf() {
             return Err(PyRuntimeError::new_err("only Tensors of floating point dtype can require gradients"));
         }
         Ok(())

@@ -210,6 +210,18 @@ unary_methods! {
     reciprocal => ops::reciprocal,
     #[doc = "The signs (-1, 0, 1) of the elements."]
     sign => ops::sign,
+    #[doc = "The complex conjugate (a real tensor is returned as is)."]
+    conj => ops::complex::conj,
+    #[doc = "The complex conjugate, computed (ferrograd's ``conj`` is never lazy)."]
+    conj_physical => ops::complex::conj,
+    #[doc = "The tensor itself: ferrograd has no lazy conjugate bit to resolve."]
+    resolve_conj => |t: &crate::Tensor| Ok::<_, crate::Error>(t.clone()),
+    #[doc = "The tensor itself: ferrograd has no lazy negation bit to resolve."]
+    resolve_neg => |t: &crate::Tensor| Ok::<_, crate::Error>(t.clone()),
+    #[doc = "The argument (phase) of the elements: ``atan2(imag, real)``; 0 or pi for real tensors."]
+    angle => ops::complex::angle,
+    #[doc = "``z / |z|`` for complex tensors (0 at 0); ``sign`` for real ones."]
+    sgn => ops::complex::sgn,
     #[doc = "The floor of the elements (the largest integer less than or equal to each)."]
     floor => |t| ops::rounding(t, "floor"),
     #[doc = "The ceiling of the elements (the smallest integer greater than or equal to each)."]
@@ -304,6 +316,16 @@ binary_methods! {
     bitwise_or => or,
     #[doc = "Bitwise XOR of integer or bool tensors."]
     bitwise_xor => xor,
+}
+
+/// `t.conj()` of a complex tensor object (a real one is returned as it is).
+fn conj_of(py: Python<'_>, t: Py<PyAny>) -> PyResult<Py<PyAny>> {
+    let b = t.bind(py).cast::<PyTensor>()?;
+    if !b.get().t.dtype().is_complex() {
+        return Ok(t);
+    }
+    let c = ops::complex::conj(&b.get().t)?;
+    wrap(py, c)
 }
 
 fn user_warning(py: Python<'_>, msg: &str) -> PyResult<()> {
@@ -963,7 +985,8 @@ impl PyTensor {
     /// The conjugate transpose of the last two dimensions (for real tensors, ``mT``).
     #[getter(mH)]
     fn m_h(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        Self::matrix_transpose(slf, "mH", "Consider using x.conj().")
+        let t = Self::matrix_transpose(slf, "mH", "Consider using x.conj().")?;
+        conj_of(slf.py(), t)
     }
     /// The conjugate transpose of a 2-d tensor (for real tensors, ``T``).
     #[getter(H)]
@@ -975,7 +998,7 @@ impl PyTensor {
                 user_warning(py, "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().")?;
                 Ok(slf.clone().into_any().unbind())
             }
-            2 => wrap(py, ops::transpose(t, 0, 1)?),
+            2 => conj_of(py, wrap(py, ops::transpose(t, 0, 1)?)?),
             n => Err(PyRuntimeError::new_err(format!("tensor.H is only supported on matrices (2-D tensors). Got {}-D tensor.{}", n,
                 if n > 2 { " For batches of matrices, consider using tensor.mH" } else { "" }))),
         }

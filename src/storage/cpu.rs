@@ -156,6 +156,7 @@ impl CpuStorage {
             DType::BFloat16 => half::bf16::wrap(try_zeroed(n)?),
             DType::Float32 => f32::wrap(try_zeroed(n)?),
             DType::Float64 => f64::wrap(try_zeroed(n)?),
+            DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
         })
     }
     /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers), or the
@@ -173,6 +174,7 @@ impl CpuStorage {
             DType::BFloat16 => half::bf16::wrap(try_filled(n, half::bf16::from_f64(v.as_f64()))?),
             DType::Float32 => f32::wrap(try_filled(n, v.as_f64() as f32)?),
             DType::Float64 => f64::wrap(try_filled(n, v.as_f64())?),
+            DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
         })
     }
     /// Raw address of the first element (for `data_ptr`).

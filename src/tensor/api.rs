@@ -70,6 +70,7 @@ impl Tensor {
             Some(g) => g,
             None => {
                 crate::ensure!(self.numel() == 1, Runtime, "grad can be implicitly created only for scalar outputs");
+                crate::ensure!(!self.dtype().is_complex(), Runtime, "grad can be implicitly created only for real scalar outputs but got torch.{}", self.dtype().name());
                 crate::tensor::full_on(&self.shape(), Scalar::Int(1), self.dtype(), self.device())?
             }
         };

@@ -7,6 +7,9 @@ use crate::storage::{CpuStorage, StorageElem};
 
 /// A CPU tensor of zeros (an error, never an abort, when the shape is too large).
 pub fn zeros(shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
+    if dtype.is_complex() {
+        return crate::backend::full(shape, Scalar::Int(0), dtype, Device::Cpu);
+    }
     let n = crate::shape::numel_checked(shape)?;
     Ok(Tensor::from_storage(CpuStorage::zeros(dtype, n)?, shape))
 }
@@ -33,6 +36,9 @@ fn check_fill(v: Scalar, dtype: DType) -> crate::Result<()> {
 /// A CPU tensor filled with `v`.
 pub fn full(shape: &[usize], v: Scalar, dtype: DType) -> crate::Result<Tensor> {
     check_fill(v, dtype)?;
+    if dtype.is_complex() {
+        return crate::backend::full(shape, v, dtype, Device::Cpu);
+    }
     let n = crate::shape::numel_checked(shape)?;
     Ok(Tensor::from_storage(CpuStorage::filled(dtype, n, v)?, shape))
 }
@@ -89,6 +95,13 @@ pub fn eye(n: usize, m: usize, dtype: DType) -> crate::Result<Tensor> {
 pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
     use crate::cpu::alloc::try_with;
     let n = v.len();
+    if dtype.is_complex() {
+        // real parts `v`, imaginary parts zero, interleaved
+        let pairs: Vec<f64> = try_with(2 * n, |i| if i % 2 == 0 { v[i / 2] } else { 0.0 })?;
+        let mut pshape = shape.to_vec();
+        pshape.push(2);
+        return crate::ops::complex::view_as_complex_raw(&from_f64s(&pairs, &pshape, dtype.to_real())?);
+    }
     let s = match dtype {
         DType::Bool => bool::wrap(try_with(n, |i| v[i] != 0.0)?),
         DType::UInt8 => u8::wrap(try_with(n, |i| v[i] as i64 as u8)?),
@@ -100,6 +113,7 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
         DType::BFloat16 => half::bf16::wrap(try_with(n, |i| half::bf16::from_f64(v[i]))?),
         DType::Float32 => f32::wrap(try_with(n, |i| v[i] as f32)?),
         DType::Float64 => f64::wrap(try_with(n, |i| v[i])?),
+        DType::Complex64 | DType::Complex128 => unreachable!("complex handled above"),
     };
     Ok(Tensor::from_storage(s, shape))
 }
@@ -108,6 +122,9 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
 pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
     use crate::cpu::alloc::try_with;
     let n = v.len();
+    if dtype.is_complex() {
+        return from_f64s(&v.iter().map(|&i| i as f64).collect::<Vec<_>>(), shape, dtype);
+    }
     Ok(match dtype {
         DType::Int64 => Tensor::from_storage(i64::wrap(try_with(n, |i| v[i])?), shape),
         DType::Int32 => Tensor::from_storage(i32::wrap(try_with(n, |i| v[i] as i32)?), shape),

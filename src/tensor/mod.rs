@@ -195,6 +195,19 @@ impl Tensor {
         Ok(Tensor::from_storage(T::wrap(v), shape))
     }
 
+    /// A 0-dim complex128 tensor standing for a Python complex number in an op (`z * 1j`).
+    pub fn wrapped_complex(re: f64, im: f64) -> Tensor {
+        Tensor::build(
+            TensorData {
+                storage: StorageCell::cpu(f64::wrap(vec![re, im])),
+                layout: Layout::contiguous(&[]),
+                dtype: DType::Complex128,
+                version: Arc::new(AtomicU64::new(0)),
+            },
+            true,
+        )
+    }
+
     /// A 0-dim tensor standing for a Python scalar in an op (`x * 2`).
     pub fn wrapped_scalar(s: Scalar) -> Tensor {
         let storage = match s {
@@ -353,7 +366,7 @@ impl Tensor {
             }
             bail!(Runtime, "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
         }
-        if flag && !self.dtype().is_float() {
+        if flag && !self.dtype().is_float() && !self.dtype().is_complex() {
             bail!(Runtime, "only Tensors of floating point dtype can require gradients");
         }
         m.requires_grad = flag;
@@ -415,8 +428,17 @@ impl Tensor {
     pub(crate) fn with_host<R>(&self, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Result<R> {
         crate::backend::with_host(self, f)
     }
+    /// Element reads as reals refuse complex tensors (`ops::complex::to_pairs` reads those).
+    fn check_real(&self, what: &'static str) -> Result<()> {
+        let dt = self.dtype();
+        if dt.is_complex() {
+            return Err(crate::ops::complex::unsupported(what, dt));
+        }
+        Ok(())
+    }
     /// All elements in row-major order, converted to f64.
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
+        self.check_real("to_f64_vec")?;
         self.with_host(|s, l| {
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_f64())));
@@ -425,6 +447,7 @@ impl Tensor {
     }
     /// All elements in row-major order, converted to i64 exactly.
     pub fn to_i64_vec(&self) -> Result<Vec<i64>> {
+        self.check_real("to_i64_vec")?;
         self.with_host(|s, l| {
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_i64())));

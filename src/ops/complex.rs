@@ -1,0 +1,520 @@
+//! Complex tensors (complex64, complex128) and their ops.
+//!
+//! A complex tensor's storage holds its real dtype: element `k` is the pair at real elements
+//! `2k` (real part) and `2k + 1` (imaginary part); its layout counts complex elements. So
+//! `view_as_real` is a view (shape + `[2]`, strides doubled plus a unit stride, offset
+//! doubled) and kernels only ever see real tensors: each complex op here is computed from
+//! real and imaginary parts with the real ops, on whichever backend holds them.
+//!
+//! Gradients follow PyTorch's convention (the conjugate Wirtinger derivative): for a real
+//! loss `L` of `z = x + iy`, `z.grad = ∂L/∂x + i ∂L/∂y`. A backward formula written as the
+//! complex chain rule `g · f'(z)` gives it as `conj(formula(conj g))`; `record` applies that
+//! to every node with a complex output (see `autograd::node::record_with`), so the real ops'
+//! formulas serve complex inputs unchanged. The few formulas below that are not complex-linear
+//! in `g` (they take real or imaginary parts) are recorded as written (`as_written`).
+
+use super::shape::make_view;
+use super::{cast_raw, sum_to};
+use crate::autograd::{self, raw_mode, record, Save};
+use crate::backend::{self, BinaryOp, UnaryOp};
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::shape::Layout;
+use crate::tensor::{Scalar, Tensor};
+use crate::{bail, ensure};
+
+/// The layout of the real view of a complex layout `l`.
+pub fn real_layout(l: &Layout) -> Layout {
+    let mut shape = l.shape.clone();
+    shape.push(2);
+    let mut strides: crate::shape::Dims = l.strides.iter().map(|&s| s * 2).collect();
+    strides.push(1);
+    Layout { shape, strides, offset: l.offset * 2 }
+}
+
+/// `l` (a real operand's layout, broadcast to a complex result's shape) with a trailing dim
+/// of 2 that reads each element twice: the operand against both parts of the result.
+pub fn pair_layout(l: &Layout) -> Layout {
+    let mut shape = l.shape.clone();
+    shape.push(2);
+    let mut strides = l.strides.clone();
+    strides.push(0);
+    Layout { shape, strides, offset: l.offset }
+}
+
+/// A view of `x`'s storage with another layout and dtype (same version counter, same base).
+fn retyped_view(x: &Tensor, layout: Layout, dtype: DType) -> Result<Tensor> {
+    if autograd::forward::is_active() && x.meta().fw_grad.is_some() {
+        bail!(NotImplemented, "forward-mode AD through complex tensors is not supported by ferrograd yet");
+    }
+    let v = make_view(x, layout);
+    let mut d = v.data().clone();
+    d.dtype = dtype;
+    v.set_data(d);
+    Ok(v)
+}
+
+/// The `NotImplementedError` of an op PyTorch does not define for complex inputs.
+pub fn unsupported(op: &str, dtype: DType) -> Error {
+    Error::NotImplemented(format!("\"{op}\" not implemented for '{}'", dtype.scalar_name()))
+}
+
+/// `view_as_real(z)` without history.
+pub fn view_as_real_raw(z: &Tensor) -> Result<Tensor> {
+    ensure!(z.dtype().is_complex(), Runtime, "view_as_real is only supported for complex tensors");
+    retyped_view(z, real_layout(&z.layout()), z.dtype().to_real())
+}
+
+/// `view_as_complex(x)` without history.
+pub fn view_as_complex_raw(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    ensure!(matches!(dt, DType::Float32 | DType::Float64), Runtime,
+        "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: {}", dt.scalar_name());
+    let l = x.layout();
+    let n = l.ndim();
+    ensure!(n > 0, Runtime, "Input tensor must have one or more dimensions");
+    ensure!(l.shape[n - 1] == 2, Runtime, "Tensor must have a last dimension of size 2");
+    ensure!(l.strides[n - 1] == 1, Runtime, "Tensor must have a last dimension with stride 1");
+    ensure!(l.strides[..n - 1].iter().all(|s| s % 2 == 0), Runtime, "Tensor must have a stride divisible by 2 for all but last dimension");
+    ensure!(l.offset % 2 == 0, Runtime, "Tensor must have a storage_offset divisible by 2");
+    let layout = Layout { shape: l.shape[..n - 1].into(), strides: l.strides[..n - 1].iter().map(|s| s / 2).collect(), offset: l.offset / 2 };
+    retyped_view(x, layout, dt.to_complex().unwrap_or(DType::Complex64))
+}
+
+/// The real and imaginary parts of `z` as real views, without history.
+pub fn parts(z: &Tensor) -> Result<(Tensor, Tensor)> {
+    let l = z.layout();
+    let rt = z.dtype().to_real();
+    let strides: crate::shape::Dims = l.strides.iter().map(|&s| s * 2).collect();
+    let re = retyped_view(z, Layout { shape: l.shape.clone(), strides: strides.clone(), offset: 2 * l.offset }, rt)?;
+    let im = retyped_view(z, Layout { shape: l.shape.clone(), strides, offset: 2 * l.offset + 1 }, rt)?;
+    Ok((re, im))
+}
+
+/// The complex tensor `re + i im` (same real dtype and shape), without history.
+pub fn join(re: &Tensor, im: &Tensor) -> Result<Tensor> {
+    let _g = raw_mode();
+    let pair = super::stack(&[re.clone(), im.clone()], -1)?;
+    view_as_complex_raw(&pair)
+}
+
+/// `x` converted to the complex dtype `ct` (a real `x` gets zero imaginary parts), without
+/// history; `x` itself when it already is.
+pub fn to_complex(x: &Tensor, ct: DType) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt == ct {
+        return Ok(x.clone());
+    }
+    if dt.is_complex() {
+        return backend::cast(x, ct);
+    }
+    let re = cast_raw(x, ct.to_real())?;
+    let im = crate::tensor::zeros_on(&re.shape(), ct.to_real(), re.device())?;
+    join(&re, &im)
+}
+
+/// Run `f` with complex-output nodes recorded as written (their formulas already give the
+/// conjugate-Wirtinger gradient), not through `conj(formula(conj g))`.
+pub fn as_written<R>(f: impl FnOnce() -> Result<R>) -> Result<R> {
+    let _g = autograd::AsWrittenGuard::new();
+    f()
+}
+
+// ---------------------------------------------------------------- views and constructors
+
+/// `torch.view_as_real(z)` (ViewAsRealBackward0).
+pub fn view_as_real(z: &Tensor) -> Result<Tensor> {
+    let out = view_as_real_raw(z)?;
+    record("ViewAsRealBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_complex(&super::contiguous(&g[0])?)?)]))?;
+    Ok(out)
+}
+
+/// `torch.view_as_complex(x)` (ViewAsComplexBackward0).
+pub fn view_as_complex(x: &Tensor) -> Result<Tensor> {
+    let out = view_as_complex_raw(x)?;
+    as_written(|| record("ViewAsComplexBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_real(&g[0])?)])))?;
+    Ok(out)
+}
+
+/// `z.real`: a view of the real parts (`z` itself for a real tensor).
+pub fn real(z: &Tensor) -> Result<Tensor> {
+    if !z.dtype().is_complex() {
+        return Ok(z.clone());
+    }
+    super::select(&view_as_real(z)?, -1, 0)
+}
+
+/// `z.imag`: a view of the imaginary parts.
+pub fn imag(z: &Tensor) -> Result<Tensor> {
+    ensure!(z.dtype().is_complex(), Runtime, "imag is not implemented for tensors with non-complex dtypes.");
+    super::select(&view_as_real(z)?, -1, 1)
+}
+
+fn check_parts_dtypes(a: &Tensor, b: &Tensor) -> Result<DType> {
+    let (da, db) = (a.dtype(), b.dtype());
+    ensure!(matches!(da, DType::Float16 | DType::Float32 | DType::Float64) && matches!(db, DType::Float16 | DType::Float32 | DType::Float64),
+        Runtime, "Expected both inputs to be Half, Float or Double tensors but got {} and {}", da.scalar_name(), db.scalar_name());
+    ensure!(da == db, Runtime, "Expected object of scalar type {} but got scalar type {} for second argument", da.scalar_name(), db.scalar_name());
+    ensure!(da != DType::Float16, NotImplemented, "\"complex_cpu\" not implemented for 'ComplexHalf'");
+    Ok(da)
+}
+
+/// Broadcast `a` and `b` to one shape (views, no history).
+fn broadcast_pair(a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
+    let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
+    let va = super::as_strided_view(a, &a.layout().broadcast_to(&shape)?);
+    let vb = super::as_strided_view(b, &b.layout().broadcast_to(&shape)?);
+    Ok((va, vb))
+}
+
+/// `torch.complex(real, imag)` (ComplexBackward0).
+pub fn complex(re: &Tensor, im: &Tensor) -> Result<Tensor> {
+    check_parts_dtypes(re, im)?;
+    let out = {
+        let (r, i) = broadcast_pair(&re.detach(), &im.detach())?;
+        join(&r, &i)?
+    };
+    let (sr, si) = (re.shape(), im.shape());
+    as_written(|| record("ComplexBackward0", &[re, im], &[&out], &[], move |_, g, n| {
+        Ok(vec![
+            if n[0] { Some(sum_to(&real(&g[0])?, &sr)?) } else { None },
+            if n[1] { Some(sum_to(&imag(&g[0])?, &si)?) } else { None },
+        ])
+    }))?;
+    Ok(out)
+}
+
+/// `torch.polar(abs, angle) = abs · (cos angle + i sin angle)` (PolarBackward0).
+pub fn polar(abs: &Tensor, angle: &Tensor) -> Result<Tensor> {
+    check_parts_dtypes(abs, angle)?;
+    let out = {
+        let _g = raw_mode();
+        let (r, t) = broadcast_pair(&abs.detach(), &angle.detach())?;
+        join(&super::mul(&r, &super::cos(&t)?)?, &super::mul(&r, &super::sin(&t)?)?)?
+    };
+    let (sr, st) = (abs.shape(), angle.shape());
+    // ∂out/∂abs = e^{iθ}, ∂out/∂θ = i·out: grad_abs = Re(g · e^{-iθ}), grad_θ = Re(g · conj(i·out))
+    as_written(|| record("PolarBackward0", &[abs, angle], &[&out], &[Save::In(angle), Save::Out(0)], move |s, g, n| {
+        let (t, o) = (s.get(0)?, s.get(1)?);
+        let (gr, gi) = (real(&g[0])?, imag(&g[0])?);
+        Ok(vec![
+            if n[0] { Some(sum_to(&super::add(&super::mul(&gr, &super::cos(&t)?)?, &super::mul(&gi, &super::sin(&t)?)?)?, &sr)?) } else { None },
+            if n[1] { Some(sum_to(&super::sub(&super::mul(&gi, &real(&o)?)?, &super::mul(&gr, &imag(&o)?)?)?, &st)?) } else { None },
+        ])
+    }))?;
+    Ok(out)
+}
+
+/// `z.conj()` (ConjBackward0). ferrograd materialises the conjugate (PyTorch returns a lazy
+/// view with the conjugate bit set; the values, gradients and printing are the same). A real
+/// tensor is returned as is, as in PyTorch.
+pub fn conj(z: &Tensor) -> Result<Tensor> {
+    if !z.dtype().is_complex() {
+        return Ok(z.clone());
+    }
+    let out = conj_raw(z)?;
+    record("ConjBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(conj(&g[0])?)]))?;
+    Ok(out)
+}
+
+/// `conj(z)` without history.
+pub fn conj_raw(z: &Tensor) -> Result<Tensor> {
+    let _g = raw_mode();
+    let (re, im) = parts(z)?;
+    join(&re, &super::neg(&im)?)
+}
+
+// ---------------------------------------------------------------- forward kernels
+
+/// `a op b` with at least one complex operand, without history (the caller records).
+pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
+    let ct = super::binary::compute_dtype(a, b, op);
+    let _g = raw_mode();
+    let rt = ct.to_real();
+    match op {
+        BinaryOp::Add | BinaryOp::Sub => {
+            let (a, b) = broadcast_pair(&to_complex(a, ct)?, &to_complex(b, ct)?)?;
+            let (ra, rb) = (view_as_real_raw(&a)?, view_as_real_raw(&b)?);
+            view_as_complex_raw(&backend::binary(&ra, &ra.layout(), &rb, &rb.layout(), op)?)
+        }
+        // a complex times (or over) a real: both parts scaled by the real operand
+        BinaryOp::Mul | BinaryOp::Div if !b.dtype().is_complex() || (op == BinaryOp::Mul && !a.dtype().is_complex()) => {
+            let (z, x) = if b.dtype().is_complex() { (b, a) } else { (a, b) };
+            let (z, x) = broadcast_pair(&to_complex(z, ct)?, &cast_raw(x, rt)?)?;
+            let rz = view_as_real_raw(&z)?;
+            let lx = pair_layout(&x.layout());
+            view_as_complex_raw(&backend::binary(&rz, &rz.layout(), &x, &lx, op)?)
+        }
+        BinaryOp::Mul => {
+            let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
+            use super::{add, mul, sub};
+            join_broadcast(&sub(&mul(&ar, &br)?, &mul(&ai, &bi)?)?, &add(&mul(&ar, &bi)?, &mul(&ai, &br)?)?)
+        }
+        BinaryOp::Div => {
+            let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
+            use super::{add, div, mul, sub};
+            let d = add(&mul(&br, &br)?, &mul(&bi, &bi)?)?;
+            join_broadcast(&div(&add(&mul(&ar, &br)?, &mul(&ai, &bi)?)?, &d)?, &div(&sub(&mul(&ai, &br)?, &mul(&ar, &bi)?)?, &d)?)
+        }
+        BinaryOp::Eq | BinaryOp::Ne => {
+            let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
+            let (r, i) = (super::binary_raw(&ar, &br, op)?, super::binary_raw(&ai, &bi, op)?);
+            super::binary_raw(&r, &i, if op == BinaryOp::Eq { BinaryOp::Mul } else { BinaryOp::Add })
+                .and_then(|t| if op == BinaryOp::Eq { Ok(t) } else { super::binary_raw(&t, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Ne) })
+                .and_then(|t| cast_raw(&t, DType::Bool))
+        }
+        _ => Err(unsupported(&format!("{}_cpu", op.name()), ct)),
+    }
+}
+
+/// Zeros of `x`'s shape, dtype and device.
+fn zeros_of(x: &Tensor) -> Result<Tensor> {
+    crate::tensor::zeros_on(&x.shape(), x.dtype(), x.device())
+}
+
+/// `join` of parts that may differ in shape (broadcast first).
+fn join_broadcast(re: &Tensor, im: &Tensor) -> Result<Tensor> {
+    let (r, i) = broadcast_pair(re, im)?;
+    join(&r, &i)
+}
+
+/// `|z|` as a real tensor, without history (`hypot` of the parts, as `std::abs`).
+pub fn abs_raw(z: &Tensor) -> Result<Tensor> {
+    let _g = raw_mode();
+    let (re, im) = parts(z)?;
+    let (ar, ai) = (super::abs(&re)?, super::abs(&im)?);
+    // hypot without overflow: m · sqrt(1 + (n/m)²), m = max(|re|, |im|), n = min
+    let m = backend::binary(&ar, &ar.layout(), &ai, &ai.layout(), BinaryOp::Maximum)?;
+    let n = backend::binary(&ar, &ar.layout(), &ai, &ai.layout(), BinaryOp::Minimum)?;
+    let q = super::div(&n, &m)?;
+    let q = super::where_(&super::binary_raw(&m, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?, &Tensor::wrapped_scalar(Scalar::Int(0)), &q)?;
+    super::mul(&m, &super::sqrt(&super::add(&super::mul(&q, &q)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)
+}
+
+/// `op(z)` for complex `z`, without history: the holomorphic functions PyTorch defines on
+/// complex numbers, from the parts `x + iy`.
+pub fn unary_raw(z: &Tensor, op: UnaryOp) -> Result<Tensor> {
+    let _g = raw_mode();
+    let (x, y) = parts(z)?;
+    use super::{add, cos, div, exp, mul, neg, sin, sub};
+    let unary_extra = super::unary_extra;
+    let two = || Tensor::wrapped_scalar(Scalar::Int(2));
+    match op {
+        UnaryOp::Neg => join(&neg(&x)?, &neg(&y)?),
+        // e^x (cos y + i sin y)
+        UnaryOp::Exp => {
+            let e = exp(&x)?;
+            join(&mul(&e, &cos(&y)?)?, &mul(&e, &sin(&y)?)?)
+        }
+        // ln|z| + i atan2(y, x)
+        UnaryOp::Log => join(&super::log(&abs_raw(z)?)?, &super::atan2(&y, &x)?),
+        // principal root: sqrt((|z| + x)/2) + i sign(y) sqrt((|z| - x)/2)
+        UnaryOp::Sqrt => {
+            let r = abs_raw(z)?;
+            let re = super::sqrt(&div(&add(&r, &x)?, &two())?)?;
+            let im = super::sqrt(&super::clamp_min(&div(&sub(&r, &x)?, &two())?, Scalar::Int(0))?)?;
+            let neg_y = super::binary_raw(&y, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Lt)?;
+            join(&re, &super::where_(&neg_y, &neg(&im)?, &im)?)
+        }
+        // conj(z) / |z|²
+        UnaryOp::Reciprocal => {
+            let d = add(&mul(&x, &x)?, &mul(&y, &y)?)?;
+            join(&div(&x, &d)?, &neg(&div(&y, &d)?)?)
+        }
+        // sin x cosh y + i cos x sinh y
+        UnaryOp::Sin => join(&mul(&sin(&x)?, &unary_extra(&y, "cosh")?)?, &mul(&cos(&x)?, &unary_extra(&y, "sinh")?)?),
+        // cos x cosh y - i sin x sinh y
+        UnaryOp::Cos => join(&mul(&cos(&x)?, &unary_extra(&y, "cosh")?)?, &neg(&mul(&sin(&x)?, &unary_extra(&y, "sinh")?)?)?),
+        // sinh x cos y + i cosh x sin y
+        UnaryOp::Sinh => join(&mul(&unary_extra(&x, "sinh")?, &cos(&y)?)?, &mul(&unary_extra(&x, "cosh")?, &sin(&y)?)?),
+        // cosh x cos y + i sinh x sin y
+        UnaryOp::Cosh => join(&mul(&unary_extra(&x, "cosh")?, &cos(&y)?)?, &mul(&unary_extra(&x, "sinh")?, &sin(&y)?)?),
+        // (tanh x (1 + tan² y) + i tan y (1 - tanh² x)) / (1 + tanh² x tan² y), stable for large |x|
+        UnaryOp::Tanh => {
+            let (t, u) = (super::tanh(&x)?, unary_extra(&y, "tan")?);
+            let one = || Tensor::wrapped_scalar(Scalar::Int(1));
+            let (t2, u2) = (mul(&t, &t)?, mul(&u, &u)?);
+            let d = add(&one(), &mul(&t2, &u2)?)?;
+            join(&div(&mul(&t, &add(&one(), &u2)?)?, &d)?, &div(&mul(&u, &sub(&one(), &t2)?)?, &d)?)
+        }
+        // 1 / (1 + e^{-z})
+        UnaryOp::Sigmoid => {
+            let e = unary_raw(&unary_raw(z, UnaryOp::Neg)?, UnaryOp::Exp)?;
+            let (er, ei) = parts(&e)?;
+            unary_raw(&join(&add(&er, &Tensor::wrapped_scalar(Scalar::Int(1)))?, &ei)?, UnaryOp::Reciprocal)
+        }
+        UnaryOp::Square => binary_raw(z, z, BinaryOp::Mul),
+        UnaryOp::Rsqrt => unary_raw(&unary_raw(z, UnaryOp::Sqrt)?, UnaryOp::Reciprocal),
+        UnaryOp::PowScalar(p) => pow_scalar_raw(z, p),
+        UnaryOp::PowInt(e) => pow_scalar_raw(z, e as f64),
+        UnaryOp::Relu | UnaryOp::Clamp(..) | UnaryOp::ClampMask(..) => bail!(NotImplemented, "clamp is not supported for complex types"),
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Trunc | UnaryOp::Round => bail!(NotImplemented, "{} is not supported for complex inputs", op.name()),
+        UnaryOp::Sign => bail!(NotImplemented, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."),
+        _ => Err(unsupported(&format!("{}_cpu", op.name()), z.dtype())),
+    }
+}
+
+/// `z ** p` for a real scalar `p`: exp(p log z), with exact small integer powers by
+/// repeated products (as PyTorch's complex pow gives `z ** 2 == z * z`).
+pub fn pow_scalar_raw(z: &Tensor, p: f64) -> Result<Tensor> {
+    let _g = raw_mode();
+    if p == 0.0 {
+        let (x, _) = parts(z)?;
+        let one = crate::tensor::full_on(&x.shape(), Scalar::Int(1), x.dtype(), x.device())?;
+        return join(&one, &zeros_of(&x)?);
+    }
+    if p.fract() == 0.0 && p.abs() <= 4.0 {
+        let mut out = z.clone();
+        for _ in 1..p.abs() as u32 {
+            out = binary_raw(&out, z, BinaryOp::Mul)?;
+        }
+        if p < 0.0 {
+            out = unary_raw(&out, UnaryOp::Reciprocal)?;
+        }
+        return if out.same(z) { super::contiguous(&z.detach()) } else { Ok(out) };
+    }
+    let l = unary_raw(z, UnaryOp::Log)?;
+    unary_raw(&binary_raw(&l, &Tensor::wrapped_scalar(Scalar::Float(p)), BinaryOp::Mul)?, UnaryOp::Exp)
+}
+
+/// `angle(z) = atan2(imag, real)` of a complex `z`, without history.
+pub fn angle_raw(z: &Tensor) -> Result<Tensor> {
+    let _g = raw_mode();
+    let (x, y) = parts(z)?;
+    super::atan2(&y, &x)
+}
+
+/// `|z|` (AbsBackward0: the gradient is `g · sgn(z)`).
+pub fn abs(z: &Tensor) -> Result<Tensor> {
+    let out = abs_raw(z)?;
+    record("AbsBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| Ok(vec![Some(super::mul(&g[0], &sgn(&s.get(0)?)?)?)]))?;
+    Ok(out)
+}
+
+/// `angle(z)`: for complex `z` AngleBackward0 is `g · i z / |z|²` (zero at 0); for a real
+/// `x` it is 0 where `x >= 0` and pi where `x < 0` (NaN kept), with a zero gradient.
+pub fn angle(z: &Tensor) -> Result<Tensor> {
+    if !z.dtype().is_complex() {
+        ensure!(z.dtype() != DType::Bool, NotImplemented, "\"angle_cpu\" not implemented for 'Bool'");
+        let out = {
+            let _g = raw_mode();
+            let x = super::float_input(z)?;
+            let neg = super::binary_raw(&x, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Lt)?;
+            let pi = super::where_(&neg, &Tensor::wrapped_scalar(Scalar::Float(std::f64::consts::PI)), &Tensor::wrapped_scalar(Scalar::Int(0)))?;
+            let pi = cast_raw(&pi, x.dtype())?;
+            // NaN stays NaN: x * 0 + angle
+            super::add(&super::mul(&x, &Tensor::wrapped_scalar(Scalar::Int(0)))?, &pi)?
+        };
+        let meta = crate::autograd::InputMeta::of(z);
+        record("AngleBackward0", &[z], &[&out], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+        return Ok(out);
+    }
+    let out = angle_raw(z)?;
+    record("AngleBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| {
+        let z = s.get(0)?;
+        let i = Tensor::wrapped_complex(0.0, 1.0);
+        let a = abs(&z)?;
+        let v = super::div(&super::mul(&super::mul(&g[0], &z)?, &i)?, &super::mul(&a, &a)?)?;
+        let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+        Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
+    })?;
+    Ok(out)
+}
+
+/// `sgn(z) = z / |z|` (0 at 0); for a real tensor, `sign`.
+pub fn sgn(z: &Tensor) -> Result<Tensor> {
+    if !z.dtype().is_complex() {
+        return super::sign(z);
+    }
+    let out = {
+        let _g = raw_mode();
+        let a = abs_raw(z)?;
+        let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+        let safe = super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(1)), &a)?;
+        let q = binary_raw(z, &safe, BinaryOp::Div)?;
+        let (qr, qi) = parts(&q)?;
+        let (zr, zi) = (zeros_of(&qr)?, zeros_of(&qi)?);
+        join(&super::where_(&zero, &zr, &qr)?, &super::where_(&zero, &zi, &qi)?)?
+    };
+    // PyTorch's sgn_backward: (g - Re(g · conj(sgn)) · sgn) / |z|, zero at 0... written for
+    // the conjugate-Wirtinger gradient directly
+    as_written(|| record("SgnBackward0", &[z], &[&out], &[Save::In(z), Save::Out(0)], |s, g, _| {
+        let (z, sg) = (s.get(0)?, s.get(1)?);
+        let a = abs(&z)?;
+        let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+        let safe = super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(1)), &a)?;
+        let proj = super::mul(&real(&super::mul(&g[0], &conj(&sg)?)?)?, &sg)?;
+        let v = super::div(&super::sub(&g[0], &proj)?, &safe)?;
+        Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
+    }))?;
+    Ok(out)
+}
+
+/// `sum`/`mean`-style reductions of a complex `z` over `dims` (of `z`), reducing the real
+/// view (its pair dim is last, so the dims keep their numbers); without history.
+pub fn reduce_raw(z: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    let _g = raw_mode();
+    let r = view_as_real_raw(z)?;
+    let out = super::contiguous(&f(&r)?)?;
+    view_as_complex_raw(&out)
+}
+
+/// Batched matmul of complex (or mixed) 3-d operands, without history:
+/// (A + iB)(C + iD) = (AC - BD) + i(AD + BC).
+pub fn matmul_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let ct = crate::dtype::DType::promote(a.dtype(), b.dtype());
+    let _g = raw_mode();
+    let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
+    let mm = |x: &Tensor, y: &Tensor| backend::matmul(x, y);
+    let re = super::sub(&mm(&ar, &br)?, &mm(&ai, &bi)?)?;
+    let im = super::add(&mm(&ar, &bi)?, &mm(&ai, &br)?)?;
+    join(&re, &im)
+}
+
+/// The values of a complex tensor as (re, im) pairs in row-major order.
+pub fn to_pairs(z: &Tensor) -> Result<Vec<(f64, f64)>> {
+    let (re, im) = parts(z)?;
+    let (r, i) = (re.to_f64_vec()?, im.to_f64_vec()?);
+    Ok(r.into_iter().zip(i).collect())
+}
+
+/// A complex tensor of `shape` from (re, im) pairs.
+pub fn from_pairs(v: &[(f64, f64)], shape: &[usize], dtype: DType) -> Result<Tensor> {
+    let flat: Vec<f64> = v.iter().flat_map(|&(r, i)| [r, i]).collect();
+    let mut pshape = shape.to_vec();
+    pshape.push(2);
+    view_as_complex_raw(&crate::tensor::from_f64s(&flat, &pshape, dtype.to_real())?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(v: &[(f64, f64)]) -> Tensor {
+        from_pairs(v, &[v.len()], DType::Complex128).unwrap()
+    }
+
+    #[test]
+    fn products_and_views_of_pairs() {
+        let a = c(&[(1.0, 2.0), (3.0, -1.0)]);
+        let b = c(&[(2.0, -1.0), (0.0, 1.0)]);
+        assert_eq!(to_pairs(&super::super::mul(&a, &b).unwrap()).unwrap(), vec![(4.0, 3.0), (1.0, 3.0)]);
+        let r = view_as_real_raw(&a).unwrap();
+        assert_eq!(r.shape().as_slice(), &[2, 2]);
+        assert_eq!(r.to_f64_vec().unwrap(), vec![1.0, 2.0, 3.0, -1.0]);
+        assert!(a.to_f64_vec().is_err(), "complex values are not read as reals");
+        let err = super::super::relu(&a).unwrap_err().to_string();
+        assert_eq!(err, "clamp is not supported for complex types");
+    }
+
+    #[test]
+    fn gradient_is_the_conjugate_wirtinger_derivative() {
+        // L = Re(sum(z * w)): dL/dRe z = Re w, dL/dIm z = -Im w, so z.grad = conj(w)
+        let z = c(&[(1.0, 2.0), (-0.5, 0.25)]);
+        z.set_requires_grad(true).unwrap();
+        let w = c(&[(2.0, -1.0), (0.5, 3.0)]);
+        let loss = super::super::sum(&real(&super::super::mul(&z, &w).unwrap()).unwrap(), None).unwrap();
+        loss.backward().unwrap();
+        assert_eq!(to_pairs(&z.grad().unwrap()).unwrap(), vec![(2.0, 1.0), (0.5, -3.0)]);
+    }
+}

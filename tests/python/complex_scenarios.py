@@ -1,0 +1,250 @@
+"""Complex-tensor scenarios run with ``torch`` bound to PyTorch (tools/record_complex_goldens.py
+records fixtures/complex_goldens.json) or to ferrograd (test_complex.py compares).
+
+Each scenario takes the library module and returns a dict of results: tensors (values, dtype,
+shape), ``grad_fn`` names, printed forms, Python values, or an error as (type, message)."""
+
+import numpy as np
+
+
+def plain(torch, x):
+    """A JSON-able form of a result (tensors as dtype, shape and flat real values)."""
+    if isinstance(x, torch.Tensor):
+        x = x.detach()
+        if x.is_complex():
+            data = torch.view_as_real(x.resolve_conj()).flatten().tolist()
+        else:
+            data = x.double().flatten().tolist() if x.dtype != torch.bool else x.flatten().tolist()
+        return {"dtype": str(x.dtype), "shape": list(x.shape), "data": data}
+    if isinstance(x, complex):
+        return {"complex": [x.real, x.imag]}
+    if isinstance(x, (list, tuple)):
+        return [plain(torch, e) for e in x]
+    return x
+
+
+def caught(f):
+    try:
+        return f()
+    except Exception as e:  # PyTorch's error, compared by type and text
+        return {"error": [type(e).__name__, str(e)]}
+
+
+def _z(torch, dtype=None):
+    return torch.tensor([1 + 2j, 3 - 1j, -0.5 + 0j, 0.25 - 2.5j], dtype=dtype, requires_grad=True)
+
+
+_W = [2 - 1j, 1j, 1.5 + 0.25j, -1 + 0.5j]
+_G = [0.3 - 0.7j, 1.1 + 0.2j, -0.4 + 0.9j, 0.6 + 0.1j]
+
+# elementwise ops on complex z: value, grad_fn name, z.grad for a complex grad_output
+UNARY = {
+    "neg": lambda z: -z, "exp": lambda z: z.exp(), "log": lambda z: z.log(), "sqrt": lambda z: z.sqrt(),
+    "reciprocal": lambda z: z.reciprocal(), "sin": lambda z: z.sin(), "cos": lambda z: z.cos(),
+    "tanh": lambda z: z.tanh(), "sigmoid": lambda z: z.sigmoid(), "sinh": lambda z: z.sinh(),
+    "cosh": lambda z: z.cosh(), "rsqrt": lambda z: z.rsqrt(), "conj": lambda z: z.conj(),
+    "sgn": lambda z: z.sgn(), "pow2": lambda z: z ** 2, "pow3": lambda z: z.pow(3),
+    "pow_half": lambda z: z ** 0.5, "pow_neg1": lambda z: z ** -1, "square": lambda z: z.square(),
+    "mul_scalar": lambda z: z * 2, "mul_complex_scalar": lambda z: z * (1 + 1j),
+    "add_complex_scalar": lambda z: z + 2j, "rsub_scalar": lambda z: 1 - z, "div_scalar": lambda z: z / 4,
+    "rdiv_complex": lambda z: (2 - 1j) / z, "mH": lambda z: z.reshape(2, 2).mH, "H": lambda z: z.reshape(2, 2).H,
+}
+# ops with a real result
+TO_REAL = {
+    "abs": lambda z: z.abs(), "angle": lambda z: z.angle(), "real": lambda z: z.real, "imag": lambda z: z.imag,
+    "view_as_real": None,
+}
+BINARY = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b, "div": lambda a, b: a / b,
+          "matmul": lambda a, b: a.reshape(2, 2) @ b.reshape(2, 2)}
+
+
+def _unary(torch, name):
+    z = _z(torch)
+    f = UNARY[name]
+    out = f(z)
+    g = torch.tensor(_G).reshape(out.shape)
+    out.backward(g)
+    return {"out": plain(torch, out), "grad_fn": type(out.grad_fn).__name__, "grad": plain(torch, z.grad)}
+
+
+def _to_real(torch, name):
+    z = _z(torch)
+    out = torch.view_as_real(z) if name == "view_as_real" else TO_REAL[name](z)
+    g = torch.tensor([0.3, 1.1, -0.4, 0.6]) if out.dim() == 1 else torch.tensor([[0.3, -0.2], [1.1, 0.4], [-0.4, 0.5], [0.6, 0.7]])
+    out.backward(g)
+    return {"out": plain(torch, out), "grad_fn": type(out.grad_fn).__name__, "grad": plain(torch, z.grad)}
+
+
+def _binary(torch, name, mixed):
+    a = _z(torch)
+    b = torch.tensor([2.0, -1.5, 0.5, 3.0], requires_grad=True) if mixed else torch.tensor(_W, requires_grad=True)
+    out = BINARY[name](a, b) if mixed != "left" else BINARY[name](b, a)
+    out.backward(torch.tensor(_G).reshape(out.shape))
+    return {"out": plain(torch, out), "grad_fn": type(out.grad_fn).__name__, "grad_a": plain(torch, a.grad),
+            "grad_b": plain(torch, b.grad)}
+
+
+def s_constructors(torch):
+    r = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    i = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    c = torch.complex(r, i)
+    (c * torch.tensor(_W[:3])).abs().sum().backward()
+    rr = torch.tensor([1.0, 2.0], requires_grad=True)
+    th = torch.tensor([0.5, -1.0], requires_grad=True)
+    p = torch.polar(rr, th)
+    (p * torch.tensor([1 + 2j, 3 - 1j])).real.sum().backward()
+    x = torch.arange(12.0).reshape(3, 2, 2).requires_grad_()
+    vc = torch.view_as_complex(x)
+    (vc * torch.tensor([1j, 2])).abs().sum().backward()
+    return {"complex": plain(torch, c), "complex_fn": type(c.grad_fn).__name__, "r_grad": plain(torch, r.grad),
+            "i_grad": plain(torch, i.grad), "polar": plain(torch, p), "polar_fn": type(p.grad_fn).__name__,
+            "rr_grad": plain(torch, rr.grad), "th_grad": plain(torch, th.grad), "vc": plain(torch, vc),
+            "vc_fn": type(vc.grad_fn).__name__, "x_grad": plain(torch, x.grad),
+            "zeros": plain(torch, torch.zeros(2, 3, dtype=torch.cfloat)),
+            "ones": plain(torch, torch.ones(2, dtype=torch.complex128)),
+            "full": plain(torch, torch.full((2,), 1.5, dtype=torch.cfloat)),
+            "from_list": plain(torch, torch.tensor([[1, 2j], [3.5, -1 - 1j]])),
+            "cdouble_list": plain(torch, torch.tensor([1j], dtype=torch.cdouble)),
+            "to_cfloat": plain(torch, torch.tensor([1.5, -2.0]).to(torch.cfloat)),
+            "cdouble_method": plain(torch, torch.tensor([1.5, -2.0]).cdouble()),
+            "numpy_in": plain(torch, torch.from_numpy(np.array([1 + 2j, 3 - 4j], dtype=np.complex64))),
+            "numpy_in128": plain(torch, torch.tensor(np.array([[1j, 2]], dtype=np.complex128)))}
+
+
+def s_reductions(torch):
+    z = torch.tensor([[1 + 2j, 3 - 1j, 0.5j], [-2 + 0j, 1 + 1j, 4 - 3j]], requires_grad=True)
+    out = {}
+    for name, f in {"sum": lambda z: z.sum(), "sum0": lambda z: z.sum(0), "sum1k": lambda z: z.sum(1, keepdim=True),
+                    "mean": lambda z: z.mean(), "mean1": lambda z: z.mean(1), "sum_neg": lambda z: z.sum(-1)}.items():
+        z.grad = None
+        o = f(z)
+        o.backward(torch.full(o.shape, 0.5 - 1j, dtype=torch.cfloat))
+        out[name] = {"out": plain(torch, o), "fn": type(o.grad_fn).__name__, "grad": plain(torch, z.grad)}
+    return out
+
+
+def s_matmul(torch):
+    a = torch.tensor([[1 + 1j, 2, -1j], [0, 1j, 3 - 2j]], requires_grad=True)
+    b = torch.tensor([[1j, 2 - 1j], [0.5, 1], [-1 + 1j, 2j]], requires_grad=True)
+    m = a @ b
+    m.abs().sum().backward()
+    c = torch.tensor([[[1 + 1j, 2j], [0, 1]], [[1, -1j], [2, 3 + 1j]]], requires_grad=True)
+    d = torch.bmm(c, c)
+    torch.view_as_real(d).sum().backward()
+    v = torch.tensor([1 + 1j, 2 - 1j], dtype=torch.cdouble)
+    return {"mm": plain(torch, m), "mm_fn": type(m.grad_fn).__name__, "a_grad": plain(torch, a.grad),
+            "b_grad": plain(torch, b.grad), "bmm": plain(torch, d), "bmm_fn": type(d.grad_fn).__name__,
+            "c_grad": plain(torch, c.grad), "mv": plain(torch, torch.mv(torch.tensor([[1, 1j], [2j, 1]], dtype=torch.cdouble), v)),
+            "dtype_error": caught(lambda: torch.mm(a, torch.ones(3, 2)))}
+
+
+def s_mixed_and_promotion(torch):
+    r = torch.tensor([1.0, 2.0], dtype=torch.float64)
+    z = torch.tensor([1j, 2 - 1j])
+    return {"f64_c64": plain(torch, r * z), "scalar_c": plain(torch, torch.tensor([1, 2]) * 1j),
+            "f32_c": plain(torch, torch.ones(2) * (1 + 1j)), "f64_c": plain(torch, r + 1j),
+            "c64_f64_0dim": plain(torch, z + torch.tensor(2.0, dtype=torch.float64)),
+            "c_int": plain(torch, z * torch.tensor([2, 3])), "div_int": plain(torch, torch.tensor([1, 2]) / z),
+            "promote": str(torch.promote_types(torch.complex64, torch.float64)),
+            "result_type": str(torch.result_type(torch.tensor([1.0], dtype=torch.float64), 1j)),
+            "eq": plain(torch, torch.tensor([1 + 1j, 2j, 3]) == torch.tensor([1 + 1j, 2, 3])),
+            "ne": plain(torch, torch.tensor([1 + 1j, 2j, 3]) != torch.tensor([1 + 1j, 2, 3])),
+            "inplace_err": caught(lambda: torch.zeros(2).add_(z)),
+            "isnan": plain(torch, torch.tensor([complex(float("nan"), 0), 1j, complex(1, float("inf"))]).isnan()),
+            "isfinite": plain(torch, torch.tensor([complex(float("nan"), 0), 1j, complex(1, float("inf"))]).isfinite())}
+
+
+def s_shapes_and_indexing(torch):
+    c = torch.view_as_complex(torch.arange(24.0).reshape(3, 4, 2))
+    q = torch.zeros(3, dtype=torch.cfloat)
+    q[1] = 2 + 3j
+    q[0] += 1j
+    q[2:] = torch.tensor([5.0])
+    z = torch.tensor([1 + 1j, 2 - 2j, 3j], requires_grad=True)
+    sel = z[torch.tensor([2, 0, 2])]
+    sel.backward(torch.tensor([1j, 2, 1]))
+    return {"row": plain(torch, c[1]), "col": plain(torch, c[:, 1]), "t": plain(torch, c.t()),
+            "reshape": plain(torch, c.t().reshape(12)), "contig": plain(torch, c.t().contiguous()),
+            "cat": plain(torch, torch.cat([c[:1], c[2:]])), "stack": plain(torch, torch.stack([c[0], c[2]], 1)),
+            "index": plain(torch, c[torch.tensor([2, 0])]), "setitem": plain(torch, q),
+            "index_grad": plain(torch, z.grad), "index_fn": type(sel.grad_fn).__name__,
+            "where": plain(torch, torch.where(torch.tensor([True, False]), torch.tensor([1j, 2j]), torch.tensor([3.0, 4.0]))),
+            "flip": plain(torch, c[0].flip(0)), "expand": plain(torch, c[0, :1].expand(3)),
+            "clone": plain(torch, c[::2, ::3].clone()), "real_view_write": plain(torch, _real_write(torch))}
+
+
+def _real_write(torch):
+    c = torch.zeros(2, dtype=torch.cfloat)
+    c.real.fill_(1.5)
+    c.imag[1] = -2
+    return c
+
+
+def s_python_values(torch):
+    w = torch.tensor([2 - 1j, 1j, 1.5 + 0.25j])
+    return {"item": plain(torch, w[0].item()), "tolist": [plain(torch, v) for v in w.tolist()],
+            "numpy": [[v.real, v.imag] for v in w.numpy().tolist()], "numpy_dtype": str(w.numpy().dtype),
+            "numpy128": str(w.to(torch.cdouble).numpy().dtype), "is_complex": [w.is_complex(), torch.is_complex(w), torch.ones(1).is_complex()],
+            "dtype_attrs": [torch.complex64.is_complex, torch.float32.is_complex, str(torch.float64.to_complex()),
+                            str(torch.complex64.to_real()), str(torch.cfloat), str(torch.cdouble), torch.complex128.itemsize],
+            "real_of_real": plain(torch, torch.ones(2).real), "float_cast": plain(torch, w.float()),
+            "element_size": w.element_size()}
+
+
+def s_printing(torch):
+    return {"reprs": [repr(t) for t in [
+        torch.tensor([1 + 2j, 3 - 1j, -0.5 + 0j]), torch.tensor(1 + 2j), torch.zeros(2, dtype=torch.cfloat),
+        torch.tensor([1e10 + 1j, 1e-3j]), torch.tensor([[1.5 + 2j, -3.25 - 1e-4j]], dtype=torch.cdouble),
+        torch.ones(2, 2) * (1 + 1j), torch.tensor([1 + 1j], requires_grad=True),
+        torch.tensor([1 + 1j], requires_grad=True) * 2, torch.view_as_complex(torch.arange(40.0).reshape(4, 5, 2)),
+        torch.tensor([complex(float("nan"), 1), complex(1, float("inf"))]), torch.tensor([-0.0 - 0.0j, 0.0 + 0.0j]),
+        torch.zeros(0, dtype=torch.cfloat)]]}
+
+
+def s_errors(torch):
+    w = torch.tensor([2 - 1j, 1j])
+    z = torch.tensor([1 + 1j, 2j], requires_grad=True)
+    return {"implicit_grad": caught(lambda: z.sum().backward()),
+            "relu": caught(lambda: torch.relu(w)), "lt": caught(lambda: w < w), "floor": caught(lambda: w.floor()),
+            "sign": caught(lambda: w.sign()), "clamp": caught(lambda: w.clamp(0, 1)),
+            "vac_size": caught(lambda: torch.view_as_complex(torch.zeros(3))),
+            "vac_dtype": caught(lambda: torch.view_as_complex(torch.zeros(3, 2, dtype=torch.int64))),
+            "vac_stride": caught(lambda: torch.view_as_complex(torch.zeros(2, 3).t())),
+            "vac_stride2": caught(lambda: torch.view_as_complex(torch.zeros(3, 3)[:, :2])),
+            "vac_offset": caught(lambda: torch.view_as_complex(torch.zeros(7)[1:].view(3, 2))),
+            "vac_0dim": caught(lambda: torch.view_as_complex(torch.zeros(()))),
+            "var_real": caught(lambda: torch.view_as_real(torch.zeros(2))),
+            "imag_real": caught(lambda: torch.zeros(2).imag),
+            "complex_dtypes": caught(lambda: torch.complex(torch.zeros(2), torch.zeros(2, dtype=torch.float64))),
+            "complex_ints": caught(lambda: torch.complex(torch.zeros(2, dtype=torch.int64), torch.zeros(2, dtype=torch.int64))),
+            "float_list": caught(lambda: torch.tensor([1j, 2], dtype=torch.float32)),
+            "item_many": caught(lambda: w.item())}
+
+
+def s_random(torch):
+    out = {}
+    for seed in (0, 7):
+        torch.manual_seed(seed)
+        out[f"seed{seed}"] = [plain(torch, torch.randn(3, dtype=torch.cfloat)), plain(torch, torch.rand(5, dtype=torch.cdouble)),
+                              plain(torch, torch.randn(20, dtype=torch.cfloat)), plain(torch, torch.randn(2, 3, dtype=torch.cdouble)),
+                              plain(torch, torch.zeros(9, dtype=torch.cfloat).normal_(1.0, 2.0)),
+                              plain(torch, torch.zeros(4, dtype=torch.cfloat).uniform_(-1, 1))]
+    torch.manual_seed(0)
+    out["printed"] = repr(torch.randn(2, 2, dtype=torch.cfloat))
+    return out
+
+
+SCENARIOS = {
+    **{f"unary_{n}": (lambda n: lambda torch: _unary(torch, n))(n) for n in UNARY},
+    **{f"to_real_{n}": (lambda n: lambda torch: _to_real(torch, n))(n) for n in TO_REAL},
+    **{f"binary_{n}": (lambda n: lambda torch: _binary(torch, n, False))(n) for n in BINARY},
+    **{f"binary_{n}_real_right": (lambda n: lambda torch: _binary(torch, n, True))(n) for n in ("add", "sub", "mul", "div")},
+    **{f"binary_{n}_real_left": (lambda n: lambda torch: _binary(torch, n, "left"))(n) for n in ("add", "sub", "mul", "div")},
+    "constructors": s_constructors, "reductions": s_reductions, "matmul": s_matmul,
+    "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
+    "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random,
+}
+
+
+def run(torch, name):
+    return caught(lambda: SCENARIOS[name](torch))
