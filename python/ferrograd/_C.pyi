@@ -827,6 +827,8 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
 def result_type(tensor1: Any, tensor2: Any) -> dtype:
     """`torch.result_type(tensor1, tensor2)`: the dtype of an arithmetic op on the two operands
     (tensors or Python numbers)."""
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """`torch.vdot(input, other)`: the dot product of `input.conj()` and `other` (1-D tensors)."""
 def view_as_real(input: Tensor) -> Tensor:
     """`torch.view_as_real(z)`: the (re, im) pairs of a complex tensor as a real view."""
 def view_as_complex(input: Tensor) -> Tensor:

@@ -165,6 +165,7 @@ def imag(input):
 
 promote_types = _C.promote_types
 result_type = _C.result_type
+vdot = _C.vdot
 view_as_real = _C.view_as_real
 view_as_complex = _C.view_as_complex
 complex = _C.complex
@@ -332,7 +333,7 @@ def _to(self, *args, **kwargs):
     if dev is not None:
         out = out._to_device(dev)
     if dt is not None and dt != out.dtype:
-        if out.dtype.is_complex and not dt.is_complex:
+        if out.dtype.is_complex and not dt.is_complex and dt != bool:
             _warn_complex_cast()
         out = out._to_dtype(dt)
     if kwargs.get("copy") and out is self:
@@ -470,7 +471,8 @@ def _register_methods():
 
 _LEGACY_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int64: "LongTensor",
                  int32: "IntTensor", bool: "BoolTensor", float16: "HalfTensor", bfloat16: "BFloat16Tensor",
-                 int16: "ShortTensor", int8: "CharTensor", uint8: "ByteTensor"}
+                 int16: "ShortTensor", int8: "CharTensor", uint8: "ByteTensor",
+                 complex64: "ComplexFloatTensor", complex128: "ComplexDoubleTensor"}
 
 
 class _LegacyMeta(type):

@@ -249,6 +249,8 @@ def is_tensor(obj: object) -> _bool:
     """``True`` if ``obj`` is a ferrograd tensor."""
 def is_floating_point(t: Tensor) -> _bool:
     """``True`` if the dtype of ``t`` is a floating-point type."""
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """The dot product of ``input.conj()`` and ``other`` (1-D tensors)."""
 def is_complex(input: Tensor) -> _bool:
     """``True`` if the dtype of ``input`` is complex64 or complex128."""
 def real(input: Tensor) -> Tensor:
@@ -586,6 +588,6 @@ __all__ = [
     'sgn', 'short', 'sigmoid', 'sign', 'sin', 'sinh', 'softmax', 'sort', 'split', 'sqrt', 'square',
     'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
     'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as',
-    'view_as_complex', 'view_as_real', 'where',
+    'vdot', 'view_as_complex', 'view_as_real', 'where',
     'zeros', 'zeros_like',
 ]

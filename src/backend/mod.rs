@@ -151,6 +151,12 @@ fn complex_cast(t: &Tensor, l: &Layout, dtype: DType) -> Result<Tensor> {
         // the real parts, where the caller asked for them (`ops::to_dtype`, `copy_`: PyTorch's
         // copy warns about the dropped imaginary parts; the bindings do); an op that is not
         // written for complex inputs and casts them is refused instead
+        // a complex value is true where it is nonzero (either part)
+        (true, false) if dtype == DType::Bool => {
+            let (re, im) = (cast_layout(&part_alias(t, l, 0), &part_layout(l, 0), DType::Bool)?, cast_layout(&part_alias(t, l, 1), &part_layout(l, 1), DType::Bool)?);
+            let (lr, li) = (re.layout(), im.layout());
+            binary(&re, &lr, &im, &li, BinaryOp::Or)
+        }
         (true, false) if DISCARD_IMAG.with(|c| c.get()) => cast_layout(&part_alias(t, l, 0), &part_layout(l, 0), dtype),
         (true, false) => Err(Error::NotImplemented(format!("this operation does not support complex tensors ('{}' input)", src.scalar_name()))),
         (false, _) => {

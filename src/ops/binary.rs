@@ -369,6 +369,9 @@ pub fn div_trunc(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// `a ** b` for two tensors (PowBackward1) or a scalar base (PowBackward2).
 pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() || b.dtype().is_complex() {
+        return complex_pow(a, b);
+    }
     if b.0.is_wrapped_number {
         return super::pow_scalar(a, b.item()?);
     }
@@ -411,6 +414,45 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             let zero = Tensor::wrapped_scalar(Scalar::Int(0));
             let cond = binary_raw(&binary_raw(&at, &zero, BinOp::Eq)?, &binary_raw(&bt, &zero, BinOp::Ge)?, BinOp::And)?;
             sum_to(&where_(&cond, &zero, &mul(&g[0], &mul(&r, &lg)?)?)?, &sb)
+        })?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `a ** b` with a complex operand: `exp(b log a)` (a real exponent given as a Python number
+/// keeps `pow_scalar`'s exact small powers). Holomorphic in both: PowBackward1 (PowBackward2
+/// for a Python-number base, PowBackward0 for a real Python-number exponent).
+fn complex_pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if b.0.is_wrapped_number && !b.dtype().is_complex() {
+        return super::pow_scalar(a, b.item()?);
+    }
+    let out = binary_raw(a, b, BinOp::Pow)?;
+    let ct = out.dtype();
+    let (sa, sb) = (a.shape(), b.shape());
+    if a.0.is_wrapped_number {
+        // d/db a^b = a^b ln a
+        record("PowBackward2", &[b], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, _| {
+            let la = super::log(&super::to_dtype(&s.get(0)?, ct)?)?;
+            Ok(vec![Some(sum_to(&mul(&g[0], &mul(&s.get(1)?, &la)?)?, &sb)?)])
+        })?;
+        return Ok(out);
+    }
+    if b.0.is_wrapped_number {
+        // a complex Python-number exponent: one edge, to the base
+        record("PowBackward0", &[a], &[&out], &[Save::In(a), Save::In(b)], move |s, g, _| {
+            let (at, bt) = (s.get(0)?, s.get(1)?);
+            Ok(vec![Some(sum_to(&mul(&g[0], &mul(&bt, &pow(&at, &sub(&bt, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)?, &sa)?)])
+        })?;
+        return Ok(out);
+    }
+    // d/da = b a^(b-1), d/db = a^b ln a
+    record("PowBackward1", &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
+        let (at, bt) = (s.get(0)?, s.get(1)?);
+        let ga = grad_for(n, 0, || sum_to(&mul(&g[0], &mul(&bt, &pow(&at, &sub(&bt, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)?)?, &sa))?;
+        let gb = grad_for(n, 1, || {
+            let la = super::log(&super::to_dtype(&at, ct)?)?;
+            sum_to(&mul(&g[0], &mul(&s.get(2)?, &la)?)?, &sb)
         })?;
         Ok(vec![ga, gb])
     })?;

@@ -256,6 +256,11 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
             let d = add(&mul(&br, &br)?, &mul(&bi, &bi)?)?;
             join_broadcast(&div(&add(&mul(&ar, &br)?, &mul(&ai, &bi)?)?, &d)?, &div(&sub(&mul(&ai, &br)?, &mul(&ar, &bi)?)?, &d)?)
         }
+        // exp(b log a), std::pow's complex definition
+        BinaryOp::Pow => {
+            let l = unary_raw(&to_complex(a, ct)?, UnaryOp::Log)?;
+            unary_raw(&binary_raw(&l, &to_complex(b, ct)?, BinaryOp::Mul)?, UnaryOp::Exp)
+        }
         BinaryOp::Eq | BinaryOp::Ne => {
             let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
             let (r, i) = (super::binary_raw(&ar, &br, op)?, super::binary_raw(&ai, &bi, op)?);

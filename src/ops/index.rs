@@ -131,6 +131,9 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
 }
 
 fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
+    if mask.dtype().is_complex() {
+        return nonzero_cols(&super::cast_raw(mask, DType::Bool)?);
+    }
     let shape = mask.shape();
     // floats compare as floats: NaN and -0.0 are judged as torch does (NaN is non-zero)
     let hits: Vec<usize> = if mask.dtype().is_float() {

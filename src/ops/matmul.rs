@@ -82,6 +82,22 @@ pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `vdot(a, b) = dot(conj(a), b)` for vectors (VdotBackward0: `conj(g) b` and `g a`, already
+/// the conjugate-Wirtinger gradients).
+pub fn vdot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let out = {
+        let _g = crate::autograd::raw_mode();
+        dot(&super::complex::conj(&a.detach())?, &b.detach())?
+    };
+    super::complex::as_written(|| record_jvp("VdotBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], |s, g, n| {
+        let ga = if n[0] { Some(mul(&super::complex::conj(&g[0])?, &s.get(1)?)?) } else { None };
+        let gb = if n[1] { Some(mul(&g[0], &s.get(0)?)?) } else { None };
+        Ok(vec![ga, gb])
+    },
+        |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { vdot(t, b) } else { vdot(a, t) })))?;
+    Ok(out)
+}
+
 /// `dot(a, b)` for vectors.
 pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     ensure!(a.dim() == 1 && b.dim() == 1, Runtime, "1D tensors expected, but got {}D and {}D tensors", a.dim(), b.dim());

@@ -348,6 +348,10 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
 /// Vector p-norm over `dims` (all when empty). p=2 is LinalgVectorNormBackward0.
 pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     check_norm_dtype(x)?;
+    if x.dtype().is_complex() {
+        // the norm of the moduli (AbsBackward0 then carries the gradient to the pairs)
+        return norm(&super::abs(x)?, p, dims, keepdim);
+    }
     let shape = x.shape();
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
     if p == 2.0 {
@@ -447,7 +451,7 @@ pub fn std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool) -
 
 /// std/var take floating tensors only (checked before anything else, as torch does).
 pub fn check_var_dtype(x: &Tensor) -> Result<()> {
-    if !x.dtype().is_float() {
+    if !x.dtype().is_float() && !x.dtype().is_complex() {
         bail!(Runtime, "std and var only support floating point and complex dtypes");
     }
     Ok(())
@@ -455,7 +459,7 @@ pub fn check_var_dtype(x: &Tensor) -> Result<()> {
 
 /// Vector norms take floating tensors only (checked before the dims).
 pub fn check_norm_dtype(x: &Tensor) -> Result<()> {
-    if !x.dtype().is_float() {
+    if !x.dtype().is_float() && !x.dtype().is_complex() {
         bail!(Runtime, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got {}", x.dtype().scalar_name());
     }
     Ok(())
@@ -471,13 +475,17 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
         let _g = crate::autograd::raw_mode();
         // reduced (half) precision accumulates in float64, as torch's Welford accumulates in
         // a wider type: squares of 1e20 overflow float32 but their variance need not
-        let src = if x.dtype() == DType::Float64 { x.detach() } else { super::cast_raw(x, DType::Float64)? };
+        // (complex: in complex128, the squared moduli |x - mean|², a real result)
+        let wide = if x.dtype().is_complex() { DType::Complex128 } else { DType::Float64 };
+        let src = if x.dtype() == wide { x.detach() } else { super::cast_raw(x, wide)? };
         let m = mean(&src, Some(&dv), true, None)?;
         let c = super::sub(&src, &m)?;
-        let ss = sum_dims(&mul(&c, &c)?, &dv, keepdim, None)?;
+        let sq = if wide.is_complex() { super::complex::real(&mul(&c, &super::complex::conj(&c)?)?)? } else { mul(&c, &c)? };
+        let ss = sum_dims(&sq, &dv, keepdim, None)?;
         let v = div(&ss, &Tensor::wrapped_scalar(Scalar::Float((n as f64 - correction).max(0.0))))?;
         let r = if take_sqrt { super::sqrt(&v)? } else { v };
-        (if r.dtype() == x.dtype() { r } else { super::cast_raw(&r, x.dtype())? }, c)
+        let od = x.dtype().to_real();
+        (if r.dtype() == od { r } else { super::cast_raw(&r, od)? }, c)
     };
     let name = if take_sqrt { "StdBackward0" } else { "VarBackward0" };
     let all = dims.is_none() || x.dim() == 0;
@@ -546,9 +554,26 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
 pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
     let shape = x.shape();
     let d = wrap_dim(dim, shape.len())?;
-    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let od = if x.dtype().is_float() || x.dtype().is_complex() { x.dtype() } else { DType::Int64 };
     let dims = if shape.is_empty() { vec![] } else { vec![d] };
-    let (c, kept, row) = rows_last(x, &dims)?;
+    let out = if x.dtype().is_complex() {
+        // both parts' running sums: the real view's (its pair dim is last)
+        super::complex::reduce_raw(x, |r| if shape.is_empty() { r.detach_copy() } else { cumsum(r, d as i64) })?
+    } else {
+        cumsum_raw(x, &shape, d, od, &dims)?
+    };
+    record("CumsumBackward0", &[x], &[&out], &[], move |_, g, _| {
+        if shape.is_empty() {
+            return Ok(vec![Some(g[0].clone())]);
+        }
+        Ok(vec![Some(super::flip(&cumsum(&super::flip(&g[0], &[d as i64])?, d as i64)?, &[d as i64])?)])
+    })?;
+    Ok(out)
+}
+
+/// `cumsum` of a real `x` without history.
+fn cumsum_raw(x: &Tensor, shape: &[usize], d: usize, od: DType, dims: &[usize]) -> Result<Tensor> {
+    let (c, kept, row) = rows_last(x, dims)?;
     let c = if c.dtype() == od { c } else { super::cast_raw(&c, od)? };
     let t = backend::scan(&c, row, ScanOp::Cumsum)?;
     let mut pshape = kept.clone();
@@ -564,12 +589,6 @@ pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
         }
         super::contiguous(&permute(&t, &inv)?)?.detach()
     };
-    record("CumsumBackward0", &[x], &[&out], &[], move |_, g, _| {
-        if shape.is_empty() {
-            return Ok(vec![Some(g[0].clone())]);
-        }
-        Ok(vec![Some(super::flip(&cumsum(&super::flip(&g[0], &[d as i64])?, d as i64)?, &[d as i64])?)])
-    })?;
     Ok(out)
 }
 

@@ -59,6 +59,12 @@ fn result_type(py: Python<'_>, tensor1: &Bound<'_, PyAny>, tensor2: &Bound<'_, P
     Ok(super::tensor::dtype_obj(py, crate::dtype::result_type(&[(a.dtype(), a.priority()), (b.dtype(), b.priority())])))
 }
 
+/// `torch.vdot(input, other)`: the dot product of `input.conj()` and `other` (1-D tensors).
+#[pyfunction]
+fn vdot(py: Python<'_>, input: PyRef<'_, PyTensor>, other: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+    wrap(py, crate::ops::vdot(&input.t, &other.t)?)
+}
+
 /// `torch.view_as_real(z)`: the (re, im) pairs of a complex tensor as a real view.
 #[pyfunction]
 fn view_as_real(py: Python<'_>, input: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
@@ -422,6 +428,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tensor_, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;
     m.add_function(wrap_pyfunction!(view_as_real, m)?)?;
+    m.add_function(wrap_pyfunction!(vdot, m)?)?;
     m.add_function(wrap_pyfunction!(promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;
     m.add_function(wrap_pyfunction!(view_as_complex, m)?)?;

@@ -221,6 +221,40 @@ def s_errors(torch):
             "item_many": caught(lambda: w.item())}
 
 
+def s_more_ops(torch):
+    z = torch.tensor([1 + 2j, 3 - 1j, -0.5 + 0.5j], requires_grad=True)
+    w = torch.tensor([2 - 1j, 1j, 1.5 + 0.25j], requires_grad=True)
+    out = {}
+    for name, f in {"pow_tt": lambda: z ** w, "pow_cscalar": lambda: z ** (1 + 1j), "rpow": lambda: 2 ** z,
+                    "cumsum": lambda: z.cumsum(0), "dot": lambda: torch.dot(z, w), "vdot": lambda: torch.vdot(z, w),
+                    "var": lambda: z.var(), "std": lambda: z.std(), "norm": lambda: z.norm(),
+                    "var_dim": lambda: torch.stack([z, w]).var(0), "pow_real_tensor": lambda: z ** torch.tensor([2.0, 0.5, -1.0])}.items():
+        z.grad = w.grad = None
+        o = f()
+        g = torch.full(o.shape, 0.5 - 0.25j, dtype=o.dtype) if o.is_complex() else torch.full(o.shape, 0.75, dtype=o.dtype)
+        o.backward(g)
+        out[name] = {"out": plain(torch, o), "fn": type(o.grad_fn).__name__, "gz": plain(torch, z.grad),
+                     "gw": plain(torch, w.grad)}
+    q = z.detach().clone()
+    q.mul_(w.detach())
+    q.add_(1j)
+    q -= 2
+    q.div_(torch.tensor([1.0, 2.0, 4.0]))
+    out["inplace"] = plain(torch, q)
+    out["fill"] = plain(torch, torch.zeros(2, dtype=torch.cfloat).fill_(2 - 3j))
+    out["copy_real"] = plain(torch, torch.zeros(3, dtype=torch.cfloat).copy_(torch.tensor([1.0, 2.0, 3.0])))
+    out["bool"] = plain(torch, torch.tensor([0j, 1j, 2]).bool())
+    out["nonzero"] = plain(torch, torch.tensor([0j, 1j, 0, 3]).nonzero())
+    out["masked_fill"] = plain(torch, z.detach().masked_fill(torch.tensor([True, False, True]), 0))
+    out["index_select"] = plain(torch, z.detach().index_select(0, torch.tensor([2, 1])))
+    out["gather"] = plain(torch, z.detach().gather(0, torch.tensor([2, 2])))
+    out["allclose"] = torch.allclose(z.detach(), z.detach().clone())
+    out["type"] = z.type()
+    out["sum_dtype"] = plain(torch, z.detach().sum(dtype=torch.cdouble))
+    out["linear"] = plain(torch, torch.nn.functional.linear(z.detach().reshape(1, 3), torch.ones(2, 3, dtype=torch.cfloat)))
+    return out
+
+
 def s_random(torch):
     out = {}
     for seed in (0, 7):
@@ -242,7 +276,7 @@ SCENARIOS = {
     **{f"binary_{n}_real_left": (lambda n: lambda torch: _binary(torch, n, "left"))(n) for n in ("add", "sub", "mul", "div")},
     "constructors": s_constructors, "reductions": s_reductions, "matmul": s_matmul,
     "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
-    "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random,
+    "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random, "more_ops": s_more_ops,
 }
 
 
