@@ -39,6 +39,42 @@ fn need(other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     operand(other)?.ok_or_else(|| PyTypeError::new_err(format!("unsupported operand type: '{}'", other.get_type().name().map(|n| n.to_string()).unwrap_or_default())))
 }
 
+/// PyTorch's error for an in-place op inside `vmap` that writes a vmapped value into a tensor
+/// that is not vmapped.
+const VMAP_INPLACE: &str = "vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args that has more elements than `self`. This happened due to `other` being vmapped over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators instead of inplace arithmetic. If said operator is being called inside the PyTorch framework, please file a bug report instead.";
+
+/// `need` for the operand of an in-place method: a vmapped operand (a `func.vmap`
+/// BatchedTensor) written into a tensor that is not vmapped is PyTorch's vmap error (the
+/// batching rules handle a vmapped `self`; an unbatched one reaches this method).
+fn need_inplace(other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    match operand(other)? {
+        Some(t) => Ok(t),
+        None if is_batched(other) => Err(PyRuntimeError::new_err(VMAP_INPLACE)),
+        None => need(other),
+    }
+}
+
+fn is_batched(o: &Bound<'_, PyAny>) -> bool {
+    o.get_type().name().is_ok_and(|n| n.to_string() == "BatchedTensor")
+}
+
+/// `need_inplace` for `add_`/`sub_` (and `+=`/`-=`), where PyTorch's vmap reports the
+/// out-of-place result's shape: the batch size in front of the broadcast logical shapes.
+fn need_inplace_arith(target: &Tensor, other: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    match operand(other)? {
+        Some(t) => Ok(t),
+        None if is_batched(other) => {
+            let logical: Vec<usize> = other.getattr("shape")?.extract()?;
+            let batch: usize = other.getattr("_v")?.getattr("shape")?.get_item(0)?.extract()?;
+            let mut full = vec![batch];
+            full.extend(crate::shape::broadcast_shapes(&target.shape(), &logical).map(|s| s.to_vec()).unwrap_or(logical));
+            Err(PyRuntimeError::new_err(format!("output with shape {} doesn't match the broadcast shape {}",
+                crate::shape::fmt_list(&target.shape()), crate::shape::fmt_list(&full))))
+        }
+        None => need(other),
+    }
+}
+
 fn floordiv(a: &Tensor, b: &Tensor) -> CoreResult<Tensor> {
     ops::floor_divide(a, b)
 }
@@ -414,7 +450,7 @@ macro_rules! inplace_binary {
             $(
                 $(#[doc = $doc])*
                 fn $name<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-                    let o = need(other)?;
+                    let o = need_inplace(other)?;
                     let t = &slf.get().t;
                     ops::inplace(t, |inp| ($f)(inp, &o))?;
                     Ok(slf.clone())
@@ -534,25 +570,25 @@ impl PyTensor {
         wrap(py, ops::compare(&self.t, &b, k)?)
     }
     fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let o = need(other)?;
+        let o = need_inplace_arith(&self.t, other)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Add, ops::add)?)
     }
     /// In-place version of ``mul``.
     fn mul_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        let o = need(other)?;
+        let o = need_inplace(other)?;
         ops::inplace_binary(&slf.get().t, &o, BinOp::Mul, ops::mul)?;
         Ok(slf.clone())
     }
     fn __imul__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let o = need(other)?;
+        let o = need_inplace(other)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Mul, ops::mul)?)
     }
     fn __itruediv__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let o = need(other)?;
+        let o = need_inplace(other)?;
         Ok(ops::inplace_binary(&self.t, &o, BinOp::Div, ops::div)?)
     }
     fn __isub__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let o = need(other)?;
+        let o = need_inplace_arith(&self.t, other)?;
         // torch refuses the in-place write (a leaf, a view of one) before the bool operands
         ops::check_inplace(&self.t)?;
         ops::sub_check(&self.t, &o)?;
@@ -625,7 +661,7 @@ impl PyTensor {
     /// In-place version of ``add``.
     #[pyo3(signature = (other, alpha=None))]
     fn add_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
-        let o = need(other)?;
+        let o = need_inplace_arith(&slf.get().t, other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         if a.as_f64() == 1.0 {
             ops::inplace_binary(&slf.get().t, &o, BinOp::Add, ops::add)?;
@@ -637,7 +673,7 @@ impl PyTensor {
     /// In-place version of ``sub``.
     #[pyo3(signature = (other, alpha=None))]
     fn sub_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
-        let o = need(other)?;
+        let o = need_inplace_arith(&slf.get().t, other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         ops::check_inplace(&slf.get().t)?;
         ops::sub_check(&slf.get().t, &o)?;
@@ -650,7 +686,7 @@ impl PyTensor {
     }
     /// In-place version of ``div``.
     fn div_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
-        let o = need(other)?;
+        let o = need_inplace(other)?;
         ops::inplace_binary(&slf.get().t, &o, BinOp::Div, ops::div)?;
         Ok(slf.clone())
     }

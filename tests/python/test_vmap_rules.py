@@ -346,3 +346,31 @@ def test_rule_matches_pytorch(name):
         warnings.simplefilter("ignore")
         got = func.vmap(f, in_dims=in_dims, out_dims=out_dims)(*args)
     _matches_gold(got, GOLD[name]["value"])
+
+
+_VMAP_INPLACE = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists a Tensor `other` "
+                 "in extra_args that has more elements than `self`. This happened due to `other` being vmapped over "
+                 "but `self` not being vmapped over in a vmap. Please try to use out-of-place operators instead of "
+                 "inplace arithmetic. If said operator is being called inside the PyTorch framework, please file a "
+                 "bug report instead.")
+
+
+@pytest.mark.parametrize("body,message", [
+    # PyTorch 2.13's messages for the same functions under torch.func.vmap
+    (lambda z, x: z.add_(x), "output with shape [3] doesn't match the broadcast shape [2, 3]"),
+    (lambda z, x: z.sub_(x), "output with shape [3] doesn't match the broadcast shape [2, 3]"),
+    (lambda z, x: z.__iadd__(x), "output with shape [3] doesn't match the broadcast shape [2, 3]"),
+    (lambda z, x: z.mul_(x), _VMAP_INPLACE),
+    (lambda z, x: z.div_(x), _VMAP_INPLACE),
+    (lambda z, x: z.copy_(x), _VMAP_INPLACE),
+])
+def test_inplace_write_of_a_vmapped_value_into_an_unvmapped_tensor_raises(body, message):
+    def f(x):
+        z = torch.zeros(3)
+        body(z, x)
+        return z
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no whole-function fallback either
+        with pytest.raises(RuntimeError) as e:
+            func.vmap(f)(torch.ones(2, 3))
+    assert str(e.value) == message
