@@ -250,11 +250,31 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
             use super::{add, mul, sub};
             join_broadcast(&sub(&mul(&ar, &br)?, &mul(&ai, &bi)?)?, &add(&mul(&ar, &bi)?, &mul(&ai, &br)?)?)
         }
+        // c10::complex's (NumPy's) scaled division: (a + bi) / (c + di) through the ratio of the
+        // smaller to the larger of |c|, |d|, and a complex inf or nan for a zero divisor
         BinaryOp::Div => {
-            let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
-            use super::{add, div, mul, sub};
-            let d = add(&mul(&br, &br)?, &mul(&bi, &bi)?)?;
-            join_broadcast(&div(&add(&mul(&ar, &br)?, &mul(&ai, &bi)?)?, &d)?, &div(&sub(&mul(&ai, &br)?, &mul(&ar, &bi)?)?, &d)?)
+            let ((a, b), (c, d)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
+            use super::{add, div, mul, sub, where_};
+            let one = || Tensor::wrapped_scalar(Scalar::Int(1));
+            let (ac, ad) = (super::abs(&c)?, super::abs(&d)?);
+            let c_larger = super::binary_raw(&ac, &ad, BinaryOp::Ge)?;
+            let zero = super::binary_raw(&super::binary_raw(&ac, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?,
+                                         &super::binary_raw(&ad, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?, BinaryOp::And)?;
+            // |c| >= |d|: rat = d / c, scl = 1 / (c + d rat)
+            let rat1 = div(&d, &c)?;
+            let scl1 = div(&one(), &add(&c, &mul(&d, &rat1)?)?)?;
+            let re1 = mul(&add(&a, &mul(&b, &rat1)?)?, &scl1)?;
+            let im1 = mul(&sub(&b, &mul(&a, &rat1)?)?, &scl1)?;
+            // |c| < |d|: rat = c / d, scl = 1 / (d + c rat)
+            let rat2 = div(&c, &d)?;
+            let scl2 = div(&one(), &add(&d, &mul(&c, &rat2)?)?)?;
+            let re2 = mul(&add(&mul(&a, &rat2)?, &b)?, &scl2)?;
+            let im2 = mul(&sub(&mul(&b, &rat2)?, &a)?, &scl2)?;
+            // 0 divisor: a / |c| + i b / |d|
+            let (re0, im0) = (div(&a, &ac)?, div(&b, &ad)?);
+            let re = where_(&c_larger, &where_(&zero, &re0, &re1)?, &re2)?;
+            let im = where_(&c_larger, &where_(&zero, &im0, &im1)?, &im2)?;
+            join_broadcast(&re, &im)
         }
         // exp(b log a), std::pow's complex definition
         BinaryOp::Pow => {
@@ -318,7 +338,8 @@ pub fn unary_raw(z: &Tensor, op: UnaryOp) -> Result<Tensor> {
             let r = abs_raw(z)?;
             let re = super::sqrt(&div(&add(&r, &x)?, &two())?)?;
             let im = super::sqrt(&super::clamp_min(&div(&sub(&r, &x)?, &two())?, Scalar::Int(0))?)?;
-            let neg_y = super::binary_raw(&y, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Lt)?;
+            // the sign of y, -0 included (sqrt(-4 - 0i) = -2i): 1/y < 0
+            let neg_y = super::binary_raw(&super::reciprocal(&y)?, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Lt)?;
             join(&re, &super::where_(&neg_y, &neg(&im)?, &im)?)
         }
         // conj(z) / |z|²
@@ -349,6 +370,28 @@ pub fn unary_raw(z: &Tensor, op: UnaryOp) -> Result<Tensor> {
             unary_raw(&join(&add(&er, &Tensor::wrapped_scalar(Scalar::Int(1)))?, &ei)?, UnaryOp::Reciprocal)
         }
         UnaryOp::Square => binary_raw(z, z, BinaryOp::Mul),
+        UnaryOp::Log2 | UnaryOp::Log10 => {
+            let ln = if op == UnaryOp::Log2 { std::f64::consts::LN_2 } else { std::f64::consts::LN_10 };
+            binary_raw(&unary_raw(z, UnaryOp::Log)?, &Tensor::wrapped_scalar(Scalar::Float(ln)), BinaryOp::Div)
+        }
+        UnaryOp::Log1p => unary_raw(&binary_raw(z, &Tensor::wrapped_scalar(Scalar::Int(1)), BinaryOp::Add)?, UnaryOp::Log),
+        UnaryOp::Expm1 => binary_raw(&unary_raw(z, UnaryOp::Exp)?, &Tensor::wrapped_scalar(Scalar::Int(1)), BinaryOp::Sub),
+        UnaryOp::Tan => binary_raw(&unary_raw(z, UnaryOp::Sin)?, &unary_raw(z, UnaryOp::Cos)?, BinaryOp::Div),
+        // atan z = (i/2) log((i + z) / (i - z))
+        UnaryOp::Atan => {
+            let i = Tensor::wrapped_complex(0.0, 1.0);
+            let q = binary_raw(&binary_raw(&i, z, BinaryOp::Add)?, &binary_raw(&i, z, BinaryOp::Sub)?, BinaryOp::Div)?;
+            binary_raw(&unary_raw(&q, UnaryOp::Log)?, &Tensor::wrapped_complex(0.0, 0.5), BinaryOp::Mul)
+        }
+        // asin z = -i log(iz + sqrt(1 - z²))
+        UnaryOp::Asin => {
+            let i = Tensor::wrapped_complex(0.0, 1.0);
+            let r = unary_raw(&binary_raw(&Tensor::wrapped_scalar(Scalar::Int(1)), &binary_raw(z, z, BinaryOp::Mul)?, BinaryOp::Sub)?, UnaryOp::Sqrt)?;
+            let l = unary_raw(&binary_raw(&binary_raw(&i, z, BinaryOp::Mul)?, &r, BinaryOp::Add)?, UnaryOp::Log)?;
+            binary_raw(&l, &Tensor::wrapped_complex(0.0, -1.0), BinaryOp::Mul)
+        }
+        // acos z = pi/2 - asin z
+        UnaryOp::Acos => binary_raw(&Tensor::wrapped_scalar(Scalar::Float(std::f64::consts::FRAC_PI_2)), &unary_raw(z, UnaryOp::Asin)?, BinaryOp::Sub),
         UnaryOp::Rsqrt => unary_raw(&unary_raw(z, UnaryOp::Sqrt)?, UnaryOp::Reciprocal),
         UnaryOp::PowScalar(p) => pow_scalar_raw(z, p),
         UnaryOp::PowInt(e) => pow_scalar_raw(z, e as f64),

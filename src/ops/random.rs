@@ -130,6 +130,7 @@ fn int_max(d: DType) -> i64 {
 
 /// `x.bernoulli_(p)` with a scalar probability (draws a double per element).
 pub fn bernoulli_scalar_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<()> {
+    ensure!(!x.dtype().is_complex(), NotImplemented, "\"bernoulli_scalar_cpu_\" not implemented for '{}'", x.dtype().scalar_name());
     ensure!((0.0..=1.0).contains(&p), Runtime, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
     let n = x.numel();
     let v = random::or_default(gen).with(|g| (0..n).map(|_| f64::from(u8::from(g.uniform_f64() < p))).collect());
@@ -138,6 +139,7 @@ pub fn bernoulli_scalar_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<
 
 /// `x.bernoulli_(p)` with a probability tensor broadcast to `x` (draws a float per element).
 pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Result<()> {
+    ensure!(!x.dtype().is_complex(), NotImplemented, "\"bernoulli_tensor_cpu_self_\" not implemented for '{}'", x.dtype().scalar_name());
     let p = super::expand(&p.detach(), &x.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?;
     let probs = p.to_f64_vec()?;
     ensure!(probs.iter().all(|v| (0.0..=1.0).contains(v)), Runtime, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
@@ -154,7 +156,8 @@ pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Res
 
 /// `torch.bernoulli(p)`: a new tensor of 0/1 with `p`'s shape and dtype.
 pub fn bernoulli(p: &Tensor, gen: Option<&Generator>) -> Result<Tensor> {
-    float_only(p, "bernoulli_tensor_cpu_p_")?;
+    // (a complex p: the output, of p's dtype, is refused first, as in PyTorch)
+    float_only(p, if p.dtype().is_complex() { "bernoulli_tensor_cpu_self_" } else { "bernoulli_tensor_cpu_p_" })?;
     let out = crate::tensor::zeros_on(&p.shape(), p.dtype(), p.device())?;
     bernoulli_tensor_(&out, p, gen)?;
     Ok(out)

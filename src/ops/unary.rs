@@ -220,6 +220,12 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `abs` for `abs_`: a complex tensor cannot hold its (real) moduli in place (PyTorch's error).
+pub fn abs_for_inplace(x: &Tensor) -> Result<Tensor> {
+    ensure!(!x.dtype().is_complex(), Runtime, "In-place abs is not supported for complex tensors.");
+    abs(x)
+}
+
 /// `sign(x)` (no gradient flows: its derivative is zero).
 pub fn sign(x: &Tensor) -> Result<Tensor> {
     if x.dtype() == DType::Bool {

@@ -504,7 +504,7 @@ inplace_unary! {
     #[doc = "In-place version of ``neg``."]
     neg_ => ops::neg,
     #[doc = "In-place version of ``abs``."]
-    abs_ => ops::abs,
+    abs_ => ops::abs_for_inplace,
     #[doc = "In-place version of ``sigmoid``."]
     sigmoid_ => ops::sigmoid,
     #[doc = "In-place version of ``tanh``."]

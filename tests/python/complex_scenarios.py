@@ -47,7 +47,9 @@ UNARY = {
     "pow_half": lambda z: z ** 0.5, "pow_neg1": lambda z: z ** -1, "square": lambda z: z.square(),
     "mul_scalar": lambda z: z * 2, "mul_complex_scalar": lambda z: z * (1 + 1j),
     "add_complex_scalar": lambda z: z + 2j, "rsub_scalar": lambda z: 1 - z, "div_scalar": lambda z: z / 4,
-    "rdiv_complex": lambda z: (2 - 1j) / z, "mH": lambda z: z.reshape(2, 2).mH, "H": lambda z: z.reshape(2, 2).H,
+    "rdiv_complex": lambda z: (2 - 1j) / z, "log2": lambda z: z.log2(), "log10": lambda z: z.log10(),
+    "log1p": lambda z: z.log1p(), "expm1": lambda z: z.expm1(), "tan": lambda z: z.tan(), "atan": lambda z: z.atan(),
+    "asin": lambda z: z.asin(), "acos": lambda z: z.acos(), "mH": lambda z: z.reshape(2, 2).mH, "H": lambda z: z.reshape(2, 2).H,
 }
 # ops with a real result
 TO_REAL = {
@@ -218,7 +220,10 @@ def s_errors(torch):
             "complex_dtypes": caught(lambda: torch.complex(torch.zeros(2), torch.zeros(2, dtype=torch.float64))),
             "complex_ints": caught(lambda: torch.complex(torch.zeros(2, dtype=torch.int64), torch.zeros(2, dtype=torch.int64))),
             "float_list": caught(lambda: torch.tensor([1j, 2], dtype=torch.float32)),
-            "item_many": caught(lambda: w.item())}
+            "item_many": caught(lambda: w.item()),
+            "abs_": caught(lambda: w.clone().abs_()),
+            "bernoulli_": caught(lambda: w.clone().bernoulli_()),
+            "bernoulli": caught(lambda: torch.bernoulli(w))}
 
 
 def s_more_ops(torch):
@@ -251,6 +256,8 @@ def s_more_ops(torch):
     out["allclose"] = torch.allclose(z.detach(), z.detach().clone())
     out["type"] = z.type()
     out["sum_dtype"] = plain(torch, z.detach().sum(dtype=torch.cdouble))
+    out["div_zero"] = plain(torch, torch.tensor([1 + 1j, 0j, -2j, 1e30 + 1e30j]) / torch.tensor([0j, 0j, 1e-30 + 0j, 3e30 - 1e30j]))
+    out["div_big"] = plain(torch, torch.tensor([1e20 + 1e20j], dtype=torch.cdouble) / torch.tensor([1e300 + 1e300j], dtype=torch.cdouble))
     out["linear"] = plain(torch, torch.nn.functional.linear(z.detach().reshape(1, 3), torch.ones(2, 3, dtype=torch.cfloat)))
     return out
 
