@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{BinaryOp, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -80,6 +80,18 @@ pub trait BackendStorage: Sized {
     /// (`l`) added into row `rows[k]` (in order): the embedding backward. `None` where the
     /// backend has no kernel.
     fn index_add_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _base_rows: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// Max pooling of the contiguous (planes, h, w) `l` with `pool` into (planes, out[0],
+    /// out[1]): the values and the int64 in-plane index of each (the first maximum, NaN
+    /// winning). `None` where the backend has no kernel.
+    fn max_pool2d(&self, _l: &Layout, _planes: usize, _hw: [usize; 2], _pool: &Pool2d, _out: [usize; 2]) -> Result<Option<(Self, Self)>> {
+        Ok(None)
+    }
+    /// Max pooling's input gradient: zeros of (planes, hw) with `self` (the contiguous
+    /// (planes, l) output gradient) added at the int64 in-plane indices `ind`. `None` where
+    /// the backend has no kernel.
+    fn max_pool2d_backward(&self, _l: &Layout, _ind: (&Self, &Layout), _planes: usize, _hw: usize, _out_l: usize) -> Result<Option<Self>> {
         Ok(None)
     }
     /// Max or min of each row with the index of its first occurrence (int64).
@@ -672,6 +684,41 @@ pub fn batch_norm_backward(g: &Tensor, x: &Tensor, mean: &Tensor, invstd: &Tenso
 
 /// Rows `rows` of the contiguous 2-d view of `x` (`inner` elements each) as a tensor of
 /// `shape`, or None where the backend has no kernel or `x` is not contiguous.
+/// Max pooling of the contiguous `x` seen as (planes, h, w): (values, int64 in-plane indices)
+/// shaped `shape`, or None where the backend has no kernel.
+pub fn max_pool2d(x: &Tensor, planes: usize, hw: [usize; 2], pool: &Pool2d, out: [usize; 2], shape: &[usize]) -> Result<Option<(Tensor, Tensor)>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope(|| "aten::max_pool2d_with_indices".into(), crate::profiler::EventKind::Op);
+    let s = d.storage.data.read();
+    let r = match &*s {
+        Storage::Cpu(c) => c.max_pool2d(&d.layout, planes, hw, pool, out)?.map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+        Storage::Cuda(c) => c.max_pool2d(&d.layout, planes, hw, pool, out)?.map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+    };
+    let Some((v, i)) = r else { return Ok(None) };
+    Ok(Some((Tensor::from_storage_on(v, shape), Tensor::from_storage_on(i, shape))))
+}
+
+/// Max pooling's input gradient (see `BackendStorage::max_pool2d_backward`): `g` and `ind`
+/// contiguous (planes, l); None where the backend has no kernel.
+pub fn max_pool2d_backward(g: &Tensor, ind: &Tensor, planes: usize, hw: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+    let (dg, di) = (g.data(), ind.data());
+    if dg.dtype.is_complex() || !dg.layout.is_contiguous() || !di.layout.is_contiguous() || dg.layout.numel() != di.layout.numel() {
+        return Ok(None);
+    }
+    let l = dg.layout.numel() / planes.max(1);
+    let _prof = crate::profiler::scope(|| "aten::max_pool2d_with_indices_backward".into(), crate::profiler::EventKind::Op);
+    let (sg, si) = (dg.storage.data.read(), di.storage.data.read());
+    let r = match (&*sg, &*si) {
+        (Storage::Cpu(c), Storage::Cpu(i)) => c.max_pool2d_backward(&dg.layout, (i, &di.layout), planes, hw, l)?.map(Storage::Cpu),
+        (Storage::Cuda(c), Storage::Cuda(i)) => c.max_pool2d_backward(&dg.layout, (i, &di.layout), planes, hw, l)?.map(Storage::Cuda),
+        _ => None,
+    };
+    Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
+}
+
 pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
     let d = x.data();
     if d.dtype.is_complex() {

@@ -3,6 +3,15 @@
 
 use crate::dtype::DType;
 
+/// A 2-d pooling window: kernel, stride, padding (each side) and dilation, (h, w) each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pool2d {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub pad: [usize; 2],
+    pub dilation: [usize; 2],
+}
+
 /// Elementwise unary operations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]

@@ -103,6 +103,32 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {
+        let n = planes * hw[0] * hw[1];
+        macro_rules! go {
+            ($T:ty) => {{
+                let (v, i) = super::pool::max_pool2d(&<$T>::get(self)[l.offset..l.offset + n], planes, hw, pool, out)?;
+                Some((<$T>::wrap(v), i64::wrap(i)))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
+    fn max_pool2d_backward(&self, l: &Layout, ind: (&Self, &Layout), planes: usize, hw: usize, out_l: usize) -> Result<Option<Self>> {
+        let n = planes * out_l;
+        if CpuStorage::dtype(ind.0) != DType::Int64 {
+            return Ok(None);
+        }
+        let iv = &i64::get(ind.0)[ind.1.offset..ind.1.offset + n];
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::pool::max_pool2d_backward(&f32::get(self)[l.offset..l.offset + n], iv, planes, hw, out_l)?)),
+            DType::Float64 => Some(f64::wrap(super::pool::max_pool2d_backward(&f64::get(self)[l.offset..l.offset + n], iv, planes, hw, out_l)?)),
+            _ => None,
+        })
+    }
     fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),

@@ -10,6 +10,7 @@ pub mod math;
 mod matmul;
 pub(crate) mod norm;
 pub mod optim;
+pub(crate) mod pool;
 pub mod reduce;
 pub(crate) mod team;
 pub mod topk_order;

@@ -405,7 +405,11 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [u
     let mut oshape: Vec<usize> = xs[..xs.len() - 2].to_vec();
     oshape.push(oh);
     oshape.push(ow);
-    let (out, idx) = no_grad(|| {
+    let pool = backend::Pool2d { kernel: k, stride: s, pad: p, dilation: d };
+    // one pass over the input where the backend has a pooling kernel; else the windows as
+    // im2col columns and their max
+    let fast = no_grad(|| backend::max_pool2d(&contiguous(&x.detach())?, nc, [h, w], &pool, [oh, ow], &oshape))?;
+    let (out, idx) = if let Some(r) = fast { r } else { no_grad(|| {
         let (cols, _) = im2col_raw(&rs(x, &[nc, 1, h, w])?, &win, f64::NEG_INFINITY)?;
         let (vals, arg) = super::max_dim(&cols, 1, false, true)?; // (nc, l)
         // flat input index of every (window element, position)
@@ -424,12 +428,19 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [u
         let offs = binary_raw(&binary_raw(&arg, &sci(l as i64), BinOp::Mul)?, &pos, BinOp::Add)?;
         let idx = backend::take(&table, &offs, &[nc, l])?;
         Ok((rs(&vals, &oshape)?, rs(&idx, &oshape)?))
-    })?;
+    })? };
     let out = fresh(&out)?;
     let ind = idx.clone();
     let (hw, xs2) = (h * w, xs.clone());
     // dx: g scattered (added) to the argmax positions
     record("MaxPool2DWithIndicesBackward0", &[x], &[&out], &[], move |_, g, _| {
+        if !crate::autograd::needs_record(&[&g[0]]) {
+            // the backend's scatter-add kernel (the put below is the differentiable form)
+            let gc = contiguous(&g[0])?;
+            if let Some(gx) = backend::max_pool2d_backward(&gc, &contiguous(&ind)?, nc, hw, &xs2)? {
+                return Ok(vec![Some(gx)]);
+            }
+        }
         let rows = host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?;
         let rows = rs(&rows, &[nc, 1])?;
         let offs = binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?;

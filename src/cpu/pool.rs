@@ -1,0 +1,125 @@
+//! Max pooling over the planes of a contiguous (planes, h, w) tensor, as PyTorch's CPU kernel
+//! computes it: each output is the first maximum of its (dilated, padded) window, NaN winning,
+//! with the flat in-plane index of that element; the backward adds each output's gradient at
+//! its index. One pass over the input, no im2col copy.
+
+use super::alloc;
+use crate::backend::Pool2d;
+use crate::dtype::Elem;
+
+/// (values, in-plane indices) of every output position of every plane.
+pub(crate) fn max_pool2d<T: Elem + alloc::Cached>(x: &[T], planes: usize, hw: [usize; 2], pool: &Pool2d, out: [usize; 2]) -> crate::Result<(Vec<T>, Vec<i64>)> {
+    let ([h, w], [oh, ow]) = (hw, out);
+    let l = oh * ow;
+    let mut vals = alloc::take::<T>(planes * l)?;
+    let mut ind = alloc::take::<i64>(planes * l)?;
+    let (kh, kw) = (pool.kernel[0] as i64, pool.kernel[1] as i64);
+    let (sh, sw) = (pool.stride[0] as i64, pool.stride[1] as i64);
+    let (ph, pw) = (pool.pad[0] as i64, pool.pad[1] as i64);
+    let (dh, dw) = (pool.dilation[0] as i64, pool.dilation[1] as i64);
+    let (hi, wi) = (h as i64, w as i64);
+    if pool.pad == [0, 0] && pool.dilation == [1, 1] {
+        // no padding, no dilation (the common case): each window is a few row slices; the
+        // first element starts the search (equivalent to starting from -inf with its index)
+        let (kh, kw, sh, sw) = (pool.kernel[0], pool.kernel[1], pool.stride[0], pool.stride[1]);
+        for p in 0..planes {
+            let plane = &x[p * h * w..(p + 1) * h * w];
+            let (vo, io) = (&mut vals[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
+            for i in 0..oh {
+                let (r0, r1) = (i * sh, (i * sh + kh).min(h));
+                for j in 0..ow {
+                    let (c0, c1) = (j * sw, (j * sw + kw).min(w));
+                    let mut best = r0 * w + c0;
+                    let mut m = plane[best];
+                    for r in r0..r1 {
+                        let base = r * w + c0;
+                        for (q, &v) in plane[base..r * w + c1].iter().enumerate() {
+                            // selects, not branches: on real data the comparison is a coin
+                            // flip, and mispredicted branches cost more than the loads
+                            #[allow(clippy::eq_op)]
+                            let take = (v > m) | (v != v);
+                            m = if take { v } else { m };
+                            best = if take { base + q } else { best };
+                        }
+                    }
+                    vo[i * ow + j] = m;
+                    io[i * ow + j] = best as i64;
+                }
+            }
+        }
+        return Ok((vals, ind));
+    }
+    for p in 0..planes {
+        let plane = &x[p * h * w..(p + 1) * h * w];
+        let (vo, io) = (&mut vals[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
+        for i in 0..oh as i64 {
+            let mut h0 = i * sh - ph;
+            let h1 = (h0 + (kh - 1) * dh + 1).min(hi);
+            while h0 < 0 {
+                h0 += dh;
+            }
+            for j in 0..ow as i64 {
+                let mut w0 = j * sw - pw;
+                let w1 = (w0 + (kw - 1) * dw + 1).min(wi);
+                while w0 < 0 {
+                    w0 += dw;
+                }
+                let mut best = h0 * wi + w0;
+                let mut max = f64::NEG_INFINITY;
+                let mut r = h0;
+                while r < h1 {
+                    let mut c = w0;
+                    while c < w1 {
+                        let k = r * wi + c;
+                        let v = plane[k as usize].to_f64();
+                        if v > max || v.is_nan() {
+                            max = v;
+                            best = k;
+                        }
+                        c += dw;
+                    }
+                    r += dh;
+                }
+                let o = (i * ow as i64 + j) as usize;
+                vo[o] = T::from_f64(max);
+                io[o] = best;
+            }
+        }
+    }
+    Ok((vals, ind))
+}
+
+/// Zeros of (planes, h·w) with `g[p, o]` added at `ind[p, o]` of plane `p`.
+pub(crate) fn max_pool2d_backward<T: Elem + alloc::Cached>(g: &[T], ind: &[i64], planes: usize, hw: usize, l: usize) -> crate::Result<Vec<T>> {
+    let mut out: Vec<T> = alloc::try_zeroed(planes * hw)?;
+    for p in 0..planes {
+        let dst = &mut out[p * hw..(p + 1) * hw];
+        for (gv, &k) in g[p * l..(p + 1) * l].iter().zip(&ind[p * l..(p + 1) * l]) {
+            if let Some(d) = dst.get_mut(k as usize) {
+                *d = T::from_f64(d.to_f64() + gv.to_f64());
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_maximum_nan_wins_and_padding_is_skipped() {
+        let pool = Pool2d { kernel: [2, 2], stride: [2, 2], pad: [1, 1], dilation: [1, 1] };
+        // 3x3 plane, padded windows: outputs 2x2
+        let x = [1.0f32, 5.0, 5.0, 2.0, f32::NAN, 0.0, 7.0, 7.0, -1.0];
+        let (v, i) = max_pool2d(&x, 1, [3, 3], &pool, [2, 2]).unwrap();
+        // windows (rows, cols): {0}x{0}, {0}x{1,2}, {1,2}x{0}, {1,2}x{1,2}
+        assert_eq!(i, vec![0, 1, 6, 4]);
+        assert_eq!(v[0], 1.0);
+        assert_eq!(v[1], 5.0, "the first of two equal maxima");
+        assert_eq!(v[2], 7.0);
+        assert!(v[3].is_nan(), "NaN wins");
+        let g = max_pool2d_backward(&[1.0f32, 2.0, 3.0, 4.0], &i, 1, 9, 4).unwrap();
+        assert_eq!(g, vec![1.0, 2.0, 0.0, 0.0, 4.0, 0.0, 3.0, 0.0, 0.0]);
+    }
+}
