@@ -610,7 +610,10 @@ pub fn record_with(
 ) -> Result<()> {
     // integer and bool results never carry history (only floating tensors can require grad),
     // e.g. a float that requires grad written into an int tensor
-    if outputs.iter().all(|o| !o.dtype().is_float() && !o.dtype().is_complex()) {
+    if outputs.iter().all(|o| {
+        let d = o.dtype();
+        !d.is_float() && !d.is_complex()
+    }) {
         return Ok(());
     }
     let mut saved = Vec::with_capacity(save.len());
@@ -625,7 +628,7 @@ pub fn record_with(
         .map(|t| InputMeta::of(t))
         .collect();
     // one allocation for the saved tensors and the formula together
-    let node = if outputs.iter().any(|o| o.dtype().is_complex()) && !AS_WRITTEN.with(|c| c.get()) {
+    let node = if meta.iter().any(|m| m.dtype.is_complex()) && !AS_WRITTEN.with(|c| c.get()) {
         // a formula written as the complex chain rule `g · f'(z)` gives PyTorch's
         // conjugate-Wirtinger gradient as conj(formula(conj g)) (see `ops::complex`)
         let f = move |s: &Saved<'_>, g: &[Tensor], n: &[bool]| -> Result<Vec<Option<Tensor>>> {
