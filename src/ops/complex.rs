@@ -81,6 +81,15 @@ pub fn view_as_complex_raw(x: &Tensor) -> Result<Tensor> {
     retyped_view(x, layout, dt.to_complex().unwrap_or(DType::Complex64))
 }
 
+/// The complex tensor over the (re, im) pairs of a freshly computed real tensor `x` (last dim
+/// 2): a tensor of its own, not a view (no view base, its own version counter), as an op's
+/// result must be — in-place ops on it must not go through view bookkeeping across dtypes.
+pub fn fresh_complex(x: &Tensor) -> Result<Tensor> {
+    let v = view_as_complex_raw(x)?;
+    let d = v.data().clone();
+    Ok(Tensor::from_parts(d.storage, d.layout, d.dtype))
+}
+
 /// The real and imaginary parts of `z` as real views, without history.
 pub fn parts(z: &Tensor) -> Result<(Tensor, Tensor)> {
     let l = z.layout();
@@ -95,7 +104,7 @@ pub fn parts(z: &Tensor) -> Result<(Tensor, Tensor)> {
 pub fn join(re: &Tensor, im: &Tensor) -> Result<Tensor> {
     let _g = raw_mode();
     let pair = super::stack(&[re.clone(), im.clone()], -1)?;
-    view_as_complex_raw(&pair)
+    fresh_complex(&pair)
 }
 
 /// `x` converted to the complex dtype `ct` (a real `x` gets zero imaginary parts), without
@@ -235,7 +244,7 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
         BinaryOp::Add | BinaryOp::Sub => {
             let (a, b) = broadcast_pair(&to_complex(a, ct)?, &to_complex(b, ct)?)?;
             let (ra, rb) = (view_as_real_raw(&a)?, view_as_real_raw(&b)?);
-            view_as_complex_raw(&backend::binary(&ra, &ra.layout(), &rb, &rb.layout(), op)?)
+            fresh_complex(&backend::binary(&ra, &ra.layout(), &rb, &rb.layout(), op)?)
         }
         // a complex times (or over) a real: both parts scaled by the real operand
         BinaryOp::Mul | BinaryOp::Div if !b.dtype().is_complex() || (op == BinaryOp::Mul && !a.dtype().is_complex()) => {
@@ -243,7 +252,7 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
             let (z, x) = broadcast_pair(&to_complex(z, ct)?, &cast_raw(x, rt)?)?;
             let rz = view_as_real_raw(&z)?;
             let lx = pair_layout(&x.layout());
-            view_as_complex_raw(&backend::binary(&rz, &rz.layout(), &x, &lx, op)?)
+            fresh_complex(&backend::binary(&rz, &rz.layout(), &x, &lx, op)?)
         }
         BinaryOp::Mul => {
             let ((ar, ai), (br, bi)) = (parts(&to_complex(a, ct)?)?, parts(&to_complex(b, ct)?)?);
@@ -504,7 +513,7 @@ pub fn reduce_raw(z: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Resu
     let _g = raw_mode();
     let r = view_as_real_raw(z)?;
     let out = super::contiguous(&f(&r)?)?;
-    view_as_complex_raw(&out)
+    fresh_complex(&out)
 }
 
 /// Batched matmul of complex (or mixed) 3-d operands, without history:
@@ -531,7 +540,7 @@ pub fn from_pairs(v: &[(f64, f64)], shape: &[usize], dtype: DType) -> Result<Ten
     let flat: Vec<f64> = v.iter().flat_map(|&(r, i)| [r, i]).collect();
     let mut pshape = shape.to_vec();
     pshape.push(2);
-    view_as_complex_raw(&crate::tensor::from_f64s(&flat, &pshape, dtype.to_real())?)
+    fresh_complex(&crate::tensor::from_f64s(&flat, &pshape, dtype.to_real())?)
 }
 
 #[cfg(test)]

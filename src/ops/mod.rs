@@ -213,7 +213,14 @@ fn check_inplace_with(target: &Tensor, allow_overlap: bool) -> Result<()> {
         bail!(Runtime, "Output {} of {} is a view and is being modified inplace. This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.", nr, short);
     }
     if is_grad_enabled() {
-        if let Some(base) = target.meta().view_base.clone() {
+        // (the base is taken out first: the meta lock must not be held while asking the target)
+        let view_base = target.meta().view_base.clone();
+        if let Some(base) = view_base {
+            if base.dtype() != target.dtype() && (base.requires_grad() || target.requires_grad()) {
+                // a real/imag view of a complex tensor (or the reverse): its history cannot be
+                // replayed on the base across dtypes
+                bail!(NotImplemented, "in-place writes to a real or imaginary view of a complex tensor that requires grad (or to a complex view of a real one) are not supported by ferrograd yet; write out of place (e.g. torch.complex(re, im))");
+            }
             if base.requires_grad() && base.is_leaf() {
                 bail!(Runtime, "a view of a leaf Variable that requires grad is being used in an in-place operation.");
             }

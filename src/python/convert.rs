@@ -255,7 +255,7 @@ pub fn from_numpy(arr: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             let np = arr.py().import("numpy")?;
             let pairs = arr.call_method1("__getitem__", ((pyo3::types::PyEllipsis::get(arr.py()), np.getattr("newaxis")?),))?.call_method1("view", (real,))?;
             let t = if size == 8 { borrow_array::<f32>(&pairs)? } else { borrow_array::<f64>(&pairs)? };
-            Ok(crate::ops::complex::view_as_complex_raw(&t)?)
+            Ok(crate::ops::complex::fresh_complex(&t)?)
         }
         // uint16/32/64 have no tensor dtype here yet: widened to int64 (a copy; uint64 values
         // above 2**63 wrap as in a C cast)

@@ -100,7 +100,7 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
         let pairs: Vec<f64> = try_with(2 * n, |i| if i % 2 == 0 { v[i / 2] } else { 0.0 })?;
         let mut pshape = shape.to_vec();
         pshape.push(2);
-        return crate::ops::complex::view_as_complex_raw(&from_f64s(&pairs, &pshape, dtype.to_real())?);
+        return crate::ops::complex::fresh_complex(&from_f64s(&pairs, &pshape, dtype.to_real())?);
     }
     let s = match dtype {
         DType::Bool => bool::wrap(try_with(n, |i| v[i] != 0.0)?),

@@ -262,6 +262,20 @@ def s_more_ops(torch):
     return out
 
 
+def s_inplace_grad(torch):
+    out = {}
+    for name, op in {"mul_": lambda y: y.mul_(1j), "imul": lambda y: y.__imul__(1 - 1j), "mul_t": lambda y: y.mul_(torch.tensor(2j)),
+                     "add_": lambda y: y.add_(1j), "sub_": lambda y: y.sub_(torch.tensor([1.0, 2.0])), "div_": lambda y: y.div_(1j),
+                     "mul_real": lambda y: y.mul_(2.0), "exp_": lambda y: y.exp_(), "neg_": lambda y: y.neg_(),
+                     "setitem": lambda y: y.__setitem__(0, 3 - 1j)}.items():
+        z = torch.tensor([1 + 1j, 2j], requires_grad=True)
+        y = z * 2
+        op(y)
+        (y * torch.tensor([1 + 2j, 3 - 1j])).real.sum().backward()
+        out[name] = {"y": plain(torch, y), "fn": type(y.grad_fn).__name__, "grad": plain(torch, z.grad)}
+    return out
+
+
 def s_random(torch):
     out = {}
     for seed in (0, 7):
@@ -284,6 +298,7 @@ SCENARIOS = {
     "constructors": s_constructors, "reductions": s_reductions, "matmul": s_matmul,
     "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
     "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random, "more_ops": s_more_ops,
+    "inplace_grad": s_inplace_grad,
 }
 
 
