@@ -84,7 +84,9 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
     let dims: &[usize] = if shape.is_empty() { &[] } else { dims };
     if x.dtype().is_complex() {
         // sums of the real view (its pair dim is last: the dims keep their numbers)
-        crate::ensure!(op == ReduceOp::Sum, NotImplemented, "\"{}_cpu\" not implemented for '{}'", op.name(), x.dtype().scalar_name());
+        if op != ReduceOp::Sum {
+            return Err(super::complex::unsupported(&format!("{}_cpu", op.name()), x.dtype()));
+        }
         let rt = out_dtype.to_real();
         return super::complex::reduce_raw(x, |r| reduce_raw(r, dims, keepdim, op, rt, identity));
     }
