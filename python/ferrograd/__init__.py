@@ -182,13 +182,14 @@ from .func import _batched  # noqa: E402
 _vmap_active = _batched._active
 
 
-def _vmappable(fn, name=None):
+def _vmappable(fn, name=None, random=False):
     """``fn`` that hands calls with BatchedTensor arguments (inside ``func.vmap``) to the
-    batching rules; otherwise an integer test (the wrapper's frame costs ~0.1 µs a call)."""
+    batching rules (``random``: every call inside vmap, as it draws random numbers); otherwise
+    an integer test (the wrapper's frame costs ~0.1 µs a call)."""
     name = name or fn.__name__
 
     def wrapper(*args, **kwargs):
-        if _vmap_active[0] and _batched._any_bt(args, kwargs):
+        if _vmap_active[0] and (_batched._any_bt(args, kwargs) or random and _batched.random_active()):
             return _batched.fn_call(fn, name, args, kwargs)
         return fn(*args, **kwargs)
 
@@ -198,9 +199,61 @@ def _vmappable(fn, name=None):
     return wrapper
 
 
-for _name in ("cat concat concatenate stack where zeros_like ones_like empty_like full_like rand_like "
-              "randn_like randint_like bernoulli multinomial").split():
+for _name in "cat concat concatenate stack where zeros_like ones_like empty_like full_like".split():
     globals()[_name] = _vmappable(globals()[_name], "cat" if _name.startswith("conc") else _name)
+
+_random_active = _batched.random_active
+
+
+def _random(fn, kind, name=None):
+    """``fn`` draws random numbers: inside ``func.vmap`` its calls go through vmap's randomness
+    rules (``_batched.random_call``), batched operands or not; otherwise an integer test."""
+    name = name or fn.__name__
+
+    def wrapper(*args, **kwargs):
+        if _vmap_active[0] and _random_active():
+            return _batched.random_call(kind, fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = fn.__doc__ or _RANDOM_DOCS.get(name)
+    wrapper.__wrapped__ = fn
+    return wrapper
+
+
+_RANDOM_DOCS = {
+    "rand": "A tensor of ``size`` filled from the uniform distribution on [0, 1) (torch's CPU stream).",
+    "randn": "A tensor of ``size`` filled from the standard normal distribution (torch's CPU stream).",
+    "randint": "A tensor of ``size`` filled with integers uniform in [low, high) (torch's CPU stream).",
+    "randperm": "A random permutation of ``0 .. n-1`` (torch's CPU stream).",
+    "multinomial": "``num_samples`` indices drawn from the rows of ``input`` as weights (torch's CPU stream).",
+    "bernoulli": "0/1 draws with the probabilities in ``input`` (torch's CPU stream).",
+}
+
+
+for _name, _kind in (("rand", "factory"), ("randn", "factory"), ("randint", "randint"),
+                     ("randperm", "randperm"), ("normal", "normal"), ("bernoulli", "pointwise"),
+                     ("multinomial", "multinomial"), ("rand_like", "like"), ("randn_like", "like"),
+                     ("randint_like", "like")):
+    globals()[_name] = _random(globals()[_name], _kind, _name)
+
+
+def _random_method(name, kind):
+    meth = getattr(Tensor, name)
+
+    def method(self, *args, **kwargs):
+        if _vmap_active[0] and _random_active():
+            return _batched.random_call(kind, name if kind == "inplace" else meth, (self,) + args, kwargs)
+        return meth(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = meth.__doc__
+    return method
+
+
+for _name, _kind in _batched.RANDOM_METHODS.items():
+    if hasattr(Tensor, _name):
+        setattr(Tensor, _name, _random_method(_name, _kind))
 
 
 # ---- functions that are Tensor methods -------------------------------------------------
@@ -241,7 +294,7 @@ for _name in (
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
-    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor multinomial "
+    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))

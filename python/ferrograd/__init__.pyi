@@ -556,7 +556,7 @@ def bitwise_or(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] =
     """Bitwise OR of integer or bool tensors."""
 def bitwise_xor(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] = None) -> Tensor:
     """Bitwise XOR of integer or bool tensors."""
-def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *, generator: Optional[Generator] = None) -> Tensor:
+def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *, generator: Optional[Generator] = None, out: Optional[Tensor] = None) -> Tensor:
     """Indices sampled from the multinomial distribution given by the rows of ``input``."""
 
 __all__ = [

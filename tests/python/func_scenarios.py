@@ -184,6 +184,86 @@ def vmap_randomness(torch):
     return {"same": V(same), "after_same": V(after_same), "different": V(diff)}
 
 
+def vmap_random_rules(torch):
+    """vmap's rules for random ops: every randomness mode, batched and unbatched operands, sizes
+    above the generator's vectorised thresholds, nesting, chunks, modules with dropout."""
+    func = torch.func
+    F = torch.nn.functional
+    res = {}
+
+    def run(name, f, *args, in_dims=0, chunk_size=None, modes=("different", "same", "error")):
+        for rnd in modes:
+            torch.manual_seed(3)
+            try:
+                out = func.vmap(f, in_dims=in_dims, randomness=rnd, chunk_size=chunk_size)(*args)
+                res[f"{name}_{rnd}"] = {"out": V(out.float()), "after": V(torch.rand(2))}
+            except Exception as e:  # noqa: BLE001 - the type and message are the result
+                res[f"{name}_{rnd}"] = {"type": type(e).__name__, "msg": str(e)}
+
+    x = torch.zeros(4, 6)
+    big = torch.zeros(3, 40)
+    run("rand", lambda a: a + torch.rand(6), x)
+    run("rand_size_kw", lambda a: a + torch.randn(size=(2, 3)).flatten(), x)
+    run("randn_big", lambda a: a + torch.randn(40), big)
+    run("rand_like", lambda a: torch.rand_like(a), big)
+    run("randn_like_unbatched", lambda a, b: a + torch.randn_like(b), big, torch.zeros(40), in_dims=(0, None))
+    run("randint", lambda a: a + torch.randint(3, 9, (6,)), x)
+    run("randint_high", lambda a: a + torch.randint(5, size=(6,)), x)
+    run("randint_like", lambda a: torch.randint_like(a, 10), x)
+    run("randperm", lambda a: a + torch.randperm(6), x)
+    run("normal_float", lambda a: a + torch.normal(2.0, 3.0, (6,)), x)
+    run("normal_mean_tensor", lambda a: torch.normal(a, 0.5), x)
+    run("normal_std_tensor_unbatched", lambda a, s: a + torch.normal(1.0, s), x, torch.ones(6), in_dims=(0, None))
+    run("uniform_", lambda a: a.clone().uniform_(-2, 2), big)
+    run("normal_method", lambda a: a.clone().normal_(1.0, 2.0), big)
+    run("exponential_", lambda a: a.clone().exponential_(2.0), x)
+    run("random_", lambda a: a.clone().random_(0, 7), x)
+    run("bernoulli_float", lambda a: a.clone().bernoulli_(0.3), big)
+    run("uniform_unbatched", lambda a: a + torch.empty(6).uniform_(), x)
+    run("bernoulli", lambda a: torch.bernoulli(a + 0.4), big)
+    run("bernoulli_method_p", lambda a: (a + 0.5).bernoulli(0.25), x)
+    run("bernoulli_unbatched", lambda a, p: a + torch.bernoulli(p), x, torch.full((6,), 0.5), in_dims=(0, None))
+    run("multinomial", lambda a: torch.multinomial(a + 1, 3), x)
+    run("multinomial_2d", lambda a: torch.multinomial(a.reshape(2, 3) + 1, 2, replacement=True), x)
+    run("multinomial_unbatched", lambda a, p: torch.multinomial(p, 4) + a[:4].long(), x, torch.ones(6), in_dims=(0, None))
+    run("dropout", lambda a: F.dropout(a + 1, 0.5), big)
+    run("dropout_unbatched", lambda a, b: a + F.dropout(b, 0.3), big, torch.ones(40), in_dims=(0, None))
+    run("dropout_eval", lambda a: F.dropout(a + 1, 0.5, training=False), x)
+    run("dropout2d", lambda a: F.dropout2d(a + 1, 0.5), torch.zeros(3, 2, 4, 5))
+    run("nn_init_unbatched", lambda a: a + torch.nn.init.normal_(torch.empty(6)), x)
+    run("chunks", lambda a: a + torch.rand(40), big, chunk_size=2, modes=("different", "same"))
+    run("nested", lambda a: func.vmap(lambda b: b + torch.rand(5), randomness="different")(a),
+        torch.zeros(2, 3, 5), modes=("different", "same"))
+    run("nested_same_inside", lambda a: func.vmap(lambda b: b + torch.rand(5), randomness="same")(a),
+        torch.zeros(2, 3, 5), modes=("different", "same", "error"))
+    run("nested_randperm", lambda a: func.vmap(lambda b: b + torch.randperm(4), randomness="different")(a),
+        torch.zeros(2, 3, 4), modes=("different",))
+
+    torch.manual_seed(0)
+    models = [torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Dropout(0.4), torch.nn.Linear(8, 2))
+              for _ in range(3)]
+    params, buffers = func.stack_module_state(models)
+    base = models[0]
+
+    def fmodel(p, b, inp):
+        return func.functional_call(base, (p, b), (inp,))
+
+    data = torch.randn(4, 5)
+    torch.manual_seed(11)
+    res["ensemble_dropout"] = V(func.vmap(fmodel, in_dims=(0, 0, None), randomness="different")(params, buffers, data))
+    torch.manual_seed(11)
+    res["ensemble_dropout_same"] = V(func.vmap(fmodel, in_dims=(0, 0, None), randomness="same")(params, buffers, data))
+    torch.manual_seed(5)
+    w = torch.randn(6)
+
+    def loss(w, xi):
+        return (F.dropout(xi * w, 0.5) ** 2).sum()
+
+    torch.manual_seed(12)
+    res["per_example_grad_dropout"] = V(func.vmap(func.grad(loss), in_dims=(None, 0), randomness="different")(w, torch.ones(4, 6)))
+    return res
+
+
 def functional_call_scenarios(torch):
     func = torch.func
     nn = torch.nn
@@ -376,6 +456,6 @@ def checkpoint_determinism(torch):
 
 
 SCENARIOS = [grad_nested_closure, grad_argnums_and_errors, grad_pytree_and_flags, vjp_scenarios,
-             jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness,
+             jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness, vmap_random_rules,
              functional_call_scenarios, forward_ad_scenarios, forward_over_reverse_hvp,
              custom_function_multi_output, checkpoint_scenarios, checkpoint_determinism, checkpoint_sequential_scenarios]

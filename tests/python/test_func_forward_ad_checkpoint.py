@@ -77,20 +77,38 @@ def test_vmap_runs_the_function_once_with_batching_rules():
     assert out.tolist() == [[2.0] * 3] * 4
 
 
+def test_vmap_random_ops_run_batched():
+    seen = []
+
+    def f(r):
+        seen.append((tuple(r.shape), type(r).__name__))
+        return ferrograd.nn.functional.dropout(r + ferrograd.rand(3), 0.5)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no loop: random ops have rules
+        out = ferrograd.func.vmap(f, randomness="different")(ferrograd.zeros(4, 3))
+    assert seen == [((3,), "BatchedTensor")]
+    assert out.shape == (4, 3) and not bool((out[0] == out[1]).all())
+
+
 def test_vmap_loops_where_only_a_loop_can_answer():
     seen = []
 
     def f(r):
         seen.append(tuple(r.shape))
-        return r + ferrograd.rand(3)
+        return ferrograd.normal(r, ferrograd.ones(3))  # normal(Tensor, Tensor) has no rule
 
     ferrograd.func._vmap_warned = False  # the notice is shown once per process
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
+        ferrograd.manual_seed(0)
         out = ferrograd.func.vmap(f, randomness="different")(ferrograd.zeros(4, 3))
-    assert seen == [(3,)] * 4  # randomness="different" draws per example: a loop
+    assert seen == [(3,)] * 5  # the batched attempt, then once per example
     assert out.shape == (4, 3) and not bool((out[0] == out[1]).all())
     assert any("once per batch element" in str(x.message) for x in w)
+    ferrograd.manual_seed(0)
+    first = ferrograd.normal(ferrograd.zeros(3), ferrograd.ones(3))
+    assert out[0].tolist() == first.tolist()  # the loop starts from the generator's state at the call
 
 
 def test_dual_tangents_forgotten_after_exit():

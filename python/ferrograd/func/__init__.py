@@ -200,6 +200,68 @@ def _lift(x):
     return leaf
 
 
+class _Batch:
+    """Where a transform runs.  Inside a batched vmap (``lvl``, ``batch`` examples) a transform
+    works on the physical tensors of that level's BatchedTensors, every example with its own
+    copy of each input (batched inputs have one; unbatched ones are expanded, a stride-0 view):
+    the examples share nothing, so one pass over the whole batch gives each example's
+    derivatives, which is PyTorch's vmap(grad/vjp/jvp/jacrev/jacfwd(f)).  Outside vmap
+    (``lvl`` 0) every method is the identity."""
+
+    __slots__ = ("lvl", "batch", "lead")
+
+    def __init__(self, lvl, batch):
+        self.lvl = lvl
+        self.batch = batch
+        self.lead = (batch,) if lvl else ()
+
+    def phys(self, x):
+        """The physical tensor of a logical one (an unbatched one expanded along the batch)."""
+        if not self.lvl:
+            return x
+        BT = _batched.BatchedTensor
+        v = x._v if type(x) is BT and x._lvl == self.lvl else x.unsqueeze(0).expand(self.batch, *x.shape)
+        if type(v) is BT:
+            raise _batched._NeedLoop()  # batched at an outer level too: the loop runs it
+        return v
+
+    def lift(self, x):
+        """A differentiable stand-in (``_lift``) for the physical tensor of ``x``."""
+        import ferrograd
+
+        if not isinstance(x, ferrograd.Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
+        return _lift(self.phys(x))
+
+    def wrap(self, values):
+        """Physical tensors back as the logical ones the function sees."""
+        if not self.lvl:
+            return list(values)
+        return [_batched.BatchedTensor(v, self.lvl) for v in values]
+
+    def logical_shape(self, v):
+        return tuple(v.shape[len(self.lead):])
+
+
+_NO_BATCH = _Batch(0, 0)
+
+
+def _batch_of(*trees):
+    """The ``_Batch`` of a transform called with ``trees`` as its inputs."""
+    if _batched._active[0]:
+        lvl, batch = _batched._top(_flatten(trees)[0])
+        if lvl:
+            return _Batch(lvl, batch)
+    return _NO_BATCH
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
 def _external(flat):
     import ferrograd
 
@@ -262,18 +324,15 @@ def grad_and_value(func, argnums=0, has_aux=False):
         argnums_w, diff = _slice_argnums(args, argnums)
         flat, spec = _flatten(diff)
         keep = outer > 0 or _external(flat)
-        if _batched._active[0]:
-            lvl, batch = _batched._top(_flatten((args, kwargs))[0])
-            if lvl:
-                return _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, keep,
-                                               lvl, batch)
+        b = _batch_of(args, kwargs)  # inside vmap: per-example gradients in one backward pass
         with ferrograd.enable_grad():
-            lifted = [_lift(x) for x in flat]
-            new_args = _replace_args(args, _unflatten(lifted, spec), argnums_w)
+            lifted = [b.lift(x) for x in flat]
+            new_args = _replace_args(args, _unflatten(b.wrap(lifted), spec), argnums_w)
             output = _call(func, new_args, kwargs)
             output, aux = _split_grad_output(output, has_aux)
-            grads = _grads([output], lifted, [ferrograd.ones_like(output)], create_graph=True)
-        g = _finish(_unflatten(grads, spec), keep)
+            out = b.phys(output)
+            grads = _grads([out], lifted, [ferrograd.ones_like(out)], create_graph=True)
+        g = _finish(_unflatten(b.wrap(grads), spec), keep)
         value = _finish(output, keep)
         if has_aux:
             return g, (value, _finish(aux, keep))
@@ -304,40 +363,6 @@ def _split_grad_output(output, has_aux):
             f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
             "APIs instead?")
     return output, aux
-
-
-def _grad_and_value_batched(func, args, kwargs, argnums_w, flat, spec, has_aux, keep, lvl, batch):
-    """``grad_and_value`` inside a batched vmap: per-example gradients in one backward pass.
-
-    Every differentiated input gets its own copy per example (batched inputs already have
-    one; unbatched ones are expanded along the batch, a stride-0 view), so the examples share
-    nothing and the gradient of the summed per-example outputs w.r.t. the physical copies is
-    each example's gradient, which is what PyTorch's vmap(grad(f)) returns."""
-    import ferrograd
-
-    BT = _batched.BatchedTensor
-    with ferrograd.enable_grad():
-        phys = []
-        for x in flat:
-            if not isinstance(x, ferrograd.Tensor):
-                raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-            v = x._v if type(x) is BT and x._lvl == lvl else x.unsqueeze(0).expand(batch, *x.shape)
-            if type(v) is BT:
-                raise _batched._NeedLoop()  # batched at an outer level too: the loop runs it
-            v = v.view_as(v) if v.requires_grad else v.detach().requires_grad_(True)
-            phys.append(v)
-        new_args = _replace_args(args, _unflatten([BT(v, lvl) for v in phys], spec), argnums_w)
-        output = _call(func, new_args, kwargs)
-        output, aux = _split_grad_output(output, has_aux)
-        out_phys = output._v if type(output) is BT and output._lvl == lvl else output.expand(batch)
-        if type(out_phys) is BT:
-            raise _batched._NeedLoop()
-        grads = _grads([out_phys], phys, [ferrograd.ones_like(out_phys)], create_graph=True)
-    g = _finish(_unflatten([BT(t, lvl) for t in grads], spec), keep)
-    value = _finish(output, keep)
-    if has_aux:
-        return g, (value, _finish(aux, keep))
-    return g, value
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -373,12 +398,12 @@ def vjp(func, *primals, has_aux=False):
     products, one per primal (a tuple)."""
     import ferrograd
 
-    _batched.refuse(primals)  # inside a batched vmap only its loop runs vjp
     flat, spec = _flatten(primals)
     keep = _depth > 0 or _external(flat)
+    b = _batch_of(primals)
     with ferrograd.enable_grad():
-        lifted = [_lift(x) for x in flat]
-        output = _call(func, _unflatten(lifted, spec), {})
+        lifted = [b.lift(x) for x in flat]
+        output = _call(func, _unflatten(b.wrap(lifted), spec), {})
         aux = None
         if has_aux:
             if not (isinstance(output, tuple) and len(output) == 2):
@@ -394,6 +419,7 @@ def vjp(func, *primals, has_aux=False):
                 raise RuntimeError(
                     "vjp(f, ...): All outputs of f must be floating-point or complex Tensors, "
                     f"got Tensor with dtype {o.dtype}")
+        out_phys = [b.phys(o) for o in flat_out]
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
         if create_graph is None:
@@ -409,8 +435,8 @@ def vjp(func, *primals, has_aux=False):
                     f"Mismatch in shape: grad_output[0] has a shape of {c.shape} and output[0] "
                     f"has a shape of {o.shape}.")
         with ferrograd.enable_grad():
-            grads = _grads(flat_out, lifted, flat_ct, create_graph=keep and create_graph)
-        return _finish(_unflatten(grads, spec), keep)
+            grads = _grads(out_phys, lifted, [b.phys(c) for c in flat_ct], create_graph=keep and create_graph)
+        return _finish(_unflatten(b.wrap(grads), spec), keep)
 
     result = _finish(output, keep)
     if has_aux:
@@ -452,7 +478,6 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """``(func(*primals), J @ tangents)``: the Jacobian-vector product."""
     import ferrograd
 
-    _batched.refuse(primals, tangents)  # inside a batched vmap only its loop runs jvp
     api = "jvp(f, primals, tangents)"
     if not isinstance(primals, tuple):
         raise RuntimeError(f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
@@ -476,14 +501,16 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                 f"original Tensor, this is not supported. Tensor is of size {list(p.shape)} while "
                 f"the given forward gradient is of size {list(t.shape)}.")
     keep = _depth > 0 or _external(flat_p + flat_t)
+    b = _batch_of(primals, tangents)
     if not strict and not _C._fw_level_exists():
-        return _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api)
+        return _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api, b)
     # nested in another forward-mode transform (one dual level exists at a time): the JVP
     # by the double-vjp identity J t = d/du <J^T u, t>
     with ferrograd.enable_grad():
-        lifted = [_lift(x) for x in flat_p]
-        output = _call(func, _unflatten(lifted, p_spec), {})
+        lifted = [b.lift(x) for x in flat_p]
+        output = _call(func, _unflatten(b.wrap(lifted), p_spec), {})
         output, aux, flat_out, out_spec = _jvp_outputs(output, has_aux, api)
+        flat_out = [b.phys(o) for o in flat_out]
         if strict:
             from ..autograd import grad as _agrad
 
@@ -496,8 +523,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                         "jvp(f, primals, tangents, strict=True): The output of f is independent of "
                         "the inputs. This is not allowed with strict=True.")
         us, gs = _double_vjp_setup(flat_out, lifted)
-        tans = _double_vjp_apply(flat_out, us, gs, flat_t, create_graph=keep)
-    out = (_finish(output, keep), _finish(_unflatten(tans, out_spec), keep))
+        tans = _double_vjp_apply(flat_out, us, gs, [b.phys(t) for t in flat_t], create_graph=keep)
+    out = (_finish(output, keep), _finish(_unflatten(b.wrap(tans), out_spec), keep))
     if has_aux:
         return out + (_finish(aux, keep),)
     return out
@@ -522,20 +549,23 @@ def _jvp_outputs(output, has_aux, api, not_tensor="expected f(*args) to return o
     return output, aux, flat_out, out_spec
 
 
-def _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api):
-    """``jvp`` by forward-mode AD: ``func`` runs once on dual tensors."""
+def _jvp_forward(func, flat_p, p_spec, flat_t, has_aux, keep, api, b):
+    """``jvp`` by forward-mode AD: ``func`` runs once on dual tensors (inside vmap, on the
+    physical ones: each example carries its own tangent)."""
     import ferrograd
     from ..autograd import forward_ad as fwAD
 
     with fwAD.dual_level():
-        duals = [fwAD.make_dual(p, t.to(p.dtype) if t.dtype != p.dtype else t) for p, t in zip(flat_p, flat_t)]
-        output = _call(func, _unflatten(duals, p_spec), {})
+        duals = [fwAD.make_dual(b.phys(p), b.phys(t.to(p.dtype) if t.dtype != p.dtype else t))
+                 for p, t in zip(flat_p, flat_t)]
+        output = _call(func, _unflatten(b.wrap(duals), p_spec), {})
         output, aux, flat_out, out_spec = _jvp_outputs(output, has_aux, api)
         tans = []
         for o in flat_out:
+            o = b.phys(o)
             t = fwAD.unpack_dual(o).tangent
             tans.append(ferrograd.zeros_like(o) if t is None else t)
-    out = (_finish(output, keep), _finish(_unflatten(tans, out_spec), keep))
+    out = (_finish(output, keep), _finish(_unflatten(b.wrap(tans), out_spec), keep))
     if has_aux:
         return out + (_finish(aux, keep),)
     return out
@@ -545,15 +575,15 @@ def linearize(func, *primals):
     """``(func(*primals), jvp_fn)`` where ``jvp_fn(*tangents)`` evaluates the JVP at ``primals``."""
     import ferrograd
 
-    _batched.refuse(primals)
-
     flat_p, p_spec = _flatten(primals)
     keep = _depth > 0 or _external(flat_p)
+    b = _batch_of(primals)
     with ferrograd.enable_grad():
-        lifted = [_lift(x) for x in flat_p]
-        output = _call(func, _unflatten(lifted, p_spec), {})
+        lifted = [b.lift(x) for x in flat_p]
+        output = _call(func, _unflatten(b.wrap(lifted), p_spec), {})
         flat_out, out_spec = _flatten(output)
         _check_outputs_tensors(flat_out, "linearize(f, *primals)")
+        flat_out = [b.phys(o) for o in flat_out]
         us, gs = _double_vjp_setup(flat_out, lifted)
 
     def jvp_fn(*tangents):
@@ -563,8 +593,8 @@ def linearize(func, *primals):
                 "Expected the tangents to have the same structure as the primals passed to "
                 f"linearize: primals {p_spec!r}, tangents {t_spec!r}")
         with ferrograd.enable_grad():
-            tans = _double_vjp_apply(flat_out, us, gs, flat_t, create_graph=keep)
-        return _finish(_unflatten(tans, out_spec), keep)
+            tans = _double_vjp_apply(flat_out, us, gs, [b.phys(t) for t in flat_t], create_graph=keep)
+        return _finish(_unflatten(b.wrap(tans), out_spec), keep)
 
     return _finish(output, keep), jvp_fn
 
@@ -572,18 +602,29 @@ def linearize(func, *primals):
 # ---- jacrev / jacfwd / hessian ---------------------------------------------------------
 
 def _jac_prepare(func, args, kwargs, argnums, api, has_aux):
-    _batched.refuse(args, kwargs)  # inside a batched vmap only its loop runs jacrev/jacfwd
     argnums_w, diff = _slice_argnums(args, argnums)
     flat_in, in_spec = _flatten(diff)
     keep = _depth > 0 or _external(flat_in)
-    lifted = [_lift(x) for x in flat_in]
+    b = _batch_of(args, kwargs)
+    lifted = [b.lift(x) for x in flat_in]
     for x in lifted:
         if x.dtype.is_complex:
             raise RuntimeError(f"{api}: Expected all inputs to be real but received complex tensor")
-    new_args = _replace_args(args, _unflatten(lifted, in_spec), argnums_w)
+    new_args = _replace_args(args, _unflatten(b.wrap(lifted), in_spec), argnums_w)
     output, aux, flat_out, out_spec = _jvp_outputs(
         _call(func, new_args, kwargs), has_aux, api, "Expected f to return only tensors")
-    return argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep
+    return argnums_w, lifted, in_spec, output, [b.phys(o) for o in flat_out], out_spec, aux, keep, b
+
+
+def _jac_block(cols, o, x, b, dim):
+    """One Jacobian block (output ``o``, input ``x``, both physical) from its rows/columns
+    ``cols`` stacked along ``dim``, shaped ``o``'s logical shape + ``x``'s."""
+    import ferrograd
+
+    shape = b.lead + b.logical_shape(o) + b.logical_shape(x)
+    if not cols:
+        return ferrograd.zeros(shape, dtype=o.dtype)
+    return ferrograd.stack(cols, dim=dim).reshape(shape)
 
 
 def _assemble(blocks, flat_out, out_spec, argnums_w, in_spec):
@@ -603,26 +644,16 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         import ferrograd
 
         with ferrograd.enable_grad():
-            argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep = _jac_prepare(
+            argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep, b = _jac_prepare(
                 func, args, kwargs, argnums, "jacrev", has_aux)
             blocks = []
             for o in flat_out:
-                n = o.numel()
                 rows = [[] for _ in lifted]
-                for k in range(n):
-                    e = ferrograd.zeros(n, dtype=o.dtype)
-                    e[k] = 1.0
-                    gs = _grads([o], lifted, [e.reshape(o.shape)], create_graph=keep)
+                for k in range(_numel(b.logical_shape(o))):
+                    gs = _grads([o], lifted, [_basis(o, k, b)], create_graph=keep)
                     for j, g in enumerate(gs):
                         rows[j].append(g)
-                row = []
-                for j, x in enumerate(lifted):
-                    if n == 0:
-                        jac = ferrograd.zeros(tuple(o.shape) + tuple(x.shape), dtype=o.dtype)
-                    else:
-                        jac = ferrograd.stack(rows[j]).reshape(tuple(o.shape) + tuple(x.shape))
-                    row.append(jac)
-                blocks.append(row)
+                blocks.append(b.wrap(_jac_block(rows[j], o, x, b, len(b.lead)) for j, x in enumerate(lifted)))
         result = _finish(_assemble(blocks, flat_out, out_spec, argnums_w, in_spec), keep)
         if has_aux:
             return result, _finish(aux, keep)
@@ -643,26 +674,18 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
         with ferrograd.enable_grad():
             state = ferrograd.get_rng_state()
-            argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep = _jac_prepare(
+            argnums_w, lifted, in_spec, output, flat_out, out_spec, aux, keep, b = _jac_prepare(
                 func, args, kwargs, argnums, "jacfwd", has_aux)
             if randomness == "error" and not ferrograd.equal(state, ferrograd.get_rng_state()):
                 raise RuntimeError(_RANDOM_ERROR)
             cols = [[[] for _ in lifted] for _ in flat_out]
             if not _C._fw_level_exists():
                 _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, cols,
-                                state if randomness == "same" else None)
+                                state if randomness == "same" else None, b)
             else:
-                _jacfwd_columns_nested(flat_out, lifted, keep, cols)
-            blocks = []
-            for i, o in enumerate(flat_out):
-                row = []
-                for j, x in enumerate(lifted):
-                    if x.numel() == 0:
-                        jac = ferrograd.zeros(tuple(o.shape) + tuple(x.shape), dtype=o.dtype)
-                    else:
-                        jac = ferrograd.stack(cols[i][j], dim=-1).reshape(tuple(o.shape) + tuple(x.shape))
-                    row.append(jac)
-                blocks.append(row)
+                _jacfwd_columns_nested(flat_out, lifted, keep, cols, b)
+            blocks = [b.wrap(_jac_block(cols[i][j], o, x, b, -1) for j, x in enumerate(lifted))
+                      for i, o in enumerate(flat_out)]
         result = _finish(_assemble(blocks, flat_out, out_spec, argnums_w, in_spec), keep)
         if has_aux:
             return result, _finish(aux, keep)
@@ -671,15 +694,17 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     return wrapper
 
 
-def _basis(x, k):
+def _basis(x, k, b):
+    """The ``k``-th basis tensor of physical ``x``'s logical shape (spread over the batch)."""
     import ferrograd
 
-    e = ferrograd.zeros(x.numel(), dtype=x.dtype)
+    shape = b.logical_shape(x)
+    e = ferrograd.zeros(_numel(shape), dtype=x.dtype)
     e[k] = 1.0
-    return e.reshape(x.shape)
+    return b.phys(e.reshape(shape))
 
 
-def _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, cols, same_state):
+def _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, cols, same_state, b):
     """The Jacobian's columns by forward-mode AD: ``func`` runs on dual inputs once per input
     element (``cols[i][j]`` gets output ``i``'s tangents along input ``j``'s basis); with
     ``same_state`` (randomness="same") every run starts from that generator state."""
@@ -687,30 +712,31 @@ def _jacfwd_columns(func, args, kwargs, argnums_w, lifted, in_spec, has_aux, col
     from ..autograd import forward_ad as fwAD
 
     for j, x in enumerate(lifted):
-        for k in range(x.numel()):
+        for k in range(_numel(b.logical_shape(x))):
             if same_state is not None:
                 # randomness="same": every column sees the primal evaluation's random draws
                 ferrograd.set_rng_state(same_state)
             with fwAD.dual_level():
-                duals = [fwAD.make_dual(xx, _basis(xx, k) if jj == j else ferrograd.zeros_like(xx))
+                duals = [fwAD.make_dual(xx, _basis(xx, k, b) if jj == j else ferrograd.zeros_like(xx))
                          for jj, xx in enumerate(lifted)]
-                out = _call(func, _replace_args(args, _unflatten(duals, in_spec), argnums_w), kwargs)
+                out = _call(func, _replace_args(args, _unflatten(b.wrap(duals), in_spec), argnums_w), kwargs)
                 if has_aux:
                     out = out[0]
                 for i, o in enumerate(_flatten(out)[0]):
+                    o = b.phys(o)
                     t = fwAD.unpack_dual(o).tangent
                     cols[i][j].append(ferrograd.zeros_like(o) if t is None else t)
 
 
-def _jacfwd_columns_nested(flat_out, lifted, keep, cols):
+def _jacfwd_columns_nested(flat_out, lifted, keep, cols, b):
     """The columns by the double-vjp identity ``J t = d/du <J^T u, t>``, for a jacfwd nested in
     another forward-mode transform (one dual level exists at a time)."""
     import ferrograd
 
     us, gs = _double_vjp_setup(flat_out, lifted)
     for j, x in enumerate(lifted):
-        for k in range(x.numel()):
-            tangents = [_basis(x, k) if jj == j else ferrograd.zeros_like(xx) for jj, xx in enumerate(lifted)]
+        for k in range(_numel(b.logical_shape(x))):
+            tangents = [_basis(x, k, b) if jj == j else ferrograd.zeros_like(xx) for jj, xx in enumerate(lifted)]
             tans = _double_vjp_apply(flat_out, us, [g if jj == j else None for jj, g in enumerate(gs)],
                                      tangents, create_graph=keep)
             for i, t in enumerate(tans):
@@ -724,9 +750,7 @@ def hessian(func, argnums=0):
 
 # ---- vmap ------------------------------------------------------------------------------
 
-_RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
-                 "use the 'same' or 'different' randomness flags on vmap or perform the "
-                 "randomness operation out of vmap")
+_RANDOM_ERROR = _batched._RANDOM_ERROR
 
 
 def _get_name(func):
@@ -793,14 +817,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                 f"{sizes} for the mapped dimension")
         batch = sizes[0]
-        start_state = ferrograd.get_rng_state() if randomness in ("error", "same") else None
-        if randomness != "different" and not _batched_disabled[0]:
+        start_state = ferrograd.get_rng_state()
+        if not _batched_disabled[0]:
             try:
                 if chunk_size is not None and chunk_size < batch:
                     out = _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name,
-                                        chunk_size)
+                                        chunk_size, randomness)
                 else:
-                    out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name)
+                    out = _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name,
+                                        randomness)
             except _batched._NeedLoop:
                 pass  # an op only a loop can run (see _batched): rerun the whole function as one
             except TypeError as e:
@@ -813,8 +838,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                 if randomness == "error" and not ferrograd.equal(start_state, ferrograd.get_rng_state()):
                     raise RuntimeError(_RANDOM_ERROR)
                 return out
-            if start_state is not None:
-                ferrograd.set_rng_state(start_state)
+            ferrograd.set_rng_state(start_state)
         if batch == 0:
             raise RuntimeError(
                 f"vmap({name}, ...): this function runs once per batch element here and the "
@@ -837,30 +861,39 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 _batched_disabled = [False]  # tests flip it to compare the batched path with the loop
 
 
-def _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name):
-    """One call of ``func`` on BatchedTensors (the batching rules of ``_batched``)."""
+def _vmap_batched(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name, randomness):
+    """One call of ``func`` on BatchedTensors (the batching rules of ``_batched``; random ops
+    follow ``randomness``)."""
     _batched._next_level[0] += 1
     lvl = _batched._next_level[0]
     _batched._active[0] += 1
+    _batched.push_mode(lvl, batch, randomness)
+    returned = False
     try:
         wrapped = [a if d is None else _batched.BatchedTensor(_batched._movedim(a, d, 0) if d else a, lvl)
                    for d, a in zip(dims, flat_args)]
         out = func(*_unflatten(wrapped, args_spec), **kwargs)
-        return _unwrap_outputs(out, out_dims, name, lvl, batch)
+        returned = True
     finally:
+        _batched.pop_mode(returned)
         _batched._active[0] -= 1
+    return _unwrap_outputs(out, out_dims, name, lvl, batch)
 
 
-def _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name, chunk_size):
+def _vmap_chunked(func, flat_args, dims, args_spec, kwargs, batch, out_dims, name, chunk_size, randomness):
     """``chunk_size``: the batched run on ``chunk_size`` examples at a time (bounding memory),
-    the chunks' outputs concatenated along their out_dims."""
+    the chunks' outputs concatenated along their out_dims.  With ``randomness="same"`` every
+    chunk starts from the same generator state (PyTorch's ``_chunked_vmap``)."""
     import ferrograd
 
     parts = []
+    state = ferrograd.get_rng_state() if randomness == "same" else None
     for start in range(0, batch, chunk_size):
         n = min(chunk_size, batch - start)
+        if state is not None:
+            ferrograd.set_rng_state(state)
         sliced = [a if d is None else a.narrow(d, start, n) for d, a in zip(dims, flat_args)]
-        parts.append(_vmap_batched(func, sliced, dims, args_spec, kwargs, n, out_dims, name))
+        parts.append(_vmap_batched(func, sliced, dims, args_spec, kwargs, n, out_dims, name, randomness))
     flat0, spec = _flatten(parts[0])
     flats = [_flatten(p)[0] for p in parts]
     if isinstance(parts[0], ferrograd.Tensor):

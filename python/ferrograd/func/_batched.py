@@ -374,6 +374,9 @@ class BatchedTensor:
         attr = _C.Tensor.__dict__.get(name)
         if attr is None:
             raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+        if name in _NEW_FACTORIES:
+            # new_zeros & co. of a BatchedTensor are batched, as in PyTorch (their rule)
+            return lambda *args, **kwargs: dispatch(name, (self,) + args, kwargs)
         if type(attr).__name__ == "function":
             # a Python-level Tensor method (to, float, new_zeros...): run it on the batched tensor
             return attr.__get__(self, BatchedTensor)
@@ -437,7 +440,7 @@ def _batched_among(args, kwargs, lvl):
     "tan tan_ tanh tanh_ sigmoid sigmoid_ relu relu_ sign reciprocal reciprocal_ floor floor_ ceil trunc "
     "round erf atan asin acos sinh cosh square clone contiguous detach isnan isinf isfinite logical_not "
     "bitwise_not float double half long int short char byte bool to type_as clamp clamp_ clip "
-    "clamp_min clamp_max fill_ zero_ copy_ normal_ uniform_ _to_dtype _to_device "
+    "clamp_min clamp_max fill_ zero_ copy_ _to_dtype _to_device "
     # binary / ternary
     "add add_ sub sub_ mul mul_ multiply div div_ divide true_divide pow pow_ maximum minimum eq ne lt le gt "
     "ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor floor_divide remainder fmod "
@@ -448,8 +451,6 @@ def _batched_among(args, kwargs, lvl):
     "__eq__ __ne__ __lt__ __le__ __gt__ __ge__ __neg__ __abs__ __invert__ __pos__ __iadd__ __isub__ "
     "__imul__ __itruediv__ __ifloordiv__ __imod__ __ipow__ __iand__ __ior__ __ixor__")
 def _pointwise(name, args, kwargs):
-    if name in ("normal_", "uniform_", "bernoulli_", "random_", "exponential_"):
-        raise _NeedLoop()
     lvl, _ = _top(args, kwargs)
     tensors = _tensor_args(args, kwargs)
     rank = max(_rank(t, lvl) for t in tensors)
@@ -939,7 +940,10 @@ def _setitem(name, args, kwargs):
 
 # -- factories from a batched tensor -------------------------------------------------------
 
-@_rule("new_zeros new_ones new_empty new_full new_tensor")
+_NEW_FACTORIES = ("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor")
+
+
+@_rule(" ".join(_NEW_FACTORIES))
 def _new(name, args, kwargs):
     lvl, batch = _top(args[:1])
     self_ = args[0]
@@ -1011,21 +1015,21 @@ def _fn_like(fn, args, kwargs):
     return BatchedTensor(fn(x._v, *args[1:], **kwargs), lvl)
 
 
-@_fn_rule("rand_like randn_like randint_like bernoulli multinomial gumbel_softmax")
-def _fn_random(fn, args, kwargs):
-    raise _NeedLoop()
-
-
-@_fn_rule("dropout dropout1d dropout2d dropout3d alpha_dropout feature_alpha_dropout rrelu")
+@_fn_rule("dropout dropout1d dropout2d dropout3d")
 def _fn_dropout(fn, args, kwargs):
-    names = ("input", "p", "training", "inplace") if fn.__name__ != "rrelu" else \
-        ("input", "lower", "upper", "training", "inplace")
-    kw = dict(zip(names, args))
+    """Dropout runs its decomposition (``empty_like``/``new_empty`` + ``bernoulli_``, as ATen's
+    on the CPU), whose ops have rules; an unbatched input under ``randomness="different"`` is
+    expanded along the batch first, as PyTorch's rule does, so each example gets its mask."""
+    kw = dict(zip(("input", "p", "training", "inplace"), args))
     kw.update(kwargs)
-    default_training = fn.__name__ != "rrelu"
-    if kw.get("training", default_training) and kw.get("p", 0.5) != 0:
-        raise _NeedLoop()  # random masks: vmap's randomness modes are the loop's
-    return fn(*args, **kwargs)  # the identity (or rrelu's fixed slope): ops with rules
+    x = kw.get("input")
+    if _modes and kw.get("training", True) and kw.get("p", 0.5) != 0 and _is_tensor(x):
+        lvl, batch, randomness = _modes[-1]
+        if randomness == "error":
+            raise RuntimeError(_RANDOM_ERROR)
+        if randomness == "different" and not _is_at(x, lvl):
+            kw["input"] = BatchedTensor(x.unsqueeze(0).expand(batch, *x.shape), lvl)
+    return fn(**kw)
 
 
 @_fn_rule("glu")
@@ -1272,3 +1276,242 @@ def _fn_layer_norm(fn, args, kwargs):
     if not _is_at(x, lvl) or _tensor_args((), kw) and any(_is_at(t, lvl) for t in _tensor_args((), kw)):
         return _loop("layer_norm", fn, (x,), kw)
     return BatchedTensor(fn(x._v, **kw), lvl)
+
+
+# ---- random ops: vmap's randomness modes ----------------------------------------------------
+# PyTorch's rules for random ops (functorch's BatchRulesRandomness) see every random op inside
+# vmap, batched operands or not, and apply each running vmap's ``randomness`` from the innermost
+# out: "error" raises, "different" draws for the whole batch at once (a leading batch dim of the
+# physical tensor, so the examples' values differ and the stream is PyTorch's), "same" draws once
+# for the logical shape.  The functions and BatchedTensor methods that draw come here
+# (``random_call``); a draw that bypasses them (an in-place random method of a plain tensor) is
+# seen as a change of the default generator's state between two rule calls: under "error" that
+# is PyTorch's error, under "different" the vmap reruns as a per-example loop, under "same" it
+# is what PyTorch does too (one draw shared by every example).
+
+_RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
+                 "use the 'same' or 'different' randomness flags on vmap or perform the "
+                 "randomness operation out of vmap")
+_SAME_BATCHED = ("Vmap does not currently support same randomness with a batched tensor input. "
+                 "Please file an issue with functorch")
+_DIFFERENT_INPLACE = ("vmap: Cannot ask for different inplace randomness on an unbatched tensor. This "
+                      "will appear like same randomness. If this is necessary for your usage, please "
+                      "file an issue with functorch.")
+
+_modes = []     # (level, batch size, randomness) of each running batched vmap, innermost last
+_seen = [None]  # the default generator's state after the last draw a rule made
+_raw = [0]      # > 0 while a rule runs the op itself: the random functions pass calls through
+
+
+def random_active():
+    """Whether a call of a random function must go through ``random_call``."""
+    return bool(_modes) and not _raw[0]
+
+
+def push_mode(lvl, batch, randomness):
+    if not _modes:
+        _seen[0] = _C.get_rng_state()
+    _modes.append((lvl, batch, randomness))
+
+
+def pop_mode(check):
+    """Leave the innermost batched vmap; ``check``: it returned, so look for untracked draws."""
+    try:
+        if check:
+            _check_untracked()
+    finally:
+        _modes.pop()
+        if not _modes:
+            _seen[0] = None
+
+
+def _check_untracked():
+    if _seen[0] is None:
+        return
+    now = _C.get_rng_state()
+    if not now.equal(_seen[0]):
+        modes = {m[2] for m in _modes}
+        if "error" in modes:
+            raise RuntimeError(_RANDOM_ERROR)
+        if "different" in modes:
+            raise _NeedLoop()
+        _seen[0] = now
+
+
+def random_call(kind, fn, args, kwargs):
+    """A random function or method (``kind``: how its operands are batched) called inside a
+    batched vmap: the rules of every running level, innermost first."""
+    _check_untracked()
+    try:
+        return _RANDOM_KINDS[kind](len(_modes) - 1, fn, args, kwargs)
+    finally:
+        _seen[0] = _C.get_rng_state()
+
+
+def _raw_call(fn, *args, **kwargs):
+    _raw[0] += 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _raw[0] -= 1
+
+
+def _level(k):
+    lvl, batch, randomness = _modes[k]
+    if randomness == "error":
+        raise RuntimeError(_RANDOM_ERROR)
+    return lvl, batch, randomness
+
+
+def _factory(k, make, shape, per_example):
+    """``make(shape)`` at level ``k``: "different" prepends the batch (``per_example``: draws
+    once per example and stacks, as randperm's rule does)."""
+    if k < 0:
+        return _raw_call(make, tuple(shape))
+    lvl, batch, randomness = _level(k)
+    if randomness == "same":
+        return _factory(k - 1, make, shape, per_example)
+    if per_example:
+        return BatchedTensor(stack([_factory(k - 1, make, shape, True) for _ in range(batch)], 0), lvl)
+    return BatchedTensor(_factory(k - 1, make, (batch,) + tuple(shape), False), lvl)
+
+
+def _size_of(args, kwargs):
+    """(shape, other keywords) of ``rand(*size, ...)`` / ``rand(size, ...)`` / ``size=``."""
+    kw = dict(kwargs)
+    if "size" in kw:
+        return tuple(kw.pop("size")), kw
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0]), kw
+    return tuple(args), kw
+
+
+def _random_factory(k, fn, args, kwargs):
+    shape, kw = _size_of(args, kwargs)
+    return _factory(k, lambda s: fn(s, **kw), shape, False)
+
+
+def _random_randint(k, fn, args, kwargs):
+    kw = dict(kwargs)
+    a = list(args)
+    size = kw.pop("size") if "size" in kw else (a.pop() if a and isinstance(a[-1], (tuple, list)) else None)
+    if size is None:
+        return _raw_call(fn, *args, **kwargs)  # the function's own TypeError
+    bounds = a + [kw.pop(n) for n in ("low", "high") if n in kw]
+    return _factory(k, lambda s: fn(*bounds, s, **kw), tuple(size), False)
+
+
+def _random_randperm(k, fn, args, kwargs):
+    return _factory(k, lambda s: fn(*args, **kwargs), (), True)
+
+
+def _random_normal(k, fn, args, kwargs):
+    names = ("mean", "std", "size")
+    kw = dict(zip(names, args))
+    kw.update(kwargs)
+    mean, std = kw.get("mean"), kw.get("std", 1.0)
+    mean_t, std_t = _is_tensor(mean), _is_tensor(std)
+    if not (mean_t or std_t):
+        shape = kw.pop("size", None)
+        if shape is None:
+            return _raw_call(fn, **kw)  # the function's own TypeError
+        return _factory(k, lambda s: fn(size=s, **kw), tuple(shape), False)
+    if mean_t and std_t:
+        raise _NeedLoop()  # normal(Tensor, Tensor): no rule (the loop runs it)
+    key = "mean" if mean_t else "std"
+    x = kw.pop(key)
+    return _pointwise_random(k, lambda t: fn(**{key: t}, **kw), x)
+
+
+def _pointwise_random(k, make, x):
+    """``make(x)``: a fresh draw per element of ``x`` (bernoulli(p), normal(mean_t, ...))."""
+    if k < 0:
+        return _raw_call(make, x)
+    lvl, batch, randomness = _level(k)
+    batched = _is_at(x, lvl)
+    if randomness == "same":
+        if batched:
+            raise RuntimeError(_SAME_BATCHED)
+        return _pointwise_random(k - 1, make, x)
+    v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
+    return BatchedTensor(_pointwise_random(k - 1, make, v), lvl)
+
+
+def _random_pointwise(k, fn, args, kwargs):
+    x = args[0] if args else kwargs.pop("input")
+    return _pointwise_random(k, lambda t: fn(t, *args[1:], **kwargs), x)
+
+
+def _like_random(k, make, x):
+    """``make(x)`` for rand_like & co: the draw has ``x``'s shape, its values do not matter."""
+    if k < 0:
+        return _raw_call(make, x)
+    lvl, batch, randomness = _level(k)
+    batched = _is_at(x, lvl)
+    if randomness == "same":
+        return _like_random(k - 1, make, x._v.select(0, 0) if batched else x)
+    v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
+    return BatchedTensor(_like_random(k - 1, make, v), lvl)
+
+
+def _random_like(k, fn, args, kwargs):
+    x = args[0] if args else kwargs.pop("input")
+    return _like_random(k, lambda t: fn(t, *args[1:], **kwargs), x)
+
+
+def _multinomial(k, make, x):
+    if k < 0:
+        return _raw_call(make, x)
+    lvl, batch, randomness = _level(k)
+    batched = _is_at(x, lvl)
+    if randomness == "same":
+        if batched:
+            raise RuntimeError(_SAME_BATCHED)
+        return _multinomial(k - 1, make, x)
+    v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
+    if v.dim() == 3:  # a batch of distributions per example: (B*M, S) -> multinomial -> (B, M, n)
+        out = _multinomial(k - 1, make, v.reshape(batch * v.shape[1], v.shape[2]))
+        return BatchedTensor(out.reshape(batch, v.shape[1], out.shape[-1]), lvl)
+    return BatchedTensor(_multinomial(k - 1, make, v), lvl)
+
+
+def _random_multinomial(k, fn, args, kwargs):
+    x = args[0] if args else kwargs.pop("input")
+    return _multinomial(k, lambda t: fn(t, *args[1:], **kwargs), x)
+
+
+def _inplace_random(k, name, self_, rest, kw):
+    """``self_.<name>(*rest, **kw)`` (uniform_, normal_, bernoulli_...) at level ``k``."""
+    if k < 0:
+        return _raw_call(getattr(_C.Tensor, name), self_, *rest, **kw)
+    lvl, batch, randomness = _level(k)
+    batched = _is_at(self_, lvl)
+    if randomness == "different":
+        if not batched:
+            raise RuntimeError(_DIFFERENT_INPLACE)
+        _inplace_random(k - 1, name, self_._v, rest, kw)
+    elif batched:  # "same" into a batched tensor: one draw of the logical shape for every example
+        inter = _C.empty(tuple(self_.shape), dtype=self_.dtype, device=self_.device)
+        _inplace_random(k - 1, name, inter, rest, kw)
+        call("copy_", (self_, inter))
+    else:
+        _inplace_random(k - 1, name, self_, rest, kw)
+    return self_
+
+
+def _random_inplace(k, name, args, kwargs):
+    rest = list(args[1:])
+    if name == "bernoulli_" and (rest and _is_tensor(rest[0]) or _is_tensor(kwargs.get("p"))):
+        raise _NeedLoop()  # bernoulli_(Tensor p): no rule (the loop runs it)
+    return _inplace_random(k, name, args[0], rest, kwargs)
+
+
+_RANDOM_KINDS = {"factory": _random_factory, "randint": _random_randint, "randperm": _random_randperm,
+                 "normal": _random_normal, "pointwise": _random_pointwise, "like": _random_like,
+                 "multinomial": _random_multinomial, "inplace": _random_inplace}
+
+# Tensor methods that draw (wrapped by ferrograd/__init__.py, batched or plain self): their kind
+RANDOM_METHODS = {"uniform_": "inplace", "normal_": "inplace", "random_": "inplace",
+                  "exponential_": "inplace", "bernoulli_": "inplace", "geometric_": "inplace",
+                  "cauchy_": "inplace", "log_normal_": "inplace", "bernoulli": "pointwise",
+                  "multinomial": "multinomial"}

@@ -750,14 +750,15 @@ def _check_p(p):
 
 def _dropout_impl(input, p, train, inplace, noise_shape=None):
     # ATen's _dropout_impl: input * (bernoulli(1 - p) / (1 - p)) (MulBackward0)
-    from .. import empty, empty_like, zeros
+    from .. import empty_like, zeros
 
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:
         z = zeros((), dtype=input.dtype)
         return input.mul_(z) if inplace else input * z
-    noise = empty_like(input) if noise_shape is None else empty(noise_shape, dtype=input.dtype)
+    # (new_empty, as ATen's make_feature_noise: inside vmap the noise is batched like the input)
+    noise = empty_like(input) if noise_shape is None else input.new_empty(noise_shape)
     noise.bernoulli_(1 - p)
     noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
@@ -1391,7 +1392,7 @@ def _install_vmap_hooks():
         if (name.startswith("_") or isinstance(f, type) or not callable(f)
                 or getattr(f, "__module__", None) != __name__):
             continue
-        g[name] = _vmappable(f, name)
+        g[name] = _vmappable(f, name, random=name in ("dropout", "dropout1d", "dropout2d", "dropout3d"))
 
 
 _install_vmap_hooks()
