@@ -264,6 +264,49 @@ def vmap_random_rules(torch):
     return res
 
 
+def vmap_of_transforms(torch):
+    """grad/vjp/jvp/jacrev/jacfwd/hessian inside vmap (batched and unbatched inputs,
+    cotangents and tangents, nesting, aux outputs)."""
+    func = torch.func
+    torch.manual_seed(0)
+    x = torch.randn(4, 3)
+    w = torch.randn(3)
+
+    def f(a):
+        return (a.sin() * a).sum(0, keepdim=True) * a.cos()
+
+    def g(a, ww):
+        return (a * ww).tanh()
+
+    outs = {
+        "jacrev": func.vmap(func.jacrev(f))(x),
+        "jacrev_argnums": func.vmap(func.jacrev(g, argnums=(0, 1)), in_dims=(0, None))(x, w),
+        "jacfwd": func.vmap(func.jacfwd(f))(x),
+        "jacfwd_argnums": func.vmap(func.jacfwd(g, argnums=1), in_dims=(0, None))(x, w),
+        "hessian": func.vmap(func.hessian(lambda a: (a.sin() * a).sum()))(x),
+        "vjp": func.vmap(lambda a, v: func.vjp(f, a)[1](v)[0])(x, torch.ones(4, 3)),
+        "vjp_unbatched_cotangent": func.vmap(lambda a: func.vjp(f, a)[1](torch.ones(3))[0])(x),
+        "vjp_two": func.vmap(lambda a: func.vjp(g, a, w)[1](a.exp()))(x),
+        "jvp": func.vmap(lambda a, t: func.jvp(f, (a,), (t,))[1])(x, x.cos()),
+        "jvp_unbatched_tangent": func.vmap(lambda a: func.jvp(f, (a,), (torch.ones(3),)))(x),
+        "jvp_unbatched_primal": func.vmap(lambda a: func.jvp(lambda ww: g(a, ww), (w,), (torch.ones(3),))[1])(x),
+        "grad_of_jacrev": func.vmap(func.grad(lambda a: func.jacrev(f)(a).sum()))(x),
+        "jacrev_of_grad": func.vmap(func.jacrev(func.grad(lambda a: (a ** 3).sum())))(x),
+        "nested_vmap_jacrev": func.vmap(func.vmap(func.jacrev(lambda a: a.exp() * 2)))(x.reshape(2, 2, 3)),
+        "jacrev_unbatched_input": func.vmap(lambda a: func.jacrev(lambda ww: g(a, ww))(w))(x),
+        "jacrev_aux": func.vmap(func.jacrev(lambda a: (a.exp(), a.sum()), has_aux=True))(x),
+        "jacrev_scalar_out": func.vmap(func.jacrev(lambda a: (a * a).sum()))(x),
+        "jacrev_empty": func.vmap(func.jacrev(lambda a: a[:0] * 2))(x),
+    }
+
+    def plain(t):
+        if isinstance(t, (tuple, list)):
+            return [plain(e) for e in t]
+        return {"shape": list(t.shape), "value": V(t), "req": t.requires_grad}
+
+    return {k: plain(v) for k, v in outs.items()}
+
+
 def functional_call_scenarios(torch):
     func = torch.func
     nn = torch.nn
@@ -456,6 +499,6 @@ def checkpoint_determinism(torch):
 
 
 SCENARIOS = [grad_nested_closure, grad_argnums_and_errors, grad_pytree_and_flags, vjp_scenarios,
-             jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness, vmap_random_rules,
+             jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness, vmap_random_rules, vmap_of_transforms,
              functional_call_scenarios, forward_ad_scenarios, forward_over_reverse_hvp,
              custom_function_multi_output, checkpoint_scenarios, checkpoint_determinism, checkpoint_sequential_scenarios]

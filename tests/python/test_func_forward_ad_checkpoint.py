@@ -91,6 +91,32 @@ def test_vmap_random_ops_run_batched():
     assert out.shape == (4, 3) and not bool((out[0] == out[1]).all())
 
 
+@pytest.mark.parametrize("transform", ["grad", "vjp", "jvp", "jacrev", "jacfwd", "hessian"])
+def test_transforms_inside_vmap_run_once_for_the_batch(transform):
+    func = ferrograd.func
+    calls = []
+
+    def f(a):
+        calls.append(type(a).__name__)
+        return (a.sin() * a).sum()
+
+    x = ferrograd.randn(5, 3)
+    inner = {"grad": func.grad(f), "jacrev": func.jacrev(f), "jacfwd": func.jacfwd(f),
+             "hessian": func.hessian(f),
+             "vjp": lambda a: func.vjp(f, a)[1](ferrograd.tensor(1.0))[0],
+             "jvp": lambda a: func.jvp(f, (a,), (ferrograd.ones(3),))[1]}[transform]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no per-example loop
+        out = func.vmap(inner)(x)
+    assert out.shape[0] == 5
+    # one call for the batch (jacfwd: one per input element; hessian: jacfwd of jacrev)
+    assert len(calls) == {"jacfwd": 1 + 3, "hessian": 1 + 3}.get(transform, 1), calls
+    assert set(calls) == {"BatchedTensor"}
+    for b in range(5):
+        single = inner(x[b])
+        assert ferrograd.allclose(out[b], single, atol=1e-6)
+
+
 def test_vmap_loops_where_only_a_loop_can_answer():
     seen = []
 

@@ -12,10 +12,12 @@
   ``hessian(f) = jacfwd(jacrev(f))`` is forward-over-reverse.
 * ``vmap`` runs the function once on ``BatchedTensor`` inputs (``_batched``: the batch dim is
   hidden from the function, each op runs through its batching rule on the whole batch),
-  and moves the batch dim of the outputs to ``out_dims``.  ``grad``/``grad_and_value`` inside
-  it compute per-example gradients in one backward pass.  An op without a rule runs per
-  example (PyTorch's "performance drop" warning, once per op); what only a loop can run
-  (``randomness="different"``, the other transforms nested inside, a batched tensor reaching
+  and moves the batch dim of the outputs to ``out_dims``.  The transforms above inside it
+  run on the physical tensors (``_Batch``): per-example derivatives in one pass for the
+  batch.  Random ops follow ``randomness`` with PyTorch's rules (``_batched.random_call``).
+  An op without a rule runs per example (PyTorch's "performance drop" warning, once per op);
+  what only a loop can run (a random draw that bypasses the rules under
+  ``randomness="different"``, ``autograd.grad`` on batched tensors, a batched tensor reaching
   the core) reruns the whole function once per batch element (slices taken with ``select``),
   stacking the outputs, and says so in a warning once per process.  ``chunk_size`` runs the
   batched function on that many examples at a time.  The loop cannot infer outputs for a

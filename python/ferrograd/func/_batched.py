@@ -20,9 +20,11 @@ the physical tensor -- a *batching rule* -- so the function runs once, not once 
 Nested vmaps give each level its own BatchedTensor: the physical tensor of an inner level is a
 BatchedTensor of the outer one, so a rule's physical op goes through the outer level's rule.
 An op with no rule runs once per batch element on slices and stacks the results (PyTorch's
-"performance drop" warning, once per op).  Where neither can work -- random ops on batched
-inputs, other transforms than ``grad`` nested inside, an op that reaches the Rust core with a
-BatchedTensor -- ``_NeedLoop`` makes vmap rerun the whole function as a loop.
+"performance drop" warning, once per op).  Random ops have PyTorch's rules for each
+``randomness`` mode (``random_call``, at the end).  Where neither can work -- a random draw
+that bypasses the rules under "different", ``autograd.grad`` on batched tensors, an op that
+reaches the Rust core with a BatchedTensor -- ``_NeedLoop`` makes vmap rerun the whole
+function as a loop.
 """
 
 import warnings
