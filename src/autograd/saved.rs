@@ -41,6 +41,36 @@ pub(crate) fn pack_with(h: &Arc<dyn SavedTensorHooks>, t: &Tensor) -> Result<Box
     r
 }
 
+/// An observer of writes: called with a tensor whose storage is about to be written (an
+/// in-place op, an `out=` argument, an optimizer step), before the write.
+/// `allow_mutation_on_saved_tensors` copies a saved tensor there before it changes, as
+/// PyTorch's dispatch mode does.
+pub type WriteObserver = Arc<dyn Fn(&Tensor) -> Result<()> + Send + Sync>;
+
+thread_local! {
+    static WRITE_OBSERVERS: std::cell::RefCell<Vec<WriteObserver>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Make `o` see the writes made on this thread (until `pop_write_observer`).
+pub fn push_write_observer(o: WriteObserver) {
+    WRITE_OBSERVERS.with(|s| s.borrow_mut().push(o));
+}
+
+/// Remove the innermost write observer.
+pub fn pop_write_observer() {
+    WRITE_OBSERVERS.with(|s| s.borrow_mut().pop());
+}
+
+/// Tell the write observers that `t`'s storage is about to be written. Observers are
+/// suspended while they run (their own writes are not observed).
+pub fn before_write(t: &Tensor) -> Result<()> {
+    let observers = WRITE_OBSERVERS.with(|s| if s.borrow().is_empty() { None } else { Some(std::mem::take(&mut *s.borrow_mut())) });
+    let Some(observers) = observers else { return Ok(()) };
+    let r = observers.iter().try_for_each(|o| o(t));
+    WRITE_OBSERVERS.with(|s| *s.borrow_mut() = observers);
+    r
+}
+
 type Packed = (Arc<dyn SavedTensorHooks>, Box<dyn std::any::Any + Send + Sync>);
 
 /// A tensor saved for backward.

@@ -232,7 +232,7 @@ fn check_inplace_with(target: &Tensor, allow_overlap: bool) -> Result<()> {
             bail!(Runtime, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.");
         }
     }
-    Ok(())
+    crate::autograd::before_write(target)
 }
 
 /// Write raw data of `src` (broadcast to `dst`'s shape, cast) into `dst`'s storage.

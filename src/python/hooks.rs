@@ -159,6 +159,20 @@ pub fn _pop_saved_hooks() {
     crate::autograd::pop_saved_hooks();
 }
 
+/// `allow_mutation_on_saved_tensors`: `observer(t)` runs before each write into `t`'s storage
+/// on this thread (until `_pop_write_observer`).
+#[pyfunction]
+pub fn _push_write_observer(observer: Py<PyAny>) {
+    crate::autograd::push_write_observer(std::sync::Arc::new(move |t: &Tensor| {
+        attached(|py| observer.call1(py, (wrap(py, t.clone())?,)).map(|_| ()))
+    }));
+}
+
+#[pyfunction]
+pub fn _pop_write_observer() {
+    crate::autograd::pop_write_observer();
+}
+
 #[pyfunction]
 pub fn _set_anomaly(enabled: bool, check_nan: bool) {
     crate::autograd::set_anomaly(enabled, check_nan);

@@ -24,6 +24,9 @@ fn _foreach_adam_step(
     lr: f64, beta1: f64, beta2: f64, eps: f64, weight_decay: f64, amsgrad: bool, maximize: bool, decoupled: bool,
 ) -> PyResult<bool> {
     let (p, g, m, v, vm, s) = (tensors(&params), tensors(&grads), tensors(&exp_avgs), tensors(&exp_avg_sqs), tensors(&max_exp_avg_sqs), tensors(&state_steps));
+    for t in &p {
+        crate::autograd::before_write(t)?;
+    }
     let h = AdamStep { lr, beta1, beta2, eps, weight_decay, amsgrad, maximize, decoupled };
     Ok(py.detach(|| adam_step(&p, &g, &m, &v, &vm, &s, h))?)
 }
@@ -41,6 +44,9 @@ fn _foreach_sgd_step(
     lr: f64, momentum: f64, dampening: f64, weight_decay: f64, nesterov: bool, maximize: bool,
 ) -> PyResult<bool> {
     let (p, g, b) = (tensors(&params), tensors(&grads), tensors(&momentum_buffers));
+    for t in &p {
+        crate::autograd::before_write(t)?;
+    }
     let h = SgdStep { lr, momentum, dampening, weight_decay, nesterov, maximize };
     Ok(py.detach(|| sgd_step(&p, &g, &b, &fresh, h))?)
 }
@@ -60,6 +66,9 @@ fn _foreach_rmsprop_step(
     lr: f64, alpha: f64, eps: f64, weight_decay: f64, momentum: f64, centered: bool, maximize: bool,
 ) -> PyResult<bool> {
     let (p, g, sq, ga, b, s) = (tensors(&params), tensors(&grads), tensors(&square_avgs), tensors(&grad_avgs), tensors(&momentum_buffers), tensors(&state_steps));
+    for t in &p {
+        crate::autograd::before_write(t)?;
+    }
     let h = RmspropStep { lr, alpha, eps, weight_decay, momentum, centered, maximize };
     Ok(py.detach(|| rmsprop_step(&p, &g, &sq, &ga, &b, &s, h))?)
 }
@@ -77,6 +86,9 @@ fn _foreach_adagrad_step(
     lr: f64, lr_decay: f64, weight_decay: f64, eps: f64, maximize: bool,
 ) -> PyResult<bool> {
     let (p, g, ss, s) = (tensors(&params), tensors(&grads), tensors(&state_sums), tensors(&state_steps));
+    for t in &p {
+        crate::autograd::before_write(t)?;
+    }
     let h = AdagradStep { lr, lr_decay, weight_decay, eps, maximize };
     Ok(py.detach(|| adagrad_step(&p, &g, &ss, &s, h))?)
 }

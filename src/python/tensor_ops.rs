@@ -114,6 +114,7 @@ pub(super) fn into_out(py: Python<'_>, op: &str, r: Tensor, out: &Bound<'_, PyTe
         return Err(PyRuntimeError::new_err("out=... arguments don't support automatic differentiation, but one of the arguments requires grad."));
     }
     let o = &out.get().t;
+    crate::autograd::before_write(o)?;
     if o.shape() == r.shape() {
         let r = if r.dtype() != o.dtype() { ops::cast_raw(&r, o.dtype())? } else { r };
         py.detach(|| ops::write_into(o, &r))?;
@@ -193,6 +194,7 @@ macro_rules! unary_methods {
                     if let Some(dst) = out {
                         if !(crate::autograd::is_grad_enabled() && t.requires_grad()) && crate::autograd::forward::tangent(t).is_none() {
                             let d = dst.get().t.clone();
+                            crate::autograd::before_write(&d)?;
                             if py.detach(|| unary_kernel(stringify!($name)).map_or(Ok(false), |op| ops::unary_into_fast(&d, t, op)))? {
                                 d.bump_version();
                                 return Ok(dst.clone().into_any().unbind());
@@ -605,6 +607,7 @@ impl PyTensor {
             && crate::autograd::forward::tangent(t).is_none() && crate::autograd::forward::tangent(&o).is_none();
         if let (Some(dst), true) = (out, a.as_f64() == 1.0 && plain) {
             let d = dst.get().t.clone();
+            crate::autograd::before_write(&d)?;
             if py.detach(|| ops::binary_into_fast(&d, t, &o, BinOp::Add))? {
                 d.bump_version();
                 return Ok(dst.clone().into_any().unbind());

@@ -229,6 +229,39 @@ def test_allow_mutation_on_saved_tensors():
         z.backward()
 
 
+def test_allow_mutation_on_saved_tensors_copies_only_on_write():
+    # the counts are PyTorch 2.13's for the same program
+    with allow_mutation_on_saved_tensors() as ctx:
+        a = torch.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b ** 2).sum()
+        assert (len(ctx.original), len(ctx.cloned)) == (1, 0)  # saved, not copied
+        b.sin_()
+        assert (len(ctx.original), len(ctx.cloned)) == (1, 1)  # copied before the write
+        b[0].mul_(3)  # a write through a view of the same storage: already copied
+        assert (len(ctx.original), len(ctx.cloned)) == (1, 1)
+        out.backward()
+        assert a.grad.tolist() == [[2.0] * 3] * 2
+        w = torch.tensor([1., 2., 3.], requires_grad=True)
+        x = torch.tensor([4., 5., 6.])
+        y = (w * x).sum()
+        torch.mul(x, 10, out=x)  # out= writes are seen too
+        y.backward()
+        assert w.grad.tolist() == [4., 5., 6.]
+        c = torch.randn(100, requires_grad=True)
+        e = c.exp()
+        z = (e * e).sum()
+        assert len(ctx.cloned) == 0 or all(v.numel() != 100 for v in ctx.cloned.values())
+        z.backward()
+        # an optimizer step writes the parameters a graph saved
+        p = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        loss = (p * p).sum()
+        p.grad = torch.ones(2)
+        torch.optim.SGD([p], lr=0.5).step()
+        loss.backward()
+        assert p.grad.tolist() == [1.0 + 2.0, 1.0 - 4.0]  # the gradient at the saved values
+
+
 def test_allow_mutation_on_saved_tensors_errors():
     with allow_mutation_on_saved_tensors():
         a = torch.ones(2, 3, requires_grad=True)

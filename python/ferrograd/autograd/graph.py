@@ -259,10 +259,10 @@ class _Handle:
 class _AllowMutationOnSavedContext:
     """The state of one ``allow_mutation_on_saved_tensors`` block, cleared when it exits.
 
-    ``cloned`` maps the handle the graph holds for each saved tensor to the copy taken when it
-    was saved. ``original``, ``tid_to_weakhandle`` and ``sid_to_tid`` (PyTorch's bookkeeping
-    of the tensors not yet mutated, by identity and storage) stay empty: ferrograd copies every
-    saved tensor when it is saved rather than on its first mutation.
+    ``original`` maps the handle the graph holds for each saved tensor to that tensor (no
+    copy); ``cloned`` maps it to the copy taken just before the tensor's storage was first
+    written; ``tid_to_weakhandle`` and ``sid_to_tid`` find the handles of the tensors saved
+    from a storage (at its current version) when a write into it is about to happen.
     """
 
     def __init__(self):
@@ -279,14 +279,28 @@ class _AllowMutationOnSavedContext:
         self.sid_to_tid.clear()
 
 
+def _get_sid(tensor):
+    """The storage a tensor views, at its current version (views share both)."""
+    return (tensor.data_ptr() - tensor.storage_offset() * tensor.element_size(), tensor._version)
+
+
+def _get_tid(tensor):
+    """One saved value: tensors of the same memory, layout and version hold the same values
+    (PyTorch keys by the Python object, which ferrograd may wrap afresh at each save)."""
+    return (tensor.data_ptr(), tensor._version, tuple(tensor.shape), tensor.stride(), tensor.dtype)
+
+
 class _swap_with_cloned(saved_tensors_hooks):
     def __init__(self, ctx):
         def pack_hook(tensor):
-            from .. import no_grad
-
-            handle = _Handle()
-            with no_grad():
-                ctx.cloned[handle] = tensor.clone()
+            tid = _get_tid(tensor)
+            ctx.sid_to_tid[_get_sid(tensor)].add(tid)
+            # the same value can be saved several times: one handle for all
+            handle = ctx.tid_to_weakhandle.get(tid)
+            if handle is None:
+                handle = _Handle()
+                ctx.tid_to_weakhandle[tid] = handle
+                ctx.original[handle] = tensor
             return handle
 
         def unpack_hook(handle):
@@ -301,6 +315,39 @@ class _swap_with_cloned(saved_tensors_hooks):
             return ctx.original[handle]
 
         super().__init__(pack_hook, unpack_hook)
+
+
+class _CloneArgBeforeMutate:
+    """While active, each write into a tensor's storage (in-place op, ``out=``, optimizer
+    step) first copies the saved tensors of that storage that have not been copied yet
+    (PyTorch's ``_CloneArgBeforeMutateMode``; here the core's write observer)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def _before_write(self, t):
+        ctx = self.ctx
+        tids = ctx.sid_to_tid.get(_get_sid(t))
+        if not tids:
+            return
+        for tid in tids:
+            handle = ctx.tid_to_weakhandle.get(tid)
+            # (a saved tensor may be freed by a backward before the write)
+            if handle is None or handle in ctx.cloned or handle not in ctx.original:
+                continue
+            from .. import no_grad
+
+            with no_grad():
+                ctx.cloned[handle] = ctx.original[handle].clone()
+            del ctx.original[handle]
+
+    def __enter__(self):
+        _C._push_write_observer(self._before_write)
+        return self
+
+    def __exit__(self, *exc):
+        _C._pop_write_observer()
+        return False
 
 
 @_contextlib.contextmanager
@@ -326,18 +373,15 @@ def allow_mutation_on_saved_tensors():
         ...     b.sin_()
         ...     out.sum().backward()   # a.grad == 2 (from b before sin_)
 
-    ferrograd differs in memory, not in results: PyTorch copies a saved tensor only when an
-    in-place op is about to mutate it (it intercepts ops with a dispatch mode, which ferrograd
-    has not), whereas ferrograd copies every tensor saved for backward inside the block when it
-    is saved (through ``saved_tensors_hooks``). Each saved tensor thus costs one extra copy,
-    mutated or not, kept until the graph is freed or the block exits. As with any
-    ``saved_tensors_hooks`` in ferrograd, a ``create_graph=True`` backward of the block's graph
-    does not differentiate through the saved copies.
+    A saved tensor is copied only when a write into its storage (an in-place op, an ``out=``
+    argument, an optimizer step) is about to happen on the thread that entered the block, as
+    in PyTorch. As with any ``saved_tensors_hooks`` in ferrograd, a ``create_graph=True``
+    backward of the block's graph does not differentiate through the saved copies.
     """
     global _allow_mutation_on_saved_tensors_enabled
 
     ctx = _AllowMutationOnSavedContext()
-    with _swap_with_cloned(ctx):
+    with _swap_with_cloned(ctx), _CloneArgBeforeMutate(ctx):
         try:
             if _allow_mutation_on_saved_tensors_enabled:
                 raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
