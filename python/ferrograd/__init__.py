@@ -569,6 +569,7 @@ from . import return_types  # noqa: E402,F401
 from . import serialization  # noqa: E402
 from . import func  # noqa: E402,F401
 from . import random  # noqa: E402,F401
+from ._ops import ops  # noqa: E402,F401
 from . import distributed  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

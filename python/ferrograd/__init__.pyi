@@ -20,6 +20,7 @@ from . import optim as optim
 from . import random as random
 from . import return_types as return_types
 from . import serialization as serialization
+from ._ops import ops as ops
 from . import utils as utils
 from ._C import Generator as Generator
 from ._C import Tensor as Tensor

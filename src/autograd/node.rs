@@ -600,6 +600,63 @@ impl Drop for AsWrittenGuard {
     }
 }
 
+/// An observer of recorded ops (selective activation checkpointing): sees the node name and
+/// the outputs of each op whose history is recorded on this thread, and may hand back tensors
+/// whose values the outputs take instead (the cached results of a checkpointed region).
+/// The `bool` says whether the op runs as the computation of an in-place op (`mul_`).
+pub type RecordObserver = Arc<dyn Fn(&str, bool, &[&Tensor]) -> Result<Option<Vec<Tensor>>> + Send + Sync>;
+
+thread_local! {
+    static RECORD_OBSERVERS: RefCell<Vec<RecordObserver>> = const { RefCell::new(Vec::new()) };
+    static IN_PLACE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// While alive, the ops recorded on this thread compute an in-place op's new value (what a
+/// record observer is told).
+pub struct InPlaceGuard(bool);
+
+impl InPlaceGuard {
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        InPlaceGuard(IN_PLACE.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for InPlaceGuard {
+    fn drop(&mut self) {
+        IN_PLACE.with(|c| c.set(self.0));
+    }
+}
+
+/// Make `o` see the ops recorded on this thread (until `pop_record_observer`).
+pub fn push_record_observer(o: RecordObserver) {
+    RECORD_OBSERVERS.with(|s| s.borrow_mut().push(o));
+}
+
+/// Remove the innermost record observer.
+pub fn pop_record_observer() {
+    RECORD_OBSERVERS.with(|s| s.borrow_mut().pop());
+}
+
+/// Show the op being recorded to the innermost observer (suspended while it runs, so the ops
+/// it runs itself are not observed); its replacement values become the outputs' data.
+fn observe_record(name: &str, outputs: &[&Tensor]) -> Result<()> {
+    let observers = RECORD_OBSERVERS.with(|s| if s.borrow().is_empty() { None } else { Some(std::mem::take(&mut *s.borrow_mut())) });
+    let Some(observers) = observers else { return Ok(()) };
+    let r = observers.last().map_or(Ok(None), |o| o(name, IN_PLACE.with(|c| c.get()), outputs));
+    RECORD_OBSERVERS.with(|s| *s.borrow_mut() = observers);
+    if let Some(values) = r? {
+        crate::ensure!(values.len() == outputs.len(), Runtime, "selective checkpointing: {} cached outputs for {} outputs of {}", values.len(), outputs.len(), name);
+        for (o, v) in outputs.iter().zip(&values) {
+            crate::ensure!(o.shape() == v.shape() && o.dtype() == v.dtype(), Runtime,
+                "selective checkpointing: the cached output of {} has shape {:?} and dtype {}, the recomputed one {:?} and {}",
+                name, v.shape(), v.dtype().scalar_name(), o.shape(), o.dtype().scalar_name());
+            o.set_data(v.data().clone());
+        }
+    }
+    Ok(())
+}
+
 /// `record` with the edges already computed by `recording_edges`.
 pub fn record_with(
     edges: Edges,
@@ -616,6 +673,7 @@ pub fn record_with(
     }) {
         return Ok(());
     }
+    observe_record(name, outputs)?;
     let mut saved = Vec::with_capacity(save.len());
     for s in save {
         saved.push(match s {

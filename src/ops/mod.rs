@@ -275,7 +275,10 @@ fn inplace_with(target: &Tensor, allow_overlap: bool, compute: impl FnOnce(&Tens
     } else {
         target.clone()
     };
-    let result = compute(&input)?;
+    let result = {
+        let _in_place = crate::autograd::InPlaceGuard::new();
+        compute(&input)?
+    };
     ensure!(result.shape() == target.shape() || crate::shape::broadcast_shapes(&target.shape(), &result.shape()).map(|s| s == target.shape()).unwrap_or(false),
         Runtime, "output with shape {} doesn't match the broadcast shape {}", crate::shape::fmt_list(&target.shape()),
         crate::shape::fmt_list(&crate::shape::broadcast_shapes(&target.shape(), &result.shape()).unwrap_or_else(|_| result.shape())));

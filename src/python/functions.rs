@@ -467,6 +467,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_pop_saved_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_push_write_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_pop_write_observer, m)?)?;
+    m.add_function(wrap_pyfunction!(super::hooks::_push_record_observer, m)?)?;
+    m.add_function(wrap_pyfunction!(super::hooks::_pop_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;
     m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;

@@ -168,6 +168,34 @@ pub fn _push_write_observer(observer: Py<PyAny>) {
     }));
 }
 
+/// Selective checkpointing: `observer(name, in_place, outputs)` runs for each op recorded on this thread
+/// (until `_pop_record_observer`); a list of tensors it returns replaces the outputs' values.
+#[pyfunction]
+pub fn _push_record_observer(observer: Py<PyAny>) {
+    crate::autograd::push_record_observer(std::sync::Arc::new(move |name: &str, in_place: bool, outputs: &[&Tensor]| {
+        attached(|py| {
+            let outs = outputs.iter().map(|t| wrap(py, (*t).clone())).collect::<PyResult<Vec<_>>>()?;
+            let r = observer.call1(py, (name, in_place, outs))?;
+            let r = r.bind(py);
+            if r.is_none() {
+                return Ok(None);
+            }
+            let mut values = Vec::new();
+            for v in r.try_iter()? {
+                let v = v?;
+                let t = v.cast::<PyTensor>().map_err(|_| pyo3::exceptions::PyTypeError::new_err("record observer: expected a list of tensors"))?;
+                values.push(t.get().t.clone());
+            }
+            Ok(Some(values))
+        })
+    }));
+}
+
+#[pyfunction]
+pub fn _pop_record_observer() {
+    crate::autograd::pop_record_observer();
+}
+
 #[pyfunction]
 pub fn _pop_write_observer() {
     crate::autograd::pop_write_observer();

@@ -498,7 +498,99 @@ def checkpoint_determinism(torch):
     return res
 
 
+def selective_checkpoint_scenarios(torch):
+    """Selective activation checkpointing: the ops the policy sees (as torch.ops overloads),
+    what backward gets from the cache, the errors."""
+    import functools
+
+    cp = torch.utils.checkpoint
+    P = cp.CheckpointPolicy
+    res = {}
+    seen = []
+
+    def policy(save):
+        def fn(ctx, op, *args, **kwargs):
+            seen.append([ctx.is_recompute, str(op), list(ctx.op_output.shape)
+                         if isinstance(ctx.op_output, torch.Tensor) else None])
+            return P.MUST_SAVE if op in save else P.PREFER_RECOMPUTE
+        return fn
+
+    def run(name, f, inputs, save, **kw):
+        del seen[:]
+        ctx_fn = functools.partial(cp.create_selective_checkpoint_contexts, policy(save), **kw)
+        try:
+            out = cp.checkpoint(f, *inputs, use_reentrant=False, context_fn=ctx_fn)
+            out.sum().backward()
+            res[name] = {"seen": list(seen), "out": V(out),
+                         "grads": [V(t.grad) for t in inputs if t.requires_grad]}
+        except Exception as e:  # noqa: BLE001 - the type and message are the result
+            res[name] = {"seen": list(seen), "type": type(e).__name__, "msg": str(e)}
+        for t in inputs:
+            t.grad = None
+
+    aten = torch.ops.aten
+    torch.manual_seed(0)
+    x = torch.randn(4, 5, requires_grad=True)
+    w = torch.randn(5, 3, requires_grad=True)
+    run("mm_saved", lambda a, b: (a.mm(b).sin() * 2).relu(), [x, w], [aten.mm.default])
+    run("nothing_saved", lambda a, b: (a.mm(b).sin() * 2).relu(), [x, w], [])
+    run("views_and_reductions", lambda a, b: (a.t().unsqueeze(0) * 3).sum(1).softmax(-1) @ b.t().exp(),
+        [x, w], [aten.exp.default, aten.t.default, aten._softmax.default])
+    run("mutated_cache", lambda a, b: a.mm(b).mul_(2).sin(), [x, w], [aten.mm.default])
+    run("mutated_cache_allowed", lambda a, b: a.mm(b).mul_(0.5).sin(), [x, w], [aten.mm.default],
+        allow_cache_entry_mutation=True)
+    scale = [2.0]
+    run_state = {}
+
+    def global_state(a):
+        y = (a * scale[0]).sin()
+        scale[0] = 5.0  # changed before backward recomputes: the cached mul keeps the old value
+        return y
+
+    run("global_state_cached", global_state, [x], [aten.mul.Tensor])
+    scale[0] = 2.0
+    run("global_state_recomputed", global_state, [x], [])
+    run_state["unused"] = True
+
+    torch.manual_seed(1)
+    mlp = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2))
+    inp = torch.randn(3, 5, requires_grad=True)
+    torch.manual_seed(2)
+    ref = mlp(inp).sum()
+    ref.backward()
+    ref_grads = [V(p.grad) for p in mlp.parameters()]
+    mlp.zero_grad()
+    del seen[:]
+    torch.manual_seed(2)
+    out = cp.checkpoint(mlp, inp, use_reentrant=False, context_fn=functools.partial(
+        cp.create_selective_checkpoint_contexts, policy([aten.addmm.default])))
+    out.sum().backward()
+    res["mlp"] = {"seen": list(seen), "same_grads": [V(p.grad) for p in mlp.parameters()] == ref_grads,
+                  "grads": [V(p.grad) for p in mlp.parameters()]}
+    # dropout inside (its mask ops do not record history: ferrograd's policy does not see them)
+    drop = torch.nn.Sequential(torch.nn.Linear(5, 8), torch.nn.Dropout(0.3), torch.nn.Linear(8, 2))
+    torch.manual_seed(4)
+    ref = drop(inp).sum()
+    ref.backward()
+    ref_grads = [V(p.grad) for p in drop.parameters()]
+    drop.zero_grad()
+    torch.manual_seed(4)
+    out = cp.checkpoint(drop, inp, use_reentrant=False, context_fn=functools.partial(
+        cp.create_selective_checkpoint_contexts, [aten.addmm.default, aten.mul.Tensor]))
+    out.sum().backward()
+    res["dropout_grads"] = [[V(p.grad) for p in drop.parameters()], ref_grads]
+    res["list_form"] = err(lambda: cp.create_selective_checkpoint_contexts([aten.mm]))
+    res["bad_form"] = err(lambda: cp.create_selective_checkpoint_contexts(3))
+    res["names"] = [str(aten.mm.default), repr(aten.mm.default), str(aten.add), repr(aten.add),
+                    aten.add.Tensor.name(), aten.mm.default.name(), str(aten.mm.default.overloadpacket),
+                    aten.mm.default is aten.mm.default, aten.mm.default == aten.mm.default,
+                    aten.mm.default in {aten.mm.default}]
+    res["bad_overload"] = err(lambda: aten.mm.Tensor)
+    return res
+
+
 SCENARIOS = [grad_nested_closure, grad_argnums_and_errors, grad_pytree_and_flags, vjp_scenarios,
              jvp_scenarios, jacobian_scenarios, vmap_scenarios, vmap_randomness, vmap_random_rules, vmap_of_transforms,
              functional_call_scenarios, forward_ad_scenarios, forward_over_reverse_hvp,
-             custom_function_multi_output, checkpoint_scenarios, checkpoint_determinism, checkpoint_sequential_scenarios]
+             custom_function_multi_output, checkpoint_scenarios, checkpoint_determinism, checkpoint_sequential_scenarios,
+             selective_checkpoint_scenarios]

@@ -19,6 +19,7 @@ import threading
 import warnings
 from collections import defaultdict
 
+from .. import _C
 from .. import autograd as _autograd
 from ..autograd.function import Function
 
@@ -200,7 +201,7 @@ class CheckpointFunction(Function):
 class _Recompute:
     """State shared by the pack/unpack hooks of one non-reentrant checkpoint."""
 
-    def __init__(self, function, args, kwargs, preserve, rng_state, context_fn, determinism_check,
+    def __init__(self, function, args, kwargs, preserve, rng_state, recompute_ctx, determinism_check,
                  debug=False, early_stop=True):
         self.debug = debug
         self.early_stop = early_stop
@@ -209,7 +210,7 @@ class _Recompute:
         self.kwargs = kwargs
         self.preserve = preserve
         self.rng_state = rng_state
-        self.context_fn = context_fn
+        self.recompute_ctx = recompute_ctx
         self.determinism_check = determinism_check
         self.shapes = []
         self.recomputed = None
@@ -247,10 +248,9 @@ class _Recompute:
             return saved[i]
 
         args = detach_variable(tuple(self.args))
-        _, recompute_ctx = self.context_fn()
         try:
             with _rng_restored(self.rng_state, self.preserve), ferrograd.enable_grad(), \
-                    _autograd.graph.saved_tensors_hooks(rpack, runpack), recompute_ctx:
+                    _autograd.graph.saved_tensors_hooks(rpack, runpack), self.recompute_ctx:
                 self.function(*args, **self.kwargs)
         except _StopRecomputationError:
             pass
@@ -345,9 +345,9 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
         debug = _checkpoint_debug_enabled
     if _enable_checkpoint_early_stop is not None:
         early_stop = _enable_checkpoint_early_stop
-    state = _Recompute(function, args, kwargs, preserve, rng_state, context_fn, determinism_check, debug,
+    forward_ctx, recompute_ctx = context_fn()
+    state = _Recompute(function, args, kwargs, preserve, rng_state, recompute_ctx, determinism_check, debug,
                        early_stop)
-    forward_ctx, _ = context_fn()
     with _autograd.graph.saved_tensors_hooks(state.pack, state.unpack), forward_ctx:
         return function(*args, **kwargs)
 
@@ -424,19 +424,21 @@ def set_checkpoint_early_stop(enable):
 
 # ---- selective activation checkpointing ---------------------------------------------------------
 # PyTorch implements it with two TorchDispatchModes that see every op of the checkpointed region:
-# the forward one asks the policy whether to cache each op's output, the recomputation one hands
-# the cached outputs back instead of running those ops again. ferrograd has no op dispatcher that
-# Python can intercept, so its contexts cannot see ops: the whole region is recomputed (as with
-# PREFER_RECOMPUTE for every op) and the policy is never called. Gradients are the same; see
-# create_selective_checkpoint_contexts for what differs.
+# the forward one asks the policy, after each op, whether to cache its output; the recomputation
+# one hands the cached outputs back in the same order.  ferrograd sees the ops that record
+# autograd history through the core's record observer (``_C._push_record_observer``): each is
+# known by its backward node, named as PyTorch's, hence by the ATen overload PyTorch's mode sees
+# (``_ops.op_of_node``).  In the recomputation the op still runs and its outputs take the cached
+# values (what the backward sees is PyTorch's; the compute is not saved).
 
 
 class SelectiveCheckpointContext:
     """Context passed to policy function during selective checkpointing.
 
     This class is used to pass relevant metadata to the policy function during
-    selective checkpointing: ``is_recompute`` (deprecated, always ``False``: the policy is only
-    consulted in the forward) and ``op_output``.
+    selective checkpointing. The metadata includes whether the current invocation
+    of the policy function is during recomputation or not (``is_recompute``; the policy is
+    only consulted in the forward, after the op ran) and the op's output (``op_output``).
     """
 
     def __init__(self, *, is_recompute, op_output=None):
@@ -456,7 +458,7 @@ class CheckpointPolicy(enum.Enum):
 
     Use ``MUST_*`` over ``PREFER_*`` to indicate that the policy should not be overridden
     by other subsystems like `torch.compile`. A policy returning ``PREFER_RECOMPUTE`` for every
-    op is equivalent to vanilla checkpointing (which is what ferrograd always does).
+    op is equivalent to vanilla checkpointing.
     """
 
     MUST_SAVE = 0
@@ -472,49 +474,120 @@ def _policy_from_bool(b):
     return CheckpointPolicy.MUST_SAVE if b else CheckpointPolicy.PREFER_RECOMPUTE
 
 
-# The ops selective checkpointing never caches. PyTorch holds OpOverload objects
-# (torch.ops.aten.detach.default, ...); ferrograd has no torch.ops, so the set holds their names.
-SAC_IGNORED_OPS = {
-    "aten.detach.default", "prim.device.default",
-    # FunctionalTensor.metadata_fns
-    "aten.is_contiguous.default", "aten.is_contiguous.memory_format", "aten.is_strides_like_format.default",
-    "aten.is_non_overlapping_and_dense.default", "aten.size.default", "aten.sym_size.default",
-    "aten.stride.default", "aten.sym_stride.default", "aten.storage_offset.default",
-    "aten.sym_storage_offset.default", "aten.numel.default", "aten.sym_numel.default", "aten.dim.default",
-}
+def _sac_ignored_ops():
+    from .._ops import overload
+
+    names = [("aten", "detach", "default"), ("prim", "device", "default"),
+             # FunctionalTensor.metadata_fns
+             ("aten", "is_contiguous", "default"), ("aten", "is_contiguous", "memory_format"),
+             ("aten", "is_strides_like_format", "default"), ("aten", "is_non_overlapping_and_dense", "default"),
+             ("aten", "size", "default"), ("aten", "sym_size", "default"), ("aten", "stride", "default"),
+             ("aten", "sym_stride", "default"), ("aten", "storage_offset", "default"),
+             ("aten", "sym_storage_offset", "default"), ("aten", "numel", "default"),
+             ("aten", "sym_numel", "default"), ("aten", "dim", "default")]
+    return {overload(*n) for n in names}
+
+
+# The ops selective checkpointing never caches.
+SAC_IGNORED_OPS = _sac_ignored_ops()
+
+
+class _VersionWrapper:
+    # Check that cached tensors are not mutated.
+    def __init__(self, val):
+        self.val = val
+        self.version = val._version
+
+    def get_val(self, allow_cache_entry_mutation):
+        if not allow_cache_entry_mutation and self.val._version != self.version:
+            raise RuntimeError("Tensor cached during selective activation checkpoint has been mutated")
+        return self.val
+
+
+_RECOMPUTE = object()
+_CONSUMED = object()
+
+_SAC_MISMATCH_MSG = ("This can happen if the operations in the checkpointed region are "
+                     "nondeterministic or depend on global state that changed between "
+                     "forward and backward.")
 
 
 class _CachingTorchDispatchMode:
-    """The forward context of selective checkpointing (PyTorch: a TorchDispatchMode that asks
-    ``policy_fn`` about every op and caches the outputs to save). ferrograd cannot see ops: it
-    caches nothing and never calls ``policy_fn``."""
+    """The forward context of selective checkpointing: after each recorded op, asks
+    ``policy_fn`` whether to cache its outputs (PyTorch: a TorchDispatchMode)."""
 
     def __init__(self, policy_fn, storage):
         self.policy_fn = policy_fn
         self.storage = storage
         self.func_counter = defaultdict(int)
 
+    def _observe(self, name, in_place, outputs):
+        from .._ops import op_of_node
+
+        func = op_of_node(name, in_place)
+        if func is None or func in SAC_IGNORED_OPS:
+            return None
+        idx = self.func_counter[func]
+        self.func_counter[func] += 1
+        out = outputs[0] if len(outputs) == 1 else tuple(outputs)
+        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), func)
+        if isinstance(policy, bool):
+            policy = _policy_from_bool(policy)
+        if policy in (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE):
+            self.storage[func][idx] = [_VersionWrapper(o.detach()) for o in outputs]
+        else:
+            self.storage[func][idx] = _RECOMPUTE
+        return None
+
     def __enter__(self):
+        _C._push_record_observer(self._observe)
         return self
 
     def __exit__(self, *exc):
+        _C._pop_record_observer()
         return False
 
 
 class _CachedTorchDispatchMode:
-    """The recomputation context of selective checkpointing (PyTorch: hands back the cached
-    outputs instead of running those ops). Here ``storage`` stays empty and every op reruns."""
+    """The recomputation context of selective checkpointing: each recorded op whose outputs
+    the forward cached takes the cached values (PyTorch returns them without running it)."""
 
     def __init__(self, policy_fn, storage, allow_cache_entry_mutation=False):
         self.storage = storage
         self.allow_cache_entry_mutation = allow_cache_entry_mutation
         self.func_counter = defaultdict(int)
 
+    def _observe(self, name, in_place, outputs):
+        from .._ops import op_of_node
+
+        func = op_of_node(name, in_place)
+        if func is None or func in SAC_IGNORED_OPS:
+            return None
+        idx = self.func_counter[func]
+        self.func_counter[func] += 1
+        func_storage = self.storage.get(func)
+        if func_storage is None:
+            raise RuntimeError(f"{func} encountered during backward but not found in storage. {_SAC_MISMATCH_MSG}")
+        entry = func_storage.get(idx)
+        if entry is None:
+            raise RuntimeError(f"{func} invocation index {idx} encountered during backward but not found in "
+                               f"storage. {_SAC_MISMATCH_MSG}")
+        if entry is _CONSUMED:
+            raise RuntimeError("Trying to backward an extra time. You are only allowed to backward once on "
+                               "any region computed under selective activation checkpoint.")
+        if entry is _RECOMPUTE:
+            return None
+        func_storage[idx] = _CONSUMED
+        return [w.get_val(self.allow_cache_entry_mutation) for w in entry]
+
     def __enter__(self):
+        # reset so that a second recomputation hits "backward an extra time"
         self.func_counter.clear()
+        _C._push_record_observer(self._observe)
         return self
 
     def __exit__(self, *exc):
+        _C._pop_record_observer()
         return False
 
 
@@ -528,28 +601,28 @@ def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mu
     Args:
         policy_fn_or_list (Callable or List): a policy function
             ``policy_fn(ctx, op, *args, **kwargs) -> CheckpointPolicy`` (a bool is read as
-            ``MUST_SAVE``/``PREFER_RECOMPUTE``), or a list of ops to save (each must be an
-            ``OpOverload``, as in PyTorch).
+            ``MUST_SAVE``/``PREFER_RECOMPUTE``), or a list of ``OpOverload`` to save
+            (``torch.ops.aten.mm.default``).
         allow_cache_entry_mutation (bool, optional): whether mutating a cached tensor is
-            allowed (PyTorch raises otherwise).
+            allowed (``RuntimeError`` otherwise, when the recomputation reaches it).
 
     The result is a tuple of two context managers (forward, recomputation).
 
-    ferrograd differs: it has no op dispatcher to intercept, so the contexts see no ops, the
-    policy function is never called, nothing is cached, and the whole checkpointed region is
-    recomputed in backward, as with ``PREFER_RECOMPUTE`` for every op (plain non-reentrant
-    checkpointing). Results and gradients are the same (the recomputation replays the RNG
-    state); what differs is memory and compute (no saved op outputs, every op recomputed), any
-    side effect of the policy function, PyTorch's errors that need a cache ("Trying to backward
-    an extra time..." after a second backward with ``retain_graph=True``, the mutation check of
-    cached tensors), and an op to save that reads global state changed between forward and
-    backward (recomputed with the new state here, cached in PyTorch). As ferrograd has no
-    ``torch.ops``, a list of ops can only be empty: any entry raises PyTorch's ``ValueError``.
+    ferrograd differs: the policy sees the ops that record autograd history (ops on tensors
+    that require grad), each as the ``OpOverload`` PyTorch names it, called after the op with
+    ``ctx.op_output`` but without the op's arguments (``args`` and ``kwargs`` are empty); in
+    the recomputation a cached op still runs and its outputs take the cached values, so
+    gradients and values are PyTorch's but the compute is not saved.
     """
+    from .._ops import OpOverload, OpOverloadPacket
+
     if isinstance(policy_fn_or_list, list):
         for op in policy_fn_or_list:
-            # no OpOverload / HigherOrderOperator exists in ferrograd
-            raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. ")
+            if not isinstance(op, OpOverload):
+                extra = ("Please update the OpOverloadPacket to a specific OpOverload."
+                         "For example, if you have `torch.ops.aten.mm`, change it to `torch.ops.aten.mm.default`."
+                         if isinstance(op, OpOverloadPacket) else "")
+                raise ValueError(f"Expected op in `op_list` to be an OpOverload but got: {op} of type {type(op)}. {extra}")
 
         def policy_fn(ctx, op, *args, **kwargs):
             if op in policy_fn_or_list:
