@@ -5,7 +5,7 @@ use super::{float_input, sum_to};
 use crate::autograd::{forward, record, record_with, recording_edges, Save};
 use crate::backend;
 pub use crate::backend::BinaryOp as BinOp;
-use crate::bail;
+use crate::{bail, ensure};
 use crate::dtype::{result_type, DType};
 use crate::error::Result;
 use crate::shape::broadcast_shapes;
@@ -550,11 +550,13 @@ pub fn logical(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
 
 /// `maximum(a, b)`: gradient to the larger (split evenly on ties).
 pub fn maximum(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    ensure!(!a.dtype().is_complex() && !b.dtype().is_complex(), Runtime, "maximum not implemented for complex tensors.");
     minmax(a, b, BinOp::Maximum, "MaximumBackward0")
 }
 
 /// `minimum(a, b)`.
 pub fn minimum(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    ensure!(!a.dtype().is_complex() && !b.dtype().is_complex(), Runtime, "minimum not implemented for complex tensors.");
     minmax(a, b, BinOp::Minimum, "MinimumBackward0")
 }
 

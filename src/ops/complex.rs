@@ -85,7 +85,15 @@ pub fn view_as_complex_raw(x: &Tensor) -> Result<Tensor> {
 /// 2): a tensor of its own, not a view (no view base, its own version counter), as an op's
 /// result must be — in-place ops on it must not go through view bookkeeping across dtypes.
 pub fn fresh_complex(x: &Tensor) -> Result<Tensor> {
-    let v = view_as_complex_raw(x)?;
+    // a contiguous result may carry any stride on a size-1 dim: give it the row-major ones
+    let x = if x.is_contiguous() {
+        let mut l = Layout::contiguous(&x.shape());
+        l.offset = x.layout().offset;
+        super::as_strided_view(x, &l)
+    } else {
+        x.clone()
+    };
+    let v = view_as_complex_raw(&x)?;
     let d = v.data().clone();
     Ok(Tensor::from_parts(d.storage, d.layout, d.dtype))
 }
@@ -514,6 +522,85 @@ pub fn reduce_raw(z: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Resu
     let r = view_as_real_raw(z)?;
     let out = super::contiguous(&f(&r)?)?;
     fresh_complex(&out)
+}
+
+/// `c` (contiguous complex, rows of `n`, possibly at an offset) as an `[m, n]` view.
+fn as_rows(c: &Tensor, n: usize) -> Tensor {
+    let m = if n == 0 { 0 } else { c.numel() / n };
+    let mut l = Layout::contiguous(&[m, n]);
+    l.offset = c.layout().offset;
+    super::as_strided_view(c, &l)
+}
+
+fn ones_rows(m: usize, like: &Tensor) -> Result<Tensor> {
+    crate::tensor::full_on(&[m, 1], Scalar::Int(1), like.dtype(), like.device())
+}
+
+/// Running products along the rows of `y` (`[m, n]`): Hillis and Steele's scan, log2(n)
+/// complex products of shifted slices (no kernel needs a complex variant).
+fn cumprod_rows(y: &Tensor) -> Result<Tensor> {
+    let n = y.shape()[1];
+    let mut y = y.clone();
+    let mut s = 1usize;
+    while s < n {
+        let head = super::narrow(&y, 1, 0, s as i64)?;
+        let tail = super::narrow(&y, 1, s as i64, (n - s) as i64)?;
+        let prev = super::narrow(&y, 1, 0, (n - s) as i64)?;
+        y = super::cat(&[head, binary_raw(&tail, &prev, BinaryOp::Mul)?], 1)?;
+        s *= 2;
+    }
+    Ok(y)
+}
+
+/// The complex forms of the row kernels `prod`, `cumprod` and products-of-the-others:
+/// `c` contiguous with rows of `n`, the result contiguous (one value per row for `prod`).
+pub fn scan_rows(c: &Tensor, n: usize, op: crate::backend::ScanOp) -> Result<Tensor> {
+    use crate::backend::ScanOp;
+    let _g = raw_mode();
+    let y = as_rows(c, n);
+    let m = y.shape()[0];
+    if n == 0 || m == 0 {
+        return cast_raw(&y, y.dtype());
+    }
+    let out = match op {
+        ScanOp::Cumprod => cumprod_rows(&y)?,
+        ScanOp::ProdOthers => {
+            // prod_{j<k} x_j times prod_{j>k} x_j: exclusive running products both ways
+            if n == 1 {
+                ones_rows(m, &y)?
+            } else {
+                let before = super::cat(&[ones_rows(m, &y)?, cumprod_rows(&super::narrow(&y, 1, 0, n as i64 - 1)?)?], 1)?;
+                let rev = super::flip(&y, &[1])?;
+                let after_rev = super::cat(&[ones_rows(m, &y)?, cumprod_rows(&super::narrow(&rev, 1, 0, n as i64 - 1)?)?], 1)?;
+                binary_raw(&before, &super::flip(&after_rev, &[1])?, BinaryOp::Mul)?
+            }
+        }
+        _ => return Err(unsupported(op.name(), c.dtype())),
+    };
+    // a fresh row-major tensor, as the backend's scan gives (callers view it from offset 0)
+    cast_raw(&out, out.dtype())
+}
+
+/// The product of each row of `c` (contiguous complex, rows of `n`): pairwise products,
+/// halving the row each round; an empty row gives 1.
+pub fn prod_rows(c: &Tensor, n: usize) -> Result<Tensor> {
+    let _g = raw_mode();
+    let m = c.numel().checked_div(n).unwrap_or(0);
+    if n == 0 {
+        return crate::tensor::full_on(&[m], Scalar::Int(1), c.dtype(), c.device());
+    }
+    let mut y = as_rows(c, n);
+    let mut len = n;
+    while len > 1 {
+        let h = len / 2;
+        let mut p = binary_raw(&super::narrow(&y, 1, 0, h as i64)?, &super::narrow(&y, 1, h as i64, h as i64)?, BinaryOp::Mul)?;
+        if len % 2 == 1 {
+            p = super::cat(&[p, super::narrow(&y, 1, 2 * h as i64, 1)?], 1)?;
+        }
+        y = p;
+        len = h + len % 2;
+    }
+    cast_raw(&super::select(&y, 1, 0)?, c.dtype())
 }
 
 /// Batched matmul of complex (or mixed) 3-d operands, without history:

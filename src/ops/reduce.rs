@@ -8,7 +8,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::shape::wrap_dim;
 use crate::tensor::{Scalar, Tensor};
-use crate::bail;
+use crate::{bail, ensure};
 
 /// Normalised reduction dims (empty = all), sorted, checked.
 pub fn reduce_dims(dims: &[i64], ndim: usize) -> Result<Vec<usize>> {
@@ -83,6 +83,12 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
     // a 0-dim tensor reduces over dim 0 (or -1) as over nothing, as in torch
     let dims: &[usize] = if shape.is_empty() { &[] } else { dims };
     if x.dtype().is_complex() {
+        if op == ReduceOp::Prod {
+            // pairwise complex products of each row (the reduced dims moved last)
+            let (c, _, row) = rows_last(x, dims)?;
+            let t = super::complex::prod_rows(&c, row)?;
+            return Ok(super::as_strided_view(&t, &crate::shape::Layout::contiguous(&out_shape(&shape, dims, keepdim))));
+        }
         // sums of the real view (its pair dim is last: the dims keep their numbers)
         if op != ReduceOp::Sum {
             return Err(super::complex::unsupported(&format!("{}_cpu", op.name()), x.dtype()));
@@ -183,7 +189,7 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
 pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
     let shape = x.shape();
     let dims: Vec<usize> = match dim { Some(d) => vec![d], None => (0..shape.len()).collect() };
-    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let od = if x.dtype().is_float() || x.dtype().is_complex() { x.dtype() } else { DType::Int64 };
     let out = reduce_raw(x, &dims, keepdim && dim.is_some(), ReduceOp::Prod, od, Scalar::Int(1))?;
     let name = if dim.is_some() { "ProdBackward1" } else { "ProdBackward0" };
     let kd = keepdim && dim.is_some();
@@ -206,7 +212,7 @@ pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
 fn prod_of_others(x: &Tensor, dims: &[usize]) -> Result<Tensor> {
     let shape = x.shape();
     let (c, _, row) = rows_last(x, dims)?;
-    let t = backend::scan(&c, row, ScanOp::ProdOthers)?;
+    let t = scan_rows(&c, row, ScanOp::ProdOthers)?;
     // back from (kept..., reduced...) order to the input's dim order
     let kept_dims: Vec<usize> = (0..shape.len()).filter(|d| !dims.contains(d)).collect();
     let mut order = kept_dims.clone();
@@ -230,6 +236,9 @@ pub fn check_grad_dtype(x: &Tensor, dtype: Option<DType>) -> Result<()> {
 
 /// Whole-tensor max or min (MaxBackward1/MinBackward1): ties share the gradient evenly.
 pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(super::complex::unsupported(if is_max { "max_all" } else { "min_all" }, x.dtype()));
+    }
     if x.numel() == 0 {
         bail!(Runtime, "{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", if is_max { "max" } else { "min" });
     }
@@ -259,6 +268,7 @@ pub fn max_dim(x: &Tensor, dim: i64, keepdim: bool, is_max: bool) -> Result<(Ten
 
 /// `max_dim` that names `what` (max, min, argmax, argmin) in its errors.
 fn max_dim_as(x: &Tensor, dim: i64, keepdim: bool, is_max: bool, what: &str) -> Result<(Tensor, Tensor)> {
+    ensure!(!x.dtype().is_complex(), Runtime, "{}(): does not support complex input", what);
     let shape = x.shape();
     let d = wrap_dim(dim, shape.len())?;
     let dims = if shape.is_empty() { vec![] } else { vec![d] };
@@ -301,6 +311,9 @@ pub fn amax_dims(x: &Tensor, dims: &[i64], keepdim: bool, is_max: bool) -> Resul
 /// `amax`/`amin` over `dims` (all when empty) (AmaxBackward0/AminBackward0): the gradient is
 /// split evenly over the extremes of each reduced slice.
 pub fn amax(x: &Tensor, dims: &[usize], keepdim: bool, is_max: bool) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return Err(super::complex::unsupported(if is_max { "max_values_cpu" } else { "min_values_cpu" }, x.dtype()));
+    }
     let shape = x.shape();
     let what = if is_max { "amax" } else { "amin" };
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
@@ -334,6 +347,7 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
     if x.dtype() == DType::Bool {
         bail!(Runtime, "{}(): does not support bool input", what);
     }
+    ensure!(!x.dtype().is_complex(), Runtime, "{}(): does not support complex input", what);
     match dim {
         Some(d) => Ok(max_dim_as(&x.detach(), d, keepdim, is_max, what)?.1),
         None => {
@@ -598,11 +612,11 @@ fn cumsum_raw(x: &Tensor, shape: &[usize], d: usize, od: DType, dims: &[usize]) 
 /// bool inputs scan in int64.
 fn scan_along(x: &Tensor, d: usize, op: ScanOp) -> Result<Tensor> {
     let shape = x.shape();
-    let od = if x.dtype().is_float() { x.dtype() } else { DType::Int64 };
+    let od = if x.dtype().is_float() || x.dtype().is_complex() { x.dtype() } else { DType::Int64 };
     let dims = if shape.is_empty() { vec![] } else { vec![d] };
     let (c, kept, row) = rows_last(x, &dims)?;
     let c = if c.dtype() == od { c } else { super::cast_raw(&c, od)? };
-    let t = backend::scan(&c, row, op)?;
+    let t = scan_rows(&c, row, op)?;
     let mut pshape = kept.clone();
     if !shape.is_empty() {
         pshape.push(shape[d]);
@@ -612,6 +626,15 @@ fn scan_along(x: &Tensor, d: usize, op: ScanOp) -> Result<Tensor> {
         return Ok(t.detach());
     }
     Ok(super::contiguous(&permute(&t, &last_to(shape.len(), d))?)?.detach())
+}
+
+/// The backend's row scan; complex rows through `complex::scan_rows` (compositions of real
+/// kernels).
+fn scan_rows(c: &Tensor, row: usize, op: ScanOp) -> Result<Tensor> {
+    if c.dtype().is_complex() {
+        return super::complex::scan_rows(c, row, op);
+    }
+    backend::scan(c, row, op)
 }
 
 /// The permutation that moves the last of `nd` dims back to position `d`.
@@ -671,7 +694,7 @@ fn cumprod_backward(g: &Tensor, x: &Tensor, d: usize, y: &Tensor) -> Result<Tens
     if !has_zero {
         return div(&reversed_cumsum(&w, d)?, x);
     }
-    if !crate::autograd::is_grad_enabled() {
+    if !crate::autograd::is_grad_enabled() && !x.dtype().is_complex() {
         return cumprod_backward_zeros(g, x, d);
     }
     // grad_k = sum_{j>=k} g_j prod_{i<=j, i!=k} x_i, one k at a time

@@ -16,6 +16,7 @@ pub fn sort(x: &Tensor, dim: i64, descending: bool) -> Result<(Tensor, Tensor)> 
 /// `sort` recorded as `name` (torch's `sort.stable` overload records SortBackward1).
 pub fn sort_as(x: &Tensor, dim: i64, descending: bool, name: &'static str) -> Result<(Tensor, Tensor)> {
     let d = wrap_dim(dim, x.dim())?;
+    ensure!(!x.dtype().is_complex(), Runtime, " Sort does not support complex dtypes on CPU");
     if x.dim() == 0 {
         // one element: itself, at index 0
         let _ = descending;
@@ -44,6 +45,7 @@ pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool, sorted: bool) -> Resu
     let size = if x.dim() == 0 { 1 } else { x.shape()[d] };
     ensure!(k <= size, Runtime, "selected index k out of range");
     ensure!(x.dtype() != crate::DType::Bool, Runtime, "topk does not support bool dtypes on CPU");
+    ensure!(!x.dtype().is_complex(), Runtime, " topk does not support complex dtypes on CPU");
     if x.dim() == 0 {
         // matches torch: a 0-dim input gives 0-dim results (k = 0 included)
         let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;

@@ -125,6 +125,31 @@ def s_reductions(torch):
     return out
 
 
+def s_products(torch):
+    """prod / cumprod of complex tensors (values, grad_fn, gradients; zeros in the input)."""
+    out = {}
+    for zero in (False, True):
+        z = torch.tensor([[1 + 2j, 3 - 1j, 0.5j], [-2 + 0j, 0j if zero else 1 + 1j, 4 - 3j]], requires_grad=True)
+        for name, f in {"prod": lambda z: z.prod(), "prod1": lambda z: z.prod(1), "prod0k": lambda z: z.prod(0, keepdim=True),
+                        "cumprod1": lambda z: z.cumprod(1), "cumprod0": lambda z: z.cumprod(0),
+                        "prod_of_cumprod": lambda z: z.cumprod(1).prod(1)}.items():
+            z.grad = None
+            o = f(z)
+            o.backward(torch.full(o.shape, 0.5 - 1j, dtype=torch.cfloat))
+            out[f"{name}{'_zero' if zero else ''}"] = {"out": plain(torch, o), "fn": type(o.grad_fn).__name__,
+                                                       "grad": plain(torch, z.grad)}
+    long = torch.tensor([complex(1 + 0.01 * k, 0.05 * (k % 3) - 0.05) for k in range(37)], dtype=torch.cdouble)
+    out["prod_long"] = plain(torch, long.prod())
+    out["cumprod_long"] = plain(torch, long.cumprod(0))
+    w = torch.tensor([[1 + 1j, 2 - 1j], [0.5j, 3 + 0j]])
+    out["errors"] = {name: caught(f) for name, f in {
+        "max": lambda: w.max(), "min": lambda: w.min(), "max_dim": lambda: w.max(1), "min_dim": lambda: w.min(0),
+        "amax": lambda: w.amax(), "amin": lambda: w.amin(1), "argmax": lambda: w.argmax(), "argmin": lambda: w.argmin(1),
+        "sort": lambda: w.sort(), "argsort": lambda: w.argsort(), "topk": lambda: w.topk(1),
+        "maximum": lambda: torch.maximum(w, w), "minimum": lambda: torch.minimum(w, w), "max_binary": lambda: torch.max(w, w)}.items()}
+    return out
+
+
 def s_matmul(torch):
     a = torch.tensor([[1 + 1j, 2, -1j], [0, 1j, 3 - 2j]], requires_grad=True)
     b = torch.tensor([[1j, 2 - 1j], [0.5, 1], [-1 + 1j, 2j]], requires_grad=True)
@@ -295,7 +320,7 @@ SCENARIOS = {
     **{f"binary_{n}": (lambda n: lambda torch: _binary(torch, n, False))(n) for n in BINARY},
     **{f"binary_{n}_real_right": (lambda n: lambda torch: _binary(torch, n, True))(n) for n in ("add", "sub", "mul", "div")},
     **{f"binary_{n}_real_left": (lambda n: lambda torch: _binary(torch, n, "left"))(n) for n in ("add", "sub", "mul", "div")},
-    "constructors": s_constructors, "reductions": s_reductions, "matmul": s_matmul,
+    "constructors": s_constructors, "reductions": s_reductions, "products": s_products, "matmul": s_matmul,
     "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
     "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random, "more_ops": s_more_ops,
     "inplace_grad": s_inplace_grad,
