@@ -201,16 +201,15 @@ fn input_tangents(inputs: &[&Tensor]) -> Option<Tangents> {
 
 /// Forward-mode AD does not reach complex tensors yet: a tangent that would flow into one is
 /// refused rather than dropped.
-fn refuse_complex(ts: &[&Tensor]) -> Result<()> {
-    if ts.iter().any(|t| t.dtype().is_complex()) {
-        bail!(NotImplemented, "forward-mode AD through complex tensors is not supported by ferrograd yet");
-    }
-    Ok(())
+/// Floating and complex tensors carry tangents; integer and bool ones do not.
+fn differentiable(d: crate::dtype::DType) -> bool {
+    d.is_float() || d.is_complex()
 }
 
-/// Give `out` the tangent `t` (shaped and typed as `out`); integer and bool outputs have none.
+/// Give `out` the tangent `t` (shaped and typed as `out`; a complex tangent of a real output
+/// keeps its real part, PyTorch's `handle_r_to_c`); integer and bool outputs have none.
 fn set_output(out: &Tensor, t: Tensor) -> Result<()> {
-    if !out.dtype().is_float() {
+    if !differentiable(out.dtype()) {
         return Ok(());
     }
     let shape = out.shape();
@@ -237,8 +236,7 @@ pub fn jvp(inputs: &[&Tensor], outputs: &[&Tensor], f: impl FnOnce(&Tangents) ->
 
 fn jvp_slow(inputs: &[&Tensor], outputs: &[&Tensor], f: impl FnOnce(&Tangents) -> Result<Vec<Option<Tensor>>>) -> Result<()> {
     let Some(ts) = input_tangents(inputs) else { return Ok(()) };
-    refuse_complex(outputs)?;
-    if outputs.iter().all(|o| !o.dtype().is_float()) {
+    if outputs.iter().all(|o| !differentiable(o.dtype())) {
         return Ok(());
     }
     // a formula's own ops carry no tangents (there is one level)
@@ -295,9 +293,8 @@ pub(crate) fn fallback(
         return Ok(());
     }
     let Some(ts) = input_tangents(inputs) else { return Ok(()) };
-    refuse_complex(outputs)?;
-    if outputs.iter().all(|o| !o.dtype().is_float() || o.meta().fw_grad.is_some()) {
-        return Ok(());
+    if outputs.iter().all(|o| !differentiable(o.dtype()) || o.meta().fw_grad.is_some()) {
+        return Ok(()); // (views got their tangents as views of the input's)
     }
     // the tangent keeps reverse-mode history when anything it is computed from has some
     let outer_grad = super::is_grad_enabled();
@@ -308,7 +305,7 @@ pub(crate) fn fallback(
     let us: Vec<Tensor> = outputs
         .iter()
         .map(|o| -> Result<Tensor> {
-            let z = crate::tensor::zeros_on(&o.shape(), if o.dtype().is_float() { o.dtype() } else { crate::dtype::DType::Float32 }, o.device())?;
+            let z = crate::tensor::zeros_on(&o.shape(), if differentiable(o.dtype()) { o.dtype() } else { crate::dtype::DType::Float32 }, o.device())?;
             z.set_requires_grad(true)?;
             Ok(z)
         })
@@ -321,14 +318,30 @@ pub(crate) fn fallback(
         }
         None => {
             let aliases: Vec<Tensor> = direct.iter().map(plain_alias).collect();
-            bwd(&Saved::direct(&aliases), &us, &needs)?
+            if outputs.iter().any(|o| o.dtype().is_complex()) && !super::node::as_written_active() {
+                // the formula is the complex chain rule; the backward is its conjugate form,
+                // as `record_with` builds it for a recorded node
+                let cu = us.iter().map(ops::complex::conj).collect::<Result<Vec<_>>>()?;
+                bwd(&Saved::direct(&aliases), &cu, &needs)?
+                    .into_iter()
+                    .map(|r| r.map(|t| ops::complex::conj(&t)).transpose())
+                    .collect::<Result<Vec<_>>>()?
+            } else {
+                bwd(&Saved::direct(&aliases), &us, &needs)?
+            }
         }
     };
     let mut terms = Vec::new();
     for (g, t) in gin.iter().zip(ts.0.iter()) {
         if let (Some(g), Some(t)) = (g, t) {
             let t = plain_alias(t);
-            let prod = ops::mul(g, &t)?;
+            // the real inner product <g, t> (Re(conj(g) t) for complex ones): the backward
+            // is J^T on the real and imaginary parts, so its derivative in u is J t
+            let prod = if g.dtype().is_complex() || t.dtype().is_complex() {
+                ops::complex::real(&ops::mul(&ops::complex::conj(g)?, &t)?)?
+            } else {
+                ops::mul(g, &t)?
+            };
             terms.push(Some(ops::sum(&prod, None)?));
         }
     }
@@ -350,7 +363,7 @@ pub(crate) fn fallback(
     drop(_mode);
     drop(_suspend);
     for ((o, g), u) in outputs.iter().zip(grads).zip(&us) {
-        if !o.dtype().is_float() || o.meta().fw_grad.is_some() {
+        if !differentiable(o.dtype()) || o.meta().fw_grad.is_some() {
             continue;
         }
         let t = match g {
@@ -372,7 +385,9 @@ pub(crate) fn elementwise(
     bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
 ) -> Result<()> {
     let Some(t) = tangent(x) else { return Ok(()) };
-    refuse_complex(&[out])?;
+    if out.dtype().is_complex() || x.dtype().is_complex() {
+        return elementwise_complex(x, out, t, node, direct, bwd);
+    }
     if !out.dtype().is_float() {
         return Ok(());
     }
@@ -397,11 +412,46 @@ pub(crate) fn elementwise(
     }
 }
 
+/// A complex elementwise op's tangent. Its node's backward is the conjugate of the formula
+/// written as the complex chain rule (`record_with`), `conj(f(conj g))` with `f(g) = g f'(z)`,
+/// so the tangent `f'(z) t` is `conj(backward(conj t))`. A formula recorded as written (it
+/// takes real and imaginary parts: not holomorphic) has no such form and is refused.
+fn elementwise_complex(
+    x: &Tensor,
+    out: &Tensor,
+    t: Tensor,
+    node: Option<&Arc<Node>>,
+    direct: &[Tensor],
+    bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
+) -> Result<()> {
+    if !out.dtype().is_complex() || super::node::as_written_active() || t.shape() != out.shape() {
+        // not a complex scalar derivative: the general JVP from the backward formula
+        return fallback(&[x], &[out], node, direct, bwd);
+    }
+    let _suspend = SuspendGuard::new(true);
+    let ct = ops::complex::conj(&ops::to_dtype(&t, out.dtype())?)?;
+    let r = match node {
+        Some(n) => {
+            let b = n.backward.as_ref().expect("invariant: a recorded op node has a backward");
+            b.apply(n, vec![Some(ct)], &[true])?
+        }
+        // (no node: the formula itself is the chain rule, not conjugated)
+        None => return set_output(out, bwd(&Saved::direct(direct), &[t], &[true])?.into_iter().next().flatten()
+            .map_or_else(|| crate::tensor::zeros_on(&out.shape(), out.dtype(), out.device()), Ok)?),
+    };
+    drop(_suspend);
+    match r.into_iter().next().flatten() {
+        Some(r) => set_output(out, ops::complex::conj(&r)?),
+        None => set_output(out, crate::tensor::zeros_on(&out.shape(), out.dtype(), out.device())?),
+    }
+}
+
 /// Tangent of a view `v` of `x`: the same view of `x`'s tangent, when that tangent is laid out
-/// as `x` (it then shares the geometry, so in-place writes through either agree).
+/// as `x` (it then shares the geometry, so in-place writes through either agree). A view of
+/// another dtype (`view_as_real`) gets its tangent from its op's JVP formula.
 pub(crate) fn view_tangent(x: &Tensor, v: &Tensor) {
     let Some(xt) = tangent(x) else { return };
-    if !same_geometry(x, &xt) || !v.dtype().is_float() {
+    if !same_geometry(x, &xt) || !differentiable(v.dtype()) || v.dtype() != x.dtype() || xt.dtype() != x.dtype() {
         return;
     }
     set_raw(v, Some(ops::make_view(&xt, v.layout())));
@@ -424,7 +474,7 @@ pub(crate) fn relayout_tangent(x: &Tensor, old: &crate::shape::Layout) {
 /// (zero when it has none), written into the existing tangent storage (or a view of the
 /// base's tangent, created zero) so that aliases see it.
 pub(crate) fn inplace_update(target: &Tensor, result: &Tensor) -> Result<()> {
-    if !is_active() || !target.dtype().is_float() {
+    if !is_active() || !differentiable(target.dtype()) {
         return Ok(());
     }
     let rt = result.meta().fw_grad.clone();
@@ -499,11 +549,10 @@ pub fn make_dual(primal: &Tensor, tangent: &Tensor) -> Result<Tensor> {
     if !level_exists() {
         bail!(Runtime, "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first.");
     }
-    refuse_complex(&[primal, tangent])?;
-    if !primal.dtype().is_float() {
+    if !differentiable(primal.dtype()) {
         bail!(Value, "Expected primal to be floating point or complex, but got: {}", primal.dtype().name());
     }
-    if !tangent.dtype().is_float() {
+    if !differentiable(tangent.dtype()) {
         bail!(Value, "Expected tangent to be floating point or complex, but got: {}", tangent.dtype().name());
     }
     let sizes: Vec<i64> = primal.shape().iter().map(|&d| d as i64).collect();

@@ -582,6 +582,11 @@ thread_local! {
     static AS_WRITTEN: Cell<bool> = const { Cell::new(false) };
 }
 
+/// Whether nodes are being recorded with their formula as written (`AsWrittenGuard`).
+pub(crate) fn as_written_active() -> bool {
+    AS_WRITTEN.with(|c| c.get())
+}
+
 /// While alive, nodes with complex outputs are recorded with their formula as written (it
 /// already gives the conjugate-Wirtinger gradient: it takes real or imaginary parts, so it is
 /// not the complex chain rule `g · f'(z)` that `record_with` otherwise conjugates around).

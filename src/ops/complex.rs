@@ -15,7 +15,7 @@
 
 use super::shape::make_view;
 use super::{cast_raw, sum_to};
-use crate::autograd::{self, raw_mode, record, Save};
+use crate::autograd::{self, raw_mode, record, record_jvp, Save};
 use crate::backend::{self, BinaryOp, UnaryOp};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -44,10 +44,12 @@ pub fn pair_layout(l: &Layout) -> Layout {
 
 /// A view of `x`'s storage with another layout and dtype (same version counter, same base).
 fn retyped_view(x: &Tensor, layout: Layout, dtype: DType) -> Result<Tensor> {
-    if autograd::forward::is_active() && x.meta().fw_grad.is_some() {
-        bail!(NotImplemented, "forward-mode AD through complex tensors is not supported by ferrograd yet");
-    }
     let v = make_view(x, layout);
+    // a view across dtypes carries no tangent of its own (`view_as_real` gets its tangent
+    // from its JVP formula; the raw views inside complex ops need none)
+    if autograd::forward::is_active() && v.meta().fw_grad.is_some() {
+        v.meta().fw_grad = None;
+    }
     let mut d = v.data().clone();
     d.dtype = dtype;
     v.set_data(d);
@@ -142,14 +144,18 @@ pub fn as_written<R>(f: impl FnOnce() -> Result<R>) -> Result<R> {
 /// `torch.view_as_real(z)` (ViewAsRealBackward0).
 pub fn view_as_real(z: &Tensor) -> Result<Tensor> {
     let out = view_as_real_raw(z)?;
-    record("ViewAsRealBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_complex(&super::contiguous(&g[0])?)?)]))?;
+    record_jvp("ViewAsRealBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_complex(&super::contiguous(&g[0])?)?)]),
+        // JVP: the real view of the tangent
+        |t| Ok(vec![Some(view_as_real_raw(t.one())?)]))?;
     Ok(out)
 }
 
 /// `torch.view_as_complex(x)` (ViewAsComplexBackward0).
 pub fn view_as_complex(x: &Tensor) -> Result<Tensor> {
     let out = view_as_complex_raw(x)?;
-    as_written(|| record("ViewAsComplexBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_real(&g[0])?)])))?;
+    as_written(|| record_jvp("ViewAsComplexBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(view_as_real(&g[0])?)]),
+        // JVP: the complex view of the tangent's pairs
+        |t| Ok(vec![Some(fresh_complex(&super::contiguous(t.one())?)?)])))?;
     Ok(out)
 }
 
@@ -192,12 +198,17 @@ pub fn complex(re: &Tensor, im: &Tensor) -> Result<Tensor> {
         join(&r, &i)?
     };
     let (sr, si) = (re.shape(), im.shape());
-    as_written(|| record("ComplexBackward0", &[re, im], &[&out], &[], move |_, g, n| {
+    as_written(|| record_jvp("ComplexBackward0", &[re, im], &[&out], &[], move |_, g, n| {
         Ok(vec![
             if n[0] { Some(sum_to(&real(&g[0])?, &sr)?) } else { None },
             if n[1] { Some(sum_to(&imag(&g[0])?, &si)?) } else { None },
         ])
-    }))?;
+    },
+        // JVP: t_re + i t_im (a missing tangent is zero)
+        |t| {
+            let part = |i: usize, like: &Tensor| t.get(i).cloned().map_or_else(|| zeros_of(like), Ok);
+            Ok(vec![Some(join_broadcast(&part(0, re)?, &part(1, im)?)?)])
+        }))?;
     Ok(out)
 }
 
@@ -211,14 +222,25 @@ pub fn polar(abs: &Tensor, angle: &Tensor) -> Result<Tensor> {
     };
     let (sr, st) = (abs.shape(), angle.shape());
     // ∂out/∂abs = e^{iθ}, ∂out/∂θ = i·out: grad_abs = Re(g · e^{-iθ}), grad_θ = Re(g · conj(i·out))
-    as_written(|| record("PolarBackward0", &[abs, angle], &[&out], &[Save::In(angle), Save::Out(0)], move |s, g, n| {
+    let (angle_in, out_in) = (angle.clone(), out.clone());
+    as_written(|| record_jvp("PolarBackward0", &[abs, angle], &[&out], &[Save::In(angle), Save::Out(0)], move |s, g, n| {
         let (t, o) = (s.get(0)?, s.get(1)?);
         let (gr, gi) = (real(&g[0])?, imag(&g[0])?);
         Ok(vec![
             if n[0] { Some(sum_to(&super::add(&super::mul(&gr, &super::cos(&t)?)?, &super::mul(&gi, &super::sin(&t)?)?)?, &sr)?) } else { None },
             if n[1] { Some(sum_to(&super::sub(&super::mul(&gi, &real(&o)?)?, &super::mul(&gr, &imag(&o)?)?)?, &st)?) } else { None },
         ])
-    }))?;
+    },
+        // JVP: t_abs e^{iθ} + i out t_θ
+        |t| {
+            let e = {
+                let th = angle_in.detach();
+                join_broadcast(&super::cos(&th)?, &super::sin(&th)?)?
+            };
+            let terms = [t.map(0, |ta| super::mul(ta, &e))?,
+                         t.map(1, |tt| super::mul(&super::mul(tt, &Tensor::wrapped_complex(0.0, 1.0))?, &out_in.detach()))?];
+            Ok(vec![autograd::forward::sum_terms(terms)?])
+        }))?;
     Ok(out)
 }
 
@@ -230,7 +252,9 @@ pub fn conj(z: &Tensor) -> Result<Tensor> {
         return Ok(z.clone());
     }
     let out = conj_raw(z)?;
-    record("ConjBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(conj(&g[0])?)]))?;
+    record_jvp("ConjBackward0", &[z], &[&out], &[], |_, g, _| Ok(vec![Some(conj(&g[0])?)]),
+        // JVP: the conjugate of the tangent
+        |t| Ok(vec![Some(conj(t.one())?)]))?;
     Ok(out)
 }
 
@@ -452,7 +476,10 @@ pub fn angle_raw(z: &Tensor) -> Result<Tensor> {
 /// `|z|` (AbsBackward0: the gradient is `g · sgn(z)`).
 pub fn abs(z: &Tensor) -> Result<Tensor> {
     let out = abs_raw(z)?;
-    record("AbsBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| Ok(vec![Some(super::mul(&g[0], &sgn(&s.get(0)?)?)?)]))?;
+    let zi = z.detach();
+    record_jvp("AbsBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| Ok(vec![Some(super::mul(&g[0], &sgn(&s.get(0)?)?)?)]),
+        // JVP: Re(conj(sgn z) t) (0 at z = 0)
+        |t| Ok(vec![Some(real(&super::mul(&conj(&sgn(&zi)?)?, t.one())?)?)]))?;
     Ok(out)
 }
 
@@ -475,14 +502,22 @@ pub fn angle(z: &Tensor) -> Result<Tensor> {
         return Ok(out);
     }
     let out = angle_raw(z)?;
-    record("AngleBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| {
+    let zi = z.detach();
+    record_jvp("AngleBackward0", &[z], &[&out], &[Save::In(z)], |s, g, _| {
         let z = s.get(0)?;
         let i = Tensor::wrapped_complex(0.0, 1.0);
         let a = abs(&z)?;
         let v = super::div(&super::mul(&super::mul(&g[0], &z)?, &i)?, &super::mul(&a, &a)?)?;
         let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
         Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
-    })?;
+    },
+        // JVP: d arg z = Im(conj(z) t) / |z|² (0 at z = 0)
+        |t| {
+            let a = abs_raw(&zi)?;
+            let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+            let v = super::div(&imag(&super::mul(&conj(&zi)?, t.one())?)?, &super::mul(&a, &a)?)?;
+            Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
+        })?;
     Ok(out)
 }
 
@@ -503,7 +538,8 @@ pub fn sgn(z: &Tensor) -> Result<Tensor> {
     };
     // PyTorch's sgn_backward: (g - Re(g · conj(sgn)) · sgn) / |z|, zero at 0... written for
     // the conjugate-Wirtinger gradient directly
-    as_written(|| record("SgnBackward0", &[z], &[&out], &[Save::In(z), Save::Out(0)], |s, g, _| {
+    let (zi, si) = (z.detach(), out.clone());
+    as_written(|| record_jvp("SgnBackward0", &[z], &[&out], &[Save::In(z), Save::Out(0)], |s, g, _| {
         let (z, sg) = (s.get(0)?, s.get(1)?);
         let a = abs(&z)?;
         let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
@@ -511,7 +547,17 @@ pub fn sgn(z: &Tensor) -> Result<Tensor> {
         let proj = super::mul(&real(&super::mul(&g[0], &conj(&sg)?)?)?, &sg)?;
         let v = super::div(&super::sub(&g[0], &proj)?, &safe)?;
         Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
-    }))?;
+    },
+        // JVP: d(z/|z|) = (t - Re(conj(sgn) t) sgn) / |z| (0 at z = 0)
+        |t| {
+            let sg = si.detach();
+            let a = abs_raw(&zi)?;
+            let zero = super::binary_raw(&a, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Eq)?;
+            let safe = super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(1)), &a)?;
+            let proj = super::mul(&real(&super::mul(&conj(&sg)?, t.one())?)?, &sg)?;
+            let v = super::div(&super::sub(t.one(), &proj)?, &safe)?;
+            Ok(vec![Some(super::where_(&zero, &Tensor::wrapped_scalar(Scalar::Int(0)), &v)?)])
+        }))?;
     Ok(out)
 }
 

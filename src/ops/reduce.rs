@@ -177,11 +177,14 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
     let out = super::binary_raw(&s, &Tensor::wrapped_scalar(Scalar::Float(n as f64)), super::BinOp::Div)?;
     let out = if out.dtype() != d { super::cast_raw(&out, d)? } else { out };
     let name = if dims.is_none() { "MeanBackward0" } else { "MeanBackward1" };
+    let jdims = dv.clone();
     // d/dx mean = 1/n, broadcast back
-    record(name, &[x], &[&out], &[], move |_, g, _| {
+    record_jvp(name, &[x], &[&out], &[], move |_, g, _| {
         let e = expand_back(&g[0], &shape, &dv, keepdim)?;
         Ok(vec![Some(div(&e, &Tensor::wrapped_scalar(Scalar::Int(n as i64)))?)])
-    })?;
+    },
+        // JVP: linear, the mean of the tangent
+        |t| Ok(vec![Some(mean(t.one(), Some(&jdims), keepdim, Some(d))?)]))?;
     Ok(out)
 }
 
@@ -193,7 +196,8 @@ pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
     let out = reduce_raw(x, &dims, keepdim && dim.is_some(), ReduceOp::Prod, od, Scalar::Int(1))?;
     let name = if dim.is_some() { "ProdBackward1" } else { "ProdBackward0" };
     let kd = keepdim && dim.is_some();
-    record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+    let (xj, jdims) = (x.detach(), dims.clone());
+    record_jvp(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
         let xt = s.get(0)?;
         // one device reduction and a single scalar read decide the formula
         let has_zero = all_any(&super::binary_raw(&xt, &Tensor::wrapped_scalar(Scalar::Int(0)), super::BinOp::Eq)?, None, false, false)?.item()?.as_f64() != 0.0;
@@ -205,7 +209,9 @@ pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
         // with zeros: product of the others, by prefix and suffix products (not differentiable again)
         let others = prod_of_others(&xt, &dims)?;
         Ok(vec![Some(mul(&ge, &others)?)])
-    })?;
+    },
+        // JVP: sum_k t_k prod_{j != k} x_j over the reduced dims (zeros included)
+        |t| Ok(vec![Some(sum_dims(&mul(t.one(), &prod_of_others(&xj, &jdims)?)?, &jdims, kd, None)?)]))?;
     Ok(out)
 }
 
@@ -578,12 +584,15 @@ pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
     } else {
         cumsum_raw(x, &shape, d, od, &dims)?
     };
-    record("CumsumBackward0", &[x], &[&out], &[], move |_, g, _| {
+    let scalar = shape.is_empty();
+    record_jvp("CumsumBackward0", &[x], &[&out], &[], move |_, g, _| {
         if shape.is_empty() {
             return Ok(vec![Some(g[0].clone())]);
         }
         Ok(vec![Some(super::flip(&cumsum(&super::flip(&g[0], &[d as i64])?, d as i64)?, &[d as i64])?)])
-    })?;
+    },
+        // JVP: linear, the running sums of the tangent
+        |t| Ok(vec![Some(if scalar { t.one().clone() } else { cumsum(t.one(), d as i64)? })]))?;
     Ok(out)
 }
 

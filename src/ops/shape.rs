@@ -412,13 +412,22 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
         }
     }
     let inputs: Vec<&Tensor> = parts.clone();
-    record("CatBackward0", &inputs, &[&out], &[], move |_, g, n| {
+    let zeros_like: Vec<(Vec<usize>, crate::dtype::DType)> = parts.iter().map(|t| (t.shape().to_vec(), t.dtype())).collect();
+    let device = parts[0].device();
+    crate::autograd::record_jvp("CatBackward0", &inputs, &[&out], &[], move |_, g, n| {
         let mut r = Vec::new();
         for (i, &(a, s)) in sizes.iter().enumerate() {
             r.push(if n[i] { Some(narrow(&g[0], d as i64, a as i64, s as i64)?) } else { None });
         }
         Ok(r)
-    })?;
+    },
+        // JVP: the tangents concatenated (zeros for inputs without one)
+        |t| {
+            let parts = zeros_like.iter().enumerate()
+                .map(|(i, (s, dt))| t.get(i).cloned().map_or_else(|| crate::tensor::zeros_on(s, *dt, device), Ok))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(vec![Some(cat(&parts, d as i64)?)])
+        })?;
     Ok(out)
 }
 

@@ -150,6 +150,58 @@ def s_products(torch):
     return out
 
 
+def s_forward_ad(torch):
+    """Forward-mode AD through complex tensors: the tangent of each op's output, for a primal
+    that does not and one that does require grad (the JVP then comes from the recorded node)."""
+    fwAD = torch.autograd.forward_ad
+    z0 = torch.tensor([1 + 2j, -0.5 + 1j, 3 - 1j, 0.25 + 0.5j], dtype=torch.complex64)
+    tz = torch.tensor([0.5 - 1j, 1 + 0.25j, -2 + 1j, 0.1 + 0.3j], dtype=torch.complex64)
+    w = torch.tensor([2 - 1j, 0.5j, 1 + 1j, -1 + 0.25j], dtype=torch.complex64)
+    x0 = torch.tensor([0.3, -1.2, 2.0, 0.7])
+    tx = torch.tensor([1.0, 0.5, -0.25, 2.0])
+    ops = {
+        "exp": lambda d: d.exp(), "log": lambda d: d.log(), "sin": lambda d: d.sin(), "tanh": lambda d: d.tanh(),
+        "sqrt": lambda d: d.sqrt(), "sigmoid": lambda d: d.sigmoid(), "reciprocal": lambda d: d.reciprocal(),
+        "pow2": lambda d: d ** 2, "pow_half": lambda d: d.pow(0.5), "pow_tensor": lambda d: d ** w, "rpow": lambda d: w ** d,
+        "mul": lambda d: d * w, "div": lambda d: d / w, "rdiv": lambda d: w / d, "add": lambda d: d + w,
+        "sub": lambda d: w - d, "square": lambda d: d * d, "scalar_mul": lambda d: d * (1 - 2j), "abs": lambda d: d.abs(),
+        "angle": lambda d: d.angle(), "conj": lambda d: d.conj(), "real": lambda d: d.real, "imag": lambda d: d.imag,
+        "sgn": lambda d: d.sgn(), "view_as_real": lambda d: torch.view_as_real(d), "sum": lambda d: d.sum(),
+        "mean": lambda d: d.mean(), "var": lambda d: d.var(), "norm": lambda d: d.norm(),
+        "matmul": lambda d: d.reshape(2, 2) @ w.reshape(2, 2), "mv": lambda d: d.reshape(2, 2) @ w[:2],
+        "cumsum": lambda d: d.cumsum(0), "prod": lambda d: d.prod(), "cumprod": lambda d: d.cumprod(0),
+        "transpose": lambda d: d.reshape(2, 2).t(), "index": lambda d: d[1:3], "cat": lambda d: torch.cat([d, w]),
+        "stack": lambda d: torch.stack([d, w]), "mH": lambda d: d.reshape(2, 2).mH, "vdot": lambda d: torch.vdot(d, w),
+        "dot": lambda d: torch.dot(d, w), "where": lambda d: torch.where(torch.tensor([True, False, True, False]), d, w),
+        "flip": lambda d: d.flip(0), "gather": lambda d: d.gather(0, torch.tensor([3, 3, 1])),
+        "clone": lambda d: d.clone(), "mul_inplace": lambda d: d.clone().mul_(w), "to_cdouble": lambda d: d.to(torch.complex128),
+        "abs_squared_sum": lambda d: (d.abs() ** 2).sum(), "real_of_product": lambda d: (d * w).real.sum(),
+        "exp_of_norm": lambda d: (d.conj() * d).exp(),
+    }
+    real_ops = {"complex": lambda d: torch.complex(d, d * 2), "polar": lambda d: torch.polar(d.abs() + 1, d),
+                "view_as_complex": lambda d: torch.view_as_complex(d.reshape(2, 2)), "real_times_complex": lambda d: d * w}
+    out = {}
+    for req in (False, True):
+        for table, p0, t in ((ops, z0, tz), (real_ops, x0, tx)):
+            for name, f in table.items():
+                p = p0.clone().requires_grad_(req)
+
+                def run():
+                    with fwAD.dual_level():
+                        o = f(fwAD.make_dual(p, t))
+                        return plain(torch, fwAD.unpack_dual(o).tangent)
+                out[f"{name}{'_req' if req else ''}"] = caught(run)
+    # forward-over-reverse: a Hessian-vector product of a real function of complex inputs
+    z = z0.clone().requires_grad_(True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(z, tz)
+        loss = (d.abs() ** 2 * w.real).sum() + (d * d).real.sum()
+        g, = torch.autograd.grad(loss, d, create_graph=True)
+        out["hvp"] = plain(torch, fwAD.unpack_dual(g).tangent)
+    out["jvp"] = plain(torch, torch.func.jvp(lambda a: (a.sin() * w).sum(), (z0,), (tz,)))
+    return out
+
+
 def s_matmul(torch):
     a = torch.tensor([[1 + 1j, 2, -1j], [0, 1j, 3 - 2j]], requires_grad=True)
     b = torch.tensor([[1j, 2 - 1j], [0.5, 1], [-1 + 1j, 2j]], requires_grad=True)
@@ -320,7 +372,7 @@ SCENARIOS = {
     **{f"binary_{n}": (lambda n: lambda torch: _binary(torch, n, False))(n) for n in BINARY},
     **{f"binary_{n}_real_right": (lambda n: lambda torch: _binary(torch, n, True))(n) for n in ("add", "sub", "mul", "div")},
     **{f"binary_{n}_real_left": (lambda n: lambda torch: _binary(torch, n, "left"))(n) for n in ("add", "sub", "mul", "div")},
-    "constructors": s_constructors, "reductions": s_reductions, "products": s_products, "matmul": s_matmul,
+    "constructors": s_constructors, "reductions": s_reductions, "products": s_products, "forward_ad": s_forward_ad, "matmul": s_matmul,
     "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
     "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random, "more_ops": s_more_ops,
     "inplace_grad": s_inplace_grad,

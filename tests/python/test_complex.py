@@ -76,16 +76,6 @@ def test_complex_kernel_entry_points_refuse_instead_of_reading_pairs():
             f()
 
 
-def test_forward_mode_ad_refuses_complex_tensors():
-    import ferrograd.autograd.forward_ad as fwAD
-    with fwAD.dual_level():
-        with pytest.raises(NotImplementedError, match="complex"):
-            fwAD.make_dual(torch.tensor([1j]), torch.tensor([1j]))
-        x = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
-        with pytest.raises(NotImplementedError, match="complex"):
-            torch.complex(x, x)
-
-
 def test_numpy_sharing_both_ways():
     import numpy as np
     a = np.array([1 + 2j, 3 - 4j], dtype=np.complex64)
