@@ -203,6 +203,19 @@ def test_enforce_grad_layout_policy():
     assert p.grad.tolist() == torch.ones(4, 2, 3).tolist()
 
 
+def test_variable_is_a_class_every_tensor_belongs_to():
+    from ferrograd.autograd import Variable
+    from ferrograd.autograd.variable import VariableMeta
+
+    x = Variable(torch.ones(2), requires_grad=True)
+    assert type(x) is torch.Tensor and x.requires_grad and x.is_leaf
+    assert isinstance(torch.ones(1), Variable) and not isinstance(3, Variable)
+    assert type(Variable) is VariableMeta
+    assert Variable().shape == (0,)
+    with pytest.warns(UserWarning, match="volatile was removed and now has no effect"):
+        Variable(torch.ones(1), volatile=True)
+
+
 # ---- autograd.graph ------------------------------------------------------------------------------
 
 def test_allow_mutation_on_saved_tensors():

@@ -15,12 +15,11 @@ __all__ = [
 ]
 
 
-def Variable(data, requires_grad=False, volatile=False):
-    """The legacy ``Variable``: a tensor sharing ``data``'s values."""
-    t = data.detach()
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+class VariableMeta(type):
+    """The metaclass of ``Variable``: every tensor is an instance of ``Variable``."""
+
+    def __instancecheck__(cls, other):
+        return isinstance(other, _C.Tensor)
 
 
 class _ExecutionEngine:
@@ -33,7 +32,29 @@ class _ExecutionEngine:
         _C._queue_callback(callback)
 
 
-Variable._execution_engine = _ExecutionEngine()
+class Variable(metaclass=VariableMeta):
+    """The legacy ``Variable``: since PyTorch 0.4 a Variable is a tensor. ``Variable(data,
+    requires_grad=False)`` returns a tensor sharing ``data``'s values (a leaf), and every
+    tensor is an instance of ``Variable``."""
+
+    _execution_engine = _ExecutionEngine()
+
+    def __new__(cls, data=None, requires_grad=False, volatile=False):
+        import warnings
+
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
+        if data is None:
+            from .. import empty
+
+            data = empty(0)
+        if not isinstance(data, _C.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        t = data.detach()
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
 
 
 # ---- engine switches (thread-local, as in PyTorch) ------------------------------------------

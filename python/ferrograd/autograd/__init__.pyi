@@ -81,9 +81,19 @@ class enforce_grad_layout_policy(_DecoratorContextManager):
     def clone(self) -> enforce_grad_layout_policy:
         """Create a copy of this class."""
 
-def Variable(data: Tensor, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+class VariableMeta(type):
+    """The metaclass of ``Variable``: every tensor is an instance of ``Variable``."""
+    def __instancecheck__(cls, other: Any) -> bool: ...
+
+class _ExecutionEngine:
+    @staticmethod
+    def queue_callback(callback: Callable[[], Any]) -> None: ...
+
+class Variable(metaclass=VariableMeta):
     """The legacy ``Variable``: since PyTorch 0.4 a Variable is a tensor; returns a tensor
     sharing ``data``'s values, requiring grad if asked."""
+    _execution_engine: _ExecutionEngine
+    def __new__(cls, data: Optional[Tensor] = None, requires_grad: bool = False, volatile: bool = False) -> Tensor: ...  # type: ignore[misc]
 
 def backward(tensors: _Tensors, grad_tensors: _OptTensors = None, retain_graph: Optional[bool] = None,
              create_graph: bool = False, grad_variables: _OptTensors = None,

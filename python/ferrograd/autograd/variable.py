@@ -1,5 +1,5 @@
 """``torch.autograd.variable``: the module that holds the legacy ``Variable``."""
 
-from . import Variable  # noqa: F401
+from . import Variable, VariableMeta  # noqa: F401
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "VariableMeta"]
