@@ -357,6 +357,46 @@ pub fn abs_raw(z: &Tensor) -> Result<Tensor> {
     super::mul(&m, &super::sqrt(&super::add(&super::mul(&q, &q)?, &Tensor::wrapped_scalar(Scalar::Int(1)))?)?)
 }
 
+/// Whether each element is negative, -0 included (`1/v < 0`).
+fn signbit(v: &Tensor) -> Result<Tensor> {
+    super::binary_raw(&super::reciprocal(v)?, &Tensor::wrapped_scalar(Scalar::Int(0)), BinaryOp::Lt)
+}
+
+/// An odd function that commutes with conjugation (asinh, atanh), evaluated as `f` on the
+/// first quadrant `|x| + i|y|` (where `f`'s formula has no branch cut) with the signs of `x`
+/// and `y`, signed zeros included, copied onto the result's parts — C99's way to put the
+/// result on the side of the cut that the input's signed zero names.
+fn odd_conj_symmetric(x: &Tensor, y: &Tensor, f: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    let r = f(&join_broadcast(&super::abs(x)?, &super::abs(y)?)?)?;
+    let (rr, ri) = parts(&r)?;
+    let flip = |v: &Tensor, s: &Tensor| -> Result<Tensor> { super::where_(&signbit(s)?, &super::neg(v)?, v) };
+    join_broadcast(&flip(&rr, x)?, &flip(&ri, y)?)
+}
+
+/// `asinh(x + iy)`: `log(q + sqrt(q² + 1))` on the first quadrant.
+fn asinh_signed(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    odd_conj_symmetric(x, y, |q| {
+        let r = unary_raw(&binary_raw(&binary_raw(q, q, BinaryOp::Mul)?, &Tensor::wrapped_scalar(Scalar::Int(1)), BinaryOp::Add)?, UnaryOp::Sqrt)?;
+        unary_raw(&binary_raw(q, &r, BinaryOp::Add)?, UnaryOp::Log)
+    })
+}
+
+/// `atanh(x + iy)` on the first quadrant: `log1p(4x / ((1-x)² + y²)) / 4 + i atan2(2y,
+/// (1-x)(1+x) - y²) / 2` (the imaginary part is π/2, not -π/2, beyond 1 on the real axis).
+fn atanh_signed(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    odd_conj_symmetric(x, y, |q| {
+        use super::{add, div, mul, sub};
+        let (a, b) = parts(q)?;
+        let one = || Tensor::wrapped_scalar(Scalar::Int(1));
+        let om = sub(&one(), &a)?;
+        let den = add(&mul(&om, &om)?, &mul(&b, &b)?)?;
+        let re = mul(&super::unary_extra(&div(&mul(&a, &Tensor::wrapped_scalar(Scalar::Int(4)))?, &den)?, "log1p")?, &Tensor::wrapped_scalar(Scalar::Float(0.25)))?;
+        let im = mul(&super::atan2(&mul(&b, &Tensor::wrapped_scalar(Scalar::Int(2)))?, &sub(&mul(&om, &add(&one(), &a)?)?, &mul(&b, &b)?)?)?,
+                     &Tensor::wrapped_scalar(Scalar::Float(0.5)))?;
+        join(&re, &im)
+    })
+}
+
 /// `op(z)` for complex `z`, without history: the holomorphic functions PyTorch defines on
 /// complex numbers, from the parts `x + iy`.
 pub fn unary_raw(z: &Tensor, op: UnaryOp) -> Result<Tensor> {
@@ -419,17 +459,17 @@ pub fn unary_raw(z: &Tensor, op: UnaryOp) -> Result<Tensor> {
         UnaryOp::Expm1 => binary_raw(&unary_raw(z, UnaryOp::Exp)?, &Tensor::wrapped_scalar(Scalar::Int(1)), BinaryOp::Sub),
         UnaryOp::Tan => binary_raw(&unary_raw(z, UnaryOp::Sin)?, &unary_raw(z, UnaryOp::Cos)?, BinaryOp::Div),
         // atan z = (i/2) log((i + z) / (i - z))
+        // atan z = -i atanh(iz), asin z = -i asinh(iz) (C99's casin/catan, with their branch
+        // cuts and signed zeros): iz = -y + ix
         UnaryOp::Atan => {
-            let i = Tensor::wrapped_complex(0.0, 1.0);
-            let q = binary_raw(&binary_raw(&i, z, BinaryOp::Add)?, &binary_raw(&i, z, BinaryOp::Sub)?, BinaryOp::Div)?;
-            binary_raw(&unary_raw(&q, UnaryOp::Log)?, &Tensor::wrapped_complex(0.0, 0.5), BinaryOp::Mul)
+            let a = atanh_signed(&neg(&y)?, &x)?;
+            let (ar, ai) = parts(&a)?;
+            join(&ai, &neg(&ar)?)
         }
-        // asin z = -i log(iz + sqrt(1 - z²))
         UnaryOp::Asin => {
-            let i = Tensor::wrapped_complex(0.0, 1.0);
-            let r = unary_raw(&binary_raw(&Tensor::wrapped_scalar(Scalar::Int(1)), &binary_raw(z, z, BinaryOp::Mul)?, BinaryOp::Sub)?, UnaryOp::Sqrt)?;
-            let l = unary_raw(&binary_raw(&binary_raw(&i, z, BinaryOp::Mul)?, &r, BinaryOp::Add)?, UnaryOp::Log)?;
-            binary_raw(&l, &Tensor::wrapped_complex(0.0, -1.0), BinaryOp::Mul)
+            let a = asinh_signed(&neg(&y)?, &x)?;
+            let (ar, ai) = parts(&a)?;
+            join(&ai, &neg(&ar)?)
         }
         // acos z = pi/2 - asin z
         UnaryOp::Acos => binary_raw(&Tensor::wrapped_scalar(Scalar::Float(std::f64::consts::FRAC_PI_2)), &unary_raw(z, UnaryOp::Asin)?, BinaryOp::Sub),

@@ -202,6 +202,16 @@ def s_forward_ad(torch):
     return out
 
 
+def s_branch_cuts(torch):
+    """asin/acos/atan/sqrt/log on and near their branch cuts, signed zeros naming the side."""
+    re = torch.tensor([2.0, 2.0, -2.0, -2.0, 0.0, 0.0, -0.0, -0.0, 0.5, 1.5, -3.0, 1.0, -1.0, 0.0, 1e-9],
+                      dtype=torch.float64)
+    im = torch.tensor([0.0, -0.0, 0.0, -0.0, 2.0, -2.0, 2.0, -2.0, 0.0, 0.1, 0.0, 0.0, 0.0, 1.0, -1e-9],
+                      dtype=torch.float64)
+    z = torch.complex(re, im)
+    return {f: plain(torch, getattr(z, f)()) for f in ("asin", "acos", "atan", "sqrt", "log")}
+
+
 def s_matmul(torch):
     a = torch.tensor([[1 + 1j, 2, -1j], [0, 1j, 3 - 2j]], requires_grad=True)
     b = torch.tensor([[1j, 2 - 1j], [0.5, 1], [-1 + 1j, 2j]], requires_grad=True)
@@ -372,7 +382,7 @@ SCENARIOS = {
     **{f"binary_{n}": (lambda n: lambda torch: _binary(torch, n, False))(n) for n in BINARY},
     **{f"binary_{n}_real_right": (lambda n: lambda torch: _binary(torch, n, True))(n) for n in ("add", "sub", "mul", "div")},
     **{f"binary_{n}_real_left": (lambda n: lambda torch: _binary(torch, n, "left"))(n) for n in ("add", "sub", "mul", "div")},
-    "constructors": s_constructors, "reductions": s_reductions, "products": s_products, "forward_ad": s_forward_ad, "matmul": s_matmul,
+    "constructors": s_constructors, "reductions": s_reductions, "products": s_products, "forward_ad": s_forward_ad, "branch_cuts": s_branch_cuts, "matmul": s_matmul,
     "mixed_and_promotion": s_mixed_and_promotion, "shapes_and_indexing": s_shapes_and_indexing,
     "python_values": s_python_values, "printing": s_printing, "errors": s_errors, "random": s_random, "more_ops": s_more_ops,
     "inplace_grad": s_inplace_grad,
