@@ -12,7 +12,7 @@ import numpy as np
 
 from ._helpers import Size
 from ._helpers import device as _device
-from ._helpers import _ValuesIndices
+from ._helpers import _MinMax, _ValuesIndices
 
 _int = builtins.int
 _float = builtins.float
@@ -801,6 +801,27 @@ class Tensor:
         """The indices that sort the tensor along ``dim``."""
     def topk(self, k: _int, dim: _int = ..., largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
         """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
+    @overload
+    def median(self, dim: None = None, keepdim: _bool = False) -> Tensor:
+        """``median()``: the lower median of all elements (NaN if any is NaN).
+        ``median(dim, keepdim=False)``: a named tuple ``(values, indices)`` along ``dim``."""
+    @overload
+    def median(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+    @overload
+    def nanmedian(self, dim: None = None, keepdim: _bool = False) -> Tensor:
+        """``median`` that ignores NaNs (NaN only where every element is NaN)."""
+    @overload
+    def nanmedian(self, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+    def kthvalue(self, k: _int, dim: _int = ..., keepdim: _bool = False) -> _ValuesIndices:
+        """The ``k``-th smallest element along ``dim``; a named tuple ``(values, indices)``."""
+    def cummax(self, dim: _int) -> _ValuesIndices:
+        """The running maximum along ``dim`` and where it was reached; a named tuple ``(values, indices)``."""
+    def cummin(self, dim: _int) -> _ValuesIndices:
+        """The running minimum along ``dim`` and where it was reached; a named tuple ``(values, indices)``."""
+    def logcumsumexp(self, dim: _int) -> Tensor:
+        """``log(cumsum(exp(self)))`` along ``dim``, without overflow."""
+    def aminmax(self, *, dim: Optional[_int] = None, keepdim: _bool = False) -> _MinMax:
+        """The minimum and maximum (over ``dim``, or all elements); a named tuple ``(min, max)``."""
 
     # ---- linear algebra ------------------------------------------------------------------------
     def matmul(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:

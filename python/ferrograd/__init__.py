@@ -53,6 +53,11 @@ is_inference_mode_enabled = _C.is_inference_mode_enabled
 get_num_threads = _C.get_num_threads
 
 
+def msort(input):
+    """``sort(input, dim=0).values``: the elements sorted along the first dim (SortBackward0)."""
+    return input.sort(0).values
+
+
 def where(condition, input=None, other=None):
     """``torch.where(cond, x, y)``; with one argument, the indices of non-zero elements."""
     if input is None and other is None:
@@ -294,7 +299,8 @@ for _name in (
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
     "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
-    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor "
+    "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
+    "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))

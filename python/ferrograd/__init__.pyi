@@ -26,7 +26,7 @@ from ._C import Generator as Generator
 from ._C import Tensor as Tensor
 from ._C import dtype as dtype
 from ._C import _DeviceLike, _Dims, _Number, _SizeArg, _TensorOrNumber
-from ._helpers import _ValuesIndices
+from ._helpers import _MinMax, _ValuesIndices
 from ._helpers import Size as Size
 from ._helpers import device as device
 from ._tensor_str import set_printoptions as set_printoptions
@@ -512,6 +512,28 @@ def sort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable: Op
     """Sort the elements along ``dim``; a named tuple ``(values, indices)``."""
 def topk(input: Tensor, k: _int, dim: _int = -1, largest: _bool = True, sorted: _bool = True) -> _ValuesIndices:
     """The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``."""
+@overload
+def median(input: Tensor, dim: None = None, keepdim: _bool = False) -> Tensor:
+    """The lower median of all elements, or a named tuple ``(values, indices)`` along ``dim``."""
+@overload
+def median(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+@overload
+def nanmedian(input: Tensor, dim: None = None, keepdim: _bool = False) -> Tensor:
+    """``median`` that ignores NaNs."""
+@overload
+def nanmedian(input: Tensor, dim: _int, keepdim: _bool = False) -> _ValuesIndices: ...
+def kthvalue(input: Tensor, k: _int, dim: _int = -1, keepdim: _bool = False) -> _ValuesIndices:
+    """The ``k``-th smallest element along ``dim``; a named tuple ``(values, indices)``."""
+def cummax(input: Tensor, dim: _int) -> _ValuesIndices:
+    """The running maximum along ``dim`` and its indices."""
+def cummin(input: Tensor, dim: _int) -> _ValuesIndices:
+    """The running minimum along ``dim`` and its indices."""
+def logcumsumexp(input: Tensor, dim: _int) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``dim``, without overflow."""
+def aminmax(input: Tensor, *, dim: Optional[_int] = None, keepdim: _bool = False) -> _MinMax:
+    """The minimum and maximum; a named tuple ``(min, max)``."""
+def msort(input: Tensor) -> Tensor:
+    """``sort(input, dim=0).values``: the elements sorted along the first dim (SortBackward0)."""
 def clone(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """A copy of the tensor (differentiable: the gradient flows back to ``input``)."""
 def detach(input: Tensor) -> Tensor:
@@ -563,12 +585,12 @@ def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *,
 __all__ = [
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
     'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',
-    'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin',
+    'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin', 'aminmax',
     'angle', 'any', 'arange', 'arctan2', 'argmax', 'argmin', 'argsort', 'as_tensor', 'asin', 'atan', 'atan2',
     'baddbmm', 'bernoulli', 'bitwise_and', 'bitwise_not', 'bitwise_or', 'bitwise_xor', 'bmm',
     'bool', 'broadcast_tensors', 'cat', 'ceil', 'chunk', 'clamp', 'clamp_max', 'clamp_min', 'clip',
     'cdouble', 'cfloat', 'clone', 'compile', 'complex', 'complex128', 'complex64', 'concat',
-    'concatenate', 'conj', 'conj_physical', 'cos', 'cosh', 'cumprod', 'cumsum',
+    'concatenate', 'conj', 'conj_physical', 'cos', 'cosh', 'cummax', 'cummin', 'cumprod', 'cumsum',
     'default_generator', 'detach', 'device', 'div', 'divide', 'dot', 'double', 'dtype', 'empty',
     'empty_like', 'enable_grad', 'eq', 'equal', 'erf', 'exp', 'expm1', 'eye', 'flatten', 'flip',
     'bfloat16', 'float', 'float16', 'float32', 'float64', 'floor', 'floor_divide', 'fmod',
@@ -577,9 +599,9 @@ __all__ = [
     'imag', 'inference_mode', 'initial_seed', 'int', 'int16', 'int32', 'int64', 'int8', 'is_complex',
     'is_floating_point',
     'is_grad_enabled', 'is_inference_mode_enabled', 'is_tensor', 'isclose', 'isfinite', 'isinf',
-    'isnan', 'le', 'lerp', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax',
+    'isnan', 'kthvalue', 'le', 'lerp', 'linspace', 'load', 'log', 'log10', 'log1p', 'log2', 'log_softmax', 'logcumsumexp',
     'logical_and', 'logical_not', 'logical_or', 'logical_xor', 'logsumexp', 'long', 'lt',
-    'manual_seed', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul',
+    'manual_seed', 'masked_fill', 'matmul', 'max', 'maximum', 'mean', 'median', 'min', 'minimum', 'mm', 'msort', 'mul', 'nanmedian',
     'multinomial', 'multiply', 'mv', 'narrow', 'ne', 'neg', 'negative', 'no_grad', 'nonzero',
     'norm', 'normal', 'numel', 'ones', 'ones_like', 'outer', 'permute', 'polar', 'pow', 'prod',
     'promote_types', 'rand',

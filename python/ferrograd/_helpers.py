@@ -129,13 +129,17 @@ def _node_class(name):
 _RETURN_TYPES = {}
 
 
+_RETURN_FIELDS = {"aminmax": ("min", "max")}
+
+
 def _return_type(kind, values, indices):
     cls = _RETURN_TYPES.get(kind)
     if cls is None:
-        base = collections.namedtuple(kind, ["values", "indices"])
+        fields = _RETURN_FIELDS.get(kind, ("values", "indices"))
+        base = collections.namedtuple(kind, fields)
 
-        def __repr__(self, _kind=kind):
-            return f"torch.return_types.{_kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
+        def __repr__(self, _kind=kind, _fields=fields):
+            return (f"torch.return_types.{_kind}(\n{_fields[0]}={self[0]!r},\n{_fields[1]}={self[1]!r})")
 
         cls = type(kind, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "ferrograd.return_types"})
         _RETURN_TYPES[kind] = cls

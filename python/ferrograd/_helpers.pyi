@@ -40,8 +40,14 @@ class _ValuesIndices(NamedTuple):
     values: _C.Tensor
     indices: _C.Tensor
 
+class _MinMax(NamedTuple):
+    """The named tuple returned by ``aminmax`` (``torch.return_types.aminmax(min=..., max=...)``)."""
+    min: _C.Tensor
+    max: _C.Tensor
+
 builtins_type = type
 _cpu_device: device
+_RETURN_FIELDS: dict[str, tuple[str, str]]
 _NODE_CLASSES: dict[str, type[_C.Node]]
 _RETURN_TYPES: dict[str, type]
 

@@ -317,7 +317,7 @@ pub fn scatter_along(g: &Tensor, ind: &Tensor, shape: &[usize], dim: usize) -> R
 
 /// Flat offsets `base + ind * stride[dim]`, where `base` walks every position with `dim`
 /// fixed at 0 (data-independent, built on the host) and `ind` holds the chosen index.
-fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
+pub(crate) fn along_offsets(ind: &Tensor, shape: &[usize], dim: usize) -> Result<Tensor> {
     let cs = contiguous_strides(shape);
     let mut kshape: Vec<usize> = shape.to_vec();
     if !shape.is_empty() {

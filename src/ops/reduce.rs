@@ -252,17 +252,107 @@ pub fn max_all(x: &Tensor, is_max: bool) -> Result<Tensor> {
     let out = reduce_raw(x, &all, false, if is_max { ReduceOp::Max } else { ReduceOp::Min }, x.dtype(), Scalar::Int(0))?;
     let name = if is_max { "MaxBackward1" } else { "MinBackward1" };
     record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], |s, g, _| {
-        let (xt, r) = (s.get(0)?, s.get(1)?);
-        // torch's evenly_distribute_backward: the gradient split over the extremes (NaN ones
-        // when the result is NaN), written into zeros (not multiplied by a mask)
-        let mut mask = super::binary_raw(&xt, &r, super::BinOp::Eq)?;
-        if xt.dtype().is_float() {
-            let both_nan = super::binary_raw(&super::float_test(&xt, "isnan")?, &super::float_test(&r, "isnan")?, super::BinOp::And)?;
-            mask = super::binary_raw(&mask, &both_nan, super::BinOp::Or)?;
+        Ok(vec![Some(evenly_distribute(&s.get(0)?, &s.get(1)?, &g[0])?)])
+    })?;
+    Ok(out)
+}
+
+/// torch's `evenly_distribute_backward`: the gradient `g` of a whole-tensor `r` picked from
+/// `x` (max, min, median) split over the elements equal to it (the NaN ones when `r` is NaN),
+/// written into zeros (not multiplied by a mask).
+pub(crate) fn evenly_distribute(x: &Tensor, r: &Tensor, g: &Tensor) -> Result<Tensor> {
+    let mut mask = super::binary_raw(x, r, super::BinOp::Eq)?;
+    if x.dtype().is_float() {
+        let both_nan = super::binary_raw(&super::float_test(x, "isnan")?, &super::float_test(r, "isnan")?, super::BinOp::And)?;
+        mask = super::binary_raw(&mask, &both_nan, super::BinOp::Or)?;
+    }
+    let count = super::sum(&super::cast_raw(&mask, g.dtype())?, None)?;
+    let share = div(g, &count)?;
+    super::where_(&mask, &share, &Tensor::wrapped_scalar(Scalar::Int(0)))
+}
+
+/// `aminmax(x, dim, keepdim)` (AminmaxBackward0, one node for both results): the minimum and
+/// maximum over `dim` (all when None); each gradient is shared by the elements equal to its
+/// extreme in their slice.
+pub fn aminmax(x: &Tensor, dim: Option<i64>, keepdim: bool) -> Result<(Tensor, Tensor)> {
+    ensure!(!x.dtype().is_complex(), NotImplemented, "\"aminmax_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    let shape = x.shape();
+    let dims: Vec<usize> = match dim {
+        Some(d) => {
+            let d = wrap_dim(d, shape.len())?;
+            ensure!(shape.is_empty() || shape[d] > 0, Index, "aminmax(): Expected reduction dim {} to have non-zero size.", d);
+            if shape.is_empty() { vec![] } else { vec![d] }
         }
-        let count = super::sum(&super::cast_raw(&mask, g[0].dtype())?, None)?;
-        let share = div(&g[0], &count)?;
-        Ok(vec![Some(super::where_(&mask, &share, &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
+        None => {
+            ensure!(x.numel() > 0, Runtime, "aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.");
+            (0..shape.len()).collect()
+        }
+    };
+    let kd = keepdim && dim.is_some();
+    let (lo, hi) = {
+        let _g = crate::autograd::raw_mode();
+        let xd = x.detach();
+        (reduce_raw(&xd, &dims, kd, ReduceOp::Min, x.dtype(), Scalar::Int(0))?, reduce_raw(&xd, &dims, kd, ReduceOp::Max, x.dtype(), Scalar::Int(0))?)
+    };
+    let (xs, dv) = (shape.clone(), dims.clone());
+    record("AminmaxBackward0", &[x], &[&lo, &hi], &[Save::In(x), Save::Out(0), Save::Out(1)], move |s, g, _| {
+        let xt = s.get(0)?;
+        let part = |r: &Tensor, g: &Tensor| -> Result<Tensor> {
+            let re = expand_back(r, &xs, &dv, kd)?;
+            let mask = super::binary_raw(&xt, &re, super::BinOp::Eq)?;
+            let m = super::cast_raw(&mask, g.dtype())?;
+            let count = expand_back(&sum_dims(&m, &dv, kd, None)?, &xs, &dv, kd)?;
+            mul(&div(&expand_back(g, &xs, &dv, kd)?, &count)?, &m)
+        };
+        Ok(vec![Some(super::add(&part(&s.get(1)?, &g[0])?, &part(&s.get(2)?, &g[1])?)?)])
+    })?;
+    Ok((lo, hi))
+}
+
+/// `logcumsumexp(x, dim)` (LogcumsumexpBackward0): `log(cumsum(exp(x)))` along `dim`,
+/// computed as running `logaddexp` in f64 (no overflow).
+pub fn logcumsumexp(x: &Tensor, dim: i64) -> Result<Tensor> {
+    let d = wrap_dim(dim, x.dim())?;
+    ensure!(x.dtype().is_float(), NotImplemented, "\"logcumsumexp_out_cpu\" not implemented for '{}'", x.dtype().scalar_name());
+    let shape = x.shape();
+    let out = if shape.is_empty() { x.detach_copy()? } else {
+        let nd = shape.len() as i64;
+        let moved = super::contiguous(&super::transpose(&x.detach(), d as i64, nd - 1)?)?;
+        let ms = moved.shape();
+        let n = *ms.last().expect("dim > 0");
+        let mut v = moved.to_f64_vec()?;
+        if n > 0 {
+            for row in v.chunks_mut(n) {
+                let mut acc = f64::NEG_INFINITY;
+                for a in row.iter_mut() {
+                    let (hi, lo) = if acc >= *a { (acc, *a) } else { (*a, acc) };
+                    acc = if hi == f64::NEG_INFINITY || hi.is_nan() || lo.is_nan() { hi + lo } else { hi + (lo - hi).exp().ln_1p() };
+                    if a.is_nan() { acc = f64::NAN; }
+                    *a = acc;
+                }
+            }
+        }
+        let t = crate::tensor::from_f64s(&v, &ms, x.dtype())?;
+        let t = if x.device().is_cpu() { t } else { backend::to_device(&t, x.device())? };
+        super::contiguous(&super::transpose(&t, d as i64, nd - 1)?)?
+    };
+    record("LogcumsumexpBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        if shape.is_empty() {
+            return Ok(vec![Some(g[0].clone())]);
+        }
+        // torch's logcumsumexp_backward: the positive and negative parts of g in log space
+        // through a reversed logcumsumexp (no overflow)
+        let (xt, r) = (s.get(0)?, s.get(1)?);
+        let di = d as i64;
+        let rev = |t: &Tensor| -> Result<Tensor> { super::flip(&logcumsumexp(&super::flip(t, &[di])?, di)?, &[di]) };
+        let lowest = Tensor::wrapped_scalar(Scalar::Float(if g[0].dtype() == DType::Float64 { f64::MIN } else { f32::MIN as f64 }));
+        let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
+        let log_abs = super::log(&super::abs(&g[0])?)?;
+        let pos = super::where_(&super::binary_raw(&g[0], &zero(), super::BinOp::Gt)?, &log_abs, &lowest)?;
+        let neg = super::where_(&super::binary_raw(&g[0], &zero(), super::BinOp::Lt)?, &log_abs, &lowest)?;
+        let out_pos = super::exp(&super::add(&rev(&super::sub(&pos, &r)?)?, &xt)?)?;
+        let out_neg = super::exp(&super::add(&rev(&super::sub(&neg, &r)?)?, &xt)?)?;
+        Ok(vec![Some(super::sub(&out_pos, &out_neg)?)])
     })?;
     Ok(out)
 }

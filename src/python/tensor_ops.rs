@@ -1194,6 +1194,55 @@ impl PyTensor {
         let (v, i) = ops::sort_as(&self.t, dim, descending, if stable.is_some() { "SortBackward1" } else { "SortBackward0" })?;
         return_pair(py, "sort", v, i)
     }
+    /// ``median()``: the lower median of all elements (NaN if any is NaN).
+    /// ``median(dim, keepdim=False)``: a named tuple ``(values, indices)`` along ``dim``.
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn median(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => wrap(py, ops::sort::median_all(&self.t, false)?),
+            Some(d) => {
+                let (v, i) = ops::sort::median_dim(&self.t, d, keepdim, false)?;
+                return_pair(py, "median", v, i)
+            }
+        }
+    }
+    /// ``median`` that ignores NaNs (NaN only where every element is NaN).
+    #[pyo3(signature = (dim=None, keepdim=false))]
+    fn nanmedian(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        match dim {
+            None => wrap(py, ops::sort::median_all(&self.t, true)?),
+            Some(d) => {
+                let (v, i) = ops::sort::median_dim(&self.t, d, keepdim, true)?;
+                return_pair(py, "nanmedian", v, i)
+            }
+        }
+    }
+    /// The ``k``-th smallest element along ``dim``; a named tuple ``(values, indices)``.
+    #[pyo3(signature = (k, dim=-1, keepdim=false))]
+    fn kthvalue(&self, py: Python<'_>, k: i64, dim: i64, keepdim: bool) -> PyResult<Py<PyAny>> {
+        let (v, i) = ops::sort::kthvalue(&self.t, k, dim, keepdim)?;
+        return_pair(py, "kthvalue", v, i)
+    }
+    /// The running maximum along ``dim`` and where it was reached; a named tuple ``(values, indices)``.
+    fn cummax(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
+        let (v, i) = ops::sort::cummax(&self.t, dim, true)?;
+        return_pair(py, "cummax", v, i)
+    }
+    /// The running minimum along ``dim`` and where it was reached; a named tuple ``(values, indices)``.
+    fn cummin(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
+        let (v, i) = ops::sort::cummax(&self.t, dim, false)?;
+        return_pair(py, "cummin", v, i)
+    }
+    /// ``log(cumsum(exp(self)))`` along ``dim``, without overflow.
+    fn logcumsumexp(&self, py: Python<'_>, dim: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::reduce::logcumsumexp(&self.t, dim)?)
+    }
+    /// The minimum and maximum (over ``dim``, or all elements); a named tuple ``(min, max)``.
+    #[pyo3(signature = (*, dim=None, keepdim=false))]
+    fn aminmax(&self, py: Python<'_>, dim: Option<i64>, keepdim: bool) -> PyResult<Py<PyAny>> {
+        let (lo, hi) = ops::reduce::aminmax(&self.t, dim, keepdim)?;
+        return_pair(py, "aminmax", lo, hi)
+    }
     /// The ``k`` largest (or smallest) elements along ``dim``; a named tuple ``(values, indices)``.
     #[pyo3(signature = (k, dim=-1, largest=true, sorted=true))]
     fn topk(&self, py: Python<'_>, k: usize, dim: i64, largest: bool, sorted: bool) -> PyResult<Py<PyAny>> {
