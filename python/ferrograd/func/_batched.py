@@ -1422,64 +1422,36 @@ def _random_normal(k, fn, args, kwargs):
         raise _NeedLoop()  # normal(Tensor, Tensor): no rule (the loop runs it)
     key = "mean" if mean_t else "std"
     x = kw.pop(key)
-    return _pointwise_random(k, lambda t: fn(**{key: t}, **kw), x)
+    return _draw_like(k, lambda t: fn(**{key: t}, **kw), x, "pointwise")
 
 
-def _pointwise_random(k, make, x):
-    """``make(x)``: a fresh draw per element of ``x`` (bernoulli(p), normal(mean_t, ...))."""
+def _draw_like(k, make, x, kind):
+    """``make(x)`` at level ``k`` for a draw shaped by the tensor ``x``: ``"pointwise"`` (a
+    fresh draw per element of ``x``: bernoulli(p), normal(mean_t, ...); same randomness with
+    a batched ``x`` is PyTorch's error), ``"like"`` (rand_like & co: ``x``'s values do not
+    matter, same randomness draws for one example) or ``"multinomial"`` (pointwise over the
+    rows of ``x``; a batch of distributions per example folds into the rows)."""
     if k < 0:
         return _raw_call(make, x)
     lvl, batch, randomness = _level(k)
     batched = _is_at(x, lvl)
     if randomness == "same":
-        if batched:
+        if batched and kind != "like":
             raise RuntimeError(_SAME_BATCHED)
-        return _pointwise_random(k - 1, make, x)
+        return _draw_like(k - 1, make, x._v.select(0, 0) if batched else x, kind)
     v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
-    return BatchedTensor(_pointwise_random(k - 1, make, v), lvl)
-
-
-def _random_pointwise(k, fn, args, kwargs):
-    x = args[0] if args else kwargs.pop("input")
-    return _pointwise_random(k, lambda t: fn(t, *args[1:], **kwargs), x)
-
-
-def _like_random(k, make, x):
-    """``make(x)`` for rand_like & co: the draw has ``x``'s shape, its values do not matter."""
-    if k < 0:
-        return _raw_call(make, x)
-    lvl, batch, randomness = _level(k)
-    batched = _is_at(x, lvl)
-    if randomness == "same":
-        return _like_random(k - 1, make, x._v.select(0, 0) if batched else x)
-    v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
-    return BatchedTensor(_like_random(k - 1, make, v), lvl)
-
-
-def _random_like(k, fn, args, kwargs):
-    x = args[0] if args else kwargs.pop("input")
-    return _like_random(k, lambda t: fn(t, *args[1:], **kwargs), x)
-
-
-def _multinomial(k, make, x):
-    if k < 0:
-        return _raw_call(make, x)
-    lvl, batch, randomness = _level(k)
-    batched = _is_at(x, lvl)
-    if randomness == "same":
-        if batched:
-            raise RuntimeError(_SAME_BATCHED)
-        return _multinomial(k - 1, make, x)
-    v = x._v if batched else x.unsqueeze(0).expand(batch, *x.shape)
-    if v.dim() == 3:  # a batch of distributions per example: (B*M, S) -> multinomial -> (B, M, n)
-        out = _multinomial(k - 1, make, v.reshape(batch * v.shape[1], v.shape[2]))
+    if kind == "multinomial" and v.dim() == 3:  # (B*M, S) -> multinomial -> (B, M, n)
+        out = _draw_like(k - 1, make, v.reshape(batch * v.shape[1], v.shape[2]), kind)
         return BatchedTensor(out.reshape(batch, v.shape[1], out.shape[-1]), lvl)
-    return BatchedTensor(_multinomial(k - 1, make, v), lvl)
+    return BatchedTensor(_draw_like(k - 1, make, v, kind), lvl)
 
 
-def _random_multinomial(k, fn, args, kwargs):
-    x = args[0] if args else kwargs.pop("input")
-    return _multinomial(k, lambda t: fn(t, *args[1:], **kwargs), x)
+def _random_drawn_like(kind):
+    def rule(k, fn, args, kwargs):
+        x = args[0] if args else kwargs.pop("input")
+        return _draw_like(k, lambda t: fn(t, *args[1:], **kwargs), x, kind)
+
+    return rule
 
 
 def _inplace_random(k, name, self_, rest, kw):
@@ -1509,8 +1481,9 @@ def _random_inplace(k, name, args, kwargs):
 
 
 _RANDOM_KINDS = {"factory": _random_factory, "randint": _random_randint, "randperm": _random_randperm,
-                 "normal": _random_normal, "pointwise": _random_pointwise, "like": _random_like,
-                 "multinomial": _random_multinomial, "inplace": _random_inplace}
+                 "normal": _random_normal, "pointwise": _random_drawn_like("pointwise"),
+                 "like": _random_drawn_like("like"), "multinomial": _random_drawn_like("multinomial"),
+                 "inplace": _random_inplace}
 
 # Tensor methods that draw (wrapped by ferrograd/__init__.py, batched or plain self): their kind
 RANDOM_METHODS = {"uniform_": "inplace", "normal_": "inplace", "random_": "inplace",

@@ -512,12 +512,11 @@ _SAC_MISMATCH_MSG = ("This can happen if the operations in the checkpointed regi
                      "forward and backward.")
 
 
-class _CachingTorchDispatchMode:
-    """The forward context of selective checkpointing: after each recorded op, asks
-    ``policy_fn`` whether to cache its outputs (PyTorch: a TorchDispatchMode)."""
+class _SACMode:
+    """A selective-checkpointing context: sees each op recorded on this thread while entered
+    (the core's record observer), numbered per op as PyTorch's modes count them."""
 
-    def __init__(self, policy_fn, storage):
-        self.policy_fn = policy_fn
+    def __init__(self, storage):
         self.storage = storage
         self.func_counter = defaultdict(int)
 
@@ -529,15 +528,7 @@ class _CachingTorchDispatchMode:
             return None
         idx = self.func_counter[func]
         self.func_counter[func] += 1
-        out = outputs[0] if len(outputs) == 1 else tuple(outputs)
-        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), func)
-        if isinstance(policy, bool):
-            policy = _policy_from_bool(policy)
-        if policy in (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE):
-            self.storage[func][idx] = [_VersionWrapper(o.detach()) for o in outputs]
-        else:
-            self.storage[func][idx] = _RECOMPUTE
-        return None
+        return self._op(func, idx, outputs)
 
     def __enter__(self):
         _C._push_record_observer(self._observe)
@@ -548,23 +539,35 @@ class _CachingTorchDispatchMode:
         return False
 
 
-class _CachedTorchDispatchMode:
+class _CachingTorchDispatchMode(_SACMode):
+    """The forward context of selective checkpointing: after each recorded op, asks
+    ``policy_fn`` whether to cache its outputs (PyTorch: a TorchDispatchMode)."""
+
+    def __init__(self, policy_fn, storage):
+        super().__init__(storage)
+        self.policy_fn = policy_fn
+
+    def _op(self, func, idx, outputs):
+        out = outputs[0] if len(outputs) == 1 else tuple(outputs)
+        policy = self.policy_fn(SelectiveCheckpointContext(is_recompute=False, op_output=out), func)
+        if isinstance(policy, bool):
+            policy = _policy_from_bool(policy)
+        if policy in (CheckpointPolicy.MUST_SAVE, CheckpointPolicy.PREFER_SAVE):
+            self.storage[func][idx] = [_VersionWrapper(o.detach()) for o in outputs]
+        else:
+            self.storage[func][idx] = _RECOMPUTE
+        return None
+
+
+class _CachedTorchDispatchMode(_SACMode):
     """The recomputation context of selective checkpointing: each recorded op whose outputs
     the forward cached takes the cached values (PyTorch returns them without running it)."""
 
     def __init__(self, policy_fn, storage, allow_cache_entry_mutation=False):
-        self.storage = storage
+        super().__init__(storage)
         self.allow_cache_entry_mutation = allow_cache_entry_mutation
-        self.func_counter = defaultdict(int)
 
-    def _observe(self, name, in_place, outputs):
-        from .._ops import op_of_node
-
-        func = op_of_node(name, in_place)
-        if func is None or func in SAC_IGNORED_OPS:
-            return None
-        idx = self.func_counter[func]
-        self.func_counter[func] += 1
+    def _op(self, func, idx, outputs):
         func_storage = self.storage.get(func)
         if func_storage is None:
             raise RuntimeError(f"{func} encountered during backward but not found in storage. {_SAC_MISMATCH_MSG}")
@@ -583,12 +586,7 @@ class _CachedTorchDispatchMode:
     def __enter__(self):
         # reset so that a second recomputation hits "backward an extra time"
         self.func_counter.clear()
-        _C._push_record_observer(self._observe)
-        return self
-
-    def __exit__(self, *exc):
-        _C._pop_record_observer()
-        return False
+        return super().__enter__()
 
 
 def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
