@@ -182,7 +182,8 @@ pub fn connect_outputs(
             _ => SavedTensor::input(t)?,
         });
     }
-    let edges: super::Edges = inputs.iter().map(|t| t.as_ref().and_then(|t| t.gradient_edge())).collect();
+    // one edge per tensor input (as torch: a non-tensor argument has no place in the graph)
+    let edges: super::Edges = inputs.iter().flatten().map(|t| t.gradient_edge()).collect();
     // an input returned as is: the output is a new alias of it (torch makes a view)
     let outputs: Vec<Option<Tensor>> = outputs
         .into_iter()

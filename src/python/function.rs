@@ -45,10 +45,13 @@ impl Backward for PyFunctionBackward {
             if items.len() != n {
                 return Err(PyRuntimeError::new_err(format!("function {} returned an incorrect number of gradients (expected {}, got {})", node.name, n, items.len())));
             }
+            // one gradient per tensor input (the node's edges)
             let mut out = Vec::with_capacity(n);
             for (i, it) in items.iter().enumerate() {
                 if it.is_none() {
-                    out.push(None);
+                    if self.is_tensor[i] {
+                        out.push(None);
+                    }
                 } else if let Ok(t) = it.cast::<PyTensor>() {
                     if !self.is_tensor[i] {
                         return Err(PyRuntimeError::new_err(format!("function {} returned a gradient different than None at position {}, but the corresponding forward input was not a Variable", node.name, i + 1)));

@@ -59,6 +59,147 @@ def _gru_cell(igates, hx, w_hh, b_hh):
     return (hx - newgate) * inputgate + newgate
 
 
+# ------------------------------------------------------------------------- the fused LSTM layer
+# PyTorch runs a float32 LSTM on the CPU (without projections) through oneDNN: one
+# MkldnnRnnLayerBackward0 node per layer and direction, whose inputs are (input, w_ih, w_hh,
+# b_ih, b_hh, hx, cx) and outputs (output, hy, cy). ferrograd records the same node over the same
+# cell arithmetic; its backward runs the recurrence once in reverse and computes the weight and
+# input gradients of the whole sequence as single matrix products (K = T*B, not B per step).
+
+_MKLDNN_FWAD = ("Trying to use forward AD with mkldnn_rnn_layer that does not support it because it has not "
+                "been implemented yet.\nPlease file an issue to PyTorch at "
+                "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can "
+                "prioritize its implementation or submit a PR adding the implementation to derivatives.yaml")
+
+
+def _lstm_layer_function():
+    from ...autograd.function import Function
+
+    class _MkldnnRnnLayer(Function):
+        @staticmethod
+        def forward(ctx, input, w_ih, w_hh, b_ih, b_hh, hx, cx, reverse):
+            from ... import stack
+
+            steps, batch = input.shape[0], input.shape[1]
+            igates = F.linear(input.reshape(steps * batch, input.shape[2]), w_ih, b_ih)
+            if b_hh is not None:
+                igates = igates + b_hh
+            igates = igates.reshape(steps, batch, -1).unbind(0)
+            order = range(steps - 1, -1, -1) if reverse else range(steps)
+            h, c = hx, cx
+            outs = [None] * steps
+            saved = []  # per step, in time order of the loop: (h_prev, c_prev, i, f, g, o, tanh c)
+            for t in order:
+                gates = igates[t].addmm(h, w_hh.t())
+                i, f, g, o = gates.chunk(4, 1)
+                i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+                c_new = f * c + i * g
+                tc = c_new.tanh()
+                saved.append((h, c, i, f, g, o, tc))
+                h, c = o * tc, c_new
+                outs[t] = h
+            ctx.saved = saved
+            ctx.reverse = reverse
+            ctx.save_for_backward(input, w_ih, w_hh, b_ih, b_hh, hx, cx)
+            ctx.has_bias = (b_ih is not None, b_hh is not None)
+            return stack(outs, 0), h, c
+
+        @staticmethod
+        def backward(ctx, dout, dhy, dcy):
+            from ... import cat, is_grad_enabled, stack, zeros_like
+
+            input, w_ih, w_hh, b_ih, b_hh, hx, cx = ctx.saved_tensors
+            if is_grad_enabled():
+                # create_graph: the saved activations carry no history, so differentiate the
+                # cell arithmetic recomputed from the inputs (higher-order gradients exact)
+                return _lstm_layer_composite_grads(ctx, (input, w_ih, w_hh, b_ih, b_hh, hx, cx),
+                                                   (dout, dhy, dcy))
+            saved = ctx.saved
+            steps = input.shape[0]
+            h0, c0 = saved[0][0], saved[0][1]
+            dh = zeros_like(h0) if dhy is None else dhy
+            dc = zeros_like(c0) if dcy is None else dcy
+            order = list(range(steps - 1, -1, -1) if ctx.reverse else range(steps))
+            dgates = [None] * steps
+            # the recurrence in reverse: the loop's last step first
+            for k in range(steps - 1, -1, -1):
+                t = order[k]
+                h_prev, c_prev, i, f, g, o, tc = saved[k]
+                if dout is not None:
+                    dh = dh + dout[t]
+                do = dh * tc
+                dc = dc + dh * o * (1 - tc * tc)
+                di, df, dg = dc * g, dc * c_prev, dc * i
+                dgates[k] = cat([di * i * (1 - i), df * f * (1 - f), dg * (1 - g * g), do * o * (1 - o)], 1)
+                dh = dgates[k].mm(w_hh)
+                dc = dc * f
+            # the whole sequence's weight and input gradients at once (rows in the loop's order)
+            dg_all = stack(dgates, 0)
+            rows = dg_all.reshape(-1, dg_all.shape[-1])
+            h_prev = stack([s[0] for s in saved], 0).reshape(rows.shape[0], -1)
+            x_rows = stack([input[t] for t in order], 0).reshape(rows.shape[0], -1)
+            need = ctx.needs_input_grad
+            d_input = None
+            if need[0]:
+                d_in = rows.mm(w_ih).reshape(steps, input.shape[1], -1).unbind(0)
+                per_t = [None] * steps
+                for k, t in enumerate(order):
+                    per_t[t] = d_in[k]
+                d_input = stack(per_t, 0)
+            d_w_ih = rows.t().mm(x_rows) if need[1] else None
+            d_w_hh = rows.t().mm(h_prev) if need[2] else None
+            d_b = rows.sum(0) if (need[3] or need[4]) else None
+            return (d_input, d_w_ih, d_w_hh, d_b if ctx.has_bias[0] and need[3] else None,
+                    d_b if ctx.has_bias[1] and need[4] else None, dh if need[5] else None,
+                    dc if need[6] else None, None)
+
+        @staticmethod
+        def jvp(ctx, *tangents):
+            raise NotImplementedError(_MKLDNN_FWAD)
+
+    # named and printed as PyTorch's built-in node
+    node = _MkldnnRnnLayer._backward_cls
+    node.__name__ = node.__qualname__ = "MkldnnRnnLayerBackward0"
+    node.__module__ = "builtins"
+    return _MkldnnRnnLayer
+
+
+def _lstm_layer_composite_grads(ctx, inputs, grads):
+    """The layer's gradients through the composite cell arithmetic (differentiable again)."""
+    from ... import autograd, enable_grad, zeros_like
+
+    input, w_ih, w_hh, b_ih, b_hh, hx, cx = inputs
+    with enable_grad():
+        out, h, c = _run_direction("LSTM_COMPOSITE", input, hx, cx, [w_ih, w_hh, b_ih, b_hh], b_ih is not None,
+                                   False, ctx.reverse)
+        outs = [(o, g) for o, g in zip((out, h, c), grads) if g is not None]
+        wrt = [(k, t) for k, t in enumerate(inputs) if t is not None and ctx.needs_input_grad[k]]
+        res = [None] * 8
+        if outs and wrt:
+            gs = autograd.grad([o for o, _ in outs], [t for _, t in wrt], [g for _, g in outs],
+                               create_graph=True, allow_unused=True)
+            for (k, t), g in zip(wrt, gs):
+                res[k] = zeros_like(t) if g is None else g
+    return tuple(res)
+
+
+_MKLDNN_LAYER = []
+
+
+def _fused_lstm_layer(inputs, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse):
+    if not _MKLDNN_LAYER:
+        _MKLDNN_LAYER.append(_lstm_layer_function())
+    return _MKLDNN_LAYER[0].apply(inputs, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse)
+
+
+def _uses_mkldnn_layer(inputs, params):
+    """PyTorch's ``use_mkldnn``: a float32 CPU LSTM (projections excluded) with elements."""
+    from ... import float32
+
+    return (inputs.dtype == float32 and not inputs.is_cuda and inputs.numel() != 0
+            and all(not p.is_cuda for p in params))
+
+
 def _run_direction(mode, inputs, h0, c0, params, has_bias, has_proj, reverse):
     """One layer, one direction over a (T, B, *) sequence: (stacked outputs, h_T, c_T)."""
     from ... import stack
@@ -66,6 +207,10 @@ def _run_direction(mode, inputs, h0, c0, params, has_bias, has_proj, reverse):
     w_ih, w_hh = params[0], params[1]
     b_ih, b_hh = (params[2], params[3]) if has_bias else (None, None)
     w_hr = params[-1] if has_proj else None
+    if mode == "LSTM" and not has_proj and _uses_mkldnn_layer(inputs, params):
+        return _fused_lstm_layer(inputs, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse)
+    if mode == "LSTM_COMPOSITE":
+        mode = "LSTM"
     igates = F.linear(inputs, w_ih, b_ih).unbind(0)
     steps = range(len(igates) - 1, -1, -1) if reverse else range(len(igates))
     h, c = h0, c0
@@ -96,6 +241,9 @@ def _rnn_impl(mode, input, hx, flat_weights, has_bias, num_layers, dropout, trai
     per_layer = len(flat_weights) // (num_layers * num_directions)
     if mode == "LSTM":
         h0, c0 = hx
+        if has_proj and _uses_mkldnn_layer(input, flat_weights):
+            warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation.",
+                          UserWarning, stacklevel=4)
     else:
         h0, c0 = hx, None
     layer_input = input

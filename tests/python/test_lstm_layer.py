@@ -1,0 +1,76 @@
+"""nn.LSTM's fused layer node (MkldnnRnnLayerBackward0, as PyTorch's float32 CPU LSTM records):
+the graph PyTorch 2.13 builds, gradients equal to the composite cell arithmetic's, exact
+double backward, PyTorch's forward-AD error and projection warning."""
+
+import warnings
+
+import pytest
+
+import ferrograd as torch
+from ferrograd.nn.modules import rnn
+
+
+def _grads(lstm, x, h0, c0, composite):
+    old = rnn._uses_mkldnn_layer
+    if composite:
+        rnn._uses_mkldnn_layer = lambda *a: False
+    try:
+        out, (h, c) = lstm(x, (h0, c0))
+        loss = out.sin().sum() + h.cos().sum() + (c * c).sum()
+        return [loss] + list(torch.autograd.grad(loss, [x, h0, c0] + list(lstm.parameters())))
+    finally:
+        rnn._uses_mkldnn_layer = old
+
+
+@pytest.mark.parametrize("kw", [{}, {"bias": False}, {"bidirectional": True, "num_layers": 2},
+                                {"batch_first": True, "num_layers": 2}])
+def test_fused_layer_gradients_equal_the_composite_ones(kw):
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(4, 3, **kw)
+    x = torch.randn(2, 5, 4) if kw.get("batch_first") else torch.randn(5, 2, 4)
+    x.requires_grad_()
+    n = kw.get("num_layers", 1) * (2 if kw.get("bidirectional") else 1)
+    h0 = torch.randn(n, 2, 3, requires_grad=True)
+    c0 = torch.randn(n, 2, 3, requires_grad=True)
+    fused = _grads(lstm, x, h0, c0, composite=False)
+    composite = _grads(lstm, x, h0, c0, composite=True)
+    for a, b in zip(fused, composite):
+        assert torch.allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_graph_is_pytorchs():
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(4, 3)
+    out, (h, c) = lstm(torch.randn(5, 2, 4))
+    node = out.grad_fn
+    assert type(node).__name__ == "MkldnnRnnLayerBackward0" and repr(node).startswith("<MkldnnRnnLayerBackward0 object")
+    assert [type(f).__name__ if f else None for f, _ in node.next_functions] == \
+        [None, "AccumulateGrad", "AccumulateGrad", "AccumulateGrad", "AccumulateGrad", None, None]
+    assert h.grad_fn.next_functions[0] == (node, 1) and c.grad_fn.next_functions[0] == (node, 2)
+    bi = torch.nn.LSTM(4, 3, bidirectional=True)(torch.randn(5, 2, 4))[0]
+    assert [type(f).__name__ for f, _ in bi.grad_fn.next_functions] == ["MkldnnRnnLayerBackward0"] * 2
+    # float64 runs the composite arithmetic, as PyTorch's non-oneDNN path
+    assert type(torch.nn.LSTM(4, 3).double()(torch.randn(5, 2, 4).double())[0].grad_fn).__name__ == "StackBackward0"
+
+
+def test_double_backward_is_exact():
+    # PyTorch 2.13 gives 1.4781 for this program
+    torch.manual_seed(0)
+    lstm = torch.nn.LSTM(4, 3)
+    x = torch.randn(5, 2, 4).requires_grad_()
+    g, = torch.autograd.grad(lstm(x)[0].pow(2).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), x)
+    assert round(gg.sum().item(), 4) == 1.4781
+
+
+def test_forward_ad_and_projection_messages():
+    lstm = torch.nn.LSTM(4, 3)
+    x = torch.randn(5, 2, 4)
+    with pytest.raises(NotImplementedError, match="^Trying to use forward AD with mkldnn_rnn_layer that does not support it"):
+        torch.func.jvp(lambda a: lstm(a)[0], (x,), (torch.ones_like(x),))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        out = torch.nn.LSTM(4, 3, proj_size=2)(x)[0]
+    assert type(out.grad_fn).__name__ == "StackBackward0"
+    assert any(str(m.message) == "LSTM with projections is not supported with oneDNN. Using default implementation."
+               for m in w)
