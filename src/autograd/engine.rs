@@ -6,6 +6,7 @@
 //! node's input are summed in a fixed order (by producing slot and edge), never by arrival,
 //! so gradients do not depend on scheduling.
 
+use crate::autograd::NodeRef;
 use super::{GradModeGuard, Node};
 use crate::error::Result;
 use crate::ops;
@@ -28,8 +29,8 @@ pub struct BackwardRequest {
     pub accumulate: bool,
 }
 
-fn key(n: &Arc<Node>) -> usize {
-    Arc::as_ptr(n) as usize
+fn key(n: &NodeRef) -> usize {
+    NodeRef::as_ptr(n) as usize
 }
 
 /// A callback queued with `queue_callback`: run once the graph task's nodes are done.
@@ -73,7 +74,7 @@ pub fn current_graph_task_id() -> Option<u64> {
 
 /// Whether `node` will run in the current backward pass (torch's `_will_engine_execute_node`):
 /// reachable from its roots and, for `grad`/`backward(inputs=)`, on a path to an input.
-pub fn will_execute(node: &Arc<Node>) -> Result<bool> {
+pub fn will_execute(node: &NodeRef) -> Result<bool> {
     let Some(t) = current_task() else {
         bail!(Runtime, "_will_engine_execute_node should only be called during the backward pass");
     };
@@ -174,9 +175,9 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         }
     }
     // ---- discovery (iterative DFS) ----
-    let mut nodes: Vec<Arc<Node>> = Vec::new();
+    let mut nodes: Vec<NodeRef> = Vec::new();
     let mut index: HashMap<usize, usize> = HashMap::new();
-    let mut stack: Vec<Arc<Node>> = Vec::new();
+    let mut stack: Vec<NodeRef> = Vec::new();
     for e in &root_edges {
         if !index.contains_key(&key(&e.node)) {
             index.insert(key(&e.node), nodes.len());
@@ -305,7 +306,7 @@ type Routed = (usize, usize, usize, Option<Tensor>);
 /// contributions in key order, evaluate it (a panic becomes an error), validate each
 /// produced gradient against the input it flows into and hand it to `emit`.
 fn run_node(
-    node: &Arc<Node>,
+    node: &NodeRef,
     parts: Vec<Vec<(u64, Tensor)>>,
     capture_at: &[(u32, usize)],
     req: &BackwardRequest,
@@ -344,8 +345,8 @@ fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Vec<Vec<(u64, Te
 /// Whether some node feeds two or more branches that each continue past one node: only then
 /// can work overlap. A chain, or an MLP whose only fan-out is into leaf accumulators and
 /// `TBackward -> AccumulateGrad` stubs, runs sequentially (a hand-off would cost more).
-fn has_parallel_branches(nodes: &[Arc<Node>], index: &HashMap<usize, usize>, needed: &[bool]) -> bool {
-    let substantial = |n: &Arc<Node>| {
+fn has_parallel_branches(nodes: &[NodeRef], index: &HashMap<usize, usize>, needed: &[bool]) -> bool {
+    let substantial = |n: &NodeRef| {
         !n.is_accumulate_grad() && needed[index[&key(n)]] && n.next_edges.iter().flatten().any(|e| !e.node.is_accumulate_grad())
     };
     nodes.iter().any(|n| n.next_edges.iter().flatten().filter(|e| substantial(&e.node)).count() >= 2)
@@ -354,7 +355,7 @@ fn has_parallel_branches(nodes: &[Arc<Node>], index: &HashMap<usize, usize>, nee
 /// Whether a node must run on the thread that called backward: it calls into Python (a
 /// custom Function) or has hooks (which come from Python in the bindings).
 fn needs_caller(node: &Node) -> bool {
-    if node.backward.as_ref().is_some_and(|b| b.runs_on_calling_thread()) {
+    if node.backward().is_some_and(|b| b.runs_on_calling_thread()) {
         return true;
     }
     {
@@ -373,7 +374,7 @@ fn needs_caller(node: &Node) -> bool {
 
 /// The read-only part of a GraphTask, shared by the workers.
 struct GraphTask {
-    nodes: Vec<Arc<Node>>,
+    nodes: Vec<NodeRef>,
     index: Arc<HashMap<usize, usize>>,
     needed: Arc<Vec<bool>>,
     capture_at: Vec<Vec<(u32, usize)>>,
@@ -524,7 +525,7 @@ type Captures = Vec<(usize, Option<Tensor>)>;
 
 /// `evaluate_node`, and in anomaly mode, on failure, PyTorch's warning naming the node and
 /// the forward call that created it.
-fn evaluate(node: &Arc<Node>, inputs: Vec<Option<Tensor>>, capture_at: &[(u32, usize)], req: &BackwardRequest) -> Result<(Vec<Option<Tensor>>, Captures)> {
+fn evaluate(node: &NodeRef, inputs: Vec<Option<Tensor>>, capture_at: &[(u32, usize)], req: &BackwardRequest) -> Result<(Vec<Option<Tensor>>, Captures)> {
     // as torch's profiler shows it: the engine's evaluate_function around the node itself
     let _prof_outer = crate::profiler::scope(|| format!("autograd::engine::evaluate_function: {}", node.name).into(), crate::profiler::EventKind::Backward);
     let _prof = crate::profiler::scope(|| node.name.clone(), crate::profiler::EventKind::Backward);
@@ -538,7 +539,7 @@ fn evaluate(node: &Arc<Node>, inputs: Vec<Option<Tensor>>, capture_at: &[(u32, u
 }
 
 fn evaluate_node(
-    node: &Arc<Node>,
+    node: &NodeRef,
     mut inputs: Vec<Option<Tensor>>,
     capture_at: &[(u32, usize)],
     req: &BackwardRequest,
@@ -607,7 +608,7 @@ fn evaluate_node(
             }
         }
     }
-    let bw = node.backward.as_ref().expect("invariant: only AccumulateGrad has no backward");
+    let bw = node.backward().expect("invariant: only AccumulateGrad has no backward");
     if bw.materialize_grads() {
         for (i, g) in inputs.iter_mut().enumerate() {
             if g.is_none() {
@@ -741,12 +742,12 @@ pub fn graph_report(t: &Tensor) -> GraphReport {
     let mut seen: HashMap<usize, ()> = HashMap::new();
     let mut storages: HashMap<usize, usize> = HashMap::new();
     let mut per_node = Vec::new();
-    let mut stack: Vec<Arc<Node>> = t.grad_fn().into_iter().collect();
+    let mut stack: Vec<NodeRef> = t.grad_fn().into_iter().collect();
     while let Some(n) = stack.pop() {
         if seen.insert(key(&n), ()).is_some() {
             continue;
         }
-        let saved = n.backward.as_ref().map(|b| b.saved()).unwrap_or_default();
+        let saved = n.backward().map(|b| b.saved()).unwrap_or_default();
         let bytes: usize = saved.iter().map(|s| s.1).sum();
         for (k, b) in saved {
             storages.insert(k, b);

@@ -15,7 +15,8 @@
 //!   reverse mode (reverse-over-forward); reverse passes see the tangents of the tensors
 //!   they touch, so forward-over-reverse (Hessian-vector products) works too.
 
-use super::{Node, Saved};
+use crate::autograd::NodeRef;
+use super::Saved;
 use crate::error::Result;
 use crate::ops;
 use crate::tensor::{Tensor, TensorImpl};
@@ -285,7 +286,7 @@ fn plain_alias(t: &Tensor) -> Tensor {
 pub(crate) fn fallback(
     inputs: &[&Tensor],
     outputs: &[&Tensor],
-    node: Option<&Arc<Node>>,
+    node: Option<&NodeRef>,
     direct: &[Tensor],
     bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
 ) -> Result<()> {
@@ -313,7 +314,7 @@ pub(crate) fn fallback(
     let needs: Vec<bool> = ts.0.iter().map(|t| t.is_some()).collect();
     let gin = match node {
         Some(n) => {
-            let b = n.backward.as_ref().expect("invariant: a recorded op node has a backward");
+            let b = n.backward().expect("invariant: a recorded op node has a backward");
             b.apply(n, us.iter().cloned().map(Some).collect(), &needs)?
         }
         None => {
@@ -380,7 +381,7 @@ pub(crate) fn fallback(
 pub(crate) fn elementwise(
     x: &Tensor,
     out: &Tensor,
-    node: Option<&Arc<Node>>,
+    node: Option<&NodeRef>,
     direct: &[Tensor],
     bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
 ) -> Result<()> {
@@ -400,7 +401,7 @@ pub(crate) fn elementwise(
     let _suspend = SuspendGuard::new(true);
     let r = match node {
         Some(n) => {
-            let b = n.backward.as_ref().expect("invariant: a recorded op node has a backward");
+            let b = n.backward().expect("invariant: a recorded op node has a backward");
             b.apply(n, vec![Some(t)], &[true])?
         }
         None => bwd(&Saved::direct(direct), &[t], &[true])?,
@@ -420,7 +421,7 @@ fn elementwise_complex(
     x: &Tensor,
     out: &Tensor,
     t: Tensor,
-    node: Option<&Arc<Node>>,
+    node: Option<&NodeRef>,
     direct: &[Tensor],
     bwd: &dyn Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>>,
 ) -> Result<()> {
@@ -432,7 +433,7 @@ fn elementwise_complex(
     let ct = ops::complex::conj(&ops::to_dtype(&t, out.dtype())?)?;
     let r = match node {
         Some(n) => {
-            let b = n.backward.as_ref().expect("invariant: a recorded op node has a backward");
+            let b = n.backward().expect("invariant: a recorded op node has a backward");
             b.apply(n, vec![Some(ct)], &[true])?
         }
         // (no node: the formula itself is the chain rule, not conjugated)

@@ -32,6 +32,7 @@
 //! # Ok::<(), ferrograd::Error>(())
 //! ```
 
+use crate::autograd::NodeRef;
 use super::{is_grad_enabled, Backward, GradModeGuard, InputMeta, Node, SavedTensor};
 use crate::error::Result;
 use crate::tensor::Tensor;
@@ -39,7 +40,7 @@ use crate::{bail, ensure};
 use parking_lot::Mutex;
 use std::any::Any;
 use std::collections::HashMap;
-use std::sync::Arc;
+
 
 /// A custom operation: a forward and its backward.
 pub trait Function: Send + Sync + 'static {
@@ -96,7 +97,7 @@ impl FunctionCtx {
 /// The ctx as seen from `backward`.
 pub struct BackwardCtx<'a> {
     ctx: &'a FunctionCtx,
-    node: &'a Arc<Node>,
+    node: &'a NodeRef,
 }
 
 impl BackwardCtx<'_> {
@@ -118,7 +119,7 @@ struct RustFunctionBackward<F: Function> {
 }
 
 impl<F: Function> Backward for RustFunctionBackward<F> {
-    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+    fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let ctx = self.ctx.lock();
         let grads = materialize(node, grads, ctx.materialize_grads)?;
         let out = self.f.backward(&BackwardCtx { ctx: &ctx, node }, &grads)?;
@@ -165,7 +166,7 @@ pub fn connect_outputs(
     outputs: Vec<Option<Tensor>>,
     marks: ForwardMarks<'_>,
     make_backward: impl FnOnce(Vec<SavedTensor>) -> Box<dyn Backward>,
-) -> Result<(Arc<Node>, Vec<Option<Tensor>>)> {
+) -> Result<(NodeRef, Vec<Option<Tensor>>)> {
     let is_input = |t: &Tensor| inputs.iter().flatten().any(|i| i.same(t));
     for d in marks.dirty {
         ensure!(is_input(d), Runtime, "mark_dirty: only inputs can be marked dirty");

@@ -2,7 +2,8 @@
 //! one. The hook bodies are trait objects (`TensorHook`, `PostAccHook`, ...): Rust closures or,
 //! through the bindings, Python callables.
 
-use super::{next_hook_id, Node, NodeHooks, PostAccHook, PostHook, PreHook, TensorHook};
+use crate::autograd::NodeRef;
+use super::{next_hook_id, NodeHooks, PostAccHook, PostHook, PreHook, TensorHook};
 use crate::error::Result;
 use crate::tensor::{HookList, Tensor};
 use crate::bail;
@@ -27,8 +28,8 @@ impl HookHandle {
 }
 
 /// A handle that edits a node's hook table (held weakly).
-fn node_handle(n: &Arc<Node>, remove: impl Fn(&mut NodeHooks) + Send + Sync + 'static) -> HookHandle {
-    let w = Arc::downgrade(n);
+fn node_handle(n: &NodeRef, remove: impl Fn(&mut NodeHooks) + Send + Sync + 'static) -> HookHandle {
+    let w = NodeRef::downgrade(n);
     HookHandle::new(move || {
         if let Some(n) = w.upgrade() {
             remove(&mut n.hooks.lock());
@@ -99,14 +100,14 @@ impl Tensor {
 }
 
 /// `node.register_hook(hook)`: `hook(grad_inputs, grad_outputs)` after the node runs.
-pub fn register_node_hook(node: &Arc<Node>, hook: Arc<dyn PostHook>) -> HookHandle {
+pub fn register_node_hook(node: &NodeRef, hook: Arc<dyn PostHook>) -> HookHandle {
     let id = next_hook_id();
     node.hooks.lock().post.push((id, hook));
     node_handle(node, move |h| h.post.retain(|(i, _)| *i != id))
 }
 
 /// `node.register_prehook(hook)`: `hook(grad_outputs)` before the node runs.
-pub fn register_node_prehook(node: &Arc<Node>, hook: Arc<dyn PreHook>) -> HookHandle {
+pub fn register_node_prehook(node: &NodeRef, hook: Arc<dyn PreHook>) -> HookHandle {
     let id = next_hook_id();
     node.hooks.lock().pre.push((id, hook));
     node_handle(node, move |h| h.pre.retain(|(i, _)| *i != id))

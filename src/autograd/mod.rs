@@ -1,5 +1,6 @@
 //! Autograd: graph nodes and edges, saved tensors, grad modes and the backward engine.
 
+mod arena;
 mod engine;
 pub mod forward;
 mod function;
@@ -8,6 +9,7 @@ mod hooks;
 mod node;
 mod saved;
 
+pub use arena::{BackwardBox, NodeRef, WeakNodeRef};
 pub use engine::{backward, current_graph_task_id, grad, graph_report, multithreading_enabled, set_multithreading_enabled, queue_callback, will_execute, BackwardRequest, FinalCallback, GraphReport, TaskContext};
 pub(crate) use engine::fork_lock_accumulation;
 pub use function::{apply_function, connect_outputs, materialize, BackwardCtx, ForwardMarks, Function, FunctionCtx};

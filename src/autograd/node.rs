@@ -1,6 +1,7 @@
 //! Graph nodes (`Node`), edges, hooks, the iterative dropper, and `record`, which attaches a
 //! backward closure to the outputs of an op.
 
+use crate::autograd::NodeRef;
 use super::SavedTensor;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 /// Where a gradient goes: input `input_nr` of `node`.
 #[derive(Clone)]
 pub struct Edge {
-    pub node: Arc<Node>,
+    pub node: NodeRef,
     pub input_nr: u32,
 }
 
@@ -91,7 +92,7 @@ pub struct NodeHooks {
 /// The backward computation of a node.
 pub trait Backward: Send + Sync {
     /// Gradients w.r.t. the forward inputs, one per next edge.
-    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>>;
+    fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>>;
     /// Free saved tensors.
     fn release(&self) {}
     /// Bytes held by saved tensors (storage keys and sizes).
@@ -110,7 +111,7 @@ pub trait Backward: Send + Sync {
     /// For downcasting (the bindings reach their Function node's saved tensors).
     fn as_any(&self) -> &dyn std::any::Any;
     /// Saved tensor `i` unpacked (for the `_saved_*` attributes); None if there is none.
-    fn saved_tensor(&self, _node: &Arc<Node>, _i: usize) -> Option<Result<Tensor>> {
+    fn saved_tensor(&self, _node: &NodeRef, _i: usize) -> Option<Result<Tensor>> {
         None
     }
     /// Forward AD: the saved outputs take the tangents their originals (`outputs`) just got.
@@ -146,7 +147,7 @@ pub struct Node {
     pub seq_nr: u64,
     pub next_edges: Edges,
     pub input_meta: SmallVec<[InputMeta; 1]>,
-    pub backward: Option<Box<dyn Backward>>,
+    backward: super::BackwardBox,
     /// For `AccumulateGrad`: the leaf it writes into. Weak, so that a leaf's `.grad` built
     /// with `create_graph=True` (whose history ends here) does not keep the leaf alive in a
     /// cycle, the leak PyTorch documents for gradient penalties.
@@ -199,20 +200,53 @@ pub fn next_hook_id() -> u64 {
 }
 
 impl Node {
-    pub fn new(name: impl Into<Cow<'static, str>>, next_edges: impl Into<Edges>, input_meta: impl Into<SmallVec<[InputMeta; 1]>>, backward: Box<dyn Backward>) -> Arc<Node> {
-        Arc::new(Node {
-            name: name.into(),
-            seq_nr: SEQ.fetch_add(1, Ordering::Relaxed),
-            next_edges: next_edges.into(),
-            input_meta: input_meta.into(),
-            backward: Some(backward),
-            variable: None,
-            hooks: Mutex::new(NodeHooks::default()),
-            py_slot: std::sync::atomic::AtomicUsize::new(0),
-            anomaly_trace: anomaly_trace(),
-            saved_info: Mutex::new(None),
-            default_saved_names: std::sync::atomic::AtomicU32::new(0),
-        })
+    pub fn new(name: impl Into<Cow<'static, str>>, next_edges: impl Into<Edges>, input_meta: impl Into<SmallVec<[InputMeta; 1]>>, backward: Box<dyn Backward>) -> NodeRef {
+        let (name, next_edges, input_meta) = (name.into(), next_edges.into(), input_meta.into());
+        // SAFETY: `init_fields` writes every field but the backward, written here.
+        unsafe {
+            NodeRef::emplace(|p| {
+                Node::init_fields(p, name, next_edges, input_meta, SEQ.fetch_add(1, Ordering::Relaxed), None, anomaly_trace());
+                std::ptr::addr_of_mut!((*p).backward).write(super::BackwardBox::from_box(backward));
+            })
+        }
+    }
+    /// A node whose backward `b` is written into the node's own arena slot when it fits
+    /// (see `BackwardBox`): no allocation and no copy of the node through the stack.
+    #[inline]
+    pub fn with_backward<B: Backward + 'static>(name: Cow<'static, str>, next_edges: Edges, input_meta: SmallVec<[InputMeta; 1]>, b: B) -> NodeRef {
+        // SAFETY: `init_fields` writes every field but the backward, which `write` initialises.
+        unsafe {
+            NodeRef::emplace(|p| {
+                Node::init_fields(p, name, next_edges, input_meta, SEQ.fetch_add(1, Ordering::Relaxed), None, anomaly_trace());
+                super::BackwardBox::write(std::ptr::addr_of_mut!((*p).backward), b);
+            })
+        }
+    }
+    /// Write every field of the node at `p` except `backward`.
+    ///
+    /// # Safety
+    /// `p` is valid for writes; the fields are uninitialised (nothing is dropped).
+    #[inline(always)]
+    unsafe fn init_fields(p: *mut Node, name: Cow<'static, str>, next_edges: Edges, input_meta: SmallVec<[InputMeta; 1]>, seq_nr: u64, variable: Option<std::sync::Weak<crate::tensor::TensorImpl>>, anomaly_trace: Option<String>) {
+        use std::ptr::addr_of_mut;
+        // SAFETY: the caller's contract; each field is written once.
+        unsafe {
+            addr_of_mut!((*p).name).write(name);
+            addr_of_mut!((*p).seq_nr).write(seq_nr);
+            addr_of_mut!((*p).next_edges).write(next_edges);
+            addr_of_mut!((*p).input_meta).write(input_meta);
+            addr_of_mut!((*p).variable).write(variable);
+            addr_of_mut!((*p).hooks).write(Mutex::new(NodeHooks::default()));
+            addr_of_mut!((*p).py_slot).write(std::sync::atomic::AtomicUsize::new(0));
+            addr_of_mut!((*p).anomaly_trace).write(anomaly_trace);
+            addr_of_mut!((*p).saved_info).write(Mutex::new(None));
+            addr_of_mut!((*p).default_saved_names).write(std::sync::atomic::AtomicU32::new(0));
+        }
+    }
+    /// The node's backward computation (None for `AccumulateGrad`).
+    #[inline]
+    pub fn backward(&self) -> Option<&(dyn Backward + 'static)> {
+        self.backward.get()
     }
     /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
     /// when the node has no such field.
@@ -228,18 +262,6 @@ impl Node {
             let packed = self.default_saved_names.load(Ordering::Relaxed);
             (0..16).find(|k| (packed >> (2 * k)) & 3 == code)
         })
-    }
-    pub fn saved_field(self: &Arc<Self>, name: &str) -> Option<Result<SavedField>> {
-        let slot = match self.saved_slot(name) {
-            Some(slot) => slot,
-            None => {
-                let info = self.saved_info.lock();
-                let v = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name))?;
-                return Some(Ok(SavedField::Value(v.1.clone())));
-            }
-        };
-        let b = self.backward.as_ref()?;
-        b.saved_tensor(self, slot).map(|r| r.map(SavedField::Tensor))
     }
     /// Set the packed default names of `out`'s node's saved slots (two bits a slot: 1 `self`,
     /// 2 `other`, 3 `result`), for hot ops that save in their own order.
@@ -278,9 +300,26 @@ impl Node {
     }
     /// Free saved tensors.
     pub fn release(&self) {
-        if let Some(b) = &self.backward {
+        if let Some(b) = self.backward() {
             b.release();
         }
+    }
+}
+
+impl NodeRef {
+    /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
+    /// when the node has no such field.
+    pub fn saved_field(&self, name: &str) -> Option<Result<SavedField>> {
+        let slot = match self.saved_slot(name) {
+            Some(slot) => slot,
+            None => {
+                let info = self.saved_info.lock();
+                let v = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name))?;
+                return Some(Ok(SavedField::Value(v.1.clone())));
+            }
+        };
+        let b = self.backward()?;
+        b.saved_tensor(self, slot).map(|r| r.map(SavedField::Tensor))
     }
 }
 
@@ -288,21 +327,16 @@ impl Node {
 pub struct AccumulateGrad;
 
 impl AccumulateGrad {
-    pub fn new_node(variable: Tensor) -> Arc<Node> {
+    pub fn new_node(variable: Tensor) -> NodeRef {
         let meta = InputMeta::of(&variable);
-        Arc::new(Node {
-            name: Cow::Borrowed("AccumulateGrad"),
-            seq_nr: u64::MAX,
-            next_edges: Edges::new(),
-            input_meta: smallvec::smallvec![meta],
-            backward: None,
-            variable: Some(Arc::downgrade(&variable.0)),
-            hooks: Mutex::new(NodeHooks::default()),
-            py_slot: std::sync::atomic::AtomicUsize::new(0),
-            anomaly_trace: None,
-            saved_info: Mutex::new(None),
-            default_saved_names: std::sync::atomic::AtomicU32::new(0),
-        })
+        let weak = Arc::downgrade(&variable.0);
+        // SAFETY: `init_fields` writes every field but the backward, written here.
+        unsafe {
+            NodeRef::emplace(|p| {
+                Node::init_fields(p, Cow::Borrowed("AccumulateGrad"), Edges::new(), smallvec::smallvec![meta], u64::MAX, Some(weak), None);
+                std::ptr::addr_of_mut!((*p).backward).write(super::BackwardBox::empty());
+            })
+        }
     }
 }
 
@@ -310,11 +344,11 @@ impl AccumulateGrad {
 // A chain of a million nodes would overflow the stack if each Node dropped the next one
 // recursively (Node -> edge -> Node, or Node -> saved tensor -> grad_fn -> Node). Instead,
 // a node whose last reference goes pushes the nodes it points to onto a thread-local queue,
-// and only the outermost drop drains it, one node at a time. The queue holds `Arc<Node>`s
+// and only the outermost drop drains it, one node at a time. The queue holds `NodeRef`s
 // directly, so a drop costs no allocation.
 thread_local! {
     static DRAINING: Cell<bool> = const { Cell::new(false) };
-    static QUEUE: RefCell<Vec<Arc<Node>>> = const { RefCell::new(Vec::new()) };
+    static QUEUE: RefCell<Vec<NodeRef>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Run `f` (which may queue nodes), then, unless an outer call is already draining, drop
@@ -337,8 +371,8 @@ fn with_drain(f: impl FnOnce()) {
 }
 
 /// Drop a node reference without recursion. See Note [Iterative teardown].
-pub fn drop_node(n: Arc<Node>) {
-    if Arc::strong_count(&n) > 1 {
+pub fn drop_node(n: NodeRef) {
+    if NodeRef::strong_count(&n) > 1 {
         return; // not the last reference: nothing cascades
     }
     with_drain(|| QUEUE.with(|q| q.borrow_mut().push(n)));
@@ -347,7 +381,7 @@ pub fn drop_node(n: Arc<Node>) {
 impl Drop for Node {
     fn drop(&mut self) {
         let edges = std::mem::take(&mut self.next_edges);
-        let bw = self.backward.take();
+        let bw = &mut self.backward;
         with_drain(|| {
             QUEUE.with(|q| {
                 let mut q = q.borrow_mut();
@@ -356,14 +390,17 @@ impl Drop for Node {
                 }
             });
             // saved tensors drop here; their grad_fns are queued by TensorImpl::drop
-            drop(bw);
+            bw.clear();
         });
     }
 }
 
+/// An op's saved tensors: the first inline (in the node's arena slot), more on the heap.
+type SavedList = SmallVec<[SavedTensor; 1]>;
+
 /// Saved tensors and the formula of an op's backward, as recorded by `record`.
 pub struct FnBackward<F> {
-    saved: Mutex<Vec<SavedTensor>>,
+    saved: Mutex<SavedList>,
     f: F,
 }
 
@@ -372,7 +409,7 @@ pub struct Saved<'a>(SavedSrc<'a>);
 
 enum SavedSrc<'a> {
     /// A recorded node's saved tensors.
-    Node { node: &'a Arc<Node>, saved: &'a Mutex<Vec<SavedTensor>> },
+    Node { node: &'a NodeRef, saved: &'a Mutex<SavedList> },
     /// The tensors themselves (a forward-AD fallback evaluating the formula without a node).
     Direct(&'a [Tensor]),
 }
@@ -395,7 +432,7 @@ impl<F> Backward for FnBackward<F>
 where
     F: Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 {
-    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+    fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
         (self.f)(&Saved(SavedSrc::Node { node, saved: &self.saved }), &grads, needs)
     }
@@ -424,7 +461,7 @@ where
             s.share_output_tangent(outputs);
         }
     }
-    fn saved_tensor(&self, node: &Arc<Node>, i: usize) -> Option<Result<Tensor>> {
+    fn saved_tensor(&self, node: &NodeRef, i: usize) -> Option<Result<Tensor>> {
         self.saved.lock().get(i).map(|s| s.unpack(node))
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -498,10 +535,10 @@ pub fn record_jvp(
 
 /// Forward AD: a node that saved its outputs (as history-free aliases) hands them the
 /// outputs' tangents, so a backward pass run at the level sees them (forward-over-reverse).
-fn share_saved_tangents(node: Option<&Arc<Node>>, outputs: &[&Tensor]) {
+fn share_saved_tangents(node: Option<&NodeRef>, outputs: &[&Tensor]) {
     if let Some(n) = node {
         if super::forward::is_active() {
-            if let Some(b) = n.backward.as_ref() {
+            if let Some(b) = n.backward() {
                 b.share_saved_tangents(outputs);
             }
         }
@@ -536,7 +573,7 @@ fn record_backward(
     outputs: &[&Tensor],
     save: &[Save<'_>],
     f: impl Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
-) -> Result<Option<Arc<Node>>> {
+) -> Result<Option<NodeRef>> {
     match recording_edges(inputs) {
         Some(edges) => {
             record_with(edges, name, outputs, save, f)?;
@@ -679,7 +716,7 @@ pub fn record_with(
         return Ok(());
     }
     observe_record(name, outputs)?;
-    let mut saved = Vec::with_capacity(save.len());
+    let mut saved = SavedList::with_capacity(save.len());
     for s in save {
         saved.push(match s {
             Save::In(t) => SavedTensor::input(t)?,
@@ -698,9 +735,9 @@ pub fn record_with(
             let gc = g.iter().map(crate::ops::complex::conj).collect::<Result<Vec<_>>>()?;
             f(s, &gc, n)?.into_iter().map(|r| r.map(|t| crate::ops::complex::conj(&t)).transpose()).collect()
         };
-        Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }))
+        Node::with_backward(Cow::Borrowed(name), edges, meta, FnBackward { saved: Mutex::new(saved), f })
     } else {
-        Node::new(name, edges, meta, Box::new(FnBackward { saved: Mutex::new(saved), f }))
+        Node::with_backward(Cow::Borrowed(name), edges, meta, FnBackward { saved: Mutex::new(saved), f })
     };
     for (i, o) in outputs.iter().enumerate() {
         o.set_grad_fn(Some(node.clone()), i as u32);

@@ -1,6 +1,7 @@
 //! Saved tensors: what a backward node keeps from its forward, with a version check.
 
-use super::Node;
+use crate::autograd::NodeRef;
+
 use crate::error::Result;
 use crate::tensor::Tensor;
 use crate::{bail, ensure};
@@ -176,7 +177,7 @@ impl SavedTensor {
     }
 
     /// The tensor back, checked against in-place writes; an output gets `node` as grad_fn.
-    pub fn unpack(&self, node: &Arc<Node>) -> Result<Tensor> {
+    pub fn unpack(&self, node: &NodeRef) -> Result<Tensor> {
         if let Some((h, p)) = &self.packed {
             let t = h.unpack(p.as_ref())?;
             if self.is_output {

@@ -1,17 +1,18 @@
 //! Custom `autograd.Function`: the node that calls a Python `backward`, and `_function_apply`,
 //! which wires a forward's outputs into the graph with PyTorch's ctx semantics.
 
+use crate::autograd::NodeRef;
 use super::hooks::attached;
 use super::node::PyNode;
 use super::tensor::{wrap, PyTensor};
-use crate::autograd::{is_grad_enabled, Backward, Node, SavedTensor};
+use crate::autograd::{is_grad_enabled, Backward, SavedTensor};
 use crate::error::Result;
 use crate::tensor::Tensor;
 use parking_lot::Mutex;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use std::sync::Arc;
+
 
 /// The backward of a Python Function: calls `ctx._forward_cls.backward(ctx, *grads)`.
 pub struct PyFunctionBackward {
@@ -25,7 +26,7 @@ pub struct PyFunctionBackward {
 }
 
 impl Backward for PyFunctionBackward {
-    fn apply(&self, node: &Arc<Node>, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+    fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, _needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
         let grads = crate::autograd::materialize(node, grads, self.materialize)?;
         attached(|py| {
             let ctx = self.ctx.lock().as_ref().map(|c| c.clone_ref(py)).ok_or_else(|| PyRuntimeError::new_err("the ctx of this Function was cleared by the garbage collector"))?;
@@ -87,7 +88,7 @@ impl Backward for PyFunctionBackward {
 #[pyfunction]
 pub fn _saved_tensors(py: Python<'_>, ctx: &Bound<'_, PyNode>) -> PyResult<Py<PyTuple>> {
     let node = ctx.get().node()?;
-    let bw = node.backward.as_ref().and_then(|b| b.as_any().downcast_ref::<PyFunctionBackward>())
+    let bw = node.backward().and_then(|b| b.as_any().downcast_ref::<PyFunctionBackward>())
         .ok_or_else(|| PyRuntimeError::new_err("not a custom Function node"))?;
     let saved = bw.saved.lock();
     let objs: Vec<Py<PyAny>> = saved.iter().map(|s| s.unpack(&node).map_err(PyErr::from).and_then(|t| wrap(py, t))).collect::<PyResult<_>>()?;

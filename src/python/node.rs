@@ -3,27 +3,27 @@
 
 use super::hooks::{PyPostHook, PyPreHook, RemovableHandle};
 use super::tensor::wrap;
-use crate::autograd::Node;
+use crate::autograd::{NodeRef, WeakNodeRef};
 use parking_lot::Mutex;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 /// How a Python node object holds its graph node.
-pub enum NodeRef {
+pub enum NodeHold {
     Unbound,
-    Strong(Arc<Node>),
+    Strong(NodeRef),
     /// A custom Function's ctx: the node owns the ctx, so the ctx only points back weakly.
-    Weak(Weak<Node>),
+    Weak(WeakNodeRef),
 }
 
 /// `ferrograd._C.Node`: base class of every `grad_fn` class.
 #[pyclass(name = "Node", module = "ferrograd._C", subclass, dict, weakref, frozen)]
 pub struct PyNode {
-    pub inner: Mutex<NodeRef>,
+    pub inner: Mutex<NodeHold>,
     me: AtomicUsize,
 }
 
@@ -33,23 +33,23 @@ impl Drop for PyNode {
         if me == 0 {
             return;
         }
-        if let NodeRef::Strong(n) = &*self.inner.lock() {
+        if let NodeHold::Strong(n) = &*self.inner.lock() {
             let _ = n.py_slot.compare_exchange(me, 0, Ordering::AcqRel, Ordering::Relaxed);
         }
     }
 }
 
 impl PyNode {
-    pub fn node(&self) -> PyResult<Arc<Node>> {
+    pub fn node(&self) -> PyResult<NodeRef> {
         match &*self.inner.lock() {
-            NodeRef::Strong(n) => Ok(n.clone()),
-            NodeRef::Weak(w) => w.upgrade().ok_or_else(|| PyRuntimeError::new_err("the graph node of this object was freed")),
-            NodeRef::Unbound => Err(PyRuntimeError::new_err("this Function context is not attached to a graph node yet")),
+            NodeHold::Strong(n) => Ok(n.clone()),
+            NodeHold::Weak(w) => w.upgrade().ok_or_else(|| PyRuntimeError::new_err("the graph node of this object was freed")),
+            NodeHold::Unbound => Err(PyRuntimeError::new_err("this Function context is not attached to a graph node yet")),
         }
     }
     /// Bind a ctx object to its node (custom Functions).
-    pub fn bind_weak(obj: &Bound<'_, PyNode>, node: &Arc<Node>) {
-        *obj.get().inner.lock() = NodeRef::Weak(Arc::downgrade(node));
+    pub fn bind_weak(obj: &Bound<'_, PyNode>, node: &NodeRef) {
+        *obj.get().inner.lock() = NodeHold::Weak(NodeRef::downgrade(node));
         node.py_slot.store(obj.as_ptr() as usize, Ordering::Release);
     }
 }
@@ -61,7 +61,7 @@ fn class_for<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// The Python object for a graph node (the same object every time while it lives).
-pub fn wrap_node(py: Python<'_>, n: Arc<Node>) -> PyResult<Py<PyAny>> {
+pub fn wrap_node(py: Python<'_>, n: NodeRef) -> PyResult<Py<PyAny>> {
     let p = n.py_slot.load(Ordering::Acquire);
     if p != 0 {
         // SAFETY: a non-zero slot is the address of a live node object: either a builtin
@@ -73,7 +73,7 @@ pub fn wrap_node(py: Python<'_>, n: Arc<Node>) -> PyResult<Py<PyAny>> {
     let obj = cls.call0()?;
     let pn = obj.cast::<PyNode>()?;
     let addr = obj.as_ptr() as usize;
-    *pn.get().inner.lock() = NodeRef::Strong(n.clone());
+    *pn.get().inner.lock() = NodeHold::Strong(n.clone());
     pn.get().me.store(addr, Ordering::Relaxed);
     n.py_slot.store(addr, Ordering::Release);
     Ok(obj.unbind())
@@ -84,7 +84,7 @@ impl PyNode {
     #[new]
     #[pyo3(signature = (*_args, **_kwargs))]
     fn py_new(_args: &Bound<'_, PyTuple>, _kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> Self {
-        PyNode { inner: Mutex::new(NodeRef::Unbound), me: AtomicUsize::new(0) }
+        PyNode { inner: Mutex::new(NodeHold::Unbound), me: AtomicUsize::new(0) }
     }
 
     /// GC: drop the node's edge to this ctx when the collector clears it. (The edge itself
@@ -93,11 +93,11 @@ impl PyNode {
     /// still not collected; see the closing note.)
     fn __clear__(&self) {
         let node = match &*self.inner.lock() {
-            NodeRef::Weak(w) => w.upgrade(),
+            NodeHold::Weak(w) => w.upgrade(),
             _ => None,
         };
         if let Some(n) = node {
-            if let Some(b) = n.backward.as_ref().and_then(|b| b.as_any().downcast_ref::<super::function::PyFunctionBackward>()) {
+            if let Some(b) = n.backward().and_then(|b| b.as_any().downcast_ref::<super::function::PyFunctionBackward>()) {
                 let ctx = b.ctx.lock().take();
                 drop(ctx);
             }
@@ -157,7 +157,7 @@ impl PyNode {
         if let Some(f) = name.strip_prefix("_raw_saved_") {
             if let Ok(n) = slf.get().node() {
                 if let Some(slot) = n.saved_slot(f) {
-                    if n.backward.as_ref().is_some_and(|b| b.saved_tensor(&n, slot).is_some()) {
+                    if n.backward().is_some_and(|b| b.saved_tensor(&n, slot).is_some()) {
                         return Ok(Py::new(py, PySavedTensor { node: n, slot })?.into_any());
                     }
                 }
@@ -181,14 +181,14 @@ impl PyNode {
     /// Bytes held by this node's saved tensors.
     fn _saved_bytes(&self) -> PyResult<usize> {
         let n = self.node()?;
-        Ok(n.backward.as_ref().map_or(0, |b| b.saved().iter().map(|s| s.1).sum()))
+        Ok(n.backward().map_or(0, |b| b.saved().iter().map(|s| s.1).sum()))
     }
 }
 
 /// A node's saved tensor itself (`grad_fn._raw_saved_<name>`): hooks can be put on it.
 #[pyclass(name = "SavedTensor", module = "ferrograd._C")]
 pub struct PySavedTensor {
-    node: Arc<Node>,
+    node: NodeRef,
     slot: usize,
 }
 
@@ -205,7 +205,7 @@ impl PySavedTensor {
             Ok(())
         })?;
         let h = Arc::new(super::hooks::PySavedHooks { pack: pack_hook, unpack: unpack_hook });
-        match self.node.backward.as_ref().and_then(|b| b.register_saved_hooks(self.slot, h)) {
+        match self.node.backward().and_then(|b| b.register_saved_hooks(self.slot, h)) {
             Some(r) => Ok(r?),
             None => Err(PyRuntimeError::new_err("this node saved no such tensor")),
         }

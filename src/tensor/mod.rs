@@ -5,7 +5,8 @@ mod factory;
 pub use api::BackwardOptions;
 pub use factory::*;
 
-use crate::autograd::{AccumulateGrad, Edge, Node, PostAccHook, TensorHook};
+use crate::autograd::NodeRef;
+use crate::autograd::{AccumulateGrad, Edge, PostAccHook, TensorHook};
 use crate::dtype::{DType, Elem, Priority};
 use crate::error::Result;
 use crate::shape::{Dims, Layout};
@@ -14,7 +15,7 @@ use crate::storage::{CpuStorage, Storage, StorageCell, StorageElem};
 use crate::{bail, with_buf};
 use parking_lot::{Mutex, RwLock, RwLockReadGuard};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 /// A Python-style scalar operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,14 +67,14 @@ pub type HookList<H> = Arc<Mutex<Vec<(u64, Arc<H>)>>>;
 pub struct AutogradMeta {
     pub requires_grad: bool,
     pub grad: Option<Tensor>,
-    pub grad_fn: Option<Arc<Node>>,
+    pub grad_fn: Option<NodeRef>,
     pub output_nr: u32,
     pub retains_grad: bool,
     /// Hooks of a leaf (non-leaf hooks live on the grad_fn node); created on first use, so
     /// a fresh tensor costs no allocation for them.
     pub hooks: Option<HookList<dyn TensorHook>>,
     pub post_acc_hooks: Option<HookList<dyn PostAccHook>>,
-    pub grad_accumulator: Weak<Node>,
+    pub grad_accumulator: crate::autograd::WeakNodeRef,
     /// For a view created while recording: the base it looks into (for CopySlices).
     pub view_base: Option<Tensor>,
     /// For a view: the value of the version counter (shared with its base) when its grad_fn
@@ -303,7 +304,7 @@ impl Tensor {
         let m = self.meta();
         m.requires_grad || m.grad_fn.is_some()
     }
-    pub fn grad_fn(&self) -> Option<Arc<Node>> {
+    pub fn grad_fn(&self) -> Option<NodeRef> {
         self.refresh_view();
         self.meta().grad_fn.clone()
     }
@@ -372,7 +373,7 @@ impl Tensor {
         m.requires_grad = flag;
         Ok(())
     }
-    pub(crate) fn set_grad_fn(&self, node: Option<Arc<Node>>, output_nr: u32) {
+    pub(crate) fn set_grad_fn(&self, node: Option<NodeRef>, output_nr: u32) {
         // a view's history is current as of now (read before locking the meta)
         let is_view = self.meta().view_base.is_some();
         let now = if is_view { Some(self.version()) } else { None };
@@ -400,7 +401,7 @@ impl Tensor {
         drop(m);
         let acc = AccumulateGrad::new_node(self.clone());
         let mut m = self.meta();
-        m.grad_accumulator = Arc::downgrade(&acc);
+        m.grad_accumulator = crate::autograd::NodeRef::downgrade(&acc);
         Some(Edge { node: acc, input_nr: 0 })
     }
     /// A new handle on the same data and version counter, without autograd history.
