@@ -181,10 +181,12 @@ unsafe fn fork_locks(lock: bool) {
             crate::random::fork_lock(true);
             crate::cpu::alloc::fork_locks(true);
             crate::autograd::fork_lock_accumulation(true);
+            crate::autograd::fork_lock_arena(true);
         }
     } else {
         // SAFETY: releasing what `fork_prepare` took in this same fork.
         unsafe {
+            crate::autograd::fork_lock_arena(false);
             crate::autograd::fork_lock_accumulation(false);
             crate::cpu::alloc::fork_locks(false);
             crate::random::fork_lock(false);

@@ -54,15 +54,28 @@ struct Heap {
 }
 
 // SAFETY: `local` is only read or written by the thread that owns the heap (the thread whose
-// `HEAP` handle holds it); ownership moves between threads only through the `ORPHANS` mutex,
-// which orders the accesses. `remote` is atomic. Slots hold `Node`s, which are Send + Sync,
+// `HEAP` handle holds it); ownership moves between threads only through the `ORPHANS`
+// lock, which orders the accesses. `remote` is atomic. Slots hold `Node`s, which are Send + Sync,
 // behind atomic counts.
 unsafe impl Sync for Heap {}
 unsafe impl Send for Heap {}
 unsafe impl Sync for Slot {}
 unsafe impl Send for Slot {}
 
-static ORPHANS: parking_lot::Mutex<Vec<&'static Heap>> = parking_lot::Mutex::new(Vec::new());
+static ORPHANS: crate::runtime::ForkLock<Vec<&'static Heap>> = crate::runtime::ForkLock::new(Vec::new());
+
+/// Hold (or, `false`, release) the orphan list across a fork (see `runtime::install_fork_handlers`).
+///
+/// # Safety
+/// A release only after the hold of the same fork.
+pub(crate) unsafe fn fork_lock(lock: bool) {
+    if lock {
+        ORPHANS.fork_hold();
+    } else {
+        // SAFETY: forwarded from the caller.
+        unsafe { ORPHANS.fork_release() };
+    }
+}
 
 /// This thread's slab, given up to `ORPHANS` when the thread exits.
 struct HeapHandle(&'static Heap);

@@ -43,7 +43,7 @@ pub struct TaskContext {
     pub id: u64,
     /// `backward` (accumulating into leaves) rather than `autograd.grad`.
     accumulate: bool,
-    index: Arc<HashMap<usize, usize>>,
+    index: Arc<NodeIndex>,
     needed: Arc<Vec<bool>>,
     callbacks: parking_lot::Mutex<Vec<FinalCallback>>,
 }
@@ -107,8 +107,36 @@ fn run_callbacks(t: &TaskContext) -> Result<()> {
     }
 }
 
+/// The gradients arriving at one input of a node, keyed by (producer slot, position): inline
+/// for the usual single contribution.
+type Contributions = SmallVec<[(u64, Tensor); 1]>;
+/// A node's pending input gradients, one list per input (inline for one input).
+type Parts = SmallVec<[Contributions; 1]>;
+
+/// Hashes a node's address (already unique and well spread above its alignment) with one
+/// multiplication instead of SipHash: the engine looks a node up once per edge.
+#[derive(Default, Clone, Copy)]
+pub struct PtrHasher(u64);
+
+impl std::hash::Hasher for PtrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = ((n as u64) >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// Node address -> dense slot of a graph task.
+pub type NodeIndex = HashMap<usize, usize, std::hash::BuildHasherDefault<PtrHasher>>;
+
 /// Sum the contributions to one input slot in a fixed order.
-fn sum_contributions(mut parts: Vec<(u64, Tensor)>) -> Result<Option<Tensor>> {
+fn sum_contributions(mut parts: Contributions) -> Result<Option<Tensor>> {
     parts.sort_by_key(|p| p.0);
     let mut it = parts.into_iter();
     let Some((_, mut acc)) = it.next() else { return Ok(None) };
@@ -176,7 +204,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     }
     // ---- discovery (iterative DFS) ----
     let mut nodes: Vec<NodeRef> = Vec::new();
-    let mut index: HashMap<usize, usize> = HashMap::new();
+    let mut index: NodeIndex = NodeIndex::default();
     let mut stack: Vec<NodeRef> = Vec::new();
     for e in &root_edges {
         if !index.contains_key(&key(&e.node)) {
@@ -259,8 +287,8 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     let _installed = TaskGuard;
 
     // ---- seed ----
-    let mut buffers: Vec<Vec<Vec<(u64, Tensor)>>> =
-        nodes.iter().map(|nd| vec![Vec::new(); nd.input_meta.len().max(1)]).collect();
+    let mut buffers: Vec<Parts> =
+        nodes.iter().map(|nd| smallvec::smallvec![Contributions::new(); nd.input_meta.len().max(1)]).collect();
     for (i, (e, g)) in root_edges.iter().zip(&req.grad_outputs).enumerate() {
         let s = index[&key(&e.node)];
         buffers[s][e.input_nr as usize].push((i as u64, g.clone()));
@@ -307,10 +335,10 @@ type Routed = (usize, usize, usize, Option<Tensor>);
 /// produced gradient against the input it flows into and hand it to `emit`.
 fn run_node(
     node: &NodeRef,
-    parts: Vec<Vec<(u64, Tensor)>>,
+    parts: Parts,
     capture_at: &[(u32, usize)],
     req: &BackwardRequest,
-    index: &HashMap<usize, usize>,
+    index: &NodeIndex,
     emit: &mut dyn FnMut(Routed),
 ) -> Result<Captures> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<_> {
@@ -334,7 +362,7 @@ fn run_node(
 
 /// Put one routed gradient into its destination's buffer (keyed by producer and position,
 /// so sums do not depend on arrival order); true when the destination became ready.
-fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Vec<Vec<(u64, Tensor)>>], deps: &mut [u32], needed: &[bool]) -> bool {
+fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Parts], deps: &mut [u32], needed: &[bool]) -> bool {
     if let Some(g) = g {
         buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
     }
@@ -345,7 +373,7 @@ fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Vec<Vec<(u64, Te
 /// Whether some node feeds two or more branches that each continue past one node: only then
 /// can work overlap. A chain, or an MLP whose only fan-out is into leaf accumulators and
 /// `TBackward -> AccumulateGrad` stubs, runs sequentially (a hand-off would cost more).
-fn has_parallel_branches(nodes: &[NodeRef], index: &HashMap<usize, usize>, needed: &[bool]) -> bool {
+fn has_parallel_branches(nodes: &[NodeRef], index: &NodeIndex, needed: &[bool]) -> bool {
     let substantial = |n: &NodeRef| {
         !n.is_accumulate_grad() && needed[index[&key(n)]] && n.next_edges.iter().flatten().any(|e| !e.node.is_accumulate_grad())
     };
@@ -375,7 +403,7 @@ fn needs_caller(node: &Node) -> bool {
 /// The read-only part of a GraphTask, shared by the workers.
 struct GraphTask {
     nodes: Vec<NodeRef>,
-    index: Arc<HashMap<usize, usize>>,
+    index: Arc<NodeIndex>,
     needed: Arc<Vec<bool>>,
     capture_at: Vec<Vec<(u32, usize)>>,
     req: BackwardRequest,
@@ -386,7 +414,7 @@ struct GraphTask {
 /// The mutable part, behind one lock that is never held while a node runs.
 struct TaskState {
     deps: Vec<u32>,
-    buffers: Vec<Vec<Vec<(u64, Tensor)>>>,
+    buffers: Vec<Parts>,
     captured: Vec<Option<Tensor>>,
     outstanding: usize,
     error: Option<crate::Error>,
@@ -416,7 +444,7 @@ fn run_parallel(
     pool: Arc<rayon::ThreadPool>,
     task: GraphTask,
     deps: Vec<u32>,
-    buffers: Vec<Vec<Vec<(u64, Tensor)>>>,
+    buffers: Vec<Parts>,
     captured: Vec<Option<Tensor>>,
     initial: Vec<usize>,
 ) -> Result<Vec<Option<Tensor>>> {
@@ -545,7 +573,8 @@ fn evaluate_node(
     req: &BackwardRequest,
 ) -> Result<(Vec<Option<Tensor>>, Captures)> {
     // Tensor pre-hooks: on a leaf they live on the tensor, otherwise on the node.
-    if let Some(var) = &node.leaf() {
+    let leaf = node.leaf();
+    if let Some(var) = &leaf {
         let hooks = var.meta().leaf_hooks();
         for h in hooks {
             if let Some(g) = &inputs[0] {
@@ -555,7 +584,14 @@ fn evaluate_node(
                 }
             }
         }
-    } else {
+    }
+    // one look at the node's hook table: most nodes have none, and then none of the hook
+    // stages below take the lock again
+    let (has_pre, has_post) = {
+        let h = node.hooks.lock();
+        (!(h.tensor_pre.is_empty() && h.pre.is_empty() && h.retain.is_empty()), !h.post.is_empty())
+    };
+    if leaf.is_none() && has_pre {
         let hooks: Vec<_> = node.hooks.lock().tensor_pre.iter().map(|(nr, _, h)| (*nr, h.clone())).collect();
         for (nr, h) in hooks {
             if let Some(g) = &inputs[nr as usize] {
@@ -566,14 +602,14 @@ fn evaluate_node(
             }
         }
     }
-    let pre: Vec<_> = node.hooks.lock().pre.iter().map(|h| h.1.clone()).collect();
+    let pre: Vec<_> = if has_pre { node.hooks.lock().pre.iter().map(|h| h.1.clone()).collect() } else { Vec::new() };
     for h in pre {
         if let Some(new) = h.call(&inputs)? {
             inputs = new;
         }
     }
     // retain_grad runs after the tensor hooks, so it sees their result (PyTorch 2.x order).
-    let retain: Vec<_> = node.hooks.lock().retain.clone();
+    let retain: Vec<_> = if has_pre { node.hooks.lock().retain.clone() } else { Vec::new() };
     for (nr, w) in retain {
         // an output that is also a `backward(inputs=...)` target gets its .grad below, once
         if req.accumulate && capture_at.iter().any(|&(c, _)| c == nr) {
@@ -590,7 +626,7 @@ fn evaluate_node(
     }
     let caps: Captures = capture_at.iter().map(|&(nr, pos)| (pos, inputs[nr as usize].clone())).collect();
     if node.is_accumulate_grad() {
-        let Some(var) = node.leaf() else { return Ok((Vec::new(), caps)) };
+        let Some(var) = leaf else { return Ok((Vec::new(), caps)) };
         let var = &var;
         let targeted = !capture_at.is_empty();
         if req.accumulate && (req.inputs.is_none() || targeted) {
@@ -617,8 +653,8 @@ fn evaluate_node(
             }
         }
     }
-    let needs: Vec<bool> = node.next_edges.iter().map(|e| e.is_some()).collect();
-    let grad_outputs = if node.hooks.lock().post.is_empty() { Vec::new() } else { inputs.clone() };
+    let needs: SmallVec<[bool; 4]> = node.next_edges.iter().map(|e| e.is_some()).collect();
+    let grad_outputs = if has_post { inputs.clone() } else { Vec::new() };
     let (anomaly, check_nan) = super::anomaly();
     let inputs_bad = if anomaly && check_nan { inputs.iter().flatten().any(non_finite) } else { false };
     let mut outputs = bw.apply(node, inputs, &needs)?;

@@ -433,7 +433,7 @@ where
     F: Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 {
     fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
-        let grads: Vec<Tensor> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
+        let grads: SmallVec<[Tensor; 2]> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
         (self.f)(&Saved(SavedSrc::Node { node, saved: &self.saved }), &grads, needs)
     }
     fn release(&self) {

@@ -446,6 +446,16 @@ impl Tensor {
             out
         })
     }
+    /// The element of a one-element tensor, as f64.
+    fn only_f64(&self) -> Result<f64> {
+        self.check_real("to_f64_vec")?;
+        self.with_host(|s, l| with_buf!(s, b => b[l.offset].to_f64()))
+    }
+    /// The element of a one-element tensor, as i64.
+    fn only_i64(&self) -> Result<i64> {
+        self.check_real("to_i64_vec")?;
+        self.with_host(|s, l| with_buf!(s, b => b[l.offset].to_i64()))
+    }
     /// All elements in row-major order, converted to i64 exactly.
     pub fn to_i64_vec(&self) -> Result<Vec<i64>> {
         self.check_real("to_i64_vec")?;
@@ -474,10 +484,11 @@ impl Tensor {
         if n != 1 {
             bail!(Runtime, "a Tensor with {} elements cannot be converted to Scalar", n);
         }
+        // one element: read it in place (no Vec), at the layout's offset whatever the strides
         Ok(match self.dtype() {
-            DType::Bool => Scalar::Bool(self.to_i64_vec()?[0] != 0),
-            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Scalar::Int(self.to_i64_vec()?[0]),
-            _ => Scalar::Float(self.to_f64_vec()?[0]),
+            DType::Bool => Scalar::Bool(self.only_i64()? != 0),
+            DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => Scalar::Int(self.only_i64()?),
+            _ => Scalar::Float(self.only_f64()?),
         })
     }
     pub fn data_ptr(&self) -> usize {
