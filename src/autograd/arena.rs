@@ -432,6 +432,37 @@ mod tests {
     }
 
     #[test]
+    fn nodes_outlive_the_thread_that_recorded_them() {
+        // a thread records a chain and exits (its slab becomes an orphan); the chain is used
+        // and freed here, and the next threads adopt the slab and record into it
+        let x = Tensor::from_vec(vec![1.0f32], &[1]).unwrap();
+        x.set_requires_grad(true).unwrap();
+        let xs = x.clone();
+        let y = std::thread::spawn(move || {
+            let mut y = xs;
+            for _ in 0..3 * CHUNK {
+                y = crate::ops::mul(&y, &Tensor::wrapped_scalar(crate::Scalar::Float(-1.0))).unwrap();
+            }
+            y
+        })
+        .join()
+        .unwrap();
+        let w = NodeRef::downgrade(&y.grad_fn().unwrap());
+        crate::ops::sum(&y, None).unwrap().backward().unwrap();
+        assert_eq!(x.grad().unwrap().to_f64_vec().unwrap(), vec![(-1f64).powi(3 * CHUNK as i32)]);
+        drop(y);
+        assert!(w.upgrade().is_none());
+        for _ in 0..4 {
+            std::thread::spawn(|| {
+                let keep: Vec<NodeRef> = (0..2 * CHUNK).map(|_| node()).collect();
+                assert!(keep.iter().all(|n| NodeRef::strong_count(n) == 1));
+            })
+            .join()
+            .unwrap();
+        }
+    }
+
+    #[test]
     fn counts_stay_exact_under_concurrent_clones_and_upgrades() {
         let a = node();
         let w = NodeRef::downgrade(&a);
