@@ -142,6 +142,50 @@ fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 
     Ok((as_strided_view(&cols, &Layout::contiguous(&[n, c * kh * kw, oh * ow])), [oh, ow]))
 }
 
+/// Columns of `x` (n, c, h, w) with the batch inside: (c*kh*kw, n*oh*ow), so that a
+/// convolution over the whole batch is one matrix product per group (K = c*kh*kw against
+/// N = n*oh*ow) instead of one small product per sample. No autograd.
+fn im2col_batch_inner(x: &Tensor, win: &Window2d) -> Result<Tensor> {
+    let s = x.shape();
+    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("im2col: window larger than the padded input".into()))?;
+    let (hp, wp) = win.padded(h, w);
+    let (hp, wp) = (hp as usize, wp as usize);
+    let src = if win.pad == [0; 4] && x.is_contiguous() {
+        x.clone()
+    } else if win.pad == [0; 4] {
+        cast_raw(x, x.dtype())?
+    } else {
+        place(x, hp, wp, win.pad[0], win.pad[2], 0.0)?
+    };
+    let off = src.layout().offset;
+    let [kh, kw] = win.kernel;
+    // the window view in (c, kh, kw, n, oh, ow) order, copied by rows of ow
+    let view = as_strided_view(&src, &lay(&[c, kh, kw, n, oh, ow],
+        &[hp * wp, win.dilation[0] * wp, win.dilation[1], c * hp * wp, win.stride[0] * wp, win.stride[1]], off));
+    let cols = cast_raw(&view, x.dtype())?;
+    Ok(as_strided_view(&cols, &Layout::contiguous(&[c * kh * kw, n * oh * ow])))
+}
+
+/// The adjoint of `im2col_batch_inner`: columns (c*kh*kw, n*L) summed into (n, c, h, w).
+/// No autograd.
+fn col2im_batch_inner(cols: &Tensor, n: usize, hw: [usize; 2], win: &Window2d) -> Result<Tensor> {
+    let k = win.ksize();
+    let c = cols.shape()[0] / k;
+    let [h, w] = hw;
+    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
+    let (hp, wp) = win.padded(h, w);
+    let (hp, wp) = (hp as usize, wp as usize);
+    let [kh, kw] = win.kernel;
+    let l = lay(&[c, kh, kw, n, oh, ow], &[hp * wp, win.dilation[0] * wp, win.dilation[1], c * hp * wp, win.stride[0] * wp, win.stride[1]], 0);
+    let g = rs(&contiguous(cols)?, &[c, kh, kw, n, oh, ow])?;
+    let full = as_strided_scatter(&g, &l, &[n, c, hp, wp])?;
+    if win.pad == [0; 4] {
+        return Ok(full);
+    }
+    place(&full, h, w, -win.pad[0], -win.pad[2], 0.0)
+}
+
 /// The adjoint of `im2col_raw`: columns (n, c*kh*kw, L) summed back into (n, c, h, w).
 fn col2im_raw(cols: &Tensor, hw: [usize; 2], win: &Window2d) -> Result<Tensor> {
     let s = cols.shape();
@@ -252,15 +296,17 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         let (og, kk) = (oc / g, cg * kh * kw);
         let l = oh * ow;
         let out_shape: Vec<usize> = if sd == 1 { vec![n, oc, ow] } else { vec![n, oc, oh, ow] };
+        // one product per group over the whole batch: W (og, kk) by the columns (kk, n·L),
+        // then the (oc, n, L) result, bias added, moved to (n, oc, L)
         let out = no_grad(|| {
-            let (cols, _) = im2col_raw(&lift(x, &xs)?, &win, 0.0)?;
-            let cols = rs(&cols, &[n, g, kk, l])?;
+            let cols = rs(&im2col_batch_inner(&lift(x, &xs)?, &win)?, &[g, kk, n * l])?;
             let wm = rs(&contiguous(w)?, &[g, og, kk])?;
-            let y = rs(&matmul(&wm, &cols)?, &out_shape)?;
-            match b {
-                Some(b) => { let mut bs = vec![1usize; out_shape.len()]; bs[1] = oc; add(&y, &rs(b, &bs)?) }
-                None => Ok(y),
-            }
+            let y = rs(&matmul(&wm, &cols)?, &[oc, n, l])?;
+            let y = match b {
+                Some(b) => add(&y, &rs(b, &[oc, 1, 1])?)?,
+                None => y,
+            };
+            rs(&contiguous(&permute(&y, &[1, 0, 2])?)?, &out_shape)
         })?;
         let out = fresh(&out)?;
         let mut ins: Vec<&Tensor> = vec![x, w];
@@ -269,6 +315,26 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         let (xs2, ws2) = (xs.clone(), ws.clone());
         // dx = col2im(Wᵀ g), dW = sum_n g colsᵀ, db = sum g over (n, spatial)
         record("ConvolutionBackward0", &ins, &[&out], &[Save::In(x), Save::In(w)], move |s, gr, need| {
+            if !crate::autograd::is_grad_enabled() {
+                // first order: whole-batch products on batch-inner columns, as the forward
+                let gt = rs(&contiguous(&permute(&rs(&gr[0], &[n, oc, l])?, &[1, 0, 2])?)?, &[g, og, n * l])?;
+                let gx = if need[0] {
+                    let wt = transpose(&rs(&s.get(1)?, &[g, og, kk])?, 1, 2)?;
+                    let cols = rs(&matmul(&wt, &gt)?, &[g * kk, n * l])?;
+                    Some(rs(&col2im_batch_inner(&cols, n, [h, wd], &win)?, &xs2)?)
+                } else { None };
+                let gw = if need[1] {
+                    let x4 = s.get(0)?;
+                    let x4 = if sd == 1 { rs(&x4, &[n, c, 1, wd])? } else { x4 };
+                    let cols = rs(&im2col_batch_inner(&x4, &win)?, &[g, kk, n * l])?;
+                    Some(rs(&matmul(&gt, &transpose(&cols, 1, 2)?)?, &ws2)?)
+                } else { None };
+                let mut v = vec![gx, gw];
+                if has_b {
+                    v.push(if need[2] { Some(rs(&sum_dims(&gt, &[2], false, None)?, &[oc])?) } else { None });
+                }
+                return Ok(v);
+            }
             let gv = rs(&gr[0], &[n, g, og, l])?;
             let gx = if need[0] {
                 let wt = transpose(&rs(&s.get(1)?, &[g, og, kk])?, 1, 2)?;
