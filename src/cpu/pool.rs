@@ -22,6 +22,10 @@ pub(crate) fn max_pool2d<T: Elem + alloc::Cached>(x: &[T], planes: usize, hw: [u
         // no padding, no dilation (the common case): each window is a few row slices; the
         // first element starts the search (equivalent to starting from -inf with its index)
         let (kh, kw, sh, sw) = (pool.kernel[0], pool.kernel[1], pool.stride[0], pool.stride[1]);
+        if (kh, kw, sh, sw) == (2, 2, 2, 2) && 2 * oh <= h && 2 * ow <= w {
+            max_pool_2x2(x, planes, [h, w], [oh, ow], &mut vals, &mut ind);
+            return Ok((vals, ind));
+        }
         for p in 0..planes {
             let plane = &x[p * h * w..(p + 1) * h * w];
             let (vo, io) = (&mut vals[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
@@ -89,6 +93,38 @@ pub(crate) fn max_pool2d<T: Elem + alloc::Cached>(x: &[T], planes: usize, hw: [u
     Ok((vals, ind))
 }
 
+/// The 2×2, stride-2 pooling of full windows (the usual `MaxPool2d(2)`): the four elements of
+/// each window compared in order with selects (`v > m || v is NaN`, as the general loop), an
+/// output row at a time, so the loop has no inner loops, bounds checks or branches to mispredict.
+fn max_pool_2x2<T: Elem>(x: &[T], planes: usize, [h, w]: [usize; 2], [oh, ow]: [usize; 2], vals: &mut [T], ind: &mut [i64]) {
+    #[inline(always)]
+    fn step<T: Elem>(v: T, k: i64, m: &mut T, best: &mut i64) {
+        #[allow(clippy::eq_op)]
+        let take = (v > *m) | (v != v);
+        *m = if take { v } else { *m };
+        *best = if take { k } else { *best };
+    }
+    let l = oh * ow;
+    for p in 0..planes {
+        let plane = &x[p * h * w..(p + 1) * h * w];
+        for i in 0..oh {
+            let (b0, b1) = (2 * i * w, (2 * i + 1) * w);
+            let (r0, r1) = (&plane[b0..b0 + 2 * ow], &plane[b1..b1 + 2 * ow]);
+            let o = p * l + i * ow;
+            let (vrow, irow) = (&mut vals[o..o + ow], &mut ind[o..o + ow]);
+            for (j, ((v, k), (a, c))) in vrow.iter_mut().zip(irow.iter_mut()).zip(r0.chunks_exact(2).zip(r1.chunks_exact(2))).enumerate() {
+                let (k0, k1) = ((b0 + 2 * j) as i64, (b1 + 2 * j) as i64);
+                let (mut m, mut best) = (a[0], k0);
+                step(a[1], k0 + 1, &mut m, &mut best);
+                step(c[0], k1, &mut m, &mut best);
+                step(c[1], k1 + 1, &mut m, &mut best);
+                *v = m;
+                *k = best;
+            }
+        }
+    }
+}
+
 /// Zeros of (planes, h·w) with `g[p, o]` added at `ind[p, o]` of plane `p`.
 pub(crate) fn max_pool2d_backward<T: Elem + alloc::Cached>(g: &[T], ind: &[i64], planes: usize, hw: usize, l: usize) -> crate::Result<Vec<T>> {
     let mut out: Vec<T> = alloc::try_zeroed(planes * hw)?;
@@ -106,6 +142,38 @@ pub(crate) fn max_pool2d_backward<T: Elem + alloc::Cached>(g: &[T], ind: &[i64],
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_2x2_path_matches_the_general_loop() {
+        // 5x7 plane (the last row and column belong to no window), ties, NaNs, ±inf
+        let vals = [3.0f32, 3.0, -1.0, f32::NAN, 2.0, f32::INFINITY, 0.5];
+        let x: Vec<f32> = (0..2 * 35).map(|i| vals[(i * 7 + i / 3) % vals.len()]).collect();
+        let pool = Pool2d { kernel: [2, 2], stride: [2, 2], pad: [0, 0], dilation: [1, 1] };
+        let (v, i) = max_pool2d(&x, 2, [5, 7], &pool, [2, 3]).unwrap();
+        // the reference: first maximum over each window, NaN winning
+        let mut ev = Vec::new();
+        let mut ei = Vec::new();
+        for p in 0..2 {
+            for oi in 0..2 {
+                for oj in 0..3 {
+                    let (mut m, mut b) = (f32::NEG_INFINITY, 0);
+                    for r in 2 * oi..2 * oi + 2 {
+                        for c in 2 * oj..2 * oj + 2 {
+                            let e = x[p * 35 + r * 7 + c];
+                            if e > m || e.is_nan() {
+                                m = e;
+                                b = r * 7 + c;
+                            }
+                        }
+                    }
+                    ev.push(m);
+                    ei.push(b as i64);
+                }
+            }
+        }
+        assert_eq!(i, ei);
+        assert_eq!(v.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), ev.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
+    }
 
     #[test]
     fn first_maximum_nan_wins_and_padding_is_skipped() {

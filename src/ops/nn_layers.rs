@@ -142,6 +142,10 @@ fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 
     Ok((as_strided_view(&cols, &Layout::contiguous(&[n, c * kh * kw, oh * ow])), [oh, ow]))
 }
 
+/// Elements of the columns up to which a convolution runs on batch-inner columns (32 MiB
+/// of float32).
+const BATCH_INNER_COLS: usize = 8 << 20;
+
 /// Columns of `x` (n, c, h, w) with the batch inside: (c*kh*kw, n*oh*ow), so that a
 /// convolution over the whole batch is one matrix product per group (K = c*kh*kw against
 /// N = n*oh*ow) instead of one small product per sample. No autograd.
@@ -296,9 +300,25 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         let (og, kk) = (oc / g, cg * kh * kw);
         let l = oh * ow;
         let out_shape: Vec<usize> = if sd == 1 { vec![n, oc, ow] } else { vec![n, oc, oh, ow] };
-        // one product per group over the whole batch: W (og, kk) by the columns (kk, n·L),
-        // then the (oc, n, L) result, bias added, moved to (n, oc, L)
+        // With columns of moderate size (the products per sample are small: L = oh·ow of a
+        // few hundred), one product per group over the whole batch: W (og, kk) by the
+        // columns (kk, n·L), then the (oc, n, L) result, bias added, moved to (n, oc, L).
+        // Larger planes (L from 1024) keep one product per sample: those run at the GEMM's
+        // speed already, and the batch-inner result's move to (n, oc, L) would cost more than
+        // it saves; so do very large columns, where a product with N in the tens of
+        // thousands and K in the hundreds runs slower than per sample.
+        let batch_inner = l < 1024 && g * kk * n * l <= BATCH_INNER_COLS;
         let out = no_grad(|| {
+            if !batch_inner {
+                let (cols, _) = im2col_raw(&lift(x, &xs)?, &win, 0.0)?;
+                let cols = rs(&cols, &[n, g, kk, l])?;
+                let wm = rs(&contiguous(w)?, &[g, og, kk])?;
+                let y = rs(&matmul(&wm, &cols)?, &out_shape)?;
+                return match b {
+                    Some(b) => { let mut bs = vec![1usize; out_shape.len()]; bs[1] = oc; add(&y, &rs(b, &bs)?) }
+                    None => Ok(y),
+                };
+            }
             let cols = rs(&im2col_batch_inner(&lift(x, &xs)?, &win)?, &[g, kk, n * l])?;
             let wm = rs(&contiguous(w)?, &[g, og, kk])?;
             let y = rs(&matmul(&wm, &cols)?, &[oc, n, l])?;
@@ -315,7 +335,7 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         let (xs2, ws2) = (xs.clone(), ws.clone());
         // dx = col2im(Wᵀ g), dW = sum_n g colsᵀ, db = sum g over (n, spatial)
         record("ConvolutionBackward0", &ins, &[&out], &[Save::In(x), Save::In(w)], move |s, gr, need| {
-            if !crate::autograd::is_grad_enabled() {
+            if batch_inner && !crate::autograd::is_grad_enabled() {
                 // first order: whole-batch products on batch-inner columns, as the forward
                 let gt = rs(&contiguous(&permute(&rs(&gr[0], &[n, oc, l])?, &[1, 0, 2])?)?, &[g, og, n * l])?;
                 let gx = if need[0] {
