@@ -120,8 +120,21 @@ fn place(x: &Tensor, hp: usize, wp: usize, top: i64, left: i64, fill: f64) -> Re
     Ok(out)
 }
 
-/// Columns of `x` (n, c, h, w): (n, c*kh*kw, oh*ow), padding filled with `fill`. No autograd.
-fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 2])> {
+/// The window view of a padded (n, c, hp, wp) buffer: shape and strides of its
+/// (n, c, kh, kw, oh, ow) elements, or, with the batch inside, of (c, kh, kw, n, oh, ow).
+fn window_layout(n: usize, c: usize, [hp, wp]: [usize; 2], [oh, ow]: [usize; 2], win: &Window2d, batch_inner: bool) -> ([usize; 6], [usize; 6]) {
+    let [kh, kw] = win.kernel;
+    let (sn, sc, sk, sl) = (c * hp * wp, hp * wp, [win.dilation[0] * wp, win.dilation[1]], [win.stride[0] * wp, win.stride[1]]);
+    if batch_inner {
+        ([c, kh, kw, n, oh, ow], [sc, sk[0], sk[1], sn, sl[0], sl[1]])
+    } else {
+        ([n, c, kh, kw, oh, ow], [sn, sc, sk[0], sk[1], sl[0], sl[1]])
+    }
+}
+
+/// Columns of `x` (n, c, h, w), padding filled with `fill`: (n, c*kh*kw, oh*ow), or with the
+/// batch inside (`batch_inner`), (c*kh*kw, n*oh*ow). No autograd.
+fn im2col_into_columns(x: &Tensor, win: &Window2d, fill: f64, batch_inner: bool) -> Result<(Tensor, [usize; 2])> {
     let s = x.shape();
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
     let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("im2col: window larger than the padded input".into()))?;
@@ -134,12 +147,18 @@ fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 
     } else {
         place(x, hp, wp, win.pad[0], win.pad[2], fill)?
     };
-    let off = src.layout().offset;
-    let [kh, kw] = win.kernel;
-    let view = as_strided_view(&src, &lay(&[n, c, kh, kw, oh, ow],
-        &[c * hp * wp, hp * wp, win.dilation[0] * wp, win.dilation[1], win.stride[0] * wp, win.stride[1]], off));
+    let (shape, strides) = window_layout(n, c, [hp, wp], [oh, ow], win, batch_inner);
+    let view = as_strided_view(&src, &lay(&shape, &strides, src.layout().offset));
+    // copied by rows of ow
     let cols = cast_raw(&view, x.dtype())?;
-    Ok((as_strided_view(&cols, &Layout::contiguous(&[n, c * kh * kw, oh * ow])), [oh, ow]))
+    let k = c * win.ksize();
+    let out: &[usize] = if batch_inner { &[k, n * oh * ow] } else { &[n, k, oh * ow] };
+    Ok((as_strided_view(&cols, &Layout::contiguous(out)), [oh, ow]))
+}
+
+/// Columns of `x` (n, c, h, w): (n, c*kh*kw, oh*ow), padding filled with `fill`. No autograd.
+fn im2col_raw(x: &Tensor, win: &Window2d, fill: f64) -> Result<(Tensor, [usize; 2])> {
+    im2col_into_columns(x, win, fill, false)
 }
 
 /// Elements of the columns up to which a convolution runs on batch-inner columns (32 MiB
@@ -150,63 +169,35 @@ const BATCH_INNER_COLS: usize = 8 << 20;
 /// convolution over the whole batch is one matrix product per group (K = c*kh*kw against
 /// N = n*oh*ow) instead of one small product per sample. No autograd.
 fn im2col_batch_inner(x: &Tensor, win: &Window2d) -> Result<Tensor> {
-    let s = x.shape();
-    let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
-    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("im2col: window larger than the padded input".into()))?;
+    Ok(im2col_into_columns(x, win, 0.0, true)?.0)
+}
+
+/// The adjoint of `im2col_into_columns`: columns (n, c*kh*kw, L), or with the batch inside
+/// (c*kh*kw, n*L), summed back into (n, c, h, w). No autograd.
+fn columns_into_image(cols: &Tensor, n: usize, c: usize, hw: [usize; 2], win: &Window2d, batch_inner: bool) -> Result<Tensor> {
+    let [h, w] = hw;
+    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
     let (hp, wp) = win.padded(h, w);
     let (hp, wp) = (hp as usize, wp as usize);
-    let src = if win.pad == [0; 4] && x.is_contiguous() {
-        x.clone()
-    } else if win.pad == [0; 4] {
-        cast_raw(x, x.dtype())?
-    } else {
-        place(x, hp, wp, win.pad[0], win.pad[2], 0.0)?
-    };
-    let off = src.layout().offset;
-    let [kh, kw] = win.kernel;
-    // the window view in (c, kh, kw, n, oh, ow) order, copied by rows of ow
-    let view = as_strided_view(&src, &lay(&[c, kh, kw, n, oh, ow],
-        &[hp * wp, win.dilation[0] * wp, win.dilation[1], c * hp * wp, win.stride[0] * wp, win.stride[1]], off));
-    let cols = cast_raw(&view, x.dtype())?;
-    Ok(as_strided_view(&cols, &Layout::contiguous(&[c * kh * kw, n * oh * ow])))
+    let (shape, strides) = window_layout(n, c, [hp, wp], [oh, ow], win, batch_inner);
+    let g = rs(&contiguous(cols)?, &shape)?;
+    let full = as_strided_scatter(&g, &lay(&shape, &strides, 0), &[n, c, hp, wp])?;
+    if win.pad == [0; 4] {
+        return Ok(full);
+    }
+    place(&full, h, w, -win.pad[0], -win.pad[2], 0.0)
 }
 
 /// The adjoint of `im2col_batch_inner`: columns (c*kh*kw, n*L) summed into (n, c, h, w).
 /// No autograd.
 fn col2im_batch_inner(cols: &Tensor, n: usize, hw: [usize; 2], win: &Window2d) -> Result<Tensor> {
-    let k = win.ksize();
-    let c = cols.shape()[0] / k;
-    let [h, w] = hw;
-    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
-    let (hp, wp) = win.padded(h, w);
-    let (hp, wp) = (hp as usize, wp as usize);
-    let [kh, kw] = win.kernel;
-    let l = lay(&[c, kh, kw, n, oh, ow], &[hp * wp, win.dilation[0] * wp, win.dilation[1], c * hp * wp, win.stride[0] * wp, win.stride[1]], 0);
-    let g = rs(&contiguous(cols)?, &[c, kh, kw, n, oh, ow])?;
-    let full = as_strided_scatter(&g, &l, &[n, c, hp, wp])?;
-    if win.pad == [0; 4] {
-        return Ok(full);
-    }
-    place(&full, h, w, -win.pad[0], -win.pad[2], 0.0)
+    columns_into_image(cols, n, cols.shape()[0] / win.ksize(), hw, win, true)
 }
 
 /// The adjoint of `im2col_raw`: columns (n, c*kh*kw, L) summed back into (n, c, h, w).
 fn col2im_raw(cols: &Tensor, hw: [usize; 2], win: &Window2d) -> Result<Tensor> {
     let s = cols.shape();
-    let k = win.ksize();
-    let (n, c) = (s[0], s[1] / k);
-    let [h, w] = hw;
-    let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
-    let (hp, wp) = win.padded(h, w);
-    let (hp, wp) = (hp as usize, wp as usize);
-    let [kh, kw] = win.kernel;
-    let l = lay(&[n, c, kh, kw, oh, ow], &[c * hp * wp, hp * wp, win.dilation[0] * wp, win.dilation[1], win.stride[0] * wp, win.stride[1]], 0);
-    let g = rs(&contiguous(cols)?, &[n, c, kh, kw, oh, ow])?;
-    let full = as_strided_scatter(&g, &l, &[n, c, hp, wp])?;
-    if win.pad == [0; 4] {
-        return Ok(full);
-    }
-    place(&full, h, w, -win.pad[0], -win.pad[2], 0.0)
+    columns_into_image(cols, s[0], s[1] / win.ksize(), hw, win, false)
 }
 
 /// `F.unfold` on (n, c, h, w): Im2ColBackward0.
