@@ -89,7 +89,7 @@ impl Drop for HeapHandle {
 
 thread_local! {
     static HEAP: HeapHandle = {
-        let heap = ORPHANS.lock().pop().unwrap_or_else(|| Box::leak(Box::new(Heap { local: Cell::new(null_mut()), remote: AtomicPtr::new(null_mut()) })));
+        let heap = Heap::adopt();
         CURRENT.with(|c| c.set(heap));
         HeapHandle(heap)
     };
@@ -98,6 +98,11 @@ thread_local! {
 }
 
 impl Heap {
+    /// An orphaned slab (of an exited thread), or a new one.
+    fn adopt() -> &'static Heap {
+        ORPHANS.lock().pop().unwrap_or_else(|| Box::leak(Box::new(Heap { local: Cell::new(null_mut()), remote: AtomicPtr::new(null_mut()) })))
+    }
+
     /// A free slot of this (the calling thread's) slab.
     fn pop(&'static self) -> NonNull<Slot> {
         let mut head = self.local.get();
@@ -162,17 +167,10 @@ unsafe impl Send for NodeRef {}
 unsafe impl Sync for NodeRef {}
 
 impl NodeRef {
-    /// Place `node` in a slot of this thread's slab.
-    #[inline]
-    pub fn new(node: Node) -> NodeRef {
-        // SAFETY: the whole node is written.
-        unsafe { Self::emplace(|p| p.write(node)) }
-    }
-
     fn free_slot() -> NonNull<Slot> {
         HEAP.try_with(|h| h.0.pop()).unwrap_or_else(|_| {
             // thread teardown: this thread's slab is gone; use an orphan's (or a new one)
-            let heap: &'static Heap = ORPHANS.lock().pop().unwrap_or_else(|| Box::leak(Box::new(Heap { local: Cell::new(null_mut()), remote: AtomicPtr::new(null_mut()) })));
+            let heap: &'static Heap = Heap::adopt();
             let s = heap.pop();
             ORPHANS.lock().push(heap);
             s
