@@ -12,6 +12,7 @@ rounds is printed as JSON lines, then one summary line per case with the ratio.
 import argparse
 import importlib
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -30,11 +31,13 @@ def timeit(fn, sync, reps):
     return statistics.median(best)
 
 
-def run(lib, device):
+def run(lib, device, matmul_only=False):
     torch = importlib.import_module(lib)
     dev = torch.device(device)
     sync = torch.cuda.synchronize
     out = {}
+    if matmul_only:
+        return matmul(torch, dev, sync, out)
     n = 64 * 1024 * 1024
     a = torch.rand(n, device=dev)
     b = torch.rand(n, device=dev)
@@ -44,11 +47,7 @@ def run(lib, device):
     out["exp_64M_GBps"] = 2 * 4 * n / t / 1e9
     t = timeit(lambda: a.sum(), sync, 20)
     out["sum_64M_GBps"] = 4 * n / t / 1e9
-    m = 4096
-    x = torch.rand(m, m, device=dev)
-    y = torch.rand(m, m, device=dev)
-    t = timeit(lambda: x @ y, sync, 10)
-    out["matmul_4096_TFLOPs"] = 2 * m ** 3 / t / 1e12
+    matmul(torch, dev, sync, out)
     nn = importlib.import_module(lib + ".nn")
     F = importlib.import_module(lib + ".nn.functional")
     model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10)).to(dev)
@@ -67,15 +66,27 @@ def run(lib, device):
     return out
 
 
+def matmul(torch, dev, sync, out):
+    m = 4096
+    x = torch.rand(m, m, device=dev)
+    y = torch.rand(m, m, device=dev)
+    t = timeit(lambda: x @ y, sync, 10)
+    out["matmul_4096_TFLOPs"] = 2 * m ** 3 / t / 1e12
+    if hasattr(torch.cuda, "_matmul_backend"):
+        out["matmul_backend"] = torch.cuda._matmul_backend()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", default="torch,ferrograd")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--device", default="cuda:0")
     ap.add_argument("--child", default=None)
+    ap.add_argument("--matmul-only", action="store_true")
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(run(args.child, args.device)))
+        print(json.dumps(run(args.child, args.device, args.matmul_only)))
         return
     libs = args.lib.split(",")
     results = {lib: [] for lib in libs}
@@ -88,7 +99,13 @@ def main():
             res = json.loads(p.stdout.strip().splitlines()[-1])
             print(json.dumps({"lib": lib, "round": r, **res}))
             results[lib].append(res)
-    keys = [k for k in (results[libs[0]][0] if results[libs[0]] else {}) if k != "device_name"]
+    if "ferrograd" in libs:
+        # the PTX kernel, with cuBLAS switched off (FERROGRAD_CUBLAS=0)
+        env = dict(os.environ, FERROGRAD_CUBLAS="0")
+        p = subprocess.run([sys.executable, __file__, "--child", "ferrograd", "--device", args.device, "--matmul-only"],
+                           capture_output=True, text=True, env=env)
+        print(json.dumps({"lib": "ferrograd", "path": "ptx", **(json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {"error": p.stderr[-2000:]})}))
+    keys = [k for k in (results[libs[0]][0] if results[libs[0]] else {}) if k not in ("device_name", "matmul_backend")]
     for k in keys:
         med = {lib: statistics.median(x[k] for x in results[lib]) for lib in libs if results[lib]}
         line = {"summary": True, "case": k, **med}

@@ -8,7 +8,17 @@ typedef unsigned char u8;
 
 #define BINARY(name, T, OUT, expr)                                                            \
     extern "C" __global__ void name##_##T(const T* a, const T* b, OUT* out, long long n) {   \
-        FG_GRID_LOOP(i, n) { T x = a[i]; T y = b[i]; out[i] = (expr); }                      \
+        FG_UNROLLED_LOOP(base, n) {                                                           \
+            T xs[FG_UNROLL], ys[FG_UNROLL];                                                   \
+            _Pragma("unroll") for (int k = 0; k < FG_UNROLL; ++k) {                          \
+                long long i = base + (long long)k * blockDim.x;                               \
+                if (i < n) { xs[k] = a[i]; ys[k] = b[i]; }                                    \
+            }                                                                                 \
+            _Pragma("unroll") for (int k = 0; k < FG_UNROLL; ++k) {                          \
+                long long i = base + (long long)k * blockDim.x;                               \
+                if (i < n) { T x = xs[k]; T y = ys[k]; out[i] = (expr); }                     \
+            }                                                                                 \
+        }                                                                                     \
     }                                                                                         \
     extern "C" __global__ void name##_strided_##T(const T* a, Layout la, const T* b, Layout lb, OUT* out, long long n) { \
         FG_GRID_LOOP(i, n) { T x = a[fg_offset(la, i)]; T y = b[fg_offset(lb, i)]; out[i] = (expr); } \

@@ -25,3 +25,11 @@ __device__ __forceinline__ long long fg_offset(const Layout& l, long long i) {
 
 #define FG_GRID_LOOP(i, n) \
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)blockDim.x * gridDim.x)
+
+// Contiguous elementwise kernels: each thread handles FG_UNROLL elements a block apart, all
+// loads issued before the stores (memory-level parallelism, as PyTorch's vectorized loops);
+// launched with ceil(n / (256 * FG_UNROLL)) blocks (`grid_unrolled` on the host).
+#define FG_UNROLL 4
+#define FG_UNROLLED_LOOP(base, n)                                                             \
+    for (long long base = (long long)blockIdx.x * blockDim.x * FG_UNROLL + threadIdx.x; base < (n); \
+         base += (long long)blockDim.x * gridDim.x * FG_UNROLL)

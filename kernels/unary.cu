@@ -4,7 +4,17 @@
 
 #define UNARY(name, T, expr)                                                                  \
     extern "C" __global__ void name##_##T(const T* x, T* out, long long n) {                 \
-        FG_GRID_LOOP(i, n) { T v = x[i]; out[i] = (expr); }                                  \
+        FG_UNROLLED_LOOP(base, n) {                                                           \
+            T in[FG_UNROLL];                                                                  \
+            _Pragma("unroll") for (int k = 0; k < FG_UNROLL; ++k) {                          \
+                long long i = base + (long long)k * blockDim.x;                               \
+                if (i < n) in[k] = x[i];                                                      \
+            }                                                                                 \
+            _Pragma("unroll") for (int k = 0; k < FG_UNROLL; ++k) {                          \
+                long long i = base + (long long)k * blockDim.x;                               \
+                if (i < n) { T v = in[k]; out[i] = (expr); }                                  \
+            }                                                                                 \
+        }                                                                                     \
     }                                                                                         \
     extern "C" __global__ void name##_strided_##T(const T* x, Layout lx, T* out, long long n) { \
         FG_GRID_LOOP(i, n) { T v = x[fg_offset(lx, i)]; out[i] = (expr); }                   \

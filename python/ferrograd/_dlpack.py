@@ -1,8 +1,9 @@
 """DLPack protocol methods of ``Tensor`` (``__dlpack__``, ``__dlpack_device__``).
 
 The capsule itself is made natively (``_C._to_dlpack``); this module checks the protocol's
-arguments as PyTorch does. CPU tensors only for now: a CUDA tensor reports its device, and
-exporting it raises ``BufferError`` until CUDA export (with stream synchronisation) lands.
+arguments as PyTorch does. CUDA tensors export their device memory; the stream argument says
+where the consumer reads it (our work is on the legacy default stream: for another stream the
+device is synchronised first).
 """
 
 import enum
@@ -47,6 +48,13 @@ def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None
         raise TypeError("stream must be ``int`` or ``none``")
     if self.device.type == "cpu" and stream is not None and stream != -1:
         raise AssertionError("stream should be None on cpu.")
+    if self.device.type == "cuda":
+        if stream == 0:
+            raise AssertionError("stream 0 is ambiguous on CUDA: pass 1 (legacy default) or 2 (per-thread default)")
+        # our kernels run on the legacy default stream, which the consumer's legacy stream
+        # (None or 1) is ordered with; for any other stream, finish our work first
+        if stream not in (None, 1, -1):
+            _C._cuda_synchronize(self.device.index or 0)
     if max_version is not None:
         try:
             major, minor = max_version

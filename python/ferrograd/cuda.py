@@ -4,9 +4,38 @@ is False, ``device_count()`` is 0, and every call that needs a device raises PyT
 ("Found no NVIDIA driver on your system..." from a CUDA build, "Torch not compiled with CUDA
 enabled" from a CPU-only build)."""
 
+import os as _os
 import time as _time
 
 from . import _C
+
+
+def _nvidia_lib_dirs():
+    """The library folders of the NVIDIA wheels (``nvidia/cu13/lib``, ``nvidia/cublas/lib``,
+    ...), where PyTorch's cuBLAS lives: the core looks for cuBLAS there before the loader's
+    path (``$FERROGRAD_CUBLAS_DIRS``; ``FERROGRAD_CUBLAS=0`` keeps matmul on the PTX kernel)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        return []
+    dirs = []
+    for base in (spec.submodule_search_locations or []) if spec else []:
+        for sub in ("cu13/lib", "cublas/lib", "cu12/lib"):
+            d = _os.path.join(base, sub)
+            if _os.path.isdir(d):
+                dirs.append(d)
+    return dirs
+
+
+if "FERROGRAD_CUBLAS_DIRS" not in _os.environ and _C._cuda_device_count() > 0:
+    _os.environ["FERROGRAD_CUBLAS_DIRS"] = _os.pathsep.join(_nvidia_lib_dirs())
+
+
+def _matmul_backend():
+    """Which GEMM matmul runs on CUDA tensors: ``"cublas (<library>)"`` or ``"ptx"``."""
+    return _C._cuda_matmul_backend()
 
 
 class OutOfMemoryError(RuntimeError):

@@ -96,6 +96,37 @@ pub fn take<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
     T::cache().take(n)
 }
 
+/// The most bytes one buffer may take: physical memory plus swap. A larger request can never
+/// be backed, but on a machine that overcommits memory (`vm.overcommit_memory = 1`) the
+/// allocator would still hand it out and the process would die filling it; PyTorch's
+/// allocator fails such requests on ordinary machines, so here they fail everywhere.
+fn host_limit() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: `sysinfo` only writes the struct it is given, which is plain data.
+            let mut si: libc::sysinfo = unsafe { std::mem::zeroed() };
+            // SAFETY: as above; a non-zero return leaves the limit off.
+            if unsafe { libc::sysinfo(&mut si) } == 0 {
+                let unit = si.mem_unit.max(1) as u128;
+                let total = (si.totalram as u128 + si.totalswap as u128) * unit;
+                return usize::try_from(total).unwrap_or(usize::MAX);
+            }
+        }
+        usize::MAX
+    })
+}
+
+/// Err (PyTorch's CPU allocator message) when `n` elements of `T` exceed what the machine
+/// could ever back.
+pub fn check_host_bytes<T>(n: usize) -> crate::Result<()> {
+    match n.checked_mul(std::mem::size_of::<T>()) {
+        Some(b) if b <= host_limit() => Ok(()),
+        _ => Err(out_of_memory::<T>(n)),
+    }
+}
+
 fn out_of_memory<T>(n: usize) -> crate::Error {
     crate::Error::HostOutOfMemory { bytes: n.saturating_mul(std::mem::size_of::<T>()) }
 }
@@ -103,6 +134,7 @@ fn out_of_memory<T>(n: usize) -> crate::Error {
 /// `n` copies of `v`, or the allocator's error (never an abort): every allocation whose
 /// size a user chooses goes through here or `try_with`.
 pub fn try_filled<T: Clone>(n: usize, v: T) -> crate::Result<Vec<T>> {
+    check_host_bytes::<T>(n)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| out_of_memory::<T>(n))?;
     out.resize(n, v);

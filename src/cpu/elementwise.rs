@@ -368,6 +368,7 @@ pub fn where_cond(sc: &CpuStorage, lc: &Layout, sa: &CpuStorage, la: &Layout, sb
 pub fn gather<T: StorageElem>(s: &CpuStorage, l: &Layout) -> Result<Vec<T>> {
     let b = T::get(s);
     let mut out = Vec::new();
+    crate::cpu::alloc::check_host_bytes::<T>(l.numel())?;
     out.try_reserve_exact(l.numel()).map_err(|_| Error::HostOutOfMemory { bytes: l.numel().saturating_mul(std::mem::size_of::<T>()) })?;
     match l.contiguous_range() {
         Some(r) => out.extend_from_slice(&b[r]),

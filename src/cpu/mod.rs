@@ -283,6 +283,7 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
         }
         None => {
             let mut out = Vec::new();
+            crate::cpu::alloc::check_host_bytes::<U>(n)?;
             out.try_reserve_exact(n).map_err(|_| crate::Error::HostOutOfMemory { bytes: n.saturating_mul(std::mem::size_of::<U>()) })?;
             walk1(l, |o| out.push(conv(x[o])));
             Ok(out)

@@ -131,6 +131,8 @@ pub struct Gpu {
     modules: Mutex<HashMap<Module, Arc<CudaModule>>>,
     functions: Mutex<HashMap<String, CudaFunction>>,
     alloc: Mutex<CachingAllocator<DriverMemory>>,
+    /// The device's cuBLAS handle, created on the first GEMM (None until then).
+    pub blas: Mutex<Option<super::cublas::BlasHandle>>,
 }
 
 /// The device `ordinal`, initialised on first use.
@@ -144,7 +146,7 @@ pub fn gpu(ordinal: usize) -> Result<Arc<Gpu>> {
     let ctx = CudaContext::new(ordinal).map_err(cuda_err)?;
     let stream = ctx.default_stream();
     let alloc = Mutex::new(CachingAllocator::new(DriverMemory { ctx: ctx.clone() }, ordinal));
-    let d = Arc::new(Gpu { ordinal, ctx, stream, modules: Mutex::default(), functions: Mutex::default(), alloc });
+    let d = Arc::new(Gpu { ordinal, ctx, stream, modules: Mutex::default(), functions: Mutex::default(), alloc, blas: Mutex::default() });
     g.insert(ordinal, d.clone());
     Ok(d)
 }
@@ -179,6 +181,13 @@ pub fn synchronize(ordinal: usize) -> Result<()> {
 /// Kernel launch geometry: a grid-stride loop over `n` elements.
 pub fn grid(n: usize) -> LaunchConfig {
     let blocks = n.div_ceil(256).clamp(1, 65535 * 8) as u32;
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 }
+}
+
+/// Launch geometry of the unrolled contiguous elementwise kernels (`FG_UNROLLED_LOOP` in
+/// kernels/common.cuh: 4 elements per thread).
+pub fn grid_unrolled(n: usize) -> LaunchConfig {
+    let blocks = n.div_ceil(256 * 4).clamp(1, 65535 * 8) as u32;
     LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 }
 }
 

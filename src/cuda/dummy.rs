@@ -46,6 +46,11 @@ pub fn device_name(_ordinal: usize) -> Result<String> {
 }
 
 /// `torch.cuda.synchronize()`.
+/// Which GEMM matmul uses on CUDA tensors: none in a build without CUDA.
+pub fn matmul_backend() -> String {
+    "none".into()
+}
+
 pub fn synchronize(_ordinal: usize) -> Result<()> {
     Err(unavailable())
 }
@@ -69,6 +74,14 @@ pub fn check_device(device: Device) -> Result<()> {
 }
 
 impl CudaStorage {
+    /// # Safety
+    /// Never constructs anything in this build (the CUDA build's contract applies).
+    pub unsafe fn foreign(_device: Device, _ptr: u64, _len: usize, _dtype: DType, _owner: Box<dyn std::any::Any + Send + Sync>) -> Result<CudaStorage> {
+        Err(unavailable())
+    }
+    pub fn synchronize(&self) -> Result<()> {
+        match self.never {}
+    }
     pub fn dtype(&self) -> DType {
         match self.never {}
     }

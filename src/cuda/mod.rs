@@ -11,6 +11,8 @@
 pub mod alloc;
 
 #[cfg(feature = "cuda")]
+mod cublas;
+#[cfg(feature = "cuda")]
 mod driver;
 #[cfg(feature = "cuda")]
 mod storage;
@@ -18,6 +20,8 @@ mod storage;
 pub use driver::{check_device, cuda_err, device_count, device_name, driver_present, empty_cache, is_available, memory_stats, reset_peak_memory_stats, synchronize, KLayout};
 #[cfg(feature = "cuda")]
 pub use storage::CudaStorage;
+#[cfg(feature = "cuda")]
+pub use cublas::backend_name as matmul_backend;
 
 #[cfg(not(feature = "cuda"))]
 mod dummy;

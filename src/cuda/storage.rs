@@ -4,7 +4,7 @@
 //! on the GPU while kernels are added family by family (docs/cuda.md lists which is which).
 
 use super::alloc::Block;
-use super::driver::{cuda_err, gpu, grid, rows_grid, Gpu, KLayout, Module};
+use super::driver::{cuda_err, gpu, grid, grid_unrolled, rows_grid, Gpu, KLayout, Module};
 use crate::backend::{BackendStorage, BinaryOp, ReduceOp, ScanOp, UnaryOp};
 use crate::cuda_launch;
 use crate::device::Device;
@@ -22,11 +22,16 @@ pub struct CudaStorage {
     block: Block,
     len: usize,
     dtype: DType,
+    /// Memory another library owns (a DLPack import): what keeps it alive, dropped instead
+    /// of returning the block to the caching allocator.
+    foreign: Option<Box<dyn std::any::Any + Send + Sync>>,
 }
 
 impl Drop for CudaStorage {
     fn drop(&mut self) {
-        self.gpu.release(self.block);
+        if self.foreign.is_none() {
+            self.gpu.release(self.block);
+        }
     }
 }
 
@@ -71,7 +76,27 @@ impl CudaStorage {
 
     fn alloc(gpu: &Arc<Gpu>, dtype: DType, len: usize) -> Result<CudaStorage> {
         let block = gpu.allocate(len * dtype.itemsize())?;
-        Ok(CudaStorage { gpu: gpu.clone(), block, len, dtype })
+        Ok(CudaStorage { gpu: gpu.clone(), block, len, dtype, foreign: None })
+    }
+
+    /// Device memory owned by another library (DLPack import), zero-copy: `owner` keeps it
+    /// alive and is dropped with this storage.
+    ///
+    /// # Safety
+    /// `ptr` is a device address in `device`'s primary context, aligned for `dtype` and valid
+    /// for `len` elements of it until `owner` is dropped.
+    pub unsafe fn foreign(device: Device, ptr: u64, len: usize, dtype: DType, owner: Box<dyn std::any::Any + Send + Sync>) -> Result<CudaStorage> {
+        let Device::Cuda(ordinal) = device else { return Err(Error::Runtime("invariant: CUDA storage on a CUDA device".into())) };
+        let gpu = gpu(ordinal)?;
+        let block = Block { ptr, size: len * dtype.itemsize(), stream: 0 };
+        Ok(CudaStorage { gpu, block, len, dtype, foreign: Some(owner) })
+    }
+
+    /// Wait until the work queued on this storage's device is done (before another library
+    /// reads the memory on a stream of its own).
+    pub fn synchronize(&self) -> Result<()> {
+        self.gpu.ctx.bind_to_thread().map_err(cuda_err)?;
+        self.gpu.stream.synchronize().map_err(cuda_err)
     }
 
     /// A host buffer copied to `gpu`.
@@ -94,6 +119,34 @@ impl CudaStorage {
     fn via_host(&self, f: impl FnOnce(&CpuStorage) -> Result<CpuStorage>) -> Result<CudaStorage> {
         let h = self.to_host()?;
         Self::upload(&self.gpu, &f(&h)?)
+    }
+
+    /// `out = self @ rhs` through cuBLAS when it is loaded and the operands are views it can
+    /// take (`cublas::plan`); false to run the PTX kernel.
+    fn matmul_cublas(&self, la: &Layout, rhs: &Self, lb: &Layout, out: &CudaStorage) -> Result<bool> {
+        use super::cublas::{gemm, library, plan, BlasHandle};
+        let Some(lib) = library() else { return Ok(false) };
+        let Some(mut g) = plan(la, lb) else { return Ok(false) };
+        // element offsets to device addresses (A is rhs's matrix, B ours: see `plan`)
+        g.a = rhs.ptr_at(g.a as usize);
+        g.b = self.ptr_at(g.b as usize);
+        g.c = out.block.ptr;
+        self.gpu.ctx.bind_to_thread().map_err(cuda_err)?;
+        let mut handle = self.gpu.blas.lock();
+        if handle.is_none() {
+            *handle = Some(BlasHandle::new(lib, self.gpu.stream.cu_stream() as *mut std::ffi::c_void)?);
+        }
+        let h = handle.as_ref().expect("created above");
+        // SAFETY: both operands are live blocks of this device, addressed through their
+        // layouts (every offset the sizes, leading dimensions and batch strides reach is an
+        // element of the view, as `plan`'s test checks); `out` is a fresh block of bs·m·n
+        // elements; the handle is used under its lock and runs on the device's one stream.
+        match self.dtype {
+            DType::Float32 => unsafe { gemm::<f32>(lib, h, &g) }?,
+            DType::Float64 => unsafe { gemm::<f64>(lib, h, &g) }?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     fn same_gpu(&self, other: &CudaStorage) -> Result<()> {
@@ -125,6 +178,16 @@ fn check_offsets(offsets: &CpuStorage, n: usize) -> Result<()> {
         return Err(Error::Index(format!("index {bad} is out of bounds for size {n}")));
     }
     Ok(())
+}
+
+/// How many spans each row of a reduction is split into: enough blocks to fill the GPU
+/// (about 2048) when there are few rows, each span at least 4096 elements; 1 (no split)
+/// when the rows alone give enough blocks.
+fn reduce_chunks(rows: usize, row: usize) -> usize {
+    if rows >= 1024 {
+        return 1;
+    }
+    2048usize.div_ceil(rows).min(row / 4096).max(1)
 }
 
 /// The unary ops with a kernel in kernels/unary.cu (named by `UnaryOp::name`).
@@ -159,7 +222,7 @@ impl BackendStorage for CudaStorage {
             match (l.contiguous_range(), KLayout::of(l)) {
                 (Some(r), _) => {
                     let x = self.ptr_at(r.start);
-                    cuda_launch!(self.gpu, Module::Unary, format!("{name}_{sfx}"), grid(n); x, o, nn);
+                    cuda_launch!(self.gpu, Module::Unary, format!("{name}_{sfx}"), grid_unrolled(n); x, o, nn);
                 }
                 (None, Some(kl)) => {
                     let x = self.block.ptr;
@@ -214,7 +277,8 @@ impl BackendStorage for CudaStorage {
         match (binary_kernel(op).or(fused), la.contiguous_range(), lb.contiguous_range()) {
             (Some(name), Some(ra), Some(rb)) => {
                 let (a, b) = (self.ptr_at(ra.start), rhs.ptr_at(rb.start));
-                cuda_launch!(self.gpu, if fused.is_some() { Module::Unary } else { Module::Binary }, format!("{name}_{sfx}"), grid(n); a, b, o, nn);
+                let cfg = if fused.is_some() { grid(n) } else { grid_unrolled(n) };
+                cuda_launch!(self.gpu, if fused.is_some() { Module::Unary } else { Module::Binary }, format!("{name}_{sfx}"), cfg; a, b, o, nn);
             }
             (Some(name), _, _) if fused.is_none() => {
                 let (Some(ka), Some(kb)) = (KLayout::of(la), KLayout::of(lb)) else { return fallback() };
@@ -304,10 +368,23 @@ impl BackendStorage for CudaStorage {
         }
         let rows = l.numel() / row;
         let out = Self::alloc(&self.gpu, self.dtype, rows)?;
-        if rows > 0 {
-            let (x, o, nr, rl) = (self.ptr_at(r.start), out.block.ptr, rows as i64, row as i64);
-            cuda_launch!(self.gpu, Module::Reduce, format!("{name}_{sfx}"), rows_grid(rows); x, o, nr, rl);
+        if rows == 0 {
+            return Ok(out);
         }
+        let chunks = reduce_chunks(rows, row);
+        if chunks > 1 {
+            // few long rows: partials over `chunks` spans of each row, then a row reduction
+            // of the (rows, chunks) partials (kernels/reduce.cu, CHUNK_REDUCE)
+            let partial = Self::alloc(&self.gpu, self.dtype, rows * chunks)?;
+            let (x, p, nr, rl, nc) = (self.ptr_at(r.start), partial.block.ptr, rows as i64, row as i64, chunks as i64);
+            let stem = name.trim_end_matches("_rows");
+            cuda_launch!(self.gpu, Module::Reduce, format!("{stem}_chunks_{sfx}"), rows_grid(rows * chunks); x, p, nr, rl, nc);
+            let o = out.block.ptr;
+            cuda_launch!(self.gpu, Module::Reduce, format!("{name}_{sfx}"), rows_grid(rows); p, o, nr, nc);
+            return Ok(out);
+        }
+        let (x, o, nr, rl) = (self.ptr_at(r.start), out.block.ptr, rows as i64, row as i64);
+        cuda_launch!(self.gpu, Module::Reduce, format!("{name}_{sfx}"), rows_grid(rows); x, o, nr, rl);
         Ok(out)
     }
 
@@ -368,6 +445,9 @@ impl BackendStorage for CudaStorage {
         }
         if k == 0 {
             return Self::full(self.device(), self.dtype, bs * m * n, Scalar::Int(0));
+        }
+        if self.matmul_cublas(la, rhs, lb, &out)? {
+            return Ok(out);
         }
         let (a, b, c) = (self.ptr_at(la.offset), rhs.ptr_at(lb.offset), out.block.ptr);
         let (mm, nn, kk) = (m as i64, n as i64, k as i64);

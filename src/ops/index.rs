@@ -130,6 +130,14 @@ fn expand_masks(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<Vec<Opt
     Ok(out)
 }
 
+/// An index tensor built on the host, moved to the device of the tensor it indexes.
+fn on_device(t: Tensor, device: crate::Device) -> Result<Tensor> {
+    if device == crate::Device::Cpu {
+        return Ok(t);
+    }
+    crate::backend::to_device(&t, device)
+}
+
 fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
     if mask.dtype().is_complex() {
         return nonzero_cols(&super::cast_raw(mask, DType::Bool)?);
@@ -158,7 +166,7 @@ pub fn nonzero(x: &Tensor) -> Result<Tensor> {
     for c in &cols {
         v.extend(c.to_i64_vec()?);
     }
-    let t = Tensor::from_vec(v, &[nd, n])?;
+    let t = on_device(Tensor::from_vec(v, &[nd, n])?, x.device())?;
     Ok(super::as_strided_view(&t, &crate::shape::Layout { shape: vec![n, nd].into(), strides: vec![1, n.max(1)].into(), offset: 0 }))
 }
 
@@ -171,9 +179,9 @@ fn nonzero_scalar(x: &Tensor) -> Result<bool> {
 pub fn nonzero_tuple(x: &Tensor) -> Result<Vec<Tensor>> {
     if x.dim() == 0 {
         let hit = nonzero_scalar(x)?;
-        return Ok(vec![Tensor::from_vec(if hit { vec![0i64] } else { vec![] }, &[hit as usize])?]);
+        return Ok(vec![on_device(Tensor::from_vec(if hit { vec![0i64] } else { vec![] }, &[hit as usize])?, x.device())?]);
     }
-    nonzero_cols(x)
+    nonzero_cols(x)?.into_iter().map(|c| on_device(c, x.device())).collect()
 }
 
 /// Flat offsets and result shape of `x[indices]` (PyTorch's advanced-indexing rules: the

@@ -7,14 +7,14 @@
 //! `used_*` and calls the deleter when done, or the capsule's destructor calls it if the
 //! capsule was never consumed.
 //!
-//! Import (`from_dlpack`): CPU memory only (host-accessible device types), zero-copy: the
+//! Import (`from_dlpack`): host memory and CUDA devices, zero-copy: the
 //! producer's memory becomes an external CPU buffer whose owner calls the producer's deleter
 //! exactly once when the storage dies. Negative strides are rejected (a `Layout` cannot hold
 //! them), except on dimensions of size <= 1, where a stride is never applied.
 //!
-//! Devices: only `kDLCPU` tensors are exported today; `dl_device_of` is the single place a
-//! CUDA mapping (`kDLCUDA`, ordinal) goes when CUDA export lands (plus stream handling in
-//! `ferrograd/_dlpack.py`).
+//! Devices: `kDLCPU` and `kDLCUDA` (ordinal) both ways. CUDA work is queued on the legacy
+//! default stream, so an import asks the producer for `stream=1`, and an export to another
+//! stream synchronises first (`ferrograd/_dlpack.py`).
 
 use super::tensor::wrap;
 use crate::dtype::DType;
@@ -159,12 +159,11 @@ fn dtype_of(t: DLDataType) -> PyResult<DType> {
     })
 }
 
-/// The DLPack device of a storage device. CUDA export is not implemented yet: when it is,
-/// map `Device::Cuda(i)` to `DLDevice { KDL_CUDA, i }` here.
-fn dl_device_of(d: Device) -> PyResult<DLDevice> {
+/// The DLPack device of a storage device.
+fn dl_device_of(d: Device) -> DLDevice {
     match d {
-        Device::Cpu => Ok(DLDevice { device_type: KDL_CPU, device_id: 0 }),
-        Device::Cuda(_) => Err(PyBufferError::new_err(format!("DLPack export of {d} tensors is not supported yet; use .cpu() first"))),
+        Device::Cpu => DLDevice { device_type: KDL_CPU, device_id: 0 },
+        Device::Cuda(i) => DLDevice { device_type: KDL_CUDA, device_id: i as i32 },
     }
 }
 
@@ -174,8 +173,20 @@ fn is_host(device_type: i32) -> bool {
 }
 
 fn device_error(device_type: i32, device_id: i32) -> PyErr {
-    let what = if device_type == KDL_CUDA { " (CUDA; importing CUDA memory is not supported yet)" } else { "" };
-    PyBufferError::new_err(format!("from_dlpack: only CPU tensors can be imported, got DLPack device ({device_type}, {device_id}){what}"))
+    PyBufferError::new_err(format!("from_dlpack: only CPU and CUDA tensors can be imported, got DLPack device ({device_type}, {device_id})"))
+}
+
+/// Whether a DLPack device can be imported: host memory, or a CUDA device this process can use.
+fn importable(device_type: i32, device_id: i32) -> PyResult<bool> {
+    if is_host(device_type) {
+        return Ok(true);
+    }
+    if device_type == KDL_CUDA {
+        let ordinal = usize::try_from(device_id).map_err(|_| device_error(device_type, device_id))?;
+        crate::cuda::check_device(Device::Cuda(ordinal))?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 // ---- export -------------------------------------------------------------------------------
@@ -286,18 +297,23 @@ unsafe fn new_capsule<'py>(py: Python<'py>, p: *mut c_void, name: &'static CStr,
 pub fn to_dlpack<'py>(py: Python<'py>, t: &Tensor, max_version: Option<(u32, u32)>, copied: bool) -> PyResult<Bound<'py, PyCapsule>> {
     let versioned = matches!(max_version, Some((major, _)) if major >= VERSION.major);
     let d = t.data().clone();
-    let device = dl_device_of(d.storage.device())?;
+    let device = dl_device_of(d.storage.device());
     let numel = d.layout.numel();
     let data = if numel == 0 {
         std::ptr::null_mut() // as dlpack.h asks for empty tensors
     } else {
         let st = d.storage.data.read();
-        let cpu = st.as_cpu().ok_or_else(|| PyRuntimeError::new_err("invariant: a CPU DLDevice has CPU storage"))?;
         // the layout addresses elements of this buffer, so `offset` stays inside it; the
         // buffer never moves or shrinks while `ExportCtx` holds its storage (storages are not
         // resized in place)
         let off = d.layout.offset;
-        crate::with_buf!(cpu, b => b.as_ptr().wrapping_add(off) as *mut c_void)
+        match &*st {
+            crate::storage::Storage::Cpu(cpu) => crate::with_buf!(cpu, b => b.as_ptr().wrapping_add(off) as *mut c_void),
+            // a device address: the consumer reads it on its own stream, so the work queued
+            // on ours must be done first (`Tensor.__dlpack__` synchronises for a foreign
+            // stream; the legacy default stream is ordered with ours already)
+            crate::storage::Storage::Cuda(c) => (c.as_ptr() + off * d.dtype.itemsize()) as *mut c_void,
+        }
     };
     let shape: Box<[i64]> = d.layout.shape.iter().map(|&n| n as i64).collect();
     let strides: Box<[i64]> = d.layout.strides.iter().map(|&s| s as i64).collect();
@@ -353,12 +369,14 @@ fn buffer_error(msg: impl Into<String>) -> PyErr {
 ///
 /// # Safety
 /// `dl` is a live DLTensor of a managed tensor not yet deleted; its `shape`/`strides` point to
-/// `ndim` elements (or strides is NULL), and its data to host memory valid for every
-/// addressed element, as the DLPack contract requires of producers.
+/// `ndim` elements (or strides is NULL), and its data to memory of its device valid for every
+/// addressed element, as the DLPack contract requires of producers. (CUDA bools are not
+/// read here, so their bytes are not checked.)
 unsafe fn plan(dl: &DLTensor) -> PyResult<Plan> {
-    if !is_host(dl.device.device_type) {
+    if !importable(dl.device.device_type, dl.device.device_id)? {
         return Err(device_error(dl.device.device_type, dl.device.device_id));
     }
+    let host = is_host(dl.device.device_type);
     let dtype = dtype_of(dl.dtype)?;
     let item = dtype.itemsize();
     let ndim = usize::try_from(dl.ndim).map_err(|_| buffer_error("from_dlpack: negative ndim"))?;
@@ -406,7 +424,7 @@ unsafe fn plan(dl: &DLTensor) -> PyResult<Plan> {
     }
     // `wrapping_add` keeps the producer's pointer provenance; the sum was checked above
     let data = (dl.data as *mut u8).wrapping_add(offset);
-    if dtype == DType::Bool {
+    if dtype == DType::Bool && host {
         // SAFETY: `data..data+extent` lies within the producer's allocation (it spans the
         // first to the last addressed element), which holds initialised bools/bytes.
         let b = unsafe { std::slice::from_raw_parts(data, extent) };
@@ -489,6 +507,19 @@ fn from_capsule(py: Python<'_>, cap: &Bound<'_, PyCapsule>) -> PyResult<Tensor> 
     }
     let keep: Box<dyn std::any::Any + Send + Sync> = Box::new(ImportOwner(owner.unbind()));
     let (ptr, n) = (p.data, p.extent);
+    if dl.device.device_type == KDL_CUDA {
+        if matches!(p.dtype, DType::Complex64 | DType::Complex128) {
+            return Err(buffer_error("from_dlpack: complex CUDA tensors are not supported"));
+        }
+        let device = Device::Cuda(dl.device.device_id as usize);
+        // SAFETY: `ptr` is the producer's device address (checked aligned in `plan`) of `n`
+        // elements from the first to the last addressed one, valid until its deleter runs,
+        // i.e. until `keep` dies with this storage; the primary context is shared by every
+        // runtime-API library, so the address is valid in ours.
+        let storage = unsafe { crate::cuda::CudaStorage::foreign(device, ptr as u64, n, p.dtype, keep)? };
+        let t = Tensor::from_parts(StorageCell::new(crate::storage::Storage::Cuda(storage)), layout, p.dtype);
+        return if read_only { Ok(t.detach_copy()?) } else { Ok(t) };
+    }
     // SAFETY: `ptr` is aligned for the dtype (checked in `plan`) and points to `n` initialised
     // elements of it inside the producer's allocation, which stays valid until the deleter
     // runs, i.e. until `keep` (the owner capsule) dies with this storage. Nothing else in Rust
@@ -531,17 +562,25 @@ pub fn from_dlpack(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             obj.get_type().name()?
         )));
     }
+    let mut cuda = false;
     if obj.hasattr("__dlpack_device__")? {
         let (ty, id): (i32, i32) = obj.call_method0("__dlpack_device__")?.extract()?;
-        if !is_host(ty) {
+        if !importable(ty, id)? {
             return Err(device_error(ty, id));
         }
+        cuda = ty == KDL_CUDA;
     }
-    let kwargs = PyDict::new(py);
+    // a CUDA producer is asked to make its data ready for our stream: the legacy default
+    // stream, which DLPack numbers 1
+    let legacy = PyDict::new(py);
+    if cuda {
+        legacy.set_item("stream", 1)?;
+    }
+    let kwargs = legacy.copy()?;
     kwargs.set_item("max_version", (VERSION.major, VERSION.minor))?;
     let cap = match obj.call_method("__dlpack__", (), Some(&kwargs)) {
         Ok(c) => c,
-        Err(e) if e.is_instance_of::<PyTypeError>(py) => obj.call_method0("__dlpack__")?,
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => obj.call_method("__dlpack__", (), Some(&legacy))?,
         Err(e) => return Err(e),
     };
     let cap = cap.cast::<PyCapsule>().map_err(|_| PyTypeError::new_err("from_dlpack: __dlpack__ did not return a PyCapsule"))?;

@@ -121,7 +121,9 @@ fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, P
     finish(py, convert::tensor_from_data(data, dt)?, dev, false)
 }
 
-fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
+/// A `*size, **kw` factory: `make` builds the tensor on the device asked for (or on the CPU,
+/// and `finish` moves it).
+fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType, crate::Device) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
     let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
     let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
@@ -131,7 +133,7 @@ fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDi
         _ => shape_args(size)?,
     };
     let shape = usize_shape(&dims)?;
-    finish(py, make(&shape, dtype)?, dev, rg)
+    finish(py, make(&shape, dtype, dev)?, dev, rg)
 }
 
 #[pyfunction]
@@ -141,33 +143,33 @@ fn zeros(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict
     if shape_args(size).is_ok_and(|d| d.iter().any(|&x| x < 0)) {
         return Err(PyRuntimeError::new_err("zeros: Dimension size must be non-negative."));
     }
-    factory(py, size, kw, tf::zeros)
+    factory(py, size, kw, tf::zeros_on)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn ones(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, tf::ones)
+    factory(py, size, kw, |s, d, dev| tf::full_on(s, Scalar::Int(1), d, dev))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn empty(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, tf::zeros)
+    factory(py, size, kw, tf::zeros_on)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn rand(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
     let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
-    factory(py, size, kw, |s, d| crate::ops::rand(s, d, g.as_ref()))
+    factory(py, size, kw, |s, d, _| crate::ops::rand(s, d, g.as_ref()))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
     let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
-    factory(py, size, kw, |s, d| crate::ops::randn(s, d, g.as_ref()))
+    factory(py, size, kw, |s, d, _| crate::ops::randn(s, d, g.as_ref()))
 }
 
 #[pyfunction]
@@ -186,7 +188,7 @@ fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, 
     let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });
-    finish(py, tf::full(&shape, v, dt)?, dev, requires_grad)
+    finish(py, tf::full_on(&shape, v, dt, dev)?, dev, requires_grad)
 }
 
 #[pyfunction]
@@ -397,6 +399,12 @@ fn _cuda_synchronize(i: usize) -> PyResult<()> {
     Ok(crate::cuda::synchronize(i)?)
 }
 
+/// Which GEMM CUDA matmul runs: "cublas (<library>)", "ptx", or "none" without CUDA.
+#[pyfunction]
+fn _cuda_matmul_backend() -> String {
+    crate::cuda::matmul_backend()
+}
+
 /// (allocated, max_allocated, reserved, max_reserved) bytes of device `i`'s allocator.
 #[pyfunction]
 fn _cuda_memory_stats(i: usize) -> PyResult<(usize, usize, usize, usize)> {
@@ -424,6 +432,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_cuda_synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_memory_stats, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_empty_cache, m)?)?;
+    m.add_function(wrap_pyfunction!(_cuda_matmul_backend, m)?)?;
     m.add_function(wrap_pyfunction!(_cuda_reset_peak_memory_stats, m)?)?;
     m.add_function(wrap_pyfunction!(tensor_, m)?)?;
     m.add_function(wrap_pyfunction!(from_numpy, m)?)?;

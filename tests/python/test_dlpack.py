@@ -325,8 +325,18 @@ def test_import_rejections():
             OnGpu.called = True
             raise AssertionError("must not be called")
 
-    with pytest.raises(BufferError, match="only CPU tensors"):
-        torch.from_dlpack(OnGpu())
+    if not torch.cuda.is_available():
+        # as PyTorch: a CUDA producer needs a usable CUDA device first
+        with pytest.raises(RuntimeError, match="Found no NVIDIA driver|Torch not compiled with CUDA enabled"):
+            torch.from_dlpack(OnGpu())
+        assert not OnGpu.called
+
+    class OnOpenCL(OnGpu):
+        def __dlpack_device__(self):
+            return (4, 0)
+
+    with pytest.raises(BufferError, match="only CPU and CUDA tensors"):
+        torch.from_dlpack(OnOpenCL())
     assert not OnGpu.called
 
 

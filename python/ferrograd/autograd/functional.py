@@ -36,13 +36,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         for k in range(flat.numel()):
             gs = _grad(flat[k], ins, retain_graph=True, create_graph=create_graph, allow_unused=True)
             for j, (g, x) in enumerate(zip(gs, ins)):
-                rows[j].append(g if g is not None else zeros(*x.shape, dtype=x.dtype))
+                rows[j].append(g if g is not None else zeros(*x.shape, dtype=x.dtype, device=x.device))
         per_in = []
         for j, x in enumerate(ins):
             if rows[j]:
                 jac = stack(rows[j]).reshape(*(tuple(out.shape) + tuple(x.shape)))
             else:
-                jac = zeros(*(tuple(out.shape) + tuple(x.shape)), dtype=x.dtype)
+                jac = zeros(*(tuple(out.shape) + tuple(x.shape)), dtype=x.dtype, device=x.device)
             per_in.append(jac if create_graph else jac.detach())
         result.append(per_in[0] if single_in else tuple(per_in))
     return result[0] if single_out else tuple(result)

@@ -89,7 +89,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     outs = _as_tuple(func(*inputs))
     if grad_outputs is None:
         manual_seed(0)
-        grad_outputs = tuple(randn(*o.shape, dtype=o.dtype).requires_grad_(True) for o in outs)
+        grad_outputs = tuple(randn(*o.shape, dtype=o.dtype, device=o.device).requires_grad_(True) for o in outs)
     else:
         grad_outputs = _as_tuple(grad_outputs)
     n = len(inputs)
@@ -130,7 +130,7 @@ def _numerical_columns(fn, x, eps):
             cols.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
     if not cols:
         outs = [o.reshape(-1) for o in fn()]
-        return tuple(zeros(0, o.numel(), dtype=x.dtype if x.is_floating_point() else float64) for o in outs)
+        return tuple(zeros(0, o.numel(), dtype=x.dtype if x.is_floating_point() else float64, device=x.device) for o in outs)
     return tuple(stack([c[k] for c in cols]) for k in range(len(cols[0])))
 
 
@@ -188,18 +188,18 @@ def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
         sizes_ok = types_ok = True
         rows = []
         for k in range(n):
-            e = zeros(n, dtype=output.dtype)
+            e = zeros(n, dtype=output.dtype, device=output.device)
             e[k] = 1.0
             gs = _grad(output, diff, e.reshape(output.shape), retain_graph=True, allow_unused=True)
             row = []
             for g, x in zip(gs, diff):
                 if g is None:
-                    g = zeros(x.shape, dtype=x.dtype)
+                    g = zeros(x.shape, dtype=x.dtype, device=x.device)
                 sizes_ok = sizes_ok and tuple(g.shape) == tuple(x.shape)
                 types_ok = types_ok and g.dtype == x.dtype
                 row.append(g.reshape(-1))
             rows.append(row)
-        jacs = tuple(stack([r[j] for r in rows], 1) if rows else zeros(x.numel(), 0, dtype=x.dtype)
+        jacs = tuple(stack([r[j] for r in rows], 1) if rows else zeros(x.numel(), 0, dtype=x.dtype, device=x.device)
                      for j, x in enumerate(diff))
         return jacs, sizes_ok, types_ok
 

@@ -738,7 +738,7 @@ def one_hot(tensor, num_classes=-1):
     elif num_classes == -1:
         raise RuntimeError("Can not infer total number of classes from empty tensor.")
     n = int(tensor.max()) + 1 if num_classes == -1 else num_classes
-    return (tensor.unsqueeze(-1) == arange(n)).to(int64)
+    return (tensor.unsqueeze(-1) == arange(n, device=tensor.device)).to(int64)
 
 
 # ---- dropout --------------------------------------------------------------------------
@@ -755,7 +755,7 @@ def _dropout_impl(input, p, train, inplace, noise_shape=None):
     if p == 0 or not train or input.numel() == 0:
         return input
     if p == 1:
-        z = zeros((), dtype=input.dtype)
+        z = zeros((), dtype=input.dtype, device=input.device)
         return input.mul_(z) if inplace else input * z
     # (new_empty, as ATen's make_feature_noise: inside vmap the noise is batched like the input)
     noise = empty_like(input) if noise_shape is None else input.new_empty(noise_shape)
@@ -1245,7 +1245,7 @@ def _pad_circular(input, pairs):
         if lo > in_shape[d] or hi > in_shape[d]:
             raise RuntimeError("Padding value causes wrapping around more than once.")
         out_shape[d] = in_shape[d] + lo + hi
-    out = empty(out_shape, dtype=input.dtype)
+    out = empty(out_shape, dtype=input.dtype, device=input.device)
     out_slice, in_slice = out, input
     for i, (lo, hi) in enumerate(pairs):
         d = nd - k + i
@@ -1375,7 +1375,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {({'linear': 1, 'bilinear': 2, 'trilinear': 3, 'bicubic': 2}[mode]) + 2}D input")
     else:
         raise NotImplementedError(f"interpolate(mode={mode!r}) on {input.dim()}D input is not supported by ferrograd")
-    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype)
+    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype, device=input.device)
             for i in range(dim)]
     if dim == 1:
         return _C._nn_resample(input, None, mats[0], names[1])

@@ -69,7 +69,7 @@ class _NormBase(Module):
             key = prefix + "num_batches_tracked"
             if key not in state_dict:
                 state_dict[key] = (self.num_batches_tracked if self.num_batches_tracked is not None
-                                   else tensor(0, dtype=long))
+                                   else tensor(0, dtype=long, device=self.running_mean.device if self.running_mean is not None else None))
         super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                                       error_msgs)
 
