@@ -147,6 +147,7 @@ pub fn try_zeroed<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
     if n == 0 || std::mem::size_of::<T>() == 0 {
         return Ok(Vec::new());
     }
+    check_host_bytes::<T>(n)?;
     let layout = std::alloc::Layout::array::<T>(n).map_err(|_| out_of_memory::<T>(n))?;
     // SAFETY: `layout` has a non-zero size (n > 0 and T is not zero-sized).
     let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
@@ -161,6 +162,7 @@ pub fn try_zeroed<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
 
 /// `f(0), f(1), ..., f(n-1)`, or the allocator's error.
 pub fn try_with<T>(n: usize, f: impl FnMut(usize) -> T) -> crate::Result<Vec<T>> {
+    check_host_bytes::<T>(n)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| out_of_memory::<T>(n))?;
     out.extend((0..n).map(f));
@@ -196,4 +198,20 @@ pub(crate) unsafe fn fork_locks(lock: bool) {
         )*};
     }
     each!(bool, u8, i8, i16, i32, i64, half::f16, f32, f64);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_beyond_memory_and_swap_fail_before_the_allocator() {
+        // what an overcommitting allocator would hand out anyway
+        let too_many = host_limit() / 8 + 1;
+        assert!(matches!(try_zeroed::<f64>(too_many), Err(crate::Error::HostOutOfMemory { .. })));
+        assert!(matches!(try_filled(too_many, 0u64), Err(crate::Error::HostOutOfMemory { .. })));
+        assert!(matches!(try_with(too_many, |i| i as f64), Err(crate::Error::HostOutOfMemory { .. })));
+        assert!(check_host_bytes::<f32>(1 << 20).is_ok());
+        assert!(check_host_bytes::<f32>(usize::MAX).is_err());
+    }
 }

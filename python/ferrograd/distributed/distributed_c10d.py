@@ -487,7 +487,50 @@ def _buffer(tensor):
         if arr.ctypes.data != t.data_ptr() or not arr.flags.writeable:
             raise RuntimeError(f"internal error: a {t.dtype} tensor's memory could not be exposed to MPI "
                                "without a copy")
-    return arr.reshape(-1)   # a view: the array is C-contiguous
+    arr = arr.reshape(-1)   # a view: the array is C-contiguous
+    if arr.dtype == np.float16 and not _mpi_has_float16():
+        # the same bits as uint16: exact for every collective that moves data; the reductions
+        # widen these to float32 (`_reduce_wide`)
+        arr = arr.view(np.uint16)
+    return arr
+
+
+_F16 = None
+
+
+def _mpi_has_float16():
+    """Whether this MPI reduces float16 (MPICH has ``MPIX_C_FLOAT16``; Open MPI has no
+    float16 type). ``FERROGRAD_MPI_FLOAT16=0`` says no, to exercise the fallback."""
+    global _F16
+    if _F16 is None:
+        import os
+
+        if os.environ.get("FERROGRAD_MPI_FLOAT16") == "0":
+            _F16 = False
+        else:
+            MPI = _mpi()
+            try:
+                MPI.COMM_SELF.Allreduce(MPI.IN_PLACE, np.ones(1, np.float16), op=MPI.SUM)
+                _F16 = True
+            except Exception:  # MPI_ERR_TYPE (or mpi4py's KeyError for the typecode)
+                _F16 = False
+    return _F16
+
+
+def _is_wide_half(tensor, arr):
+    """A float16 tensor whose buffer travels as uint16 (no float16 type in this MPI)."""
+    return arr.dtype == np.uint16 and tensor.is_floating_point()
+
+
+def _finish_half(half, wide, red, n):
+    """Round the float32 result back into the float16 buffer (each element is the correctly
+    rounded float16 of the exact result for 2 ranks, as a float16 reduction gives), then
+    AVG's division in float16."""
+    def finish():
+        np.copyto(half, wide.astype(np.float16))
+        if red is _RedOpType.AVG:
+            _divide_in_place(half, n)
+    return finish
 
 
 def _is_floating(arr):
@@ -617,9 +660,16 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
     pg = _group_or_default_group(group)
     red = _red_op(op)
     buf = _buffer(tensor)
-    mop = _mpi_op(red, buf)
     MPI = _mpi()
     comm, n = pg._comm, pg.size()
+    if _is_wide_half(tensor, buf):
+        half = buf.view(np.float16)
+        wide = half.astype(np.float32)
+        mop = _mpi_op(red, wide)
+        return _blocking_or_async(async_op, lambda: comm.Allreduce(MPI.IN_PLACE, wide, op=mop),
+                                  lambda: comm.Iallreduce(MPI.IN_PLACE, wide, op=mop), [tensor],
+                                  _finish_half(half, wide, red, n))
+    mop = _mpi_op(red, buf)
     finish = (lambda: _divide_in_place(buf, n)) if red is _RedOpType.AVG else None
     return _blocking_or_async(async_op, lambda: comm.Allreduce(MPI.IN_PLACE, buf, op=mop),
                               lambda: comm.Iallreduce(MPI.IN_PLACE, buf, op=mop), [tensor], finish)
@@ -705,8 +755,14 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
         raise ValueError("input tensor must be the same size as output size times world size")
     red = _red_op(op)
     src, dst = _buffer(input), _buffer(output)
-    mop = _mpi_op(red, src)
     comm, n = pg._comm, pg.size()
+    if _is_wide_half(input, src):
+        wsrc, wdst = src.view(np.float16).astype(np.float32), np.empty(dst.size, np.float32)
+        mop = _mpi_op(red, wsrc)
+        return _blocking_or_async(async_op, lambda: comm.Reduce_scatter_block(wsrc, wdst, op=mop),
+                                  lambda: comm.Ireduce_scatter_block(wsrc, wdst, op=mop), [output],
+                                  _finish_half(dst.view(np.float16), wdst, red, n))
+    mop = _mpi_op(red, src)
     finish = (lambda: _divide_in_place(dst, n)) if red is _RedOpType.AVG else None
     return _blocking_or_async(async_op, lambda: comm.Reduce_scatter_block(src, dst, op=mop),
                               lambda: comm.Ireduce_scatter_block(src, dst, op=mop), [output], finish)
