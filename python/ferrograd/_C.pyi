@@ -475,6 +475,68 @@ class Tensor:
     # ---- indexing, gathering, filling -----------------------------------------------------------
     def gather(self, dim: _int, index: Tensor) -> Tensor:
         """Gather values along ``dim`` at the positions in ``index`` (int64)."""
+    def scatter_add(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+        """``self`` with ``src`` added at the positions ``index`` names along ``dim``."""
+    def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+        """In-place version of ``scatter_add``."""
+    def scatter(self, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
+        """``self`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
+        ``index`` names along ``dim``; ``reduce="add"`` adds instead."""
+    def scatter_(self, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
+        """In-place version of ``scatter``."""
+    def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
+        """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
+    def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
+        """In-place version of ``index_add``."""
+    def tril(self, diagonal: _int = 0) -> Tensor:
+        """The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero."""
+    def triu(self, diagonal: _int = 0) -> Tensor:
+        """The upper triangle of the last two dims (``j - i >= diagonal``), the rest zero."""
+    def tril_(self, diagonal: _int = 0) -> Tensor:
+        """In-place version of ``tril``."""
+    def triu_(self, diagonal: _int = 0) -> Tensor:
+        """In-place version of ``triu``."""
+    def roll(self, shifts: Union[_int, Sequence[_int]], dims: Optional[Union[_int, Sequence[_int]]] = None) -> Tensor:
+        """Shift the elements along ``dims`` by ``shifts``, wrapping around (the flattened
+        tensor without ``dims``)."""
+    def asinh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The inverse hyperbolic sine of the elements."""
+    def acosh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The inverse hyperbolic cosine of the elements (NaN below 1)."""
+    def atanh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The inverse hyperbolic tangent of the elements (±inf at ±1, NaN beyond)."""
+    def arcsinh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for ``asinh``."""
+    def arccosh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for ``acosh``."""
+    def arctanh(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """Alias for ``atanh``."""
+    def lgamma(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """``ln |Γ(x)|`` of the elements."""
+    def digamma(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The digamma function ``ψ(x) = d/dx ln Γ(x)`` of the elements."""
+    def bfloat16(self) -> Tensor:
+        """``self.to(torch.bfloat16)``."""
+    def movedim(self, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
+        """The dims ``source`` moved to ``destination``, the rest in order (a permuted view)."""
+    def moveaxis(self, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
+        """Alias for ``movedim``."""
+    def unflatten(self, dim: _int, sizes: Sequence[_int]) -> Tensor:
+        """``dim`` expanded into ``sizes`` (one may be -1), as a view."""
+    def tensor_split(self, indices_or_sections: Union[_int, Sequence[_int], Tensor], dim: _int = 0) -> Tuple[Tensor, ...]:
+        """``n`` near-equal parts (the first ``size % n`` one longer) or the pieces between
+        the given indices, as views."""
+    def repeat_interleave(self, repeats: Optional[Union[_int, Tensor]] = None, dim: Optional[_int] = None, *, output_size: Optional[_int] = None) -> Tensor:
+        """Each element (or slice along ``dim``) repeated ``repeats`` times (a number, or one
+        count per element)."""
+    def masked_select(self, mask: Tensor) -> Tensor:
+        """The elements where ``mask`` (broadcast with ``self``) is True, as a 1-d tensor."""
+    def nan_to_num(self, nan: _float = 0.0, posinf: Optional[_float] = None, neginf: Optional[_float] = None) -> Tensor:
+        """NaN, +inf and -inf replaced (by 0 and the dtype's largest and lowest finite values
+        unless given)."""
+    def unique(self, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False, dim: Optional[_int] = None) -> Any:
+        """The distinct elements (or slices along ``dim``), sorted, with the inverse indices
+        and counts on request."""
     def index_select(self, dim: _int, index: Tensor) -> Tensor:
         """The entries at ``index`` (a 1-d int64 tensor) along ``dim``."""
     def masked_fill(self, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:

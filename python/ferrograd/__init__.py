@@ -301,7 +301,8 @@ for _name in (
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
     "cummin logcumsumexp aminmax "
-    "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn"
+    "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
+    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
@@ -568,6 +569,26 @@ CharTensor = _legacy("CharTensor", int8)
 ByteTensor = _legacy("ByteTensor", uint8)
 
 _register_methods()
+
+from ._composite import *  # noqa: E402,F401,F403  (einsum, movedim, the *stack family, ...)
+from . import _composite  # noqa: E402
+
+arcsinh, arccosh, arctanh = asinh, acosh, atanh  # noqa: F821  (defined by the loop above)
+for _name, _f in (("movedim", _composite._t_movedim), ("moveaxis", _composite._t_movedim),
+                  ("unflatten", _composite._unflatten), ("tensor_split", _composite._t_tensor_split),
+                  ("repeat_interleave", _composite._t_repeat_interleave), ("masked_select", _composite._t_masked_select),
+                  ("nan_to_num", _composite._t_nan_to_num), ("unique", _composite._t_unique),
+                  ("arcsinh", Tensor.asinh), ("arccosh", Tensor.acosh), ("arctanh", Tensor.atanh)):
+    setattr(Tensor, _name, _f)
+
+
+def _bfloat16(self):
+    """``self.to(torch.bfloat16)``."""
+    return self.to(bfloat16)
+
+
+Tensor.bfloat16 = _bfloat16
+del _name, _f
 
 from . import accelerator, autograd, cuda, nn, optim, utils  # noqa: E402
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402

@@ -498,6 +498,96 @@ def chunk(input: Tensor, chunks: _int, dim: _int = 0) -> Tuple[Tensor, ...]:
     """Split into ``chunks`` views of (nearly) equal size along ``dim``."""
 def gather(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """Gather values along ``dim`` at the positions in ``index`` (int64)."""
+def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
+    """``input`` with ``src`` added at the positions ``index`` names along ``dim``."""
+def scatter(input: Tensor, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
+    """``input`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
+    ``index`` names along ``dim``; ``reduce="add"`` adds instead."""
+def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
+    """``input`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
+def tril(input: Tensor, diagonal: _int = 0) -> Tensor:
+    """The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero."""
+def triu(input: Tensor, diagonal: _int = 0) -> Tensor:
+    """The upper triangle of the last two dims (``j - i >= diagonal``), the rest zero."""
+def roll(input: Tensor, shifts: Union[_int, Sequence[_int]], dims: Optional[Union[_int, Sequence[_int]]] = None) -> Tensor:
+    """Shift the elements along ``dims`` by ``shifts``, wrapping around (the flattened tensor
+    without ``dims``)."""
+def asinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The inverse hyperbolic sine of the elements."""
+def acosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The inverse hyperbolic cosine of the elements (NaN below 1)."""
+def atanh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The inverse hyperbolic tangent of the elements (±inf at ±1, NaN beyond)."""
+def arcsinh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for ``asinh``."""
+def arccosh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for ``acosh``."""
+def arctanh(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for ``atanh``."""
+def lgamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``ln |Γ(x)|`` of the elements."""
+def digamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The digamma function ``ψ(x) = d/dx ln Γ(x)`` of the elements."""
+def einsum(equation: str, *operands: Union[Tensor, Sequence[Tensor]]) -> Tensor:
+    """Sums of products over the subscripts of ``equation`` (explicit ``->`` or implicit
+    output, ``...`` broadcasting, repeated subscripts for diagonals)."""
+def movedim(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
+    """The dims ``source`` moved to ``destination``, the rest in order (a permuted view)."""
+def moveaxis(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
+    """Alias for ``movedim``."""
+def atleast_1d(*tensors: Any) -> Any:
+    """Each tensor with at least one dim (0-d ones as one-element vectors)."""
+def atleast_2d(*tensors: Any) -> Any:
+    """Each tensor with at least two dims (vectors as one row)."""
+def atleast_3d(*tensors: Any) -> Any:
+    """Each tensor with at least three dims (as NumPy's ``atleast_3d``)."""
+def hstack(tensors: Sequence[Tensor], *, out: Optional[Tensor] = None) -> Tensor:
+    """The tensors concatenated column-wise (along dim 1; vectors along dim 0)."""
+def vstack(tensors: Sequence[Tensor], *, out: Optional[Tensor] = None) -> Tensor:
+    """The tensors concatenated row-wise (vectors as rows)."""
+def row_stack(tensors: Sequence[Tensor], *, out: Optional[Tensor] = None) -> Tensor:
+    """Alias for ``vstack``."""
+def dstack(tensors: Sequence[Tensor], *, out: Optional[Tensor] = None) -> Tensor:
+    """The tensors concatenated depth-wise (along dim 2, after ``atleast_3d``)."""
+def column_stack(tensors: Sequence[Tensor], *, out: Optional[Tensor] = None) -> Tensor:
+    """Vectors as columns (and matrices as they are) concatenated along dim 1."""
+def meshgrid(*tensors: Union[Tensor, Sequence[Tensor]], indexing: Optional[str] = None) -> Tuple[Tensor, ...]:
+    """Every 0-d/1-d input expanded over the grid of all of them (views); ``indexing="xy"``
+    swaps the first two grid dims."""
+def tensor_split(input: Tensor, indices_or_sections: Union[_int, Sequence[_int], Tensor], dim: _int = 0) -> Tuple[Tensor, ...]:
+    """``n`` near-equal parts (the first ``size % n`` one longer) or the pieces between the
+    given indices, as views."""
+def repeat_interleave(input: Tensor, repeats: Optional[Union[_int, Tensor]] = None, dim: Optional[_int] = None, *, output_size: Optional[_int] = None) -> Tensor:
+    """Each element (or slice along ``dim``) repeated ``repeats`` times (a number, or one
+    count per element)."""
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements where ``mask`` (broadcast with ``input``) is True, as a 1-d tensor."""
+def nan_to_num(input: Tensor, nan: _float = 0.0, posinf: Optional[_float] = None, neginf: Optional[_float] = None) -> Tensor:
+    """NaN, +inf and -inf replaced (by 0 and the dtype's largest and lowest finite values
+    unless given)."""
+def unique(input: Tensor, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False, dim: Optional[_int] = None) -> Any:
+    """The distinct elements (or slices along ``dim``), sorted, with the inverse indices and
+    counts on request."""
+
+class finfo:
+    """The limits of a floating dtype (the default dtype without one)."""
+    bits: _int
+    eps: _float
+    max: _float
+    min: _float
+    tiny: _float
+    smallest_normal: _float
+    resolution: _float
+    dtype: str
+    def __init__(self, type: Optional[_dtype] = None) -> None: ...
+
+class iinfo:
+    """The limits of an integer dtype."""
+    bits: _int
+    min: _int
+    max: _int
+    dtype: str
+    def __init__(self, type: _dtype) -> None: ...
 def index_select(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """The entries at ``index`` (a 1-d int64 tensor) along ``dim``."""
 def masked_fill(input: Tensor, mask: Tensor, value: Union[Tensor, _Number]) -> Tensor:

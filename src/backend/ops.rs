@@ -44,6 +44,15 @@ pub enum UnaryOp {
     Acos,
     Sinh,
     Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    /// `ln |Γ(x)|`.
+    Lgamma,
+    /// `ψ(x) = d/dx ln Γ(x)`.
+    Digamma,
+    /// `ψ'(x)` (`polygamma(1, x)`: digamma's derivative).
+    Trigamma,
     /// The error function.
     Erf,
     /// `x * x`.
@@ -109,6 +118,12 @@ impl UnaryOp {
             Acos => "acos",
             Sinh => "sinh",
             Cosh => "cosh",
+            Asinh => "asinh",
+            Acosh => "acosh",
+            Atanh => "atanh",
+            Lgamma => "lgamma",
+            Digamma => "digamma",
+            Trigamma => "trigamma",
             Erf => "erf",
             Square => "square",
             PowScalar(_) => "pow_scalar",

@@ -58,6 +58,82 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
 
 extern "C" {
     fn erf(x: f64) -> f64;
+    fn lgamma(x: f64) -> f64;
+}
+
+/// libm's `lgamma` (what torch's CPU kernel calls; ln |Γ(x)|, +inf at the poles).
+fn lgamma_f64(x: f64) -> f64 {
+    // SAFETY: a pure libm function of one double (it writes the global `signgam`, which
+    // nothing here reads)
+    unsafe { lgamma(x) }
+}
+
+/// ψ(x), as ATen's `calc_digamma`: ψ(0) = -inf with the sign of zero flipped as torch
+/// (ψ(±0) = ∓inf), NaN at the negative integers, reflection below 0, the recurrence up to
+/// 10 and the asymptotic series there.
+pub fn digamma_f64(mut x: f64) -> f64 {
+    const PSI_10: f64 = 2.251_752_589_066_721_1;
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            f64::INFINITY
+        } else {
+            f64::NEG_INFINITY
+        };
+    }
+    if x < 0.0 {
+        if x == x.trunc() {
+            return f64::NAN;
+        }
+        // ψ(1 - x) - ψ(x) = π / tan(π x)
+        let q = x - x.floor();
+        return digamma_f64(1.0 - x) - std::f64::consts::PI / (std::f64::consts::PI * q).tan();
+    }
+    let mut result = 0.0;
+    while x < 10.0 {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    if x == 10.0 {
+        return result + PSI_10;
+    }
+    // the asymptotic series (Bernoulli coefficients, as Cephes' psi)
+    const A: [f64; 7] = [
+        8.333_333_333_333_333e-2,
+        -2.109_279_609_279_609_3e-2,
+        7.575_757_575_757_576e-3,
+        -4.166_666_666_666_667e-3,
+        3.968_253_968_253_968_4e-3,
+        -8.333_333_333_333_333e-3,
+        8.333_333_333_333_333e-2,
+    ];
+    let y = if x < 1.0e17 {
+        let z = 1.0 / (x * x);
+        z * A.iter().fold(0.0, |acc, &c| acc * z + c)
+    } else {
+        0.0
+    };
+    result + x.ln() - 0.5 / x - y
+}
+
+/// ψ'(x), as ATen's `calc_trigamma`: reflection below 1/2, the recurrence up to 6, then the
+/// asymptotic series.
+pub fn trigamma_f64(mut x: f64) -> f64 {
+    let mut sign = 1.0;
+    let mut result = 0.0;
+    if x < 0.5 {
+        sign = -1.0;
+        let s = (std::f64::consts::PI * x).sin();
+        result -= std::f64::consts::PI * std::f64::consts::PI / (s * s);
+        x = 1.0 - x;
+    }
+    for _ in 0..6 {
+        result += 1.0 / (x * x);
+        x += 1.0;
+    }
+    let ixx = 1.0 / (x * x);
+    result +=
+        (1.0 + 1.0 / (2.0 * x) + ixx * (1.0 / 6.0 - ixx * (1.0 / 30.0 - ixx * (1.0 / 42.0)))) / x;
+    sign * result
 }
 
 /// libm's `erf` (what torch's CPU kernel calls per element).
@@ -96,6 +172,12 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Sinh => map1(s, l, |v: T| v.sinh()),
         Cosh => map1(s, l, |v: T| v.cosh()),
         Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
+        Asinh => map1(s, l, |v: T| v.asinh()),
+        Acosh => map1(s, l, |v: T| v.acosh()),
+        Atanh => map1(s, l, |v: T| v.atanh()),
+        Lgamma => map1(s, l, |v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
+        Digamma => map1(s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
+        Trigamma => map1(s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
         Square => map1(s, l, |v: T| v * v),
         PowScalar(p) if p == 2.0 => map1(s, l, |v: T| v * v),
         PowScalar(p) => {

@@ -396,3 +396,290 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
     take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order)
 }
+
+/// The flat offsets, into a contiguous tensor of `shape`, of every position of `index`
+/// (its other coordinates as they are, `dim`'s from the index value): what scatter writes.
+/// Checks PyTorch's shape rules against `self_shape` and `src_shape` and every index value.
+fn scatter_offsets(
+    op: &str,
+    shape: &[usize],
+    dim: usize,
+    index: &Tensor,
+    src_shape: Option<&[usize]>,
+) -> Result<Tensor> {
+    ensure!(
+        matches!(index.dtype(), DType::Int64 | DType::Int32),
+        Runtime,
+        "{}(): Expected dtype int32/int64 for index",
+        op
+    );
+    let ishape = index.shape();
+    ensure!(
+        ishape.len() == shape.len().max(1) || (shape.is_empty() && ishape.len() <= 1),
+        Runtime,
+        "Index tensor must have the same number of dimensions as self tensor"
+    );
+    let too_big = (0..ishape.len().min(shape.len())).any(|d| d != dim && ishape[d] > shape[d])
+        || src_shape.is_some_and(|s| (0..ishape.len().min(s.len())).any(|d| ishape[d] > s[d]));
+    if too_big {
+        let src = src_shape
+            .map(|s| {
+                format!(
+                    " and to be no larger size than src {}",
+                    crate::shape::fmt_list(s)
+                )
+            })
+            .unwrap_or_default();
+        bail!(
+            Runtime,
+            "Expected index {} to be no larger than self {} apart from dimension {}{}",
+            crate::shape::fmt_list(&ishape),
+            crate::shape::fmt_list(shape),
+            dim,
+            src
+        );
+    }
+    let idx = index.to_i64_vec()?;
+    let size = shape.get(dim).copied().unwrap_or(1) as i64;
+    if let Some(&bad) = idx.iter().find(|&&v| v < 0 || v >= size) {
+        bail!(
+            Runtime,
+            "index {} is out of bounds for dimension {} with size {}",
+            bad,
+            dim,
+            size
+        );
+    }
+    let cs = contiguous_strides(shape);
+    let ics = contiguous_strides(&ishape);
+    let offsets: Vec<usize> = idx
+        .iter()
+        .enumerate()
+        .map(|(p, &v)| {
+            (0..shape.len())
+                .map(|d| {
+                    if d == dim {
+                        v as usize * cs[d]
+                    } else {
+                        (p / ics[d]) % ishape[d] * cs[d]
+                    }
+                })
+                .sum()
+        })
+        .collect();
+    backend::offsets_tensor(&offsets, index.device())
+}
+
+/// The elements of `src` at the positions of an index of shape `ishape` (src may be larger).
+fn src_positions(ishape: &[usize], sshape: &[usize], device: crate::Device) -> Result<Tensor> {
+    let (ics, scs) = (contiguous_strides(ishape), contiguous_strides(sshape));
+    let n: usize = ishape.iter().product();
+    let offsets: Vec<usize> = (0..n)
+        .map(|p| {
+            (0..ishape.len())
+                .map(|d| (p / ics[d]) % ishape[d] * scs[d])
+                .sum()
+        })
+        .collect();
+    backend::offsets_tensor(&offsets, device)
+}
+
+/// `scatter_add(self, dim, index, src)`: `self` with `src[p]` added at each index position
+/// (ScatterAddBackward0: self's gradient passes; src's is the gradient gathered at index).
+pub fn scatter_add(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    scatter_src(x, dim, index, src, true)
+}
+
+/// `scatter(self, dim, index, src)` (ScatterBackward0: self's gradient with the written
+/// places zeroed; src's gathered at index).
+pub fn scatter(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    scatter_src(x, dim, index, src, false)
+}
+
+fn scatter_src(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) -> Result<Tensor> {
+    let op = if add { "scatter_add" } else { "scatter" };
+    ensure!(
+        x.dtype() == src.dtype(),
+        Runtime,
+        "scatter(): Expected self.dtype to be equal to src.dtype"
+    );
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let sshape = src.shape();
+    let offs = scatter_offsets(op, &shape, d, index, Some(&sshape))?;
+    let ishape = index.shape();
+    let src_vals = if sshape == ishape {
+        src.clone()
+    } else {
+        backend::take(
+            src,
+            &src_positions(&ishape, &sshape, src.device())?,
+            &ishape,
+        )?
+    };
+    let out = backend::put(x, &offs, &src_vals, add)?;
+    let (idx, sd) = (index.clone(), src.device());
+    record(
+        if add {
+            "ScatterAddBackward0"
+        } else {
+            "ScatterBackward0"
+        },
+        &[x, src],
+        &[&out],
+        &[],
+        move |_, g, n| {
+            let gx = if !n[0] {
+                None
+            } else if add {
+                Some(g[0].clone())
+            } else {
+                Some(scatter_value(&g[0], dim, &idx, crate::Scalar::Int(0))?)
+            };
+            let gs = if n[1] {
+                let got = gather(&g[0], dim, &idx)?;
+                Some(if sshape == ishape {
+                    got
+                } else {
+                    put_add(&got, &src_positions(&ishape, &sshape, sd)?, &sshape)?
+                })
+            } else {
+                None
+            };
+            Ok(vec![gx, gs])
+        },
+    )?;
+    Ok(out)
+}
+
+/// `scatter(self, dim, index, src, reduce="add")`, PyTorch's deprecated form: the values of
+/// scatter_add, with no derivative (as PyTorch: backward raises).
+pub fn scatter_reduce_legacy(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+    let out = {
+        let _no_grad = crate::autograd::GradModeGuard::new(false);
+        scatter_add(x, dim, index, src)?
+    };
+    record("NotImplemented", &[x, src], &[&out], &[], |_, _, _| {
+        bail!(Runtime, "derivative for aten::scatter is not implemented")
+    })?;
+    Ok(out)
+}
+
+/// `scatter(self, dim, index, value)` for a number (ScatterBackward1).
+pub fn scatter_value(x: &Tensor, dim: i64, index: &Tensor, value: crate::Scalar) -> Result<Tensor> {
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let offs = scatter_offsets("scatter", &shape, d, index, None)?;
+    let vals = crate::tensor::full_on(&[offs.numel()], value, x.dtype(), x.device())?;
+    let out = backend::put(x, &offs, &vals, false)?;
+    let idx = index.clone();
+    record("ScatterBackward1", &[x], &[&out], &[], move |_, g, _| {
+        Ok(vec![Some(scatter_value(
+            &g[0],
+            dim,
+            &idx,
+            crate::Scalar::Int(0),
+        )?)])
+    })?;
+    Ok(out)
+}
+
+/// `index_add(self, dim, index, source, alpha)`: `alpha * source[.., i, ..]` added at
+/// `self[.., index[i], ..]` (IndexAddBackward0: self's gradient passes; source's is
+/// `alpha * grad.index_select(dim, index)`).
+pub fn index_add(
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    source: &Tensor,
+    alpha: crate::Scalar,
+) -> Result<Tensor> {
+    ensure!(
+        index.dim() <= 1,
+        Index,
+        "index_add_(): Index is supposed to be a vector"
+    );
+    ensure!(
+        matches!(index.dtype(), DType::Int64 | DType::Int32),
+        Runtime,
+        "index_add_(): Expected dtype int32/int64 for index"
+    );
+    ensure!(
+        x.dtype() == source.dtype(),
+        Runtime,
+        "index_add_(): self ({}) and source ({}) must have the same scalar type",
+        x.dtype().c_name(),
+        source.dtype().c_name()
+    );
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let sshape = source.shape();
+    let idx = index.to_i64_vec()?;
+    let n = idx.len();
+    let src_dim = if sshape.is_empty() {
+        1
+    } else {
+        sshape[d.min(sshape.len() - 1)]
+    };
+    ensure!(n == src_dim, Runtime, "index_add_(): Number of indices ({}) should be equal to source.size(dim): ({}), for dim: {}", n, src_dim, d);
+    let same_rest =
+        sshape.len() == shape.len() && (0..shape.len()).all(|k| k == d || sshape[k] == shape[k]);
+    ensure!(same_rest || shape.is_empty(), Runtime, "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = {} source.shape = {}",
+        crate::shape::fmt_list(&shape), crate::shape::fmt_list(&sshape));
+    let size = shape.get(d).copied().unwrap_or(1) as i64;
+    ensure!(
+        idx.iter().all(|&i| i >= -size && i < size),
+        Index,
+        "index out of range in self"
+    );
+    let cs = contiguous_strides(&shape);
+    let scs = contiguous_strides(&sshape);
+    let total: usize = sshape.iter().product();
+    let offsets: Vec<usize> = (0..total)
+        .map(|p| {
+            (0..shape.len())
+                .map(|k| {
+                    let c = (p / scs[k]) % sshape[k];
+                    if k == d {
+                        ((idx[c] + size) % size.max(1)) as usize * cs[k]
+                    } else {
+                        c * cs[k]
+                    }
+                })
+                .sum()
+        })
+        .collect();
+    let offs = backend::offsets_tensor(&offsets, x.device())?;
+    let scaled = if alpha.as_f64() == 1.0 {
+        source.detach()
+    } else {
+        super::binary_raw(
+            &source.detach(),
+            &Tensor::wrapped_scalar(alpha),
+            super::BinOp::Mul,
+        )?
+    };
+    let out = backend::put(x, &offs, &scaled, true)?;
+    let index_c = index.clone();
+    record(
+        "IndexAddBackward0",
+        &[x, source],
+        &[&out],
+        &[],
+        move |_, g, n| {
+            let gx = if n[0] { Some(g[0].clone()) } else { None };
+            let gs = if n[1] {
+                let sel = index_select(&g[0], dim, &index_c)?;
+                Some(if alpha.as_f64() == 1.0 {
+                    sel
+                } else {
+                    super::mul(&sel, &Tensor::wrapped_scalar(alpha))?
+                })
+            } else {
+                None
+            };
+            Ok(vec![gx, gs])
+        },
+    )?;
+    Ok(out)
+}

@@ -619,3 +619,111 @@ pub fn chunk(x: &Tensor, chunks: i64, dim: i64) -> Result<Vec<Tensor>> {
     }
     split(x, n.div_ceil(chunks as usize), dim)
 }
+
+/// `tril(k)` / `triu(k)` (`upper`) of the last two dims: elements with `j - i <= k` (tril)
+/// or `j - i >= k` (triu) kept, the rest zero (TrilBackward0 / TriuBackward0: the same mask
+/// applied to the gradient).
+pub fn tril(x: &Tensor, k: i64, upper: bool) -> Result<Tensor> {
+    let name = if upper { "triu" } else { "tril" };
+    ensure!(
+        x.dim() >= 2,
+        Runtime,
+        "{}: input tensor must have at least 2 dimensions",
+        name
+    );
+    let shape = x.shape();
+    let (r, c) = (shape[shape.len() - 2], shape[shape.len() - 1]);
+    let keep: Vec<bool> = (0..r * c)
+        .map(|f| {
+            let d = (f % c) as i64 - (f / c) as i64;
+            if upper {
+                d >= k
+            } else {
+                d <= k
+            }
+        })
+        .collect();
+    let mut mask = Tensor::from_vec(keep, &[r, c])?;
+    if x.device() != crate::Device::Cpu {
+        mask = crate::backend::to_device(&mask, x.device())?;
+    }
+    let zero = crate::tensor::full_on(&[], crate::Scalar::Int(0), x.dtype(), x.device())?;
+    let out = crate::backend::where_cond(
+        &mask,
+        &mask.layout().broadcast_to(&shape)?,
+        x,
+        &x.layout(),
+        &zero,
+        &zero.layout().broadcast_to(&shape)?,
+    )?;
+    record(
+        if upper {
+            "TriuBackward0"
+        } else {
+            "TrilBackward0"
+        },
+        &[x],
+        &[&out],
+        &[],
+        move |_, g, _| Ok(vec![Some(tril(&g[0], k, upper)?)]),
+    )?;
+    Ok(out)
+}
+
+/// `roll(shifts, dims)`: elements shifted along `dims` with wrap-around (RollBackward0: the
+/// gradient rolled back); without dims, the flattened tensor is rolled and viewed back.
+pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
+    ensure!(!shifts.is_empty(), Runtime, "`shifts` required");
+    if dims.is_empty() {
+        ensure!(
+            shifts.len() == 1,
+            Runtime,
+            "shifts and dimensions must align. shifts: {}, dims:0",
+            shifts.len()
+        );
+        let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+        let flat = super::reshape(x, &[-1])?;
+        return super::reshape(&roll(&flat, shifts, &[0])?, &shape);
+    }
+    ensure!(
+        shifts.len() == dims.len(),
+        Runtime,
+        "shifts and dimensions must align. shifts: {}, dims:{}",
+        shifts.len(),
+        dims.len()
+    );
+    let l = x.layout();
+    let nd = l.ndim().max(1);
+    let mut shift_of = vec![0i64; l.ndim()];
+    for (&s, &d) in shifts.iter().zip(dims) {
+        let d = wrap_dim(d, nd)?;
+        if l.ndim() > 0 {
+            shift_of[d] += s;
+        }
+    }
+    let n = l.numel();
+    let cs = crate::shape::contiguous_strides(&l.shape);
+    // out[i] = x[i - shift] along each rolled dim
+    let src_offsets: Vec<usize> = (0..n)
+        .map(|flat| {
+            (0..l.ndim())
+                .map(|k| {
+                    let size = l.shape[k] as i64;
+                    let i = ((flat / cs[k]) % l.shape[k]) as i64;
+                    ((i - shift_of[k]).rem_euclid(size.max(1)) as usize) * cs[k]
+                })
+                .sum()
+        })
+        .collect();
+    let out = crate::backend::take(
+        x,
+        &crate::backend::offsets_tensor(&src_offsets, x.device())?,
+        &l.shape,
+    )?;
+    let back: Vec<i64> = shifts.iter().map(|s| -s).collect();
+    let dims_v = dims.to_vec();
+    record("RollBackward0", &[x], &[&out], &[], move |_, g, _| {
+        Ok(vec![Some(roll(&g[0], &back, &dims_v)?)])
+    })?;
+    Ok(out)
+}

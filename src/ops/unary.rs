@@ -506,6 +506,15 @@ pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
         "acos" => { let out = float_op(x, UnaryOp::Acos)?; record_ew("AcosBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(neg(&mul(&g[0], &rsqrt(&super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
         "sinh" => { let out = float_op(x, UnaryOp::Sinh)?; record_ew("SinhBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "cosh")?)?)]))?; Ok(out) }
         "cosh" => { let out = float_op(x, UnaryOp::Cosh)?; record_ew("CoshBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "sinh")?)?)]))?; Ok(out) }
+        // d asinh = g / sqrt(x² + 1); d acosh = g / sqrt(x² - 1) (as torch: (x-1)·(x+1));
+        // d atanh = g / (1 - x²)
+        "asinh" => { let out = float_op(x, UnaryOp::Asinh)?; record_ew("AsinhBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&add(&mul(&v, &v)?, &sc(1.0))?)?)?)]) })?; Ok(out) }
+        "acosh" => { let out = float_op(x, UnaryOp::Acosh)?; record_ew("AcoshBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(mul(&g[0], &rsqrt(&mul(&add(&v, &sc(-1.0))?, &add(&v, &sc(1.0))?)?)?)?)]) })?; Ok(out) }
+        "atanh" => { let out = float_op(x, UnaryOp::Atanh)?; record_ew("AtanhBackward0", x, &out, &[Save::In(x)], |s, g, _| { let v = s.get(0)?; Ok(vec![Some(div(&g[0], &super::rsub(&mul(&v, &v)?, &sc(1.0))?)?)]) })?; Ok(out) }
+        // d lgamma = g · ψ(x); d ψ = g · ψ'(x); ψ' is not differentiated further here
+        "lgamma" => { let out = float_op(x, UnaryOp::Lgamma)?; record_ew("LgammaBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "digamma")?)?)]))?; Ok(out) }
+        "digamma" => { let out = float_op(x, UnaryOp::Digamma)?; record_ew("DigammaBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "trigamma")?)?)]))?; Ok(out) }
+        "trigamma" => { let out = float_op(x, UnaryOp::Trigamma)?; record_ew("PolygammaBackward0", x, &out, &[], |_, _, _| bail!(NotImplemented, "the derivative of polygamma(1, x) is not implemented"))?; Ok(out) }
         "square" => pow_scalar(x, Scalar::Int(2)),
         _ => bail!(NotImplemented, "unary op {} is not implemented", kind),
     }

@@ -278,6 +278,16 @@ unary_methods! {
     tan => |t| ops::unary_extra(t, "tan"),
     #[doc = "The arctangent of the elements."]
     atan => |t| ops::unary_extra(t, "atan"),
+    #[doc = "The inverse hyperbolic sine of the elements."]
+    asinh => |t| ops::unary_extra(t, "asinh"),
+    #[doc = "The inverse hyperbolic cosine of the elements (NaN below 1)."]
+    acosh => |t| ops::unary_extra(t, "acosh"),
+    #[doc = "The inverse hyperbolic tangent of the elements (±inf at ±1, NaN beyond)."]
+    atanh => |t| ops::unary_extra(t, "atanh"),
+    #[doc = "``ln |Γ(x)|`` of the elements."]
+    lgamma => |t| ops::unary_extra(t, "lgamma"),
+    #[doc = "The digamma function ``ψ(x) = d/dx ln Γ(x)`` of the elements."]
+    digamma => |t| ops::unary_extra(t, "digamma"),
     #[doc = "The arcsine of the elements."]
     asin => |t| ops::unary_extra(t, "asin"),
     #[doc = "The arccosine of the elements."]
@@ -1123,6 +1133,138 @@ impl PyTensor {
     fn gather(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::gather(&self.t, dim, &index.t)?)
     }
+    /// ``self`` with ``src`` added at the positions ``index`` names along ``dim``.
+    fn scatter_add(
+        &self,
+        py: Python<'_>,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        src: PyRef<'_, PyTensor>,
+    ) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::scatter_add(&self.t, dim, &index.t, &src.t)?)
+    }
+    /// In-place version of ``scatter_add``.
+    fn scatter_add_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: PyRef<'py, PyTensor>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let (i, s) = (index.t.clone(), src.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::scatter_add(inp, dim, &i, &s))?;
+        Ok(slf.clone())
+    }
+    /// ``self`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
+    /// ``index`` names along ``dim``; ``reduce="add"`` adds instead.
+    #[pyo3(signature = (dim, index, src=None, value=None, *, reduce=None))]
+    fn scatter(
+        &self,
+        py: Python<'_>,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        src: Option<&Bound<'_, PyAny>>,
+        value: Option<&Bound<'_, PyAny>>,
+        reduce: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let (what, add) = scatter_args(src, value, reduce)?;
+        wrap(py, scatter_apply(&self.t, dim, &index.t, &what, add)?)
+    }
+    /// In-place version of ``scatter``.
+    #[pyo3(signature = (dim, index, src=None, value=None, *, reduce=None))]
+    fn scatter_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: Option<&Bound<'py, PyAny>>,
+        value: Option<&Bound<'py, PyAny>>,
+        reduce: Option<&str>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let (what, add) = scatter_args(src, value, reduce)?;
+        let i = index.t.clone();
+        ops::inplace(&slf.get().t, |inp| scatter_apply(inp, dim, &i, &what, add))?;
+        Ok(slf.clone())
+    }
+    /// ``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``.
+    #[pyo3(signature = (dim, index, source, *, alpha=None))]
+    fn index_add(
+        &self,
+        py: Python<'_>,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        source: PyRef<'_, PyTensor>,
+        alpha: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let a = alpha
+            .map(|a| {
+                py_scalar(a)
+                    .ok_or_else(|| PyTypeError::new_err("index_add(): alpha must be a number"))
+            })
+            .transpose()?
+            .unwrap_or(Scalar::Int(1));
+        wrap(py, ops::index_add(&self.t, dim, &index.t, &source.t, a)?)
+    }
+    /// In-place version of ``index_add``.
+    #[pyo3(signature = (dim, index, source, *, alpha=None))]
+    fn index_add_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        source: PyRef<'py, PyTensor>,
+        alpha: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let a = alpha
+            .map(|a| {
+                py_scalar(a)
+                    .ok_or_else(|| PyTypeError::new_err("index_add_(): alpha must be a number"))
+            })
+            .transpose()?
+            .unwrap_or(Scalar::Int(1));
+        let (i, s) = (index.t.clone(), source.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::index_add(inp, dim, &i, &s, a))?;
+        Ok(slf.clone())
+    }
+    /// The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero.
+    #[pyo3(signature = (diagonal=0))]
+    fn tril(&self, py: Python<'_>, diagonal: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::tril(&self.t, diagonal, false)?)
+    }
+    /// The upper triangle of the last two dims (``j - i >= diagonal``), the rest zero.
+    #[pyo3(signature = (diagonal=0))]
+    fn triu(&self, py: Python<'_>, diagonal: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::tril(&self.t, diagonal, true)?)
+    }
+    /// In-place version of ``tril``.
+    #[pyo3(signature = (diagonal=0))]
+    fn tril_<'py>(slf: &Bound<'py, Self>, diagonal: i64) -> PyResult<Bound<'py, Self>> {
+        ops::inplace(&slf.get().t, |inp| ops::tril(inp, diagonal, false))?;
+        Ok(slf.clone())
+    }
+    /// In-place version of ``triu``.
+    #[pyo3(signature = (diagonal=0))]
+    fn triu_<'py>(slf: &Bound<'py, Self>, diagonal: i64) -> PyResult<Bound<'py, Self>> {
+        ops::inplace(&slf.get().t, |inp| ops::tril(inp, diagonal, true))?;
+        Ok(slf.clone())
+    }
+    /// Shift the elements along ``dims`` by ``shifts``, wrapping around (the flattened
+    /// tensor without ``dims``).
+    #[pyo3(signature = (shifts, dims=None))]
+    fn roll(
+        &self,
+        py: Python<'_>,
+        shifts: &Bound<'_, PyAny>,
+        dims: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let ints = |o: &Bound<'_, PyAny>| -> PyResult<Vec<i64>> {
+            o.extract::<i64>()
+                .map(|v| vec![v])
+                .or_else(|_| o.extract::<Vec<i64>>())
+        };
+        let d = match dims {
+            Some(d) if !d.is_none() => ints(d)?,
+            _ => vec![],
+        };
+        wrap(py, ops::roll(&self.t, &ints(shifts)?, &d)?)
+    }
     /// The entries at ``index`` (a 1-d int64 tensor) along ``dim``.
     fn index_select(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
         wrap(py, ops::index_select(&self.t, dim, &index.t)?)
@@ -1607,5 +1749,65 @@ impl PyTensor {
     fn baddbmm_<'py>(slf: &Bound<'py, Self>, batch1: &Bound<'py, PyAny>, batch2: &Bound<'py, PyAny>, beta: Option<&Bound<'py, PyAny>>, alpha: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         slf.get().beta_alpha(slf.py(), "baddbmm", ("batch1", "batch2"), batch1, batch2, beta, alpha, None, true)?;
         Ok(slf.clone())
+    }
+}
+
+/// What `scatter` writes: a tensor, or a number.
+enum ScatterSrc {
+    Tensor(Tensor),
+    Value(Scalar),
+}
+
+/// `scatter(dim, index, src | value, reduce=)`'s arguments: a tensor `src`, or a number
+/// (given as `src` positionally or as `value`); `reduce="add"` is scatter_add, as PyTorch's
+/// deprecated form.
+fn scatter_args(
+    src: Option<&Bound<'_, PyAny>>,
+    value: Option<&Bound<'_, PyAny>>,
+    reduce: Option<&str>,
+) -> PyResult<(ScatterSrc, bool)> {
+    let what = match (src, value) {
+        (Some(s), None) | (None, Some(s)) => s,
+        _ => return Err(PyTypeError::new_err("scatter() received an invalid combination of arguments - expected (int dim, Tensor index, Tensor src) or (int dim, Tensor index, Number value)")),
+    };
+    let add = match reduce {
+        None => false,
+        Some("add") => true,
+        Some("multiply") => {
+            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+                "scatter(reduce=\"multiply\") is not supported by ferrograd",
+            ))
+        }
+        Some(r) => {
+            return Err(PyRuntimeError::new_err(format!(
+                "reduce argument must be either add or multiply. Got {r}"
+            )))
+        }
+    };
+    if let Ok(t) = what.cast::<PyTensor>() {
+        return Ok((ScatterSrc::Tensor(t.get().t.clone()), add));
+    }
+    let v = py_scalar(what)
+        .ok_or_else(|| PyTypeError::new_err("scatter(): src must be a Tensor or a number"))?;
+    Ok((ScatterSrc::Value(v), add))
+}
+
+fn scatter_apply(
+    t: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &ScatterSrc,
+    add: bool,
+) -> CoreResult<Tensor> {
+    match (src, add) {
+        (ScatterSrc::Tensor(s), true) => ops::scatter_reduce_legacy(t, dim, index, s),
+        (ScatterSrc::Tensor(s), false) => ops::scatter(t, dim, index, s),
+        (ScatterSrc::Value(v), true) => ops::scatter_reduce_legacy(
+            t,
+            dim,
+            index,
+            &crate::tensor::full_on(&index.shape(), *v, t.dtype(), t.device())?,
+        ),
+        (ScatterSrc::Value(v), false) => ops::scatter_value(t, dim, index, *v),
     }
 }
