@@ -544,6 +544,15 @@ pub fn copy_from(dst: &Tensor, src: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// For every element of a contiguous tensor of `shape` (row-major order), the flat offset
+/// of the element whose index along each dim `k` is `src(k, i)` (flip and roll gather
+/// through these).
+fn remapped_offsets(shape: &[usize], src: impl Fn(usize, usize) -> usize) -> Vec<usize> {
+    let cs = crate::shape::contiguous_strides(shape);
+    let n: usize = shape.iter().product();
+    (0..n).map(|flat| (0..shape.len()).map(|k| src(k, (flat / cs[k]) % shape[k]) * cs[k]).sum()).collect()
+}
+
 /// `flip(dims)`: a reversed copy along `dims` (FlipBackward0).
 pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let l = x.layout();
@@ -552,18 +561,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         ds.push(wrap_dim(d, l.ndim())?);
     }
     // gather in the order that walks the flipped dims backwards
-    let n = l.numel();
-    let cs = crate::shape::contiguous_strides(&l.shape);
-    let src_offsets: Vec<usize> = (0..n)
-        .map(|flat| {
-            (0..l.ndim())
-                .map(|k| {
-                    let i = (flat / cs[k]) % l.shape[k];
-                    (if ds.contains(&k) { l.shape[k] - 1 - i } else { i }) * cs[k]
-                })
-                .sum()
-        })
-        .collect();
+    let src_offsets = remapped_offsets(&l.shape, |k, i| if ds.contains(&k) { l.shape[k] - 1 - i } else { i });
     let out = crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?;
     // laid out like x, as torch's flip (a TensorIterator over x)
     let out = crate::backend::relayout_like(&out, &l)?;
@@ -701,20 +699,8 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
             shift_of[d] += s;
         }
     }
-    let n = l.numel();
-    let cs = crate::shape::contiguous_strides(&l.shape);
     // out[i] = x[i - shift] along each rolled dim
-    let src_offsets: Vec<usize> = (0..n)
-        .map(|flat| {
-            (0..l.ndim())
-                .map(|k| {
-                    let size = l.shape[k] as i64;
-                    let i = ((flat / cs[k]) % l.shape[k]) as i64;
-                    ((i - shift_of[k]).rem_euclid(size.max(1)) as usize) * cs[k]
-                })
-                .sum()
-        })
-        .collect();
+    let src_offsets = remapped_offsets(&l.shape, |k, i| (i as i64 - shift_of[k]).rem_euclid(l.shape[k].max(1) as i64) as usize);
     let out = crate::backend::take(
         x,
         &crate::backend::offsets_tensor(&src_offsets, x.device())?,
