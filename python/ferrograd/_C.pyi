@@ -488,6 +488,14 @@ class Tensor:
         """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
         """In-place version of ``index_add``."""
+    def diagonal(self, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
+        """The diagonal ``offset`` of dims ``dim1``, ``dim2`` as the last dim of a view."""
+    def diag_embed(self, offset: _int = 0, dim1: _int = -2, dim2: _int = -1) -> Tensor:
+        """Zeros with the last dim on the diagonal ``offset`` of two new dims ``dim1``, ``dim2``."""
+    def diag(self, diagonal: _int = 0) -> Tensor:
+        """A vector onto the diagonal of a square matrix, or a matrix's diagonal (a copy)."""
+    def trace(self) -> Tensor:
+        """The sum of a matrix's diagonal."""
     def tril(self, diagonal: _int = 0) -> Tensor:
         """The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero."""
     def triu(self, diagonal: _int = 0) -> Tensor:

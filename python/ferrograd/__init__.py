@@ -302,7 +302,7 @@ for _name in (
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
-    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add"
+    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name

@@ -505,6 +505,14 @@ def scatter(input: Tensor, dim: _int, index: Tensor, src: Optional[Union[Tensor,
     ``index`` names along ``dim``; ``reduce="add"`` adds instead."""
 def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
     """``input`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
+def diagonal(input: Tensor, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
+    """The diagonal ``offset`` of dims ``dim1``, ``dim2`` as the last dim of a view."""
+def diag_embed(input: Tensor, offset: _int = 0, dim1: _int = -2, dim2: _int = -1) -> Tensor:
+    """Zeros with the last dim on the diagonal ``offset`` of two new dims ``dim1``, ``dim2``."""
+def diag(input: Tensor, diagonal: _int = 0) -> Tensor:
+    """A vector onto the diagonal of a square matrix, or a matrix's diagonal (a copy)."""
+def trace(input: Tensor) -> Tensor:
+    """The sum of a matrix's diagonal."""
 def tril(input: Tensor, diagonal: _int = 0) -> Tensor:
     """The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero."""
 def triu(input: Tensor, diagonal: _int = 0) -> Tensor:

@@ -713,3 +713,97 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     })?;
     Ok(out)
 }
+
+/// The layout of the diagonal `offset` of dims `d1`, `d2` of `l`: the other dims in order,
+/// then the diagonal (stride `s1 + s2`); empty when the offset runs past the matrix.
+fn diagonal_layout(l: &Layout, offset: i64, d1: usize, d2: usize) -> Layout {
+    let (n1, n2) = (l.shape[d1] as i64, l.shape[d2] as i64);
+    let (len, start) = if offset >= 0 {
+        ((n2 - offset).min(n1).max(0), offset as usize * l.strides[d2])
+    } else {
+        ((n1 + offset).min(n2).max(0), (-offset) as usize * l.strides[d1])
+    };
+    let mut shape: Dims = Dims::new();
+    let mut strides: Dims = Dims::new();
+    for k in (0..l.ndim()).filter(|&k| k != d1 && k != d2) {
+        shape.push(l.shape[k]);
+        strides.push(l.strides[k]);
+    }
+    shape.push(len as usize);
+    strides.push(l.strides[d1] + l.strides[d2]);
+    Layout { shape, strides, offset: l.offset + if len > 0 { start } else { 0 } }
+}
+
+fn diagonal_dims(x: &Tensor, dim1: i64, dim2: i64) -> Result<(usize, usize)> {
+    let nd = x.dim();
+    let (d1, d2) = (wrap_dim(dim1, nd)?, wrap_dim(dim2, nd)?);
+    ensure!(d1 != d2, Runtime, "diagonal dimensions cannot be identical {}, {}", dim1, dim2);
+    Ok((d1, d2))
+}
+
+/// `diagonal(offset, dim1, dim2)`: a view of the diagonal, last (DiagonalBackward0: the
+/// gradient written onto the diagonal of zeros).
+pub fn diagonal(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    let (d1, d2) = diagonal_dims(x, dim1, dim2)?;
+    let l = x.layout();
+    let nl = diagonal_layout(&l, offset, d1, d2);
+    let rel = diagonal_layout(&Layout::contiguous(&l.shape), offset, d1, d2);
+    view_with_scatter(x, "DiagonalBackward0", nl, rel)
+}
+
+/// `diag_embed(offset, dim1, dim2)`: zeros with `x`'s last dim on the diagonal `offset` of two
+/// new dims `dim1`, `dim2` of the result (DiagEmbedBackward0: the gradient's diagonal).
+pub fn diag_embed(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor> {
+    let xs = x.shape();
+    let nd = xs.len() + 1;
+    let (d1, d2) = (wrap_dim(dim1, nd)?, wrap_dim(dim2, nd)?);
+    ensure!(d1 != d2, Runtime, "diagonal dimensions cannot be identical {}, {}", dim1, dim2);
+    let n = xs.last().copied().unwrap_or(1) + offset.unsigned_abs() as usize;
+    let mut rest = xs[..xs.len().saturating_sub(1)].iter().copied();
+    let shape: Vec<usize> = (0..nd).map(|k| if k == d1 || k == d2 { n } else { rest.next().unwrap_or(1) }).collect();
+    let diag = diagonal_layout(&Layout::contiguous(&shape), offset, d1, d2);
+    let offsets = crate::backend::offsets_tensor(&super::storage_offsets(&diag), x.device())?;
+    let zeros = crate::tensor::zeros_on(&shape, x.dtype(), x.device())?;
+    let out = crate::backend::put(&zeros, &offsets, &super::contiguous(&x.detach())?, false)?;
+    record("DiagEmbedBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(diagonal(&g[0], offset, dim1, dim2)?)]))?;
+    Ok(out)
+}
+
+/// `diag(x, diagonal)`: a vector onto the diagonal of a square matrix (diag_embed), or a
+/// matrix's diagonal as a copy (DiagonalBackward0_copy, as PyTorch's `diagonal_copy`).
+pub fn diag(x: &Tensor, offset: i64) -> Result<Tensor> {
+    match x.dim() {
+        1 => diag_embed(x, offset, 0, 1),
+        2 => {
+            let l = x.layout();
+            let rel = diagonal_layout(&Layout::contiguous(&l.shape), offset, 0, 1);
+            let offs = crate::backend::offsets_tensor(&super::storage_offsets(&rel), x.device())?;
+            let out = crate::backend::take(x, &offs, &rel.shape)?;
+            let shape = l.shape.to_vec();
+            record("DiagonalBackward0_copy", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(super::put_add(&super::contiguous(&g[0])?, &offs, &shape)?)]))?;
+            Ok(out)
+        }
+        d => bail!(Runtime, "diag(): Supports 1D or 2D tensors. Got {}D", d),
+    }
+}
+
+/// `trace(x)`: the sum of a matrix's diagonal (TraceBackward0: the gradient on the diagonal
+/// of zeros).
+pub fn trace(x: &Tensor) -> Result<Tensor> {
+    ensure!(x.dim() == 2, Runtime, "trace: expected a matrix, but got tensor with dim {}", x.dim());
+    let out = {
+        let _no_grad = crate::autograd::GradModeGuard::new(false);
+        super::sum(&diagonal(x, 0, 0, 1)?, None)?
+    };
+    let shape = x.shape().to_vec();
+    record("TraceBackward0", &[x], &[&out], &[], move |_, g, _| {
+        let (r, c) = (shape[0], shape[1]);
+        let eye: Vec<f64> = (0..r * c).map(|f| if f / c == f % c { 1.0 } else { 0.0 }).collect();
+        let mut eye = super::to_dtype(&Tensor::from_vec(eye, &[r, c])?, g[0].dtype())?;
+        if g[0].device() != crate::Device::Cpu {
+            eye = crate::backend::to_device(&eye, g[0].device())?;
+        }
+        Ok(vec![Some(super::mul(&eye, &g[0])?)])
+    })?;
+    Ok(out)
+}

@@ -1223,6 +1223,25 @@ impl PyTensor {
         ops::inplace(&slf.get().t, |inp| ops::index_add(inp, dim, &i, &s, a))?;
         Ok(slf.clone())
     }
+    /// The diagonal ``offset`` of dims ``dim1``, ``dim2`` as the last dim of a view.
+    #[pyo3(signature = (offset=0, dim1=0, dim2=1))]
+    fn diagonal(&self, py: Python<'_>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::diagonal(&self.t, offset, dim1, dim2)?)
+    }
+    /// Zeros with the last dim on the diagonal ``offset`` of two new dims ``dim1``, ``dim2``.
+    #[pyo3(signature = (offset=0, dim1=-2, dim2=-1), text_signature = "($self, offset=0, dim1=-2, dim2=-1)")]
+    fn diag_embed(&self, py: Python<'_>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::diag_embed(&self.t, offset, dim1, dim2)?)
+    }
+    /// A vector onto the diagonal of a square matrix, or a matrix's diagonal (a copy).
+    #[pyo3(signature = (diagonal=0))]
+    fn diag(&self, py: Python<'_>, diagonal: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::diag(&self.t, diagonal)?)
+    }
+    /// The sum of a matrix's diagonal.
+    fn trace(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::trace(&self.t)?)
+    }
     /// The lower triangle of the last two dims (``j - i <= diagonal``), the rest zero.
     #[pyo3(signature = (diagonal=0))]
     fn tril(&self, py: Python<'_>, diagonal: i64) -> PyResult<Py<PyAny>> {

@@ -33,6 +33,12 @@ def _caught(f):
         return {"error": [type(e).__name__, str(e)]}
 
 
+def _diag_write(a):
+    b = a * 1
+    b.diagonal().mul_(2)
+    return b
+
+
 def run(torch, device="cpu"):
     def T(data, **kw):
         return torch.tensor(data, device=device, **kw)
@@ -78,6 +84,12 @@ def run(torch, device="cpu"):
         "einsum_three": (lambda a, b, c: torch.einsum("ij,jk,k->i", a, b, c), [x, x.t(), v[:3]]),
         "einsum_list": (lambda a, b: torch.einsum("ij,j->i", [a, b]), [x, v]),
         "einsum_attention": (lambda q, k: torch.einsum("bhqd,bhkd->bhqk", q, k), [x.reshape(1, 2, 3, 2), x.reshape(1, 2, 3, 2)]),
+        "diagonal": (lambda a: a.diagonal(), [x]), "diagonal_off": (lambda a: torch.diagonal(a, 1), [x]),
+        "diagonal_neg": (lambda a: a.diagonal(-1), [x]), "diagonal_dims": (lambda a: torch.diagonal(a.reshape(3, 2, 2), 0, 1, 2), [x]),
+        "diagonal_past": (lambda a: a.diagonal(5), [x]), "diagonal_inplace": (lambda a: _diag_write(a), [x]),
+        "diag_vec": (lambda a: torch.diag(a), [v]), "diag_vec_off": (lambda a: torch.diag(a, -2), [v]),
+        "diag_mat": (lambda a: torch.diag(a, 1), [x]), "diag_embed": (lambda a: torch.diag_embed(a, 1), [x]),
+        "diag_embed_dims": (lambda a: a.diag_embed(0, 0, 2), [x]), "trace": (lambda a: torch.trace(a), [x]),
         "movedim": (lambda a: torch.movedim(a.reshape(3, 2, 2), 0, -1), [x]),
         "moveaxis": (lambda a: a.reshape(3, 2, 2).moveaxis((0, 1), (2, 0)), [x]),
         "unflatten": (lambda a: a.unflatten(1, (2, -1)), [x]),
@@ -117,6 +129,7 @@ def run(torch, device="cpu"):
         "scatter_int": lambda: T([[0, 0], [0, 0]]).scatter_add(0, T([[1, 0]]), T([[5, 6]])),
         "roll_int": lambda: T([1, 2, 3]).roll(1),
         "tril_int": lambda: torch.tril(T([[1, 2], [3, 4]])),
+        "trace_int": lambda: torch.trace(T([[1, 2], [3, 4]])),
     }
     for name, f in ints.items():
         out[name] = _caught(lambda: _result(f()))
@@ -128,6 +141,8 @@ def run(torch, device="cpu"):
         "scatter_big_index": lambda: x.scatter_add(1, T([[0, 1, 2, 3, 0]]), x),
         "index_add_count": lambda: x.index_add(0, T([0, 1]), x),
         "einsum_operands": lambda: torch.einsum("ij,jk->ik", x),
+        "diagonal_same": lambda: x.diagonal(0, 1, 1), "trace_1d": lambda: torch.trace(v),
+        "diag_3d": lambda: torch.diag(x.reshape(3, 2, 2)), "diagonal_dim": lambda: x.diagonal(0, 0, 2),
         "einsum_dims": lambda: torch.einsum("ijk->i", x),
         "movedim_repeat": lambda: torch.movedim(x, (0, 0), (1, 0)),
         "finfo_int": lambda: torch.finfo(torch.int32), "iinfo_float": lambda: torch.iinfo(torch.float32),
