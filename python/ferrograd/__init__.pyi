@@ -536,6 +536,24 @@ def lgamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """``ln |Γ(x)|`` of the elements."""
 def digamma(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The digamma function ``ψ(x) = d/dx ln Γ(x)`` of the elements."""
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2, out: Optional[Tensor] = None) -> Tensor:
+    """The sum over the last ``dims`` dims of ``a`` and the first of ``b`` (or the listed
+    pairs), as one matrix product."""
+def take_along_dim(input: Tensor, indices: Tensor, dim: Optional[_int] = None) -> Tensor:
+    """``gather`` along ``dim`` with ``indices`` broadcast against ``input`` (on the flattened
+    input without ``dim``)."""
+def cartesian_prod(*tensors: Tensor) -> Tensor:
+    """Every combination of the inputs' elements, one per row."""
+def searchsorted(sorted_sequence: Tensor, input: Union[Tensor, _Number], *, out_int32: _bool = False, right: _bool = False, side: Optional[str] = None, sorter: Optional[Tensor] = None) -> Tensor:
+    """Where each value would be inserted to keep the (innermost rows of) ``sorted_sequence``
+    sorted."""
+def bucketize(input: Union[Tensor, _Number], boundaries: Tensor, *, out_int32: _bool = False, right: _bool = False) -> Tensor:
+    """The bucket of each value among 1-d ``boundaries``."""
+def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: _int = 0) -> Tensor:
+    """How often each non-negative integer occurs (summed ``weights``)."""
+def histc(input: Tensor, bins: _int = 100, min: _Number = 0, max: _Number = 0, *, out: Optional[Tensor] = None) -> Tensor:
+    """Counts in ``bins`` equal bins between ``min`` and ``max`` (the data's range when both are
+    0); values outside are ignored."""
 def einsum(equation: str, *operands: Union[Tensor, Sequence[Tensor]]) -> Tensor:
     """Sums of products over the subscripts of ``equation`` (explicit ``->`` or implicit
     output, ``...`` broadcasting, repeated subscripts for diagonals)."""

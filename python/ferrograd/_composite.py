@@ -12,7 +12,8 @@ import numpy as np
 __all__ = [
     "einsum", "movedim", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack",
     "row_stack", "dstack", "column_stack", "meshgrid", "tensor_split", "repeat_interleave", "masked_select",
-    "nan_to_num", "unique", "finfo", "iinfo",
+    "nan_to_num", "unique", "finfo", "iinfo", "tensordot", "take_along_dim", "cartesian_prod", "searchsorted",
+    "bucketize", "bincount", "histc",
 ]
 
 
@@ -402,6 +403,156 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_counts:
         extras.append(torch.tensor(counts.astype(np.int64), device=input.device))
     return (out, *extras) if extras else out
+
+
+# ---- products and lookups ------------------------------------------------------------------
+
+def tensordot(a, b, dims=2, out=None):
+    """``torch.tensordot``: the sum over the last ``dims`` dims of ``a`` and the first of ``b``
+    (or the listed pairs), as one matrix product (``ViewBackward0``, as PyTorch)."""
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        da, db = ([dims[0]] if isinstance(dims[0], int) else list(dims[0])), ([dims[1]] if isinstance(dims[1], int) else list(dims[1]))
+        if hasattr(dims[0], "tolist"):
+            da, db = list(dims[0].tolist()), list(dims[1].tolist())
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    da = [d % a.dim() for d in da]
+    db = [d % b.dim() for d in db]
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and second has size {b.shape[y]} in dim {y}")
+    fa = [d for d in range(a.dim()) if d not in da]
+    fb = [d for d in range(b.dim()) if d not in db]
+    pa = a.permute(*(fa + da)) if fa + da != list(range(a.dim())) else a
+    pb = b.permute(*(db + fb)) if db + fb != list(range(b.dim())) else b
+    k = math.prod(a.shape[d] for d in da)
+    r = pa.reshape(math.prod(a.shape[d] for d in fa), k).mm(pb.reshape(k, math.prod(b.shape[d] for d in fb)))
+    r = r.reshape([a.shape[d] for d in fa] + [b.shape[d] for d in fb])
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
+
+
+def take_along_dim(input, indices, dim=None):
+    """``torch.take_along_dim``: ``gather`` along ``dim`` with ``indices`` broadcast against
+    ``input`` (on the flattened input without ``dim``)."""
+    torch = _torch()
+    if dim is None:
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    if input.dim() != indices.dim():
+        raise RuntimeError("torch.take_along_dim(): input and indices should have the same number of dimensions, "
+                           f"but got {input.dim()} dimensions for input, and {indices.dim()} dimensions for indices")
+    d = dim % input.dim()
+    shape_i, shape_x = list(indices.shape), list(input.shape)
+    shape_i[d], shape_x[d] = 1, 1
+    common = [max(p, q) for p, q in zip(shape_i, shape_x)]
+    idx_shape, x_shape = list(common), list(common)
+    idx_shape[d], x_shape[d] = indices.shape[d], input.shape[d]
+    return torch.gather(input.expand(*x_shape), d, indices.expand(*idx_shape))
+
+
+def cartesian_prod(*tensors):
+    """``torch.cartesian_prod``: every combination of the inputs' elements, one per row."""
+    torch = _torch()
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return torch.stack([g.reshape(-1) for g in grids], 1)
+
+
+def _scalar_name(dtype):
+    """ATen's ScalarType name (``Float``, ``Long``, ...), as its "not implemented for" errors say."""
+    name = str(dtype).replace("torch.", "").replace("ferrograd.", "")
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "bool": "Bool",
+            "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte"}.get(name, name)
+
+
+def _host(t):
+    torch = _torch()
+    h = t.detach().cpu()
+    return (h.float() if h.dtype in (torch.float16, torch.bfloat16) else h).numpy()
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """``torch.searchsorted``: where each value would be inserted to keep the (innermost rows
+    of) ``sorted_sequence`` sorted (``right``/``side="right"``: after equal values)."""
+    torch = _torch()
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True")
+        right = side == "right"
+    seq = _host(sorted_sequence)
+    scalar = not hasattr(input, "shape")
+    vals = np.asarray(input, dtype=seq.dtype) if scalar else _host(input)
+    if sorter is not None:
+        seq = np.take_along_axis(seq, _host(sorter), -1)
+    how = "right" if right else "left"
+    if seq.ndim == 1:
+        res = np.searchsorted(seq, vals, side=how)
+    else:
+        if vals.shape[:-1] != seq.shape[:-1]:
+            raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                               "of boundaries tensor and input value tensor must match")
+        res = np.stack([np.searchsorted(s, v, side=how) for s, v in zip(seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1]))]).reshape(vals.shape)
+    dev = sorted_sequence.device
+    return torch.tensor(np.asarray(res), dtype=torch.int32 if out_int32 else torch.int64, device=dev)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """``torch.bucketize``: the bucket of each value among 1-d ``boundaries``."""
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+def bincount(input, weights=None, minlength=0):
+    """``torch.bincount``: how often each non-negative integer occurs (summed ``weights``)."""
+    torch = _torch()
+    if input.dim() != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input.is_floating_point() or input.dtype == torch.bool:
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    x = _host(input)
+    if x.size and x.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return torch.tensor(np.bincount(x, minlength=minlength).astype(np.int64), device=input.device)
+    w = _host(weights)
+    dt = weights.dtype if weights.is_floating_point() else torch.float64
+    return torch.tensor(np.bincount(x, weights=w, minlength=minlength), dtype=dt, device=input.device)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """``torch.histc``: counts in ``bins`` equal bins between ``min`` and ``max`` (the data's
+    range when both are 0); values outside are ignored."""
+    torch = _torch()
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if not input.is_floating_point():
+        raise RuntimeError(f'"histogram_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    x = _host(input).reshape(-1)
+    lo, hi = float(min), float(max)
+    if lo == hi and x.size:
+        lo, hi = float(x.min()), float(x.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("max must be larger than min")
+    counts, _ = np.histogram(x, bins=bins, range=(lo, hi))
+    r = torch.tensor(counts.astype(np.float64), dtype=input.dtype, device=input.device)
+    if out is not None:
+        out.copy_(r)
+        return out
+    return r
 
 
 # ---- dtype limits -------------------------------------------------------------------------
