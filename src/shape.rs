@@ -8,27 +8,34 @@ use smallvec::SmallVec;
 pub type Dims = SmallVec<[usize; 6]>;
 
 /// Where a tensor's elements sit in its storage.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Layout {
     pub shape: Dims,
     pub strides: Dims,
     pub offset: usize,
 }
 
+// By hand: `SmallVec`'s own `clone` collects through an iterator; these are plain copies.
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        Layout { shape: Dims::from_slice(&self.shape), strides: Dims::from_slice(&self.strides), offset: self.offset }
+    }
+}
+
 /// Row-major strides of a shape.
 pub fn contiguous_strides(shape: &[usize]) -> Dims {
-    let mut strides: Dims = SmallVec::from_elem(0, shape.len());
+    let mut strides: Dims = Dims::from_slice(shape);
     let mut acc = 1usize;
-    for i in (0..shape.len()).rev() {
-        strides[i] = acc;
-        acc *= shape[i].max(1);
+    for (st, &d) in strides.iter_mut().zip(shape).rev() {
+        *st = acc;
+        acc *= d.max(1);
     }
     strides
 }
 
 impl Layout {
     pub fn contiguous(shape: &[usize]) -> Layout {
-        Layout { shape: shape.into(), strides: contiguous_strides(shape), offset: 0 }
+        Layout { shape: Dims::from_slice(shape), strides: contiguous_strides(shape), offset: 0 }
     }
     pub fn numel(&self) -> usize {
         self.shape.iter().product()

@@ -379,14 +379,11 @@ pub fn binary_scalar(a: &Tensor, c: f64, op: BinaryOp) -> Result<Option<Tensor>>
     Ok(Some(Tensor::from_storage_on(Storage::Cpu(out), &d.layout.shape)))
 }
 
-/// `binary` over the operands' own layouts (same shape, no broadcast): nothing is copied
-/// out of the tensors' metadata.
-pub fn binary_own(a: &Tensor, b: &Tensor, op: BinaryOp) -> Result<Tensor> {
-    let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![a.shape().to_vec(), b.shape().to_vec()]);
-    let (da, db) = (a.data(), b.data());
-    real_only(op.name(), &da)?;
-    real_only(op.name(), &db)?;
-    binary_locked(&da, &da.layout, &db, &db.layout, op)
+/// `op` of two real tensors of one shape, dtype and device, read in place through their data
+/// (the caller holds both read guards).
+pub fn binary_same(da: &crate::tensor::TensorData, db: &crate::tensor::TensorData, op: BinaryOp) -> Result<Tensor> {
+    let _prof = crate::profiler::scope_shapes(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op, || vec![da.layout.shape.to_vec(), db.layout.shape.to_vec()]);
+    binary_locked(da, &da.layout, db, &db.layout, op)
 }
 
 fn binary_locked(da: &crate::tensor::TensorData, la: &Layout, db: &crate::tensor::TensorData, lb: &Layout, op: BinaryOp) -> Result<Tensor> {

@@ -134,6 +134,12 @@ fn out_of_memory<T>(n: usize) -> crate::Error {
 /// `n` copies of `v`, or the allocator's error (never an abort): every allocation whose
 /// size a user chooses goes through here or `try_with`.
 pub fn try_filled<T: Clone>(n: usize, v: T) -> crate::Result<Vec<T>> {
+    if n.checked_mul(std::mem::size_of::<T>()).is_some_and(|b| b <= 4096) {
+        // small: the allocator's fast path (a failure here is an abort, as for any small Box)
+        let mut out = Vec::with_capacity(n);
+        out.resize(n, v);
+        return Ok(out);
+    }
     check_host_bytes::<T>(n)?;
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| out_of_memory::<T>(n))?;

@@ -1,7 +1,7 @@
 //! Binary elementwise ops with broadcasting and type promotion: arithmetic (with backward),
 //! comparisons and logical ops (no backward).
 
-use super::{float_input, sum_to};
+use super::{float_input, sum_to, SumTo};
 use crate::autograd::{forward, record, record_with, recording_edges, Save};
 use crate::backend;
 pub use crate::backend::BinaryOp as BinOp;
@@ -40,16 +40,17 @@ fn same_device(a: Tensor, b: Tensor) -> Result<(Tensor, Tensor)> {
 pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
     // the commonest case: same dtype, shape and device (no promotion, no broadcast), where
     // the backend reads both layouts in place
-    let (same, complex) = {
+    {
         let (da, db) = (a.data(), b.data());
-        (da.dtype == db.dtype && da.layout.shape == db.layout.shape && da.storage.device() == db.storage.device()
-            && (da.dtype.is_float() || op != BinOp::Div), da.dtype.is_complex() || db.dtype.is_complex())
-    };
-    if complex {
-        return super::complex::binary_raw(a, b, op);
-    }
-    if same {
-        return backend::binary_own(a, b, op);
+        if da.dtype.is_complex() || db.dtype.is_complex() {
+            drop((da, db));
+            return super::complex::binary_raw(a, b, op);
+        }
+        if da.dtype == db.dtype && da.layout.shape == db.layout.shape && da.storage.device() == db.storage.device()
+            && (da.dtype.is_float() || op != BinOp::Div) {
+            // the layouts are read under the locks just taken
+            return backend::binary_same(&da, &db, op);
+        }
     }
     // a float tensor with a Python number (`y * 1.0001`): the number keeps the tensor's dtype
     if b.0.is_wrapped_number && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) && a.dtype().is_float() {
@@ -101,10 +102,10 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
     if let Some(edges) = recording_edges(&[a, b]) {
-        let (sa, sb) = (a.shape(), b.shape());
+        let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
         // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
         record_with(edges, "AddBackward0", &[&out], &[], move |_, g, n| {
-            Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&g[0], &sb))?])
+            Ok(vec![grad_for(n, 0, || sa.apply(&g[0]))?, grad_for(n, 1, || sb.apply(&g[0]))?])
         })?;
     }
     // JVP: t_a + t_b
@@ -143,10 +144,10 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     sub_check(a, b)?;
     let out = binary_raw(a, b, BinOp::Sub)?;
     if let Some(edges) = recording_edges(&[a, b]) {
-        let (sa, sb) = (a.shape(), b.shape());
+        let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
         // d/da = 1, d/db = -1
         record_with(edges, "SubBackward0", &[&out], &[], move |_, g, n| {
-            Ok(vec![grad_for(n, 0, || sum_to(&g[0], &sa))?, grad_for(n, 1, || sum_to(&super::neg(&g[0])?, &sb))?])
+            Ok(vec![grad_for(n, 0, || sa.apply(&g[0]))?, grad_for(n, 1, || sb.apply(&super::neg(&g[0])?))?])
         })?;
     }
     // JVP: t_a - t_b
@@ -213,15 +214,15 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // JVP: t_a b + a t_b
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { mul(t, b) } else { mul(a, t) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (a.shape(), b.shape());
+    let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
     // d/da = b, d/db = a; each is saved only when the other side needs it
     let (ra, rb) = (edges[0].is_some(), edges[1].is_some());
     let mut save = Vec::new();
     if ra { save.push(Save::In(b)); }
     if rb { save.push(Save::In(a)); }
     record_with(edges, "MulBackward0", &[&out], &save, move |s, g, n| {
-        let ga = grad_for(n, 0, || sum_to(&mul(&g[0], &s.get(0)?)?, &sa))?;
-        let gb = grad_for(n, 1, || sum_to(&mul(&g[0], &s.get(if ra { 1 } else { 0 })?)?, &sb))?;
+        let ga = grad_for(n, 0, || sa.apply(&mul(&g[0], &s.get(0)?)?))?;
+        let gb = grad_for(n, 1, || sb.apply(&mul(&g[0], &s.get(if ra { 1 } else { 0 })?)?))?;
         Ok(vec![ga, gb])
     })?;
     // saved slots: `other` (when a needs it), then `self`
@@ -241,16 +242,16 @@ pub fn div_named(a: &Tensor, b: &Tensor, name: &'static str) -> Result<Tensor> {
     // JVP: t_a / b - a t_b / b²
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { div(t, b) } else { super::neg(&div(&mul(a, t)?, &mul(b, b)?)?) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (a.shape(), b.shape());
+    let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
     // d/da = 1/b, d/db = -a/b²
     let rb = edges[1].is_some();
     let save = if rb { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };
     record_with(edges, name, &[&out], &save, move |s, g, n| {
         let bt = s.get(if rb { 1 } else { 0 })?;
-        let ga = grad_for(n, 0, || sum_to(&div(&g[0], &bt)?, &sa))?;
+        let ga = grad_for(n, 0, || sa.apply(&div(&g[0], &bt)?))?;
         let gb = grad_for(n, 1, || {
             let at = s.get(0)?;
-            sum_to(&super::neg(&div(&mul(&g[0], &at)?, &mul(&bt, &bt)?)?)?, &sb)
+            sb.apply(&super::neg(&div(&mul(&g[0], &at)?, &mul(&bt, &bt)?)?)?)
         })?;
         Ok(vec![ga, gb])
     })?;

@@ -164,6 +164,25 @@ pub fn float_input(t: &Tensor) -> Result<Tensor> {
     }
 }
 
+/// The shape an input's gradient is summed back to, kept only when the input was broadcast:
+/// an input of the output's shape (the common case) takes its gradient as it comes, and the
+/// recorded formula holds no copy of a shape.
+pub struct SumTo(Option<crate::shape::Dims>);
+
+impl SumTo {
+    pub fn of(input: &Tensor, out: &Tensor) -> SumTo {
+        let (i, o) = (input.data(), out.data());
+        if i.layout.shape == o.layout.shape { SumTo(None) } else { SumTo(Some(crate::shape::Dims::from_slice(&i.layout.shape))) }
+    }
+    /// `g` (of the output's shape) summed back to the input's shape.
+    pub fn apply(&self, g: &Tensor) -> Result<Tensor> {
+        match &self.0 {
+            None => Ok(g.clone()),
+            Some(s) => sum_to(g, s),
+        }
+    }
+}
+
 /// Sum a gradient of a broadcast result back to `shape` (the one shared reduction helper).
 pub fn sum_to(g: &Tensor, shape: &[usize]) -> Result<Tensor> {
     let gs = g.shape();

@@ -252,10 +252,10 @@ impl Tensor {
         self.0.data.read().layout.clone()
     }
     pub fn shape(&self) -> Dims {
-        self.0.data.read().layout.shape.clone()
+        Dims::from_slice(&self.0.data.read().layout.shape)
     }
     pub fn strides(&self) -> Dims {
-        self.0.data.read().layout.strides.clone()
+        Dims::from_slice(&self.0.data.read().layout.strides)
     }
     pub fn dim(&self) -> usize {
         self.0.data.read().layout.ndim()
@@ -387,8 +387,14 @@ impl Tensor {
     }
     /// The edge a gradient for this tensor flows into: its grad_fn, or its leaf accumulator.
     pub fn gradient_edge(&self) -> Option<Edge> {
-        self.refresh_view();
-        let m = self.meta();
+        let mut m = self.meta();
+        // a view may first need its history re-read from its base (`refresh_view`); other
+        // tensors are answered under this one lock
+        if m.view_base.as_ref().is_some_and(|b| !Arc::ptr_eq(&b.0, &self.0)) {
+            drop(m);
+            self.refresh_view();
+            m = self.meta();
+        }
         if let Some(n) = &m.grad_fn {
             return Some(Edge { node: n.clone(), input_nr: m.output_nr });
         }
