@@ -673,16 +673,26 @@ impl Drop for InPlaceGuard {
 /// Make `o` see the ops recorded on this thread (until `pop_record_observer`).
 pub fn push_record_observer(o: RecordObserver) {
     RECORD_OBSERVERS.with(|s| s.borrow_mut().push(o));
+    OBSERVED.fetch_add(1, Ordering::Relaxed);
 }
 
 /// Remove the innermost record observer.
 pub fn pop_record_observer() {
-    RECORD_OBSERVERS.with(|s| s.borrow_mut().pop());
+    if RECORD_OBSERVERS.with(|s| s.borrow_mut().pop()).is_some() {
+        OBSERVED.fetch_sub(1, Ordering::Relaxed);
+    }
 }
+
+/// Record observers installed on any thread: while none is, recording skips the
+/// thread-local lookup.
+static OBSERVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Show the op being recorded to the innermost observer (suspended while it runs, so the ops
 /// it runs itself are not observed); its replacement values become the outputs' data.
 fn observe_record(name: &str, outputs: &[&Tensor]) -> Result<()> {
+    if OBSERVED.load(Ordering::Relaxed) == 0 {
+        return Ok(());
+    }
     let observers = RECORD_OBSERVERS.with(|s| if s.borrow().is_empty() { None } else { Some(std::mem::take(&mut *s.borrow_mut())) });
     let Some(observers) = observers else { return Ok(()) };
     let r = observers.last().map_or(Ok(None), |o| o(name, IN_PLACE.with(|c| c.get()), outputs));

@@ -102,7 +102,7 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
     if let Some(edges) = recording_edges(&[a, b]) {
-        let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
+        let (sa, sb) = SumTo::pair(a, b);
         // d(a+b)/da = 1, d/db = 1 (summed back over broadcast dims)
         record_with(edges, "AddBackward0", &[&out], &[], move |_, g, n| {
             Ok(vec![grad_for(n, 0, || sa.apply(&g[0]))?, grad_for(n, 1, || sb.apply(&g[0]))?])
@@ -144,7 +144,7 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     sub_check(a, b)?;
     let out = binary_raw(a, b, BinOp::Sub)?;
     if let Some(edges) = recording_edges(&[a, b]) {
-        let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
+        let (sa, sb) = SumTo::pair(a, b);
         // d/da = 1, d/db = -1
         record_with(edges, "SubBackward0", &[&out], &[], move |_, g, n| {
             Ok(vec![grad_for(n, 0, || sa.apply(&g[0]))?, grad_for(n, 1, || sb.apply(&super::neg(&g[0])?))?])
@@ -214,7 +214,7 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // JVP: t_a b + a t_b
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { mul(t, b) } else { mul(a, t) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
+    let (sa, sb) = SumTo::pair(a, b);
     // d/da = b, d/db = a; each is saved only when the other side needs it
     let (ra, rb) = (edges[0].is_some(), edges[1].is_some());
     let mut save = Vec::new();
@@ -242,7 +242,7 @@ pub fn div_named(a: &Tensor, b: &Tensor, name: &'static str) -> Result<Tensor> {
     // JVP: t_a / b - a t_b / b²
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { div(t, b) } else { super::neg(&div(&mul(a, t)?, &mul(b, b)?)?) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
-    let (sa, sb) = (SumTo::of(a, &out), SumTo::of(b, &out));
+    let (sa, sb) = SumTo::pair(a, b);
     // d/da = 1/b, d/db = -a/b²
     let rb = edges[1].is_some();
     let save = if rb { vec![Save::In(a), Save::In(b)] } else { vec![Save::In(b)] };

@@ -167,12 +167,27 @@ pub fn float_input(t: &Tensor) -> Result<Tensor> {
 /// The shape an input's gradient is summed back to, kept only when the input was broadcast:
 /// an input of the output's shape (the common case) takes its gradient as it comes, and the
 /// recorded formula holds no copy of a shape.
-pub struct SumTo(Option<crate::shape::Dims>);
+pub struct SumTo(Option<Box<[usize]>>);
 
 impl SumTo {
-    pub fn of(input: &Tensor, out: &Tensor) -> SumTo {
-        let (i, o) = (input.data(), out.data());
-        if i.layout.shape == o.layout.shape { SumTo(None) } else { SumTo(Some(crate::shape::Dims::from_slice(&i.layout.shape))) }
+    /// For the two operands of a broadcasting binary op (an input whose shape is the
+    /// broadcast shape needs no reduction).
+    pub fn pair(a: &Tensor, b: &Tensor) -> (SumTo, SumTo) {
+        let (da, db) = (a.data(), b.data());
+        let (sa, sb) = (&da.layout.shape, &db.layout.shape);
+        if sa == sb {
+            return (SumTo(None), SumTo(None));
+        }
+        let one = |s: &crate::shape::Dims| {
+            // the broadcast shape has max(len) dims; an operand of fewer dims, or with a size-1
+            // dim where the other's is not 1, is reduced
+            let full = s.len() >= sa.len().max(sb.len());
+            let other = if std::ptr::eq(s, sa) { sb } else { sa };
+            let off = s.len().saturating_sub(other.len());
+            let keeps = full && s.iter().skip(off).zip(other.iter().skip(other.len().saturating_sub(s.len()))).all(|(&x, &y)| x != 1 || y == 1);
+            SumTo(if keeps { None } else { Some(s.as_slice().into()) })
+        };
+        (one(sa), one(sb))
     }
     /// `g` (of the output's shape) summed back to the input's shape.
     pub fn apply(&self, g: &Tensor) -> Result<Tensor> {

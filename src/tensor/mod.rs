@@ -160,13 +160,21 @@ impl Tensor {
     }
 
     pub(crate) fn build_with(data: TensorData, wrapped: bool, inference: bool) -> Tensor {
-        Tensor(Arc::new(TensorImpl {
-            data: RwLock::new(data),
-            autograd: Mutex::new(AutogradMeta::default()),
-            is_inference: inference,
-            is_wrapped_number: wrapped,
-            py_slot: std::sync::atomic::AtomicUsize::new(0),
-        }))
+        // Written field by field into the allocation: `Arc::new` of the whole struct would
+        // build it on the stack and copy its few hundred bytes, a visible share of a small op.
+        let mut a = Arc::<TensorImpl>::new_uninit();
+        let p = Arc::get_mut(&mut a).expect("a fresh Arc is unique").as_mut_ptr();
+        // SAFETY: `p` points to the uninitialised, exclusively owned `TensorImpl` of the fresh
+        // allocation; every field is written exactly once below, so it is initialised when
+        // `assume_init` runs.
+        unsafe {
+            std::ptr::addr_of_mut!((*p).data).write(RwLock::new(data));
+            std::ptr::addr_of_mut!((*p).autograd).write(Mutex::new(AutogradMeta::default()));
+            std::ptr::addr_of_mut!((*p).is_inference).write(inference);
+            std::ptr::addr_of_mut!((*p).is_wrapped_number).write(wrapped);
+            std::ptr::addr_of_mut!((*p).py_slot).write(std::sync::atomic::AtomicUsize::new(0));
+            Tensor(a.assume_init())
+        }
     }
 
     /// A contiguous CPU tensor owning `data` (`shape` must hold `data.len()` elements).
