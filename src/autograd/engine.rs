@@ -193,6 +193,9 @@ impl Ord for Ready {
     }
 }
 
+/// Nodes in the last graph a backward pass walked (the next pass's first guess).
+static LAST_GRAPH_NODES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     // ---- roots ----
     let mut root_edges = Vec::with_capacity(req.outputs.len());
@@ -203,8 +206,11 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         }
     }
     // ---- discovery (iterative DFS) ----
-    let mut nodes: Vec<NodeRef> = Vec::new();
-    let mut index: NodeIndex = NodeIndex::default();
+    // sized for the previous graph: a training loop's graphs repeat, so the index is built
+    // without rehashing
+    let hint = LAST_GRAPH_NODES.load(std::sync::atomic::Ordering::Relaxed).min(1 << 20);
+    let mut nodes: Vec<NodeRef> = Vec::with_capacity(hint);
+    let mut index: NodeIndex = NodeIndex::with_capacity_and_hasher(hint, Default::default());
     let mut stack: Vec<NodeRef> = Vec::new();
     for e in &root_edges {
         if !index.contains_key(&key(&e.node)) {
@@ -239,6 +245,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     }
     deps.resize(nodes.len(), 0);
     let n = nodes.len();
+    LAST_GRAPH_NODES.store(n, std::sync::atomic::Ordering::Relaxed);
 
     // ---- targets (autograd.grad / backward(inputs=...)) ----
     let mut captured: Vec<Option<Tensor>> = Vec::new();
