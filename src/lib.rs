@@ -30,13 +30,11 @@ pub mod tensor;
 #[cfg(feature = "python")]
 mod python;
 
-/// The extension module's allocator. Every op allocates a few small blocks (the tensor, its
-/// storage cell, version counter and, under autograd, edges), and glibc's `malloc`/`free`
-/// pair was most of a small op's allocation cost; mimalloc's thread-local free lists halve it.
-/// Only the Python build sets it: a Rust program using the crate keeps its own allocator.
+/// The extension module's allocator (Only the Python build sets one: a Rust program using the
+/// crate keeps its own): see `cpu::split_alloc`.
 #[cfg(feature = "python")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: cpu::split_alloc::SplitAlloc = cpu::split_alloc::SplitAlloc;
 
 pub use device::Device;
 pub use dtype::DType;

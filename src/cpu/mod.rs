@@ -3,6 +3,8 @@
 //! folder is the CPU backend (`backend.rs` implements the contract of `crate::backend`).
 
 pub mod alloc;
+#[cfg(feature = "python")]
+pub mod split_alloc;
 mod backend;
 pub mod elementwise;
 pub mod index;

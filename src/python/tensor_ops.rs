@@ -22,6 +22,11 @@ pub fn run(py: Python<'_>, work: usize, f: impl FnOnce() -> CoreResult<Tensor> +
 }
 
 fn binop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>) -> PyResult<Py<PyAny>> {
+    if let Ok(b) = other.cast::<PyTensor>() {
+        // borrowed: no reference count taken for the common tensor operand
+        let b = &b.get().t;
+        return run(py, a.numel(), || f(a, b));
+    }
     match operand(other)? {
         Some(b) => run(py, a.numel(), || f(a, &b)),
         None => Ok(py.NotImplemented()),
