@@ -26,7 +26,7 @@ use half::f16;
 
 /// Below this many elements a kernel runs on the calling thread (a hand-off costs more).
 pub const PAR_THRESHOLD: usize = 1 << 16;
-const CHUNK: usize = 1 << 14;
+pub(crate) const CHUNK: usize = 1 << 14;
 
 /// Whether `n` elements are worth splitting over the threads.
 fn parallel(n: usize) -> bool {
@@ -78,6 +78,35 @@ pub fn map1_into<T: StorageElem, U: StorageElem>(dst: &mut [U], s: &CpuStorage, 
         dst[i] = f(x[o]);
         i += 1;
     });
+}
+
+/// Rows per block for `par_row_blocks`: about `elems` elements a block, and at most
+/// `max_blocks` blocks (where each block keeps a partial result of its own).
+pub(crate) fn rows_per_block(rows: usize, r: usize, elems: usize, max_blocks: usize) -> usize {
+    (elems / r.max(1)).max(rows.div_ceil(max_blocks.max(1))).max(1)
+}
+
+/// `k(b, first_row, block)` over blocks of `per` whole rows of `dst` (rows of `r` elements;
+/// `b` numbers the blocks), in parallel above the threshold. The blocks depend on the sizes
+/// only, not on the thread count, so per-block partial results combined in block order are
+/// the same on any number of threads.
+pub(crate) fn par_row_blocks<U: Send>(dst: &mut [U], r: usize, per: usize, k: impl Fn(usize, usize, &mut [U]) + Sync) {
+    let rows = if r == 0 { 0 } else { dst.len() / r };
+    let per = per.max(1);
+    let blocks = rows.div_ceil(per);
+    let p = team::SendPtr(dst.as_mut_ptr());
+    let one = |b: usize| {
+        let (lo, hi) = (b * per, ((b + 1) * per).min(rows));
+        // SAFETY: block b covers rows lo..hi of `dst`, disjoint from every other block, and
+        // `dst` stays mutably borrowed until every block has run.
+        let c = unsafe { std::slice::from_raw_parts_mut(p.get().add(lo * r), (hi - lo) * r) };
+        k(b, lo, c)
+    };
+    if parallel(dst.len()) && blocks > 1 {
+        team::run_blocks(blocks, &|range| range.for_each(one));
+    } else {
+        (0..blocks).for_each(one);
+    }
 }
 
 /// Run `k(out_chunk, in_chunk)` over matching chunks, in parallel above the threshold.

@@ -25,6 +25,7 @@ fn lanes_sum<T: Elem>(row: &[T], f: impl Fn(f64) -> f64) -> f64 {
     s
 }
 
+#[inline(always)]
 /// Mean and 1/sqrt(var + eps) of one row (two passes: the mean, then the squared
 /// deviations, so large offsets do not cancel).
 fn row_stats<T: Elem>(row: &[T], eps: f64) -> (f64, f64) {
@@ -34,45 +35,127 @@ fn row_stats<T: Elem>(row: &[T], eps: f64) -> (f64, f64) {
     (mean, 1.0 / (var + eps).sqrt())
 }
 
-/// `y = (x - mean) * rstd * w + b` per row of `x` (`rows` × `r`), `w`/`b` per column.
+/// `y = (x - mean) * rstd * w + b` per row of `x` (`rows` × `r`), `w`/`b` per column; rows
+/// in blocks on the team, each block's loops built for AVX2+FMA where the CPU has them.
 pub(crate) fn layer_norm<T: Elem + alloc::Cached>(x: &[T], r: usize, w: Option<&[T]>, b: Option<&[T]>, eps: f64) -> crate::Result<Vec<T>> {
     let mut out = alloc::take::<T>(x.len())?;
     if r == 0 {
         return Ok(out);
     }
-    for (xr, yr) in x.chunks_exact(r).zip(out.chunks_exact_mut(r)) {
-        let (mean, rstd) = row_stats(xr, eps);
-        let norm = |v: T| (v.to_f64() - mean) * rstd;
-        // one loop per affine case: no branch in the inner loop
-        match (w, b) {
-            (Some(w), Some(b)) => {
-                for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
-                    *y = T::from_f64(norm(v) * wj.to_f64() + bj.to_f64());
-                }
+    let per = super::rows_per_block(x.len() / r, r, super::CHUNK, usize::MAX);
+    super::par_row_blocks(&mut out, r, per, |_, row0, ob| super::math::simd(#[inline(always)] || {
+        let xb = &x[row0 * r..row0 * r + ob.len()];
+        if let (Some(xb), Some(ob), Some(w), Some(b)) = (as_f32(xb), as_f32_mut(ob), opt_f32(w), opt_f32(b)) {
+            // float32 in float32 arithmetic, as PyTorch's kernel (its opmath type for float)
+            for (xr, yr) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)) {
+                layer_norm_row_f32(xr, yr, w, b, eps);
             }
-            (Some(w), None) => {
-                for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
-                    *y = T::from_f64(norm(v) * wj.to_f64());
-                }
+            return;
+        }
+        for (xr, yr) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)) {
+            layer_norm_row(xr, yr, w, b, eps);
+        }
+    }));
+    Ok(out)
+}
+
+/// `x` as `[f32]` when `T` is f32.
+fn as_f32<T: 'static>(x: &[T]) -> Option<&[f32]> {
+    // SAFETY: T is f32 (same type id), so the slice is a slice of f32.
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()).then(|| unsafe { std::slice::from_raw_parts(x.as_ptr() as *const f32, x.len()) })
+}
+
+/// `as_f32` of an optional slice: `Some(None)` for none, `None` when `T` is not f32.
+fn opt_f32<T: 'static>(x: Option<&[T]>) -> Option<Option<&[f32]>> {
+    match x {
+        None => Some(None),
+        Some(v) => as_f32(v).map(Some),
+    }
+}
+
+fn as_f32_mut<T: 'static>(x: &mut [T]) -> Option<&mut [f32]> {
+    // SAFETY: as in `as_f32`; the borrow is moved into the returned slice.
+    (std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>()).then(|| unsafe { std::slice::from_raw_parts_mut(x.as_mut_ptr() as *mut f32, x.len()) })
+}
+
+/// Σ f(v) over an f32 row in 16 f32 lanes (vectorises), the lanes added in f64.
+#[inline(always)]
+fn lanes_sum_f32(row: &[f32], f: impl Fn(f32) -> f32) -> f64 {
+    let mut acc = [0.0f32; 16];
+    let chunks = row.chunks_exact(16);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..16 {
+            acc[k] += f(c[k]);
+        }
+    }
+    acc.iter().map(|&v| v as f64).sum::<f64>() + tail.iter().map(|&v| f(v) as f64).sum::<f64>()
+}
+
+/// `layer_norm_row` for float32 with an optional affine (two passes for the statistics).
+#[inline(always)]
+fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&[f32]>, eps: f64) {
+    let n = xr.len().max(1) as f64;
+    let mean = (lanes_sum_f32(xr, |v| v) / n) as f32;
+    let var = lanes_sum_f32(xr, |v| (v - mean) * (v - mean)) / n;
+    let rstd = (1.0 / (var + eps).sqrt()) as f32;
+    match (w, b) {
+        (Some(w), Some(b)) => {
+            for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
+                *y = (v - mean) * rstd * wj + bj;
             }
-            (None, Some(b)) => {
-                for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
-                    *y = T::from_f64(norm(v) + bj.to_f64());
-                }
+        }
+        (Some(w), None) => {
+            for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
+                *y = (v - mean) * rstd * wj;
             }
-            (None, None) => {
-                for (y, &v) in yr.iter_mut().zip(xr) {
-                    *y = T::from_f64(norm(v));
-                }
+        }
+        (None, Some(b)) => {
+            for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
+                *y = (v - mean) * rstd + bj;
+            }
+        }
+        (None, None) => {
+            for (y, &v) in yr.iter_mut().zip(xr) {
+                *y = (v - mean) * rstd;
             }
         }
     }
-    Ok(out)
+}
+
+#[inline(always)]
+fn layer_norm_row<T: Elem>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>, eps: f64) {
+    let (mean, rstd) = row_stats(xr, eps);
+    let norm = |v: T| (v.to_f64() - mean) * rstd;
+    // one loop per affine case: no branch in the inner loop
+    match (w, b) {
+        (Some(w), Some(b)) => {
+            for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
+                *y = T::from_f64(norm(v) * wj.to_f64() + bj.to_f64());
+            }
+        }
+        (Some(w), None) => {
+            for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
+                *y = T::from_f64(norm(v) * wj.to_f64());
+            }
+        }
+        (None, Some(b)) => {
+            for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
+                *y = T::from_f64(norm(v) + bj.to_f64());
+            }
+        }
+        (None, None) => {
+            for (y, &v) in yr.iter_mut().zip(xr) {
+                *y = T::from_f64(norm(v));
+            }
+        }
+    }
 }
 
 /// The gradients of `layer_norm` given `g`: `gx = rstd (gxhat - mean(gxhat) - xhat
 /// mean(gxhat xhat))` with `gxhat = g w`, and the column sums `gw = Σ g xhat`, `gb = Σ g`
-/// (each only when asked for).
+/// (each only when asked for). Rows run in blocks on the team; each block sums its own
+/// `gw`/`gb` partials, added in block order afterwards (the same on any thread count).
 #[allow(clippy::type_complexity)]
 pub(crate) fn layer_norm_backward<T: Elem + alloc::Cached>(
     g: &[T], x: &[T], r: usize, w: Option<&[T]>, eps: f64, want_w: bool, want_b: bool,
@@ -81,46 +164,72 @@ pub(crate) fn layer_norm_backward<T: Elem + alloc::Cached>(
     let mut gw = vec![0.0f64; if want_w { r } else { 0 }];
     let mut gb = vec![0.0f64; if want_b { r } else { 0 }];
     if r > 0 {
-        let mut gxhat = vec![0.0f64; r];
-        for ((xr, gr), or) in x.chunks_exact(r).zip(g.chunks_exact(r)).zip(gx.chunks_exact_mut(r)) {
-            let (mean, rstd) = row_stats(xr, eps);
-            for j in 0..r {
-                gxhat[j] = match w { Some(w) => gr[j].to_f64() * w[j].to_f64(), None => gr[j].to_f64() };
+        let rows = x.len() / r;
+        let per = super::rows_per_block(rows, r, 1 << 17, 64);
+        let blocks = rows.div_ceil(per);
+        let (mut pw, mut pb) = (vec![0.0f64; if want_w { blocks * r } else { 0 }], vec![0.0f64; if want_b { blocks * r } else { 0 }]);
+        let (pwp, pbp) = (super::team::SendPtr(pw.as_mut_ptr()), super::team::SendPtr(pb.as_mut_ptr()));
+        super::par_row_blocks(&mut gx, r, per, |blk, row0, ob| super::math::simd(#[inline(always)] || {
+            // SAFETY: block `blk` owns the partial rows blk*r..(blk+1)*r of `pw`/`pb` (empty
+            // when not wanted); both outlive the region.
+            let gwb = if want_w { unsafe { std::slice::from_raw_parts_mut(pwp.get().add(blk * r), r) } } else { &mut [][..] };
+            let gbb = if want_b { unsafe { std::slice::from_raw_parts_mut(pbp.get().add(blk * r), r) } } else { &mut [][..] };
+            let span = row0 * r..row0 * r + ob.len();
+            let mut gxhat = vec![0.0f64; r];
+            for ((xr, gr), or) in x[span.clone()].chunks_exact(r).zip(g[span].chunks_exact(r)).zip(ob.chunks_exact_mut(r)) {
+                layer_norm_backward_row(xr, gr, or, w, eps, &mut gxhat, gwb, gbb);
             }
+        }));
+        for blk in 0..blocks {
             if want_w {
-                for j in 0..r {
-                    gw[j] += gr[j].to_f64() * (xr[j].to_f64() - mean) * rstd;
-                }
+                gw.iter_mut().zip(&pw[blk * r..(blk + 1) * r]).for_each(|(a, p)| *a += p);
             }
             if want_b {
-                for j in 0..r {
-                    gb[j] += gr[j].to_f64();
-                }
-            }
-            // Σ gxhat and Σ gxhat·xhat with eight accumulators each
-            let (mut a1, mut a2) = ([0.0f64; 8], [0.0f64; 8]);
-            let main = r - r % 8;
-            for j0 in (0..main).step_by(8) {
-                for k in 0..8 {
-                    let j = j0 + k;
-                    a1[k] += gxhat[j];
-                    a2[k] += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
-                }
-            }
-            let (mut m1, mut m2) = (a1.iter().sum::<f64>(), a2.iter().sum::<f64>());
-            for j in main..r {
-                m1 += gxhat[j];
-                m2 += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
-            }
-            let (m1, m2) = (m1 / r as f64, m2 / r as f64);
-            for j in 0..r {
-                let xhat = (xr[j].to_f64() - mean) * rstd;
-                or[j] = T::from_f64(rstd * (gxhat[j] - m1 - xhat * m2));
+                gb.iter_mut().zip(&pb[blk * r..(blk + 1) * r]).for_each(|(a, p)| *a += p);
             }
         }
     }
     let conv = |v: Vec<f64>| -> Vec<T> { v.into_iter().map(T::from_f64).collect() };
     Ok((gx, want_w.then(|| conv(gw)), want_b.then(|| conv(gb))))
+}
+
+/// One row of `layer_norm_backward`: its `gx` into `or`, its terms added to `gw`/`gb` (empty
+/// slices when not wanted).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn layer_norm_backward_row<T: Elem>(xr: &[T], gr: &[T], or: &mut [T], w: Option<&[T]>, eps: f64, gxhat: &mut [f64], gw: &mut [f64], gb: &mut [f64]) {
+    let r = xr.len();
+    let (mean, rstd) = row_stats(xr, eps);
+    match w {
+        Some(w) => gxhat.iter_mut().zip(gr).zip(w).for_each(|((d, &gv), &wv)| *d = gv.to_f64() * wv.to_f64()),
+        None => gxhat.iter_mut().zip(gr).for_each(|(d, &gv)| *d = gv.to_f64()),
+    }
+    for ((a, &gv), &xv) in gw.iter_mut().zip(gr).zip(xr) {
+        *a += gv.to_f64() * (xv.to_f64() - mean) * rstd;
+    }
+    for (a, &gv) in gb.iter_mut().zip(gr) {
+        *a += gv.to_f64();
+    }
+    // Σ gxhat and Σ gxhat·xhat with eight accumulators each
+    let (mut a1, mut a2) = ([0.0f64; 8], [0.0f64; 8]);
+    let main = r - r % 8;
+    for j0 in (0..main).step_by(8) {
+        for k in 0..8 {
+            let j = j0 + k;
+            a1[k] += gxhat[j];
+            a2[k] += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
+        }
+    }
+    let (mut m1, mut m2) = (a1.iter().sum::<f64>(), a2.iter().sum::<f64>());
+    for j in main..r {
+        m1 += gxhat[j];
+        m2 += gxhat[j] * (xr[j].to_f64() - mean) * rstd;
+    }
+    let (m1, m2) = (m1 / r as f64, m2 / r as f64);
+    for j in 0..r {
+        let xhat = (xr[j].to_f64() - mean) * rstd;
+        or[j] = T::from_f64(rstd * (gxhat[j] - m1 - xhat * m2));
+    }
 }
 
 /// The batch norm's gradients over x laid out as (n, c, s) contiguous, given the output
