@@ -173,9 +173,7 @@ impl BackendStorage for CpuStorage {
             let (x, y) = (T::get(self), T::get(rhs));
             let mut c = super::alloc::try_zeroed::<T>(crate::shape::numel_checked(&[bs, m, n])?)?;
             if k > 0 {
-                for i in 0..bs {
-                    super::gemm(&args, x, la.offset + i * la.strides[0], y, lb.offset + i * lb.strides[0], &mut c[i * m * n..(i + 1) * m * n]);
-                }
+                super::gemm_batch(&args, bs, x, la.offset, la.strides[0], y, lb.offset, lb.strides[0], &mut c);
             }
             T::wrap(c)
         }))

@@ -26,6 +26,23 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     let par = if flops >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
     let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
+    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && n > m && n >= 64 {
+        // mid-size products wider than tall (a convolution's W @ columns): split the columns,
+        // so that each thread packs only its own part of B (split rows, every part would
+        // pack all of B, which dominates when m is small)
+        let cols = n.div_ceil(threads).next_multiple_of(16).min(n);
+        let parts = n.div_ceil(cols);
+        let out = crate::cpu::team::SendPtr(c.as_mut_ptr());
+        crate::cpu::team::run(parts, &|i| {
+            let j0 = i * cols;
+            let sub = MatmulArgs { n: cols.min(n - j0), ..*args };
+            // SAFETY: part i writes only columns j0..j0+sub.n of the rows of c (row stride n),
+            // disjoint between parts, and `c` outlives the region (`run` returns after every
+            // part); B's columns from j0 are addressed through its column stride.
+            unsafe { gemm_raw(&sub, a, a_off as isize, b, b_off as isize + j0 as isize * b_cs, out.get().add(j0), n as isize) };
+        });
+        return;
+    }
     if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && m >= 32 {
         // mid-size products: split the rows over the threads, one single-threaded gemm each
         // (gemm's own threading only pays off on large products)
@@ -86,6 +103,50 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
             }
             c[i * n + j] = T::from_f64(acc);
         }
+    }
+}
+
+/// One single-threaded f32/f64 product into `c` (row stride `c_rs`, unit column stride).
+///
+/// # Safety
+/// T is f32 or f64; a/b hold every element the strides address from their offsets; `c` is
+/// valid for writes of `m` rows of `n` elements at row stride `c_rs`.
+unsafe fn gemm_raw<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: isize, b: &[T], b_off: isize, c: *mut T, c_rs: isize) {
+    let MatmulArgs { m, k, n, a_rs, a_cs, b_rs, b_cs } = *args;
+    // SAFETY: the caller's contract.
+    unsafe {
+        gemm::gemm(
+            m, n, k,
+            c, 1, c_rs, false,
+            a.as_ptr().offset(a_off), a_cs, a_rs,
+            b.as_ptr().offset(b_off), b_cs, b_rs,
+            T::from_f64(0.0), T::from_f64(1.0),
+            false, false, false, gemm::Parallelism::None,
+        );
+    }
+}
+
+/// A batch of products `c[i] = a[i] @ b[i]` (a's and b's batch strides in elements), split
+/// over the threads by whole products when the batch is large and each product small enough
+/// that splitting one would repeat its packing; else one product after another.
+#[allow(clippy::too_many_arguments)]
+pub fn gemm_batch<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, bs: usize, a: &[T], a_off: usize, a_bs: usize, b: &[T], b_off: usize, b_bs: usize, c: &mut [T]) {
+    let MatmulArgs { m, k, n, .. } = *args;
+    let threads = crate::runtime::num_threads();
+    let is_gemm_type = std::any::TypeId::of::<T>() == std::any::TypeId::of::<f32>() || std::any::TypeId::of::<T>() == std::any::TypeId::of::<f64>();
+    if is_gemm_type && threads > 1 && bs >= 2 * threads && m * n * k < (1 << 28) && bs * m * n * k >= (1 << 22) {
+        let out = crate::cpu::team::SendPtr(c.as_mut_ptr());
+        crate::cpu::team::run_blocks(bs, &|r| {
+            for i in r {
+                // SAFETY: product i writes only c[i*m*n..(i+1)*m*n] (disjoint between
+                // products), `c` outlives the region, and T is f32/f64 (checked above).
+                unsafe { gemm_raw(args, a, (a_off + i * a_bs) as isize, b, (b_off + i * b_bs) as isize, out.get().add(i * m * n), n as isize) };
+            }
+        });
+        return;
+    }
+    for i in 0..bs {
+        gemm(args, a, a_off + i * a_bs, b, b_off + i * b_bs, &mut c[i * m * n..(i + 1) * m * n]);
     }
 }
 

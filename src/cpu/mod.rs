@@ -16,7 +16,7 @@ pub(crate) mod pool;
 pub mod reduce;
 pub(crate) mod team;
 pub mod topk_order;
-pub use matmul::{gemm, MatmulArgs};
+pub use matmul::{gemm, gemm_batch, MatmulArgs};
 
 use crate::dtype::{DType, Elem};
 use crate::shape::{walk1, walk2, Layout};
