@@ -171,7 +171,9 @@ impl BackendStorage for CpuStorage {
         let args = MatmulArgs { m, k, n, a_rs: la.strides[1] as isize, a_cs: la.strides[2] as isize, b_rs: lb.strides[1] as isize, b_cs: lb.strides[2] as isize };
         Ok(num_types!(dt, T => {
             let (x, y) = (T::get(self), T::get(rhs));
-            let mut c = super::alloc::try_zeroed::<T>(crate::shape::numel_checked(&[bs, m, n])?)?;
+            // every element is written by the product (`read_dst` off); zeros only for k = 0
+            let total = crate::shape::numel_checked(&[bs, m, n])?;
+            let mut c = if k > 0 { super::alloc::take::<T>(total)? } else { super::alloc::try_zeroed::<T>(total)? };
             if k > 0 {
                 super::gemm_batch(&args, bs, x, la.offset, la.strides[0], y, lb.offset, lb.strides[0], &mut c);
             }

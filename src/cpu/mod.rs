@@ -413,14 +413,12 @@ fn rows_of(l: &Layout) -> (Layout, usize, usize) {
 /// The elements of the strided layout `l` of `x`, in row-major order, into `out`: one copy
 /// per innermost row (a memcpy where the row is unit-stride) instead of an index walk per
 /// element. im2col windows, permutes and narrowed views take this path.
-pub(crate) fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
+pub(crate) fn copy_rows<T: Copy + Send + Sync>(x: &[T], l: &Layout, out: &mut [T]) {
     if out.is_empty() {
         return;
     }
     let (outer, inner, is) = rows_of(l);
-    let mut pos = 0;
-    walk1(&outer, |base| {
-        let dst = &mut out[pos..pos + inner];
+    let row = |base: usize, dst: &mut [T]| {
         if is == 1 {
             dst.copy_from_slice(&x[base..base + inner]);
         } else if is == 0 {
@@ -430,8 +428,37 @@ pub(crate) fn copy_rows<T: Copy>(x: &[T], l: &Layout, out: &mut [T]) {
                 *d = x[base + j * is];
             }
         }
+    };
+    let rows = out.len() / inner;
+    if parallel(out.len()) && rows > 1 {
+        // blocks of rows on the team, each row's start found from its index
+        let p = team::SendPtr(out.as_mut_ptr());
+        team::run_blocks(rows, &|range| {
+            for i in range {
+                // SAFETY: row i is out[i*inner..(i+1)*inner], disjoint from every other row,
+                // and `out` stays mutably borrowed until every block has run.
+                let dst = unsafe { std::slice::from_raw_parts_mut(p.get().add(i * inner), inner) };
+                row(row_start(&outer, i), dst);
+            }
+        });
+        return;
+    }
+    let mut pos = 0;
+    walk1(&outer, |base| {
+        row(base, &mut out[pos..pos + inner]);
         pos += inner;
     });
+}
+
+/// The storage offset of element `i` (row-major) of layout `l`.
+fn row_start(l: &Layout, mut i: usize) -> usize {
+    let mut off = l.offset;
+    for d in (0..l.ndim()).rev() {
+        let s = l.shape[d];
+        off += (i % s) * l.strides[d];
+        i /= s;
+    }
+    off
 }
 
 /// Whether `l`'s last two dims are a transpose of contiguous ones (unit stride on the

@@ -105,12 +105,12 @@ fn max_pool_2x2<T: Elem>(x: &[T], planes: usize, [h, w]: [usize; 2], [oh, ow]: [
         *best = if take { k } else { *best };
     }
     let l = oh * ow;
-    for p in 0..planes {
+    let one = |p: usize, vals: &mut [T], ind: &mut [i64]| {
         let plane = &x[p * h * w..(p + 1) * h * w];
         for i in 0..oh {
             let (b0, b1) = (2 * i * w, (2 * i + 1) * w);
             let (r0, r1) = (&plane[b0..b0 + 2 * ow], &plane[b1..b1 + 2 * ow]);
-            let o = p * l + i * ow;
+            let o = i * ow;
             let (vrow, irow) = (&mut vals[o..o + ow], &mut ind[o..o + ow]);
             for (j, ((v, k), (a, c))) in vrow.iter_mut().zip(irow.iter_mut()).zip(r0.chunks_exact(2).zip(r1.chunks_exact(2))).enumerate() {
                 let (k0, k1) = ((b0 + 2 * j) as i64, (b1 + 2 * j) as i64);
@@ -122,18 +122,52 @@ fn max_pool_2x2<T: Elem>(x: &[T], planes: usize, [h, w]: [usize; 2], [oh, ow]: [
                 *k = best;
             }
         }
+    };
+    by_plane(planes, h * w, l, vals, ind, one);
+}
+
+/// `f(p, out_p, ind_p)` for each plane `p` (outputs of `l` elements per plane), planes in
+/// blocks on the team when the input (`planes` × `hw`) is large.
+fn by_plane<T: Send, U: Send>(planes: usize, hw: usize, l: usize, out: &mut [T], ind: &mut [U], f: impl Fn(usize, &mut [T], &mut [U]) + Sync) {
+    if super::parallel(planes * hw) && planes > 1 {
+        let (po, pi) = (super::team::SendPtr(out.as_mut_ptr()), super::team::SendPtr(ind.as_mut_ptr()));
+        super::team::run_blocks(planes, &|r| {
+            for p in r {
+                // SAFETY: plane p owns out[p*l..(p+1)*l] and ind[p*l..(p+1)*l], disjoint from
+                // every other plane's; both stay mutably borrowed until every block has run.
+                let (o, i) = unsafe { (std::slice::from_raw_parts_mut(po.get().add(p * l), l), std::slice::from_raw_parts_mut(pi.get().add(p * l), l)) };
+                f(p, o, i);
+            }
+        });
+    } else {
+        for p in 0..planes {
+            f(p, &mut out[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
+        }
     }
 }
 
 /// Zeros of (planes, h·w) with `g[p, o]` added at `ind[p, o]` of plane `p`.
 pub(crate) fn max_pool2d_backward<T: Elem + alloc::Cached>(g: &[T], ind: &[i64], planes: usize, hw: usize, l: usize) -> crate::Result<Vec<T>> {
     let mut out: Vec<T> = alloc::try_zeroed(planes * hw)?;
-    for p in 0..planes {
-        let dst = &mut out[p * hw..(p + 1) * hw];
+    let one = |p: usize, dst: &mut [T]| {
         for (gv, &k) in g[p * l..(p + 1) * l].iter().zip(&ind[p * l..(p + 1) * l]) {
             if let Some(d) = dst.get_mut(k as usize) {
                 *d = T::from_f64(d.to_f64() + gv.to_f64());
             }
+        }
+    };
+    if super::parallel(planes * hw) && planes > 1 {
+        let po = super::team::SendPtr(out.as_mut_ptr());
+        super::team::run_blocks(planes, &|r| {
+            for p in r {
+                // SAFETY: plane p owns out[p*hw..(p+1)*hw], disjoint from the others', and
+                // `out` outlives the region.
+                one(p, unsafe { std::slice::from_raw_parts_mut(po.get().add(p * hw), hw) });
+            }
+        });
+    } else {
+        for p in 0..planes {
+            one(p, &mut out[p * hw..(p + 1) * hw]);
         }
     }
     Ok(out)
