@@ -244,7 +244,10 @@ pub(crate) fn batch_norm_backward<T: Elem + alloc::Cached>(
     let mut gx = if want_x { Some(alloc::take::<T>(x.len())?) } else { None };
     let (mut gw, mut gb) = (vec![0.0f64; c], vec![0.0f64; c]);
     let m = (n * s).max(1) as f64;
-    for ch in 0..c {
+    let gxp = gx.as_mut().map(|v| super::team::SendPtr(v.as_mut_ptr()));
+    let (gwp, gbp) = (super::team::SendPtr(gw.as_mut_ptr()), super::team::SendPtr(gb.as_mut_ptr()));
+    // channels are independent: each writes its own gw/gb slot and its own planes of gx
+    let channel = |ch: usize| super::math::simd(#[inline(always)] || {
         let (mu, rstd) = (mean[ch].to_f64(), invstd[ch].to_f64());
         let (mut sg, mut sgx) = ([0.0f64; 8], [0.0f64; 8]);
         let (mut tg, mut tgx) = (0.0f64, 0.0f64);
@@ -266,18 +269,29 @@ pub(crate) fn batch_norm_backward<T: Elem + alloc::Cached>(
             }
         }
         let (sum_g, sum_gx) = (tg + sg.iter().sum::<f64>(), tgx + sgx.iter().sum::<f64>());
-        gb[ch] = sum_g;
-        gw[ch] = sum_gx * rstd;
-        if let Some(gx) = gx.as_mut() {
+        // SAFETY: slot `ch` of gw/gb belongs to this channel only; both outlive the region.
+        unsafe {
+            *gbp.get().add(ch) = sum_g;
+            *gwp.get().add(ch) = sum_gx * rstd;
+        }
+        if let Some(gxp) = gxp {
             let scale = rstd * w.map(|w| w[ch].to_f64()).unwrap_or(1.0);
             let (mg, k) = if training { (sum_g / m, rstd * rstd * sum_gx / m) } else { (0.0, 0.0) };
             for b in 0..n {
                 let o = (b * c + ch) * s;
-                for ((d, &gv), &xv) in gx[o..o + s].iter_mut().zip(&g[o..o + s]).zip(&x[o..o + s]) {
+                // SAFETY: the plane (b, ch) of gx, elements o..o+s, is written by this channel
+                // only; gx outlives the region.
+                let d = unsafe { std::slice::from_raw_parts_mut(gxp.get().add(o), s) };
+                for ((d, &gv), &xv) in d.iter_mut().zip(&g[o..o + s]).zip(&x[o..o + s]) {
                     *d = T::from_f64(scale * (gv.to_f64() - mg - (xv.to_f64() - mu) * k));
                 }
             }
         }
+    });
+    if super::parallel(x.len()) && c > 1 {
+        super::team::run_blocks(c, &|r| r.for_each(channel));
+    } else {
+        (0..c).for_each(channel);
     }
     let conv = |v: Vec<f64>| -> Vec<T> { v.into_iter().map(T::from_f64).collect() };
     Ok((gx, want_w.then(|| conv(gw)), want_b.then(|| conv(gb))))
