@@ -542,6 +542,12 @@ class Tensor:
     def nan_to_num(self, nan: _float = 0.0, posinf: Optional[_float] = None, neginf: Optional[_float] = None) -> Tensor:
         """NaN, +inf and -inf replaced (by 0 and the dtype's largest and lowest finite values
         unless given)."""
+    def bincount(self, weights: Optional[Tensor] = None, minlength: _int = 0) -> Tensor:
+        """The count (or the summed ``weights``) of each value of this 1-d non-negative int tensor."""
+    def histc(self, bins: _int = 100, min: _Number = 0, max: _Number = 0) -> Tensor:
+        """A histogram of ``bins`` equal-width bins between ``min`` and ``max``."""
+    def take_along_dim(self, indices: Tensor, dim: Optional[_int] = None) -> Tensor:
+        """The elements at ``indices`` along ``dim`` (of the flattened tensor when ``dim`` is None)."""
     def unique(self, sorted: _bool = True, return_inverse: _bool = False, return_counts: _bool = False, dim: Optional[_int] = None) -> Any:
         """The distinct elements (or slices along ``dim``), sorted, with the inverse indices
         and counts on request."""

@@ -578,6 +578,8 @@ for _name, _f in (("movedim", _composite._t_movedim), ("moveaxis", _composite._t
                   ("unflatten", _composite._unflatten), ("tensor_split", _composite._t_tensor_split),
                   ("repeat_interleave", _composite._t_repeat_interleave), ("masked_select", _composite._t_masked_select),
                   ("nan_to_num", _composite._t_nan_to_num), ("unique", _composite._t_unique),
+                  ("bincount", _composite._t_bincount), ("histc", _composite._t_histc),
+                  ("take_along_dim", _composite._t_take_along_dim),
                   ("arcsinh", Tensor.asinh), ("arccosh", Tensor.acosh), ("arctanh", Tensor.atanh)):
     setattr(Tensor, _name, _f)
 

@@ -630,3 +630,18 @@ def _t_nan_to_num(self, nan=0.0, posinf=None, neginf=None):
 def _t_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted."""
     return unique(self, sorted, return_inverse, return_counts, dim)
+
+
+def _t_bincount(self, weights=None, minlength=0):
+    """The count (or the summed ``weights``) of each value of this 1-d non-negative int tensor."""
+    return bincount(self, weights, minlength)
+
+
+def _t_histc(self, bins=100, min=0, max=0):
+    """A histogram of ``bins`` equal-width bins between ``min`` and ``max``."""
+    return histc(self, bins, min, max)
+
+
+def _t_take_along_dim(self, indices, dim=None):
+    """The elements at ``indices`` along ``dim`` (of the flattened tensor when ``dim`` is None)."""
+    return take_along_dim(self, indices, dim)

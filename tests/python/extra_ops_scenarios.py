@@ -96,6 +96,7 @@ def run(torch, device="cpu"):
         "take_along_dim": (lambda a: torch.take_along_dim(a, T([[0], [3], [1]]), 1), [x]),
         "take_along_dim_bcast": (lambda a: torch.take_along_dim(a, T([[2, 0, 1, 1]]), 0), [x]),
         "take_along_dim_flat": (lambda a: torch.take_along_dim(a, T([0, 11, 5])), [x]),
+        "take_along_dim_method": (lambda a: a.take_along_dim(T([[0], [3], [1]]), dim=1), [x]),
         "cartesian_prod": (lambda a, b: torch.cartesian_prod(a, b), [v[:2], v[:3]]),
         "movedim": (lambda a: torch.movedim(a.reshape(3, 2, 2), 0, -1), [x]),
         "moveaxis": (lambda a: a.reshape(3, 2, 2).moveaxis((0, 1), (2, 0)), [x]),
@@ -148,6 +149,8 @@ def run(torch, device="cpu"):
         "bincount_weights": lambda: torch.bincount(T([0, 2, 2]), weights=T([0.5, 1.0, 2.0])),
         "histc": lambda: torch.histc(T([1., 2, 1, 2.5, 9]), bins=4, min=0, max=3),
         "histc_auto": lambda: torch.histc(T([1., 2, 1, 4]), bins=3),
+        "bincount_method": lambda: T([0, 2, 2]).bincount(weights=T([0.5, 1.0, 2.0]), minlength=5),
+        "histc_method": lambda: T([1., 2, 1, 2.5, 9]).histc(bins=4, min=0, max=3),
     }
     for name, f in ints.items():
         out[name] = _caught(lambda: _result(f()))
