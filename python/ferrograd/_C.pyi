@@ -691,6 +691,13 @@ class Tensor:
         """In-place version of ``relu``."""
     def erf(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The error function of the elements."""
+    def erfinv(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """The inverse error function of the elements (±inf at ±1, NaN beyond)."""
+    def logit(self, eps: Optional[_float] = None) -> Tensor:
+        """``log(p / (1 - p))`` of the elements, with ``p`` clamped to ``[eps, 1 - eps]`` when
+        ``eps`` is given."""
+    def xlogy(self, other: Union[Tensor, _Number]) -> Tensor:
+        """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is NaN)."""
     def floor(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The floor of the elements (the largest integer less than or equal to each)."""
     def floor_(self) -> Tensor:
@@ -999,6 +1006,8 @@ def _push_saved_hooks(pack: Callable[[Tensor], Any], unpack: Callable[[Any], Ten
 def _pop_saved_hooks() -> None: ...
 def _push_write_observer(observer: Callable[[Tensor], Any]) -> None: ...
 def _pop_write_observer() -> None: ...
+def _xlogy(input: Union[Tensor, _Number], other: Union[Tensor, _Number]) -> Tensor:
+    """`torch.xlogy(input, other)`: either operand may be a number (not both)."""
 def _push_record_observer(observer: Callable[[str, bool, list], Any]) -> None: ...
 def _pop_record_observer() -> None: ...
 def _set_anomaly(enabled: bool, check_nan: bool) -> None: ...

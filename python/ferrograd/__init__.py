@@ -302,10 +302,17 @@ for _name in (
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
-    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace"
+    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace "
+    "erfinv logit"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
+
+
+def xlogy(input, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN); either operand
+    may be a number."""
+    return _C._xlogy(input, other)
 
 
 def bitwise_not(input):
@@ -600,6 +607,7 @@ from . import func  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
 from . import distributed  # noqa: E402,F401
+from . import special  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 

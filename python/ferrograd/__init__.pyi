@@ -683,6 +683,14 @@ def flip(input: Tensor, *dims: _SizeArg) -> Tensor:
     """Reverse the order of elements along the given dimensions (copies the data)."""
 def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The error function of the elements."""
+def erfinv(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The inverse error function of the elements (±inf at ±1, NaN beyond)."""
+def logit(input: Tensor, eps: Optional[_float] = None) -> Tensor:
+    """``log(p / (1 - p))`` of the elements, with ``p`` clamped to ``[eps, 1 - eps]`` when
+    ``eps`` is given."""
+def xlogy(input: Union[Tensor, _Number], other: Union[Tensor, _Number]) -> Tensor:
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN); either operand
+    may be a number."""
 def atan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """Element-wise arctangent of ``self / other`` with the quadrant taken into account."""
 def arctan2(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:

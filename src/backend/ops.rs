@@ -55,6 +55,8 @@ pub enum UnaryOp {
     Trigamma,
     /// The error function.
     Erf,
+    /// The inverse error function.
+    Erfinv,
     /// `x * x`.
     Square,
     /// `x ** p` for a float exponent.
@@ -125,6 +127,7 @@ impl UnaryOp {
             Digamma => "digamma",
             Trigamma => "trigamma",
             Erf => "erf",
+            Erfinv => "erfinv",
             Square => "square",
             PowScalar(_) => "pow_scalar",
             PowInt(_) => "pow_int",

@@ -142,6 +142,37 @@ fn erf_f64(x: f64) -> f64 {
     unsafe { erf(x) }
 }
 
+/// The inverse error function as PyTorch's `calc_erfinv`: a rational first guess (central
+/// range and tails) refined by two Newton steps on `erf`.
+fn erfinv_f64(y: f64) -> f64 {
+    const A: [f64; 4] = [0.886226899, -1.645349621, 0.914624893, -0.140543331];
+    const B: [f64; 4] = [-2.118377725, 1.442710462, -0.329097515, 0.012229801];
+    const C: [f64; 4] = [-1.970840454, -1.624906493, 3.429567803, 1.641345311];
+    const D: [f64; 2] = [3.543889200, 1.637067800];
+    let ya = y.abs();
+    if ya > 1.0 || y.is_nan() {
+        return f64::NAN;
+    }
+    if ya == 1.0 {
+        return f64::INFINITY.copysign(y);
+    }
+    let mut x = if ya <= 0.7 {
+        let z = y * y;
+        let num = ((A[3] * z + A[2]) * z + A[1]) * z + A[0];
+        let dem = (((B[3] * z + B[2]) * z + B[1]) * z + B[0]) * z + 1.0;
+        y * num / dem
+    } else {
+        let z = (-((1.0 - ya) / 2.0).ln()).sqrt();
+        let num = ((C[3] * z + C[2]) * z + C[1]) * z + C[0];
+        let dem = (D[1] * z + D[0]) * z + 1.0;
+        num.copysign(y) / dem
+    };
+    for _ in 0..2 {
+        x -= (erf_f64(x) - y) / (std::f64::consts::FRAC_2_SQRT_PI * (-x * x).exp());
+    }
+    x
+}
+
 fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
     use UnaryOp::*;
     let two = T::from_f64(2.0);
@@ -172,6 +203,7 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Sinh => map1(s, l, |v: T| v.sinh()),
         Cosh => map1(s, l, |v: T| v.cosh()),
         Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
+        Erfinv => map1(s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
         Asinh => map1(s, l, |v: T| v.asinh()),
         Acosh => map1(s, l, |v: T| v.acosh()),
         Atanh => map1(s, l, |v: T| v.atanh()),

@@ -937,6 +937,73 @@ pub fn erf(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `erfinv(x)` (ErfinvBackward0: √π/2 · exp(erfinv(x)²) g).
+pub fn erfinv(x: &Tensor) -> Result<Tensor> {
+    let out = backend::unary(&super::float_input(x)?, crate::backend::UnaryOp::Erfinv)?;
+    record_ew("ErfinvBackward0", x, &out, &[Save::In(x)], |s, g, _| {
+        let e = erfinv(&s.get(0)?)?;
+        Ok(vec![Some(mul(&g[0], &mul(&exp(&mul(&e, &e)?)?, &sc(0.5 * std::f64::consts::PI.sqrt()))?)?)])
+    })?;
+    Ok(out)
+}
+
+/// `logit(x, eps)`: `log(z / (1 - z))` with `z = clamp(x, eps, 1 - eps)` when `eps` is given
+/// (and not negative). LogitBackward0: `g / (x (1 - x))`, zero outside `[eps, 1 - eps]`.
+pub fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
+    let xf = super::float_input(x)?;
+    let eps = eps.filter(|e| *e >= 0.0);
+    let out = no_grad(|| {
+        let z = match eps {
+            Some(e) => super::clamp(&xf, Some(Scalar::Float(e)), Some(Scalar::Float(1.0 - e)))?,
+            None => xf.clone(),
+        };
+        log(&div(&z, &super::rsub(&z, &sc(1.0))?)?)
+    })?;
+    let out = fresh(&out)?;
+    record_ew("LogitBackward0", x, &out, &[Save::In(x)], move |s, g, _| {
+        let x = s.get(0)?;
+        let d = div(&g[0], &mul(&x, &super::rsub(&x, &sc(1.0))?)?)?;
+        Ok(vec![Some(match eps {
+            Some(e) => {
+                let outside = super::logical(&compare(&x, &sc(e), BinOp::Lt)?, &compare(&x, &sc(1.0 - e), BinOp::Gt)?, BinOp::Or)?;
+                where_(&outside, &sc(0.0), &d)?
+            }
+            None => d,
+        })])
+    })?;
+    if let Some(e) = eps {
+        crate::autograd::Node::annotate(&out, &[("eps", crate::autograd::SavedValue::Float(e))], &[]);
+    }
+    Ok(out)
+}
+
+/// `xlogy(a, b)`: `a · log(b)`, 0 where `a` is 0 (unless `b` is NaN), in the promoted float
+/// dtype. XlogyBackward0 (1 with a number for `a`, 2 with a number for `b`):
+/// `d/da = g · xlogy(a != 0, b)`, `d/db = g · a / b`.
+pub fn xlogy(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let ct = super::compute_dtype(a, b, BinOp::Add);
+    let ft = if ct.is_float() { ct } else { crate::dtype::default_float() };
+    let (af, bf) = (cast_raw(a, ft)?, cast_raw(b, ft)?);
+    let out = no_grad(|| xlogy_raw(&af, &bf))?;
+    let out = fresh(&out)?;
+    let name = if a.0.is_wrapped_number { "XlogyBackward1" } else if b.0.is_wrapped_number { "XlogyBackward2" } else { "XlogyBackward0" };
+    let (sa, sb) = (a.shape(), b.shape());
+    record(name, &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let (at, bt) = (s.get(0)?, s.get(1)?);
+        let ga = if n[0] { Some(sum_to(&mul(&g[0], &xlogy_raw(&cast_raw(&compare(&at, &sc(0.0), BinOp::Ne)?, g[0].dtype())?, &bt)?)?, &sa)?) } else { None };
+        let gb = if n.len() > 1 && n[1] { Some(sum_to(&div(&mul(&g[0], &at)?, &bt)?, &sb)?) } else { None };
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// The values of `xlogy` for operands of one float dtype (no history).
+fn xlogy_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let prod = mul(a, &log(b)?)?;
+    let zero = where_(&compare(a, &sc(0.0), BinOp::Eq)?, &sc(0.0), &prod)?;
+    where_(&super::float_test(b, "isnan")?, &sc(f64::NAN), &zero)
+}
+
 fn erf_t(x: &Tensor) -> Result<Tensor> {
     erf(x)
 }

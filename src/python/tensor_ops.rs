@@ -303,6 +303,8 @@ unary_methods! {
     cosh => |t| ops::unary_extra(t, "cosh"),
     #[doc = "The error function of the elements."]
     erf => ops::nn_layers::erf,
+    #[doc = "The inverse error function of the elements (±inf at ±1, NaN beyond)."]
+    erfinv => ops::nn_layers::erfinv,
     #[doc = "The square of the elements."]
     square => |t| ops::unary_extra(t, "square"),
     #[doc = "Element-wise logical NOT, as a bool tensor."]
@@ -1834,4 +1836,32 @@ fn scatter_apply(
         ),
         (ScatterSrc::Value(v), false) => ops::scatter_value(t, dim, index, *v),
     }
+}
+
+#[pymethods]
+impl PyTensor {
+    /// ``log(p / (1 - p))`` of the elements, with ``p`` clamped to ``[eps, 1 - eps]`` when
+    /// ``eps`` is given.
+    #[pyo3(signature = (eps=None))]
+    fn logit(&self, py: Python<'_>, eps: Option<f64>) -> PyResult<Py<PyAny>> {
+        let t = &self.t;
+        run(py, t.numel(), || ops::nn_layers::logit(t, eps))
+    }
+
+    /// ``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is NaN).
+    fn xlogy(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let (t, o) = (&self.t, need(other)?);
+        run(py, t.numel(), || ops::nn_layers::xlogy(t, &o))
+    }
+}
+
+/// `torch.xlogy(input, other)`: either operand may be a number (not both).
+#[pyfunction]
+pub fn _xlogy(py: Python<'_>, input: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    if input.cast::<PyTensor>().is_err() && other.cast::<PyTensor>().is_err() {
+        return Err(PyTypeError::new_err("xlogy() received an invalid combination of arguments - got (a number and a number), but expected a Tensor for at least one of input and other"));
+    }
+    let (a, b) = (need(input)?, need(other)?);
+    let work = a.numel().max(b.numel());
+    run(py, work, || ops::nn_layers::xlogy(&a, &b))
 }

@@ -71,6 +71,17 @@ def run(torch, device="cpu"):
         # float64: the float32 gradient at 0.1 (ψ·ψ' ≈ 560) differs in the 5th digit between
         # PyTorch's float arithmetic and ours in double
         "digamma": (lambda a: torch.digamma(a), [pos.double()]), "digamma_neg": (lambda a: a.digamma(), [-pos.double()]),
+        "erfinv": (lambda a: torch.erfinv(a), [unit]), "erfinv_f64": (lambda a: a.erfinv(), [T([0.3, -0.999, 0.75, 0.0], dtype=torch.float64)]),
+        "erfinv_special": (lambda a: torch.special.erfinv(a), [unit]),
+        "logit": (lambda a: torch.logit(a), [T([0.1, 0.5, 0.9, 0.3])]), "logit_eps": (lambda a: a.logit(eps=0.2), [T([0.1, 0.5, 0.9, 0.3])]),
+        "logit_special": (lambda a: torch.special.logit(a, 1e-3), [T([0.0, 0.5, 1.0, 0.3])]),
+        "xlogy": (lambda a, b: torch.xlogy(a, b), [T([0.0, 2.0, -1.5, 3.0]), T([0.0, 0.5, 2.0, 4.0])]),
+        "xlogy_bcast": (lambda a, b: a.xlogy(b), [x, pos[:4]]),
+        "xlogy_scalar_other": (lambda a: torch.xlogy(a, 3.0), [v]),
+        "xlogy_scalar_self": (lambda b: torch.xlogy(2, b), [pos]),
+        "xlogy_special": (lambda a, b: torch.special.xlogy(a, b), [v.abs(), pos[:4]]),
+        "expit_special": (lambda a: torch.special.expit(a), [v]),
+        "gammaln_special": (lambda a: torch.special.gammaln(a), [pos]),
         "einsum_mm": (lambda a, b: torch.einsum("ij,jk->ik", a, b), [x, x.t()]),
         "einsum_implicit": (lambda a, b: torch.einsum("ij,jk", a, b), [x, x.t()]),
         "einsum_bmm": (lambda a, b: torch.einsum("bij,bjk->bik", a, b), [x.reshape(3, 2, 2), x.reshape(3, 2, 2)]),
@@ -151,6 +162,11 @@ def run(torch, device="cpu"):
         "histc_auto": lambda: torch.histc(T([1., 2, 1, 4]), bins=3),
         "bincount_method": lambda: T([0, 2, 2]).bincount(weights=T([0.5, 1.0, 2.0]), minlength=5),
         "histc_method": lambda: T([1., 2, 1, 2.5, 9]).histc(bins=4, min=0, max=3),
+        "erfinv_edges": lambda: torch.erfinv(T([1.0, -1.0, 1.5, NAN, 0.999999])),
+        "erfinv_int": lambda: torch.erfinv(T([0, 1])),
+        "logit_int": lambda: torch.logit(T([0, 1])),
+        "xlogy_nan": lambda: torch.xlogy(T([0.0, 0.0, 1.0]), T([NAN, 0.0, 0.0])),
+        "xlogy_int": lambda: torch.xlogy(T([0, 2, 3]), T([5, 4, 0])),
     }
     for name, f in ints.items():
         out[name] = _caught(lambda: _result(f()))
