@@ -691,6 +691,10 @@ class Tensor:
         """In-place version of ``relu``."""
     def erf(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The error function of the elements."""
+    def exp2(self, *, out: Optional[Tensor] = None) -> Tensor:
+        """``2 ** x`` of the elements."""
+    def kron(self, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+        """The Kronecker product of ``self`` and ``other`` (the block tensor of ``self[i] * other``)."""
     def erfinv(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The inverse error function of the elements (±inf at ±1, NaN beyond)."""
     def logit(self, eps: Optional[_float] = None) -> Tensor:

@@ -303,7 +303,7 @@ for _name in (
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
     "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace "
-    "erfinv logit"
+    "erfinv logit exp2 kron"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name

@@ -683,6 +683,10 @@ def flip(input: Tensor, *dims: _SizeArg) -> Tensor:
     """Reverse the order of elements along the given dimensions (copies the data)."""
 def erf(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The error function of the elements."""
+def exp2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``2 ** x`` of the elements."""
+def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """The Kronecker product of ``input`` and ``other`` (the block tensor of ``input[i] * other``)."""
 def erfinv(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The inverse error function of the elements (±inf at ±1, NaN beyond)."""
 def logit(input: Tensor, eps: Optional[_float] = None) -> Tensor:

@@ -4,7 +4,7 @@ function as its ``torch.*`` counterpart, so values, gradients and ``grad_fn`` na
 import ferrograd as _torch
 
 __all__ = [
-    "erf", "erfinv", "expit", "logit", "xlogy", "log1p", "expm1", "digamma", "psi", "gammaln",
+    "erf", "erfinv", "expit", "logit", "xlogy", "log1p", "expm1", "exp2", "digamma", "psi", "gammaln",
     "logsumexp", "softmax", "log_softmax", "round",
 ]
 
@@ -42,6 +42,11 @@ def log1p(input):
 def expm1(input):
     """``exp(x) - 1`` of the elements."""
     return _torch.expm1(input)
+
+
+def exp2(input):
+    """``2 ** x`` of the elements."""
+    return _torch.exp2(input)
 
 
 def digamma(input):

@@ -57,6 +57,8 @@ pub enum UnaryOp {
     Erf,
     /// The inverse error function.
     Erfinv,
+    /// `2 ** x`.
+    Exp2,
     /// `x * x`.
     Square,
     /// `x ** p` for a float exponent.
@@ -128,6 +130,7 @@ impl UnaryOp {
             Trigamma => "trigamma",
             Erf => "erf",
             Erfinv => "erfinv",
+            Exp2 => "exp2",
             Square => "square",
             PowScalar(_) => "pow_scalar",
             PowInt(_) => "pow_int",

@@ -204,6 +204,7 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Cosh => map1(s, l, |v: T| v.cosh()),
         Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
         Erfinv => map1(s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
+        Exp2 => map1(s, l, |v: T| v.exp2()),
         Asinh => map1(s, l, |v: T| v.asinh()),
         Acosh => map1(s, l, |v: T| v.acosh()),
         Atanh => map1(s, l, |v: T| v.atanh()),

@@ -92,6 +92,34 @@ fn lanes_sum_f32(row: &[f32], f: impl Fn(f32) -> f32) -> f64 {
     acc.iter().map(|&v| v as f64).sum::<f64>() + tail.iter().map(|&v| f(v) as f64).sum::<f64>()
 }
 
+/// `yr[j] = f(xr[j], w[j], b[j])` with one loop per affine case, so that no branch sits in
+/// the inner loop (a missing weight or bias is a constant `None` once `f` is inlined).
+#[inline(always)]
+fn affine_row<T: Copy>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>, f: impl Fn(T, Option<T>, Option<T>) -> T) {
+    match (w, b) {
+        (Some(w), Some(b)) => {
+            for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
+                *y = f(v, Some(wj), Some(bj));
+            }
+        }
+        (Some(w), None) => {
+            for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
+                *y = f(v, Some(wj), None);
+            }
+        }
+        (None, Some(b)) => {
+            for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
+                *y = f(v, None, Some(bj));
+            }
+        }
+        (None, None) => {
+            for (y, &v) in yr.iter_mut().zip(xr) {
+                *y = f(v, None, None);
+            }
+        }
+    }
+}
+
 /// `layer_norm_row` for float32 with an optional affine (two passes for the statistics).
 #[inline(always)]
 fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&[f32]>, eps: f64) {
@@ -99,57 +127,21 @@ fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&
     let mean = (lanes_sum_f32(xr, |v| v) / n) as f32;
     let var = lanes_sum_f32(xr, |v| (v - mean) * (v - mean)) / n;
     let rstd = (1.0 / (var + eps).sqrt()) as f32;
-    match (w, b) {
-        (Some(w), Some(b)) => {
-            for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
-                *y = (v - mean) * rstd * wj + bj;
-            }
-        }
-        (Some(w), None) => {
-            for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
-                *y = (v - mean) * rstd * wj;
-            }
-        }
-        (None, Some(b)) => {
-            for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
-                *y = (v - mean) * rstd + bj;
-            }
-        }
-        (None, None) => {
-            for (y, &v) in yr.iter_mut().zip(xr) {
-                *y = (v - mean) * rstd;
-            }
-        }
-    }
+    affine_row(xr, yr, w, b, |v, wj, bj| {
+        let t = (v - mean) * rstd;
+        let t = wj.map_or(t, |w| t * w);
+        bj.map_or(t, |b| t + b)
+    });
 }
 
 #[inline(always)]
 fn layer_norm_row<T: Elem>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>, eps: f64) {
     let (mean, rstd) = row_stats(xr, eps);
-    let norm = |v: T| (v.to_f64() - mean) * rstd;
-    // one loop per affine case: no branch in the inner loop
-    match (w, b) {
-        (Some(w), Some(b)) => {
-            for ((y, &v), (&wj, &bj)) in yr.iter_mut().zip(xr).zip(w.iter().zip(b)) {
-                *y = T::from_f64(norm(v) * wj.to_f64() + bj.to_f64());
-            }
-        }
-        (Some(w), None) => {
-            for ((y, &v), &wj) in yr.iter_mut().zip(xr).zip(w) {
-                *y = T::from_f64(norm(v) * wj.to_f64());
-            }
-        }
-        (None, Some(b)) => {
-            for ((y, &v), &bj) in yr.iter_mut().zip(xr).zip(b) {
-                *y = T::from_f64(norm(v) + bj.to_f64());
-            }
-        }
-        (None, None) => {
-            for (y, &v) in yr.iter_mut().zip(xr) {
-                *y = T::from_f64(norm(v));
-            }
-        }
-    }
+    affine_row(xr, yr, w, b, |v, wj, bj| {
+        let t = (v.to_f64() - mean) * rstd;
+        let t = wj.map_or(t, |w| t * w.to_f64());
+        T::from_f64(bj.map_or(t, |b| t + b.to_f64()))
+    });
 }
 
 /// The gradients of `layer_norm` given `g`: `gx = rstd (gxhat - mean(gxhat) - xhat

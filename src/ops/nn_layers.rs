@@ -1004,6 +1004,30 @@ fn xlogy_raw(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     where_(&super::float_test(b, "isnan")?, &sc(f64::NAN), &zero)
 }
 
+/// `kron(a, b)`, composed as ATen composes it: each operand viewed with its dims interleaved
+/// with ones (`_unsafe_view`), one broadcast product, viewed back as the block matrix
+/// (UnsafeViewBackward0 over MulBackward0).
+pub fn kron(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (sa, sb) = (a.shape(), b.shape());
+    let nd = sa.len().max(sb.len());
+    let (pa, pb) = (nd - sa.len(), nd - sb.len());
+    let (mut ra, mut rb, mut rr) = (Vec::with_capacity(2 * nd), Vec::with_capacity(2 * nd), Vec::with_capacity(nd));
+    for i in 0..nd {
+        let da = if i >= pa { sa[i - pa] as i64 } else { 1 };
+        let db = if i >= pb { sb[i - pb] as i64 } else { 1 };
+        ra.extend([da, 1]);
+        rb.extend([1, db]);
+        rr.push(da * db);
+    }
+    // (`_unsafe_view` of a non-contiguous tensor is a view: PyTorch raises its view error
+    // where the strides do not allow one)
+    let lift = |t: &Tensor, s: &[i64]| if t.is_contiguous() { super::unsafe_view(t, s) } else { super::view(t, s) };
+    // the product takes the operands' dim order (as TensorIterator's), so it can be
+    // non-contiguous too
+    let prod = mul(&lift(a, &ra)?, &lift(b, &rb)?)?;
+    lift(&prod, &rr)
+}
+
 fn erf_t(x: &Tensor) -> Result<Tensor> {
     erf(x)
 }

@@ -498,6 +498,8 @@ pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
     match kind {
         "log1p" => { let out = float_op(x, UnaryOp::Log1p)?; record_ew("Log1PBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
         "expm1" => { let out = float_op(x, UnaryOp::Expm1)?; record_ew("Expm1Backward0", x, &out, &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &add(&s.get(0)?, &sc(1.0))?)?)]))?; Ok(out) }
+        // d 2^x = g · 2^x · ln 2
+        "exp2" => { let out = float_op(x, UnaryOp::Exp2)?; record_ew("Exp2Backward0", x, &out, &[Save::Out(0)], |s, g, _| Ok(vec![Some(mul(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
         "log2" => { let out = float_op(x, UnaryOp::Log2)?; record_ew("Log2Backward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_2))?)?)]))?; Ok(out) }
         "log10" => { let out = float_op(x, UnaryOp::Log10)?; record_ew("Log10Backward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(div(&g[0], &mul(&s.get(0)?, &sc(std::f64::consts::LN_10))?)?)]))?; Ok(out) }
         "tan" => { let out = float_op(x, UnaryOp::Tan)?; record_ew("TanBackward0", x, &out, &[Save::Out(0)], |s, g, _| { let r = s.get(0)?; Ok(vec![Some(mul(&g[0], &add(&mul(&r, &r)?, &sc(1.0))?)?)]) })?; Ok(out) }

@@ -277,6 +277,8 @@ unary_methods! {
     expm1 => |t| ops::unary_extra(t, "expm1"),
     #[doc = "The logarithm to the base 2 of the elements."]
     log2 => |t| ops::unary_extra(t, "log2"),
+    #[doc = "``2 ** x`` of the elements."]
+    exp2 => |t| ops::unary_extra(t, "exp2"),
     #[doc = "The logarithm to the base 10 of the elements."]
     log10 => |t| ops::unary_extra(t, "log10"),
     #[doc = "The tangent of the elements."]
@@ -460,6 +462,8 @@ tensor_binary_methods! {
     mv("vec") => ops::mv,
     #[doc = "Dot product of two 1-d tensors."]
     dot("tensor") => ops::dot,
+    #[doc = "The Kronecker product of ``self`` and ``other`` (the block tensor of ``self[i] * other``)."]
+    kron("other") => ops::nn_layers::kron,
 }
 
 macro_rules! inplace_binary {

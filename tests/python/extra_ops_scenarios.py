@@ -81,6 +81,11 @@ def run(torch, device="cpu"):
         "xlogy_scalar_self": (lambda b: torch.xlogy(2, b), [pos]),
         "xlogy_special": (lambda a, b: torch.special.xlogy(a, b), [v.abs(), pos[:4]]),
         "expit_special": (lambda a: torch.special.expit(a), [v]),
+        "exp2": (lambda a: torch.exp2(a), [x]), "exp2_special": (lambda a: torch.special.exp2(a), [v]),
+        "kron": (lambda a, b: torch.kron(a, b), [x[:2, :3], x[1:, 1:3]]),
+        "kron_1d_2d": (lambda a, b: a.kron(b), [v[:2], x[:2, :2]]),
+        "kron_transposed": (lambda a, b: torch.kron(a.t(), b), [x[:, :2], v[:3]]),
+        "kron_3d": (lambda a, b: torch.kron(a, b), [x.reshape(3, 2, 2), x[:2, :2]]),
         "gammaln_special": (lambda a: torch.special.gammaln(a), [pos]),
         "einsum_mm": (lambda a, b: torch.einsum("ij,jk->ik", a, b), [x, x.t()]),
         "einsum_implicit": (lambda a, b: torch.einsum("ij,jk", a, b), [x, x.t()]),
@@ -167,6 +172,8 @@ def run(torch, device="cpu"):
         "logit_int": lambda: torch.logit(T([0, 1])),
         "xlogy_nan": lambda: torch.xlogy(T([0.0, 0.0, 1.0]), T([NAN, 0.0, 0.0])),
         "xlogy_int": lambda: torch.xlogy(T([0, 2, 3]), T([5, 4, 0])),
+        "kron_int": lambda: torch.kron(T([[1, 2], [3, 4]]), T([[0, 1], [1, 0]])),
+        "exp2_int": lambda: torch.exp2(T([0, 3, -1])),
     }
     for name, f in ints.items():
         out[name] = _caught(lambda: _result(f()))
