@@ -1019,13 +1019,10 @@ pub fn kron(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         rb.extend([1, db]);
         rr.push(da * db);
     }
-    // (`_unsafe_view` of a non-contiguous tensor is a view: PyTorch raises its view error
-    // where the strides do not allow one)
-    let lift = |t: &Tensor, s: &[i64]| if t.is_contiguous() { super::unsafe_view(t, s) } else { super::view(t, s) };
     // the product takes the operands' dim order (as TensorIterator's), so it can be
     // non-contiguous too
-    let prod = mul(&lift(a, &ra)?, &lift(b, &rb)?)?;
-    lift(&prod, &rr)
+    let prod = mul(&super::unsafe_view(a, &ra)?, &super::unsafe_view(b, &rb)?)?;
+    super::unsafe_view(&prod, &rr)
 }
 
 fn erf_t(x: &Tensor) -> Result<Tensor> {
