@@ -53,10 +53,9 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         crate::cpu::team::run(parts, &|i| {
             let r0 = i * rows;
             let sub = MatmulArgs { m: rows.min(m - r0), ..*args };
-            // SAFETY: part i writes only rows r0..r0+sub.m of c (disjoint between parts), and
-            // `c` outlives the region (`run` returns after every part).
-            let cc = unsafe { std::slice::from_raw_parts_mut(out.get().add(r0 * n), sub.m * n) };
-            gemm_serial(&sub, a, (a_base + r0 as isize * a_rs) as usize, b, b_off, cc);
+            // SAFETY: part i writes only rows r0..r0+sub.m of c (disjoint between parts), `c`
+            // outlives the region (`run` returns after every part), and T is f32/f64.
+            unsafe { gemm_raw(&sub, a, a_base + r0 as isize * a_rs, b, b_off as isize, out.get().add(r0 * n), n as isize) };
         });
         return;
     }
@@ -150,18 +149,3 @@ pub fn gemm_batch<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, bs: usize,
     }
 }
 
-fn gemm_serial<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: usize, b: &[T], b_off: usize, c: &mut [T]) {
-    let MatmulArgs { m, k, n, a_rs, a_cs, b_rs, b_cs } = *args;
-    // SAFETY: as in `gemm`: the caller's layouts address only elements of a/b, c holds m*n
-    // row-major elements, and T is f32 or f64 (checked by the caller).
-    unsafe {
-        gemm::gemm(
-            m, n, k,
-            c.as_mut_ptr(), 1, n as isize, false,
-            a.as_ptr().add(a_off), a_cs, a_rs,
-            b.as_ptr().add(b_off), b_cs, b_rs,
-            T::from_f64(0.0), T::from_f64(1.0),
-            false, false, false, gemm::Parallelism::None,
-        );
-    }
-}
