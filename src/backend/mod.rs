@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{BinaryOp, ConvWindow, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -92,6 +92,17 @@ pub trait BackendStorage: Sized {
     /// (planes, l) output gradient) added at the int64 in-plane indices `ind`. `None` where
     /// the backend has no kernel.
     fn max_pool2d_backward(&self, _l: &Layout, _ind: (&Self, &Layout), _planes: usize, _hw: usize, _out_l: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// The columns of the contiguous (n, c, h, w) image `l` for the window `win`:
+    /// (c·kh·kw, n·oh·ow) with the batch inside, else (n, c·kh·kw, oh·ow); padding reads as
+    /// `fill`. `None` where the backend has no kernel.
+    fn im2col(&self, _l: &Layout, _nchw: [usize; 4], _win: &ConvWindow, _batch_inner: bool, _fill: f64) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// The adjoint of `im2col`: zeros of (n, c, h, w) with the contiguous columns `self`
+    /// (`l`) added at their input positions. `None` where the backend has no kernel.
+    fn col2im(&self, _l: &Layout, _nchw: [usize; 4], _win: &ConvWindow, _batch_inner: bool) -> Result<Option<Self>> {
         Ok(None)
     }
     /// Max or min of each row with the index of its first occurrence (int64).
@@ -560,6 +571,46 @@ pub fn scatter_add_strided(g: &Tensor, dst: &Layout, base_shape: &[usize]) -> Re
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::as_strided_scatter".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, base_shape)))
+}
+
+/// The columns of the (n, c, h, w) image `x` (see `BackendStorage::im2col`), shaped
+/// (c·kh·kw, n·oh·ow) or (n, c·kh·kw, oh·ow); `None` where `x` is not contiguous, not real,
+/// or the backend has no kernel.
+pub fn im2col(x: &Tensor, nchw: [usize; 4], win: &ConvWindow, batch_inner: bool, fill: f64) -> Result<Option<Tensor>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() || d.layout.numel() != nchw.iter().product::<usize>() {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.im2col(&d.layout, nchw, win, batch_inner, fill)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.im2col(&d.layout, nchw, win, batch_inner, fill)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::im2col".into(), crate::profiler::EventKind::Op);
+    let [n, c, _, _] = nchw;
+    let (k, l) = (c * win.kernel[0] * win.kernel[1], win.out[0] * win.out[1]);
+    let shape: &[usize] = if batch_inner { &[k, n * l] } else { &[n, k, l] };
+    Ok(Some(Tensor::from_storage_on(out, shape)))
+}
+
+/// The adjoint of `im2col`: the columns `cols` summed back into a (n, c, h, w) image; `None`
+/// where `cols` is not contiguous, not real, or the backend has no kernel.
+pub fn col2im(cols: &Tensor, nchw: [usize; 4], win: &ConvWindow, batch_inner: bool) -> Result<Option<Tensor>> {
+    let d = cols.data();
+    let [n, c, _, _] = nchw;
+    let want = n * c * win.kernel[0] * win.kernel[1] * win.out[0] * win.out[1];
+    if d.dtype.is_complex() || !d.layout.is_contiguous() || d.layout.numel() != want {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    let out = match &*s {
+        Storage::Cpu(c) => c.col2im(&d.layout, nchw, win, batch_inner)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.col2im(&d.layout, nchw, win, batch_inner)?.map(Storage::Cuda),
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::col2im".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, &nchw)))
 }
 
 /// Read-locks the storages of `ts` (each once, however many tensors share it) and calls `f`

@@ -12,6 +12,18 @@ pub struct Pool2d {
     pub dilation: [usize; 2],
 }
 
+/// A convolution's sliding window over a (n, c, h, w) image: kernel, stride and dilation
+/// (h, w), padding (top, bottom, left, right; negative crops) and the number of window
+/// positions (oh, ow).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvWindow {
+    pub kernel: [usize; 2],
+    pub stride: [usize; 2],
+    pub dilation: [usize; 2],
+    pub pad: [i64; 4],
+    pub out: [usize; 2],
+}
+
 /// Elementwise unary operations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]

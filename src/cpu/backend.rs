@@ -2,7 +2,7 @@
 //! the kernels of this folder.
 
 use super::{elementwise, index, reduce, MatmulArgs};
-use crate::backend::{BackendStorage, BinaryOp, ReduceOp, ScanOp, UnaryOp};
+use crate::backend::{BackendStorage, BinaryOp, ConvWindow, ReduceOp, ScanOp, UnaryOp};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -147,6 +147,22 @@ impl BackendStorage for CpuStorage {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::scatter_add_rows(&f32::get(self)[src.offset..], dst, base_numel)?)),
             DType::Float64 => Some(f64::wrap(super::scatter_add_rows(&f64::get(self)[src.offset..], dst, base_numel)?)),
+            _ => None,
+        })
+    }
+    fn im2col(&self, l: &Layout, nchw: [usize; 4], win: &ConvWindow, batch_inner: bool, fill: f64) -> Result<Option<Self>> {
+        let x = l.offset..l.offset + l.numel();
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::conv::im2col(&f32::get(self)[x], nchw, win, batch_inner, fill as f32)?)),
+            DType::Float64 => Some(f64::wrap(super::conv::im2col(&f64::get(self)[x], nchw, win, batch_inner, fill)?)),
+            _ => None,
+        })
+    }
+    fn col2im(&self, l: &Layout, nchw: [usize; 4], win: &ConvWindow, batch_inner: bool) -> Result<Option<Self>> {
+        let x = l.offset..l.offset + l.numel();
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::conv::col2im(&f32::get(self)[x], nchw, win, batch_inner)?)),
+            DType::Float64 => Some(f64::wrap(super::conv::col2im(&f64::get(self)[x], nchw, win, batch_inner)?)),
             _ => None,
         })
     }

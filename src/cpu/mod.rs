@@ -6,6 +6,7 @@ pub mod alloc;
 #[cfg(feature = "python")]
 pub mod split_alloc;
 mod backend;
+pub(crate) mod conv;
 pub mod elementwise;
 pub mod index;
 pub mod math;

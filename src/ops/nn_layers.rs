@@ -98,6 +98,10 @@ impl Window2d {
     fn ksize(&self) -> usize {
         self.kernel[0] * self.kernel[1]
     }
+    /// The backend's description of this window with `out` positions.
+    fn conv_window(&self, out: [usize; 2]) -> backend::ConvWindow {
+        backend::ConvWindow { kernel: self.kernel, stride: self.stride, dilation: self.dilation, pad: self.pad, out }
+    }
 }
 
 /// `x` (n, c, h, w) placed into a (n, c, hp, wp) buffer at (top, left) (negative crops),
@@ -138,6 +142,10 @@ fn im2col_into_columns(x: &Tensor, win: &Window2d, fill: f64, batch_inner: bool)
     let s = x.shape();
     let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
     let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("im2col: window larger than the padded input".into()))?;
+    let cw = win.conv_window([oh, ow]);
+    if let Some(cols) = backend::im2col(x, [n, c, h, w], &cw, batch_inner, fill)? {
+        return Ok((cols, [oh, ow]));
+    }
     let (hp, wp) = win.padded(h, w);
     let (hp, wp) = (hp as usize, wp as usize);
     let src = if win.pad == [0; 4] && x.is_contiguous() {
@@ -177,10 +185,14 @@ fn im2col_batch_inner(x: &Tensor, win: &Window2d) -> Result<Tensor> {
 fn columns_into_image(cols: &Tensor, n: usize, c: usize, hw: [usize; 2], win: &Window2d, batch_inner: bool) -> Result<Tensor> {
     let [h, w] = hw;
     let [oh, ow] = win.out_size(h, w).ok_or_else(|| crate::error::Error::Runtime("col2im: window larger than the padded output".into()))?;
+    let cols = contiguous(cols)?;
+    if let Some(img) = backend::col2im(&cols, [n, c, h, w], &win.conv_window([oh, ow]), batch_inner)? {
+        return Ok(img);
+    }
     let (hp, wp) = win.padded(h, w);
     let (hp, wp) = (hp as usize, wp as usize);
     let (shape, strides) = window_layout(n, c, [hp, wp], [oh, ow], win, batch_inner);
-    let g = rs(&contiguous(cols)?, &shape)?;
+    let g = rs(&cols, &shape)?;
     let full = as_strided_scatter(&g, &lay(&shape, &strides, 0), &[n, c, hp, wp])?;
     if win.pad == [0; 4] {
         return Ok(full);
