@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_C")]
 fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::runtime::install_fork_handlers();
+    crate::cpu::split_alloc::tune_system_allocator();
     m.add_class::<tensor::PyTensor>()?;
     m.add_class::<tensor::PyDType>()?;
     m.add_class::<node::PyNode>()?;
