@@ -13,6 +13,8 @@ import time
 
 import numpy as np
 
+from toolbox_bench import workloads
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -22,23 +24,12 @@ def main():
     a = ap.parse_args()
     T = importlib.import_module(a.lib)
     T.set_num_threads(a.threads)
-    nn, F = T.nn, T.nn.functional
-    g = np.random.default_rng(0)
-    T.manual_seed(0)
-    model = nn.Sequential(
-        nn.Conv2d(1, 32, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Flatten(), nn.Linear(64 * 7 * 7, 128), nn.ReLU(), nn.Linear(128, 10))
-    opt = T.optim.SGD(model.parameters(), lr=0.01)
-    x = T.from_numpy(g.standard_normal((64, 1, 28, 28)).astype(np.float32))
-    y = T.from_numpy(g.integers(0, 10, 64).astype(np.int64))
+    # the toolbox benchmark's model, data and step (benches/toolbox_bench.py, "cnn")
+    (_, step, _), = list(workloads(T, np)["cnn"]())
     ts = []
     for _ in range(a.steps):
         t0 = time.perf_counter()
-        opt.zero_grad()
-        loss = F.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
+        loss = step()
         ts.append((time.perf_counter() - t0) * 1e3)
     half = len(ts) // 2
     print(f"{a.lib} threads={a.threads} ms per step:", " ".join(f"{v:.1f}" for v in ts))
