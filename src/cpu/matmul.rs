@@ -26,7 +26,7 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     let par = if flops >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
     let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
-    if is_gemm_type && b_rs == 1 && b_cs != 1 && a_cs == 1 && m < n && k >= 16 {
+    if is_gemm_type && b_rs == 1 && b_cs != 1 && a_cs == 1 && m < n && k >= 16 && flops >= 1 << 16 {
         // A row-major, B column-major (`x @ w.t()`: nn.Linear's forward and input gradient,
         // a convolution's weight gradient `g @ cols.t()`): gemm computes a row-major C as
         // Cᵀ = Bᵀ Aᵀ and repacks Bᵀ (n × k elements) with a strided gather; with m < n the
@@ -34,7 +34,8 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         // packs Aᵀ, m × k) and then transposed (m × n, no k), packs less. Measured on Zen 4,
         // µs at 1 / 2 threads, before → after: 64×12544×288 (a 32→64 convolution's weight
         // gradient) 7500 → 5000 / 3700 → 2800; 32×512×512 660 → 170 / 350 → 100;
-        // 64×256×1024 500 → 330 / 300 → 210
+        // 64×256×1024 500 → 330 / 300 → 210. (Below 64K multiply-adds the extra buffer
+        // and transpose are not worth it.)
         let mut tmp = vec![T::default(); m * n];
         gemm(&MatmulArgs { m: n, n: m, k, a_rs: b_cs, a_cs: 1, b_rs: 1, b_cs: a_rs }, b, b_off, a, a_off, &mut tmp);
         super::transpose::transpose_par(&tmp, m, n, m, c, n);
