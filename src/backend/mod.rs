@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, ConvWindow, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{BinaryOp, Conv2d, ConvWindow, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -103,6 +103,19 @@ pub trait BackendStorage: Sized {
     /// The adjoint of `im2col`: zeros of (n, c, h, w) with the contiguous columns `self`
     /// (`l`) added at their input positions. `None` where the backend has no kernel.
     fn col2im(&self, _l: &Layout, _nchw: [usize; 4], _win: &ConvWindow, _batch_inner: bool) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// The convolution `conv` of the contiguous image `self` (`l`) with the contiguous
+    /// weight `w` and bias `b`, (n, oc, oh, ow) contiguous. `None` where the backend has no
+    /// kernel.
+    fn conv2d(&self, _l: &Layout, _w: (&Self, &Layout), _b: Option<(&Self, &Layout)>, _conv: &Conv2d) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// The convolution's input and weight gradients given `self` = the contiguous output
+    /// gradient (`l`), the input `x` and weight `w` (contiguous); each only when asked for.
+    /// `None` where the backend has no kernel.
+    #[allow(clippy::type_complexity)]
+    fn conv2d_backward(&self, _l: &Layout, _x: (&Self, &Layout), _w: (&Self, &Layout), _conv: &Conv2d, _want: [bool; 2]) -> Result<Option<(Option<Self>, Option<Self>)>> {
         Ok(None)
     }
     /// Max or min of each row with the index of its first occurrence (int64).
@@ -611,6 +624,61 @@ pub fn col2im(cols: &Tensor, nchw: [usize; 4], win: &ConvWindow, batch_inner: bo
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::col2im".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, &nchw)))
+}
+
+/// The convolution `conv` of `x` with `w` and `b` (see `BackendStorage::conv2d`), shaped
+/// (n, oc, oh, ow); `None` where an operand is not contiguous, the dtypes or devices differ,
+/// or the backend has no kernel.
+pub fn conv2d(x: &Tensor, w: &Tensor, b: Option<&Tensor>, conv: &Conv2d) -> Result<Option<Tensor>> {
+    if x.dtype().is_complex() {
+        return Ok(None);
+    }
+    let ts: Vec<&Tensor> = [Some(x), Some(w), b].into_iter().flatten().collect();
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let out = with_storages(&ts, |v| {
+        let bv = b.map(|_| v[2]);
+        Ok(match (v[0].0, v[1].0) {
+            (Storage::Cpu(xs), Storage::Cpu(ws)) => xs.conv2d(v[0].1, (ws, v[1].1), cpu_of(bv), conv)?.map(Storage::Cpu),
+            (Storage::Cuda(xs), Storage::Cuda(ws)) => xs.conv2d(v[0].1, (ws, v[1].1), cuda_of(bv), conv)?.map(Storage::Cuda),
+            _ => None,
+        })
+    })?;
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::convolution".into(), crate::profiler::EventKind::Op);
+    let [n, _, _, _] = conv.nchw;
+    Ok(Some(Tensor::from_storage_on(out, &[n, conv.oc, conv.win.out[0], conv.win.out[1]])))
+}
+
+/// The convolution's (input, weight) gradients given the output gradient `g` (see
+/// `BackendStorage::conv2d_backward`), shaped (n, c, h, w) and (oc, c/groups, kh, kw); `None`
+/// where an operand is not contiguous, the dtypes or devices differ, or the backend has no
+/// kernel.
+pub fn conv2d_backward(g: &Tensor, x: &Tensor, w: &Tensor, conv: &Conv2d, want: [bool; 2]) -> Result<Option<(Option<Tensor>, Option<Tensor>)>> {
+    if x.dtype().is_complex() {
+        return Ok(None);
+    }
+    let ts = [g, x, w];
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let res = with_storages(&ts, |v| {
+        Ok(match (v[0].0, v[1].0, v[2].0) {
+            (Storage::Cpu(gs), Storage::Cpu(xs), Storage::Cpu(ws)) => gs
+                .conv2d_backward(v[0].1, (xs, v[1].1), (ws, v[2].1), conv, want)?
+                .map(|(a, b)| (a.map(Storage::Cpu), b.map(Storage::Cpu))),
+            (Storage::Cuda(gs), Storage::Cuda(xs), Storage::Cuda(ws)) => gs
+                .conv2d_backward(v[0].1, (xs, v[1].1), (ws, v[2].1), conv, want)?
+                .map(|(a, b)| (a.map(Storage::Cuda), b.map(Storage::Cuda))),
+            _ => None,
+        })
+    })?;
+    let Some((gx, gw)) = res else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::convolution_backward".into(), crate::profiler::EventKind::Op);
+    let [_, c, h, wd] = conv.nchw;
+    let ws = [conv.oc, c / conv.groups, conv.win.kernel[0], conv.win.kernel[1]];
+    Ok(Some((gx.map(|s| Tensor::from_storage_on(s, &[conv.nchw[0], c, h, wd])), gw.map(|s| Tensor::from_storage_on(s, &ws)))))
 }
 
 /// Read-locks the storages of `ts` (each once, however many tensors share it) and calls `f`

@@ -24,6 +24,16 @@ pub struct ConvWindow {
     pub out: [usize; 2],
 }
 
+/// A (not transposed) 2-d convolution: input (n, c, h, w), weight (oc, c/groups, kh, kw),
+/// output (n, oc, oh, ow) with (oh, ow) = `win.out`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conv2d {
+    pub nchw: [usize; 4],
+    pub oc: usize,
+    pub groups: usize,
+    pub win: ConvWindow,
+}
+
 /// Elementwise unary operations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]

@@ -2,7 +2,7 @@
 //! the kernels of this folder.
 
 use super::{elementwise, index, reduce, MatmulArgs};
-use crate::backend::{BackendStorage, BinaryOp, ConvWindow, ReduceOp, ScanOp, UnaryOp};
+use crate::backend::{BackendStorage, BinaryOp, Conv2d, ConvWindow, ReduceOp, ScanOp, UnaryOp};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -163,6 +163,37 @@ impl BackendStorage for CpuStorage {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::conv::col2im(&f32::get(self)[x], nchw, win, batch_inner)?)),
             DType::Float64 => Some(f64::wrap(super::conv::col2im(&f64::get(self)[x], nchw, win, batch_inner)?)),
+            _ => None,
+        })
+    }
+    fn conv2d(&self, l: &Layout, w: (&Self, &Layout), b: Option<(&Self, &Layout)>, conv: &Conv2d) -> Result<Option<Self>> {
+        let [n, c, h, wd] = conv.nchw;
+        let wn = conv.oc * (c / conv.groups) * conv.win.kernel[0] * conv.win.kernel[1];
+        macro_rules! go {
+            ($T:ty) => {{
+                let out = super::conv::conv2d(part::<$T>((self, l), n * c * h * wd), part::<$T>(w, wn), b.map(|bv| part::<$T>(bv, conv.oc)), conv)?;
+                Some(<$T>::wrap(out))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
+    fn conv2d_backward(&self, l: &Layout, x: (&Self, &Layout), w: (&Self, &Layout), conv: &Conv2d, want: [bool; 2]) -> Result<Option<(Option<Self>, Option<Self>)>> {
+        let [n, c, h, wd] = conv.nchw;
+        let wn = conv.oc * (c / conv.groups) * conv.win.kernel[0] * conv.win.kernel[1];
+        let gn = n * conv.oc * conv.win.out[0] * conv.win.out[1];
+        macro_rules! go {
+            ($T:ty) => {{
+                let (gx, gw) = super::conv::conv2d_backward(part::<$T>((self, l), gn), part::<$T>(x, n * c * h * wd), part::<$T>(w, wn), conv, want)?;
+                Some((gx.map(<$T>::wrap), gw.map(<$T>::wrap)))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
             _ => None,
         })
     }

@@ -9,7 +9,8 @@
 //! (sample, row), which is what the kernels walk.
 
 use super::{alloc, team};
-use crate::backend::ConvWindow;
+use crate::backend::{Conv2d, ConvWindow};
+use super::matmul::gemm_into;
 
 /// The columns of the contiguous image `x` (n, c, h, w).
 pub(crate) fn im2col<T: Copy + Send + Sync + alloc::Cached>(x: &[T], [n, c, h, w]: [usize; 4], win: &ConvWindow, batch_inner: bool, fill: T) -> crate::Result<Vec<T>> {
@@ -29,29 +30,7 @@ pub(crate) fn im2col<T: Copy + Send + Sync + alloc::Cached>(x: &[T], [n, c, h, w
         // SAFETY: segment s is out[s*l..(s+1)*l], disjoint from every other segment, and
         // `out` stays borrowed until `run_blocks` returns after every block.
         let dst = unsafe { std::slice::from_raw_parts_mut(p.get().add(s * l), l) };
-        let (xs, x0) = columns(win, kj, w);
-        for (oy, row) in dst.chunks_exact_mut(ow).enumerate() {
-            let y = (oy * win.stride[0] + ki * win.dilation[0]) as i64 - win.pad[0];
-            if y < 0 || y >= h as i64 {
-                row.fill(fill);
-                continue;
-            }
-            let src = &plane[y as usize * w..(y as usize + 1) * w];
-            row[..xs.start].fill(fill);
-            row[xs.end..].fill(fill);
-            let first = (xs.start * win.stride[1]) as i64 + x0;
-            if xs.is_empty() {
-                continue;
-            }
-            let first = first as usize;
-            if win.stride[1] == 1 {
-                row[xs.clone()].copy_from_slice(&src[first..first + xs.len()]);
-            } else {
-                for (d, &v) in row[xs.clone()].iter_mut().zip(src[first..].iter().step_by(win.stride[1])) {
-                    *d = v;
-                }
-            }
-        }
+        fill_rows(plane, [h, w], win, [ki, kj], 0, dst, fill);
     };
     let segments = n * k;
     if super::parallel(n * k * l) {
@@ -84,28 +63,7 @@ pub(crate) fn col2im<T: Copy + Default + std::ops::AddAssign + Send + Sync + all
             for kj in 0..kw {
                 let r = (ci * kh + ki) * kw + kj;
                 let s = if batch_inner { r * n + b } else { b * k + r };
-                let seg = &cols[s * l..(s + 1) * l];
-                let (xs, x0) = columns(win, kj, w);
-                if xs.is_empty() {
-                    continue;
-                }
-                for (oy, row) in seg.chunks_exact(ow).enumerate() {
-                    let y = (oy * win.stride[0] + ki * win.dilation[0]) as i64 - win.pad[0];
-                    if y < 0 || y >= h as i64 {
-                        continue;
-                    }
-                    let first = ((xs.start * win.stride[1]) as i64 + x0) as usize;
-                    let dst = &mut plane[y as usize * w..(y as usize + 1) * w];
-                    if win.stride[1] == 1 {
-                        for (d, &v) in dst[first..].iter_mut().zip(&row[xs.clone()]) {
-                            *d += v;
-                        }
-                    } else {
-                        for (d, &v) in dst[first..].iter_mut().step_by(win.stride[1]).zip(&row[xs.clone()]) {
-                            *d += v;
-                        }
-                    }
-                }
+                add_rows(plane, [h, w], win, [ki, kj], 0, &cols[s * l..(s + 1) * l]);
             }
         }
     };
@@ -115,6 +73,305 @@ pub(crate) fn col2im<T: Copy + Default + std::ops::AddAssign + Send + Sync + all
         (0..n * c).for_each(plane_of);
     }
     Ok(out)
+}
+
+/// Row (ki, kj) of one image plane's columns for the output rows from `oy0`
+/// (`dst.len() / ow` of them): the input element under each window position, or `fill`
+/// in the padding.
+fn fill_rows<T: Copy>(plane: &[T], [h, w]: [usize; 2], win: &ConvWindow, [ki, kj]: [usize; 2], oy0: usize, dst: &mut [T], fill: T) {
+    let (xs, x0) = columns(win, kj, w);
+    let ow = win.out[1];
+    if win.stride == [1, 1] && ow == w && w > 0 {
+        // unit strides and output rows as wide as the input's (a "same" convolution): the
+        // rows inside the image are one shifted run of the plane, copied at once, and only
+        // the columns that fall into the padding are then filled (they hold the
+        // neighbouring rows' ends)
+        let rows = (dst.len() / ow) as i64;
+        let y0 = (oy0 + ki * win.dilation[0]) as i64 - win.pad[0];
+        let lo = (-y0).clamp(0, rows) as usize;
+        let hi = (h as i64 - y0).clamp(lo as i64, rows) as usize;
+        dst[..lo * ow].fill(fill);
+        dst[hi * ow..].fill(fill);
+        if lo < hi {
+            // dst[d] = plane[d + off] for d in the rows lo..hi (some d at the edges fall
+            // outside the plane: padding columns of its first and last row)
+            let off = y0 * w as i64 + x0;
+            let d0 = ((lo * ow) as i64).max(-off) as usize;
+            let d1 = ((hi * ow) as i64).min((h * w) as i64 - off).max(d0 as i64) as usize;
+            dst[d0..d1].copy_from_slice(&plane[(d0 as i64 + off) as usize..(d1 as i64 + off) as usize]);
+            for row in dst[lo * ow..hi * ow].chunks_exact_mut(ow) {
+                row[..xs.start].fill(fill);
+                row[xs.end..].fill(fill);
+            }
+        }
+        return;
+    }
+    for (i, row) in dst.chunks_exact_mut(win.out[1]).enumerate() {
+        let y = ((oy0 + i) * win.stride[0] + ki * win.dilation[0]) as i64 - win.pad[0];
+        if y < 0 || y >= h as i64 || xs.is_empty() {
+            row.fill(fill);
+            continue;
+        }
+        let src = &plane[y as usize * w..(y as usize + 1) * w];
+        row[..xs.start].fill(fill);
+        row[xs.end..].fill(fill);
+        let first = ((xs.start * win.stride[1]) as i64 + x0) as usize;
+        if win.stride[1] == 1 {
+            row[xs.clone()].copy_from_slice(&src[first..first + xs.len()]);
+        } else {
+            for (d, &v) in row[xs.clone()].iter_mut().zip(src[first..].iter().step_by(win.stride[1])) {
+                *d = v;
+            }
+        }
+    }
+}
+
+/// The adjoint of `fill_rows`: the column row `src` (output rows from `oy0`) added at its
+/// input positions of `plane`, in order (padding positions dropped).
+fn add_rows<T: Copy + std::ops::AddAssign>(plane: &mut [T], [h, w]: [usize; 2], win: &ConvWindow, [ki, kj]: [usize; 2], oy0: usize, src: &[T]) {
+    let (xs, x0) = columns(win, kj, w);
+    if xs.is_empty() {
+        return;
+    }
+    let first = ((xs.start * win.stride[1]) as i64 + x0) as usize;
+    for (i, row) in src.chunks_exact(win.out[1]).enumerate() {
+        let y = ((oy0 + i) * win.stride[0] + ki * win.dilation[0]) as i64 - win.pad[0];
+        if y < 0 || y >= h as i64 {
+            continue;
+        }
+        let dst = &mut plane[y as usize * w..(y as usize + 1) * w];
+        if win.stride[1] == 1 {
+            for (d, &v) in dst[first..].iter_mut().zip(&row[xs.clone()]) {
+                *d += v;
+            }
+        } else {
+            for (d, &v) in dst[first..].iter_mut().step_by(win.stride[1]).zip(&row[xs.clone()]) {
+                *d += v;
+            }
+        }
+    }
+}
+
+/// Bytes of one column buffer (c·kh·kw rows of a chunk of output positions): small enough
+/// that the columns, written by im2col or by the input-gradient product, are read back from
+/// L2 (Zen 4: 1 MiB) by the product or col2im that follows.
+const CHUNK_BYTES: usize = 320 << 10;
+
+/// A convolution's per-sample plan: output rows per column chunk (all of them where one
+/// sample's columns fit `CHUNK_BYTES`), and whether samples go to the team (each product
+/// single-threaded) or run in turn with gemm's own threads.
+struct Plan {
+    rows: usize,
+    per_sample_threads: bool,
+    gemm_par: gemm::Parallelism,
+}
+
+fn plan<T>(cv: &Conv2d, chunk_bytes: usize) -> Plan {
+    let [n, c, _, _] = cv.nchw;
+    let [kh, kw] = cv.win.kernel;
+    let [oh, ow] = cv.win.out;
+    let row_bytes = (c * kh * kw * ow).max(1) * std::mem::size_of::<T>();
+    let rows = (chunk_bytes / row_bytes).clamp(1, oh.max(1));
+    let threads = crate::runtime::num_threads();
+    let macs = n * cv.oc * (c / cv.groups) * kh * kw * oh * ow;
+    let per_sample_threads = threads > 1 && n >= threads && macs >= 1 << 20;
+    // with fewer samples than threads, each product uses gemm's threads where it is big enough
+    let chunk_macs = cv.oc * (c / cv.groups) * kh * kw * rows * ow;
+    let gemm_par = if threads > 1 && !per_sample_threads && chunk_macs >= 1 << 22 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
+    Plan { rows, per_sample_threads, gemm_par }
+}
+
+/// Columns of sample `b` of the contiguous image `x` for the output rows `oy0..oy0 + rows`
+/// into `buf` ((c·kh·kw) × (rows·ow), row-major).
+fn sample_columns<T: Copy + Default>(x: &[T], cv: &Conv2d, b: usize, oy0: usize, rows: usize, buf: &mut [T]) {
+    let [_, c, h, w] = cv.nchw;
+    let [kh, kw] = cv.win.kernel;
+    let lc = rows * cv.win.out[1];
+    for (r, dst) in buf[..c * kh * kw * lc].chunks_exact_mut(lc).enumerate() {
+        let (ci, ki, kj) = (r / (kh * kw), r / kw % kh, r % kw);
+        let plane = &x[(b * c + ci) * h * w..(b * c + ci + 1) * h * w];
+        fill_rows(plane, [h, w], &cv.win, [ki, kj], oy0, dst, T::default());
+    }
+}
+
+/// `run(part, b, scratch)` for every sample `b`, the samples cut into `parts` contiguous
+/// runs (on the team when `on_team`, else in order on this thread), each run in order with
+/// `per` elements of scratch of its own (contents unspecified: `run` writes before it
+/// reads).
+fn for_samples<T: Copy + Default + Send + Sync + alloc::Cached>(n: usize, parts: usize, on_team: bool, per: usize, run: &(dyn Fn(usize, usize, &mut [T]) + Sync)) -> crate::Result<()> {
+    let parts = parts.clamp(1, n.max(1));
+    let on_team = on_team && parts > 1;
+    let mut scratch = alloc::take::<T>(if on_team { parts } else { 1 } * per)?;
+    let sp = team::SendPtr(scratch.as_mut_ptr());
+    let part = |i: usize| {
+        let slot = if on_team { i } else { 0 };
+        // SAFETY: the slot's scratch is scratch[slot*per..(slot+1)*per], used by this part
+        // only (on the team every part has its own slot; in order they share slot 0 one
+        // after another), and `scratch` outlives the region.
+        let buf = unsafe { std::slice::from_raw_parts_mut(sp.get().add(slot * per), per) };
+        for b in i * n / parts..(i + 1) * n / parts {
+            run(i, b, buf);
+        }
+    };
+    if on_team {
+        team::run(parts, &part);
+    } else {
+        (0..parts).for_each(part);
+    }
+    T::cache().give(scratch);
+    Ok(())
+}
+
+/// A 2-d convolution (n, c, h, w) ⊛ (oc, c/g, kh, kw) → (n, oc, oh, ow) of contiguous
+/// operands, one sample at a time: its columns (a chunk of output rows at a time, in L2)
+/// and one product per group written straight into the sample's output rows, the bias
+/// stored first and the product added to it. No whole-batch columns (at batch 64 and
+/// 64→64 channels on 32×32, 151 MB), no (oc, n, L) result to move.
+pub(crate) fn conv2d<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: &[T], bias: Option<&[T]>, cv: &Conv2d) -> crate::Result<Vec<T>> {
+    conv2d_chunked(x, wt, bias, cv, CHUNK_BYTES)
+}
+
+fn conv2d_chunked<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: &[T], bias: Option<&[T]>, cv: &Conv2d, chunk_bytes: usize) -> crate::Result<Vec<T>> {
+    let [n, c, _, _] = cv.nchw;
+    let [kh, kw] = cv.win.kernel;
+    let [oh, ow] = cv.win.out;
+    let (g, oc, l) = (cv.groups, cv.oc, oh * ow);
+    let (og, kk) = (oc / g, c / g * kh * kw);
+    let mut out = alloc::take::<T>(n * oc * l)?;
+    if out.is_empty() {
+        return Ok(out);
+    }
+    let pl = plan::<T>(cv, chunk_bytes);
+    let p = team::SendPtr(out.as_mut_ptr());
+    let parts = if pl.per_sample_threads { crate::runtime::num_threads() * 4 } else { 1 };
+    for_samples::<T>(n, parts, pl.per_sample_threads, c * kh * kw * pl.rows * ow, &|_, b, buf| {
+        for oy0 in (0..oh).step_by(pl.rows) {
+            let rows = pl.rows.min(oh - oy0);
+            let lc = rows * ow;
+            sample_columns(x, cv, b, oy0, rows, buf);
+            // SAFETY: sample b's output is out[b*oc*l..(b+1)*oc*l], written by this call
+            // only (samples are disjoint between blocks), and `out` outlives the region.
+            let dst = unsafe { p.get().add(b * oc * l + oy0 * ow) };
+            if let Some(bias) = bias {
+                for (o, &bv) in bias.iter().enumerate() {
+                    // SAFETY: row o's chunk, inside sample b's output (as above).
+                    unsafe { std::slice::from_raw_parts_mut(dst.add(o * l), lc) }.fill(bv);
+                }
+            }
+            for gi in 0..g {
+                // SAFETY: T is f32/f64 (the backend's dtype match); A = the group's weight
+                // rows (og × kk, row-major) inside `wt`; B = the group's column rows (kk × lc)
+                // inside `buf`; C = the group's og output rows of this chunk (row stride l)
+                // inside sample b's output, touched by nothing else.
+                unsafe {
+                    gemm_into([og, lc, kk], dst.add(gi * og * l), l as isize, bias.is_some(),
+                              (wt.as_ptr().add(gi * og * kk), kk as isize, 1), (buf.as_ptr().add(gi * kk * lc), lc as isize, 1), pl.gemm_par);
+                }
+            }
+        }
+    })?;
+    Ok(out)
+}
+
+/// Samples per partial weight gradient: the batch in at most this many fixed blocks, each
+/// summed in sample order by one thread, the blocks' partials then summed in block order,
+/// so that the result does not depend on the number of threads.
+const WEIGHT_BLOCKS: usize = 16;
+
+/// The gradients of `conv2d` for the output gradient `gy` (contiguous (n, oc, oh, ow)):
+/// the input's (each sample: Wᵀ·gy a chunk at a time, summed back into the sample's planes
+/// from L2) and the weight's (Σ_b gy_b · columns_bᵀ, the columns recomputed a chunk at a
+/// time), each only when asked for.
+#[allow(clippy::type_complexity)]
+pub(crate) fn conv2d_backward<T: crate::dtype::Elem + alloc::Cached + std::ops::AddAssign + 'static>(gy: &[T], x: &[T], wt: &[T], cv: &Conv2d, want: [bool; 2]) -> crate::Result<(Option<Vec<T>>, Option<Vec<T>>)> {
+    conv2d_backward_chunked(gy, x, wt, cv, want, CHUNK_BYTES)
+}
+
+#[allow(clippy::type_complexity)]
+fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::AddAssign + 'static>(gy: &[T], x: &[T], wt: &[T], cv: &Conv2d, [want_x, want_w]: [bool; 2], chunk_bytes: usize) -> crate::Result<(Option<Vec<T>>, Option<Vec<T>>)> {
+    let [n, c, h, w] = cv.nchw;
+    let [kh, kw] = cv.win.kernel;
+    let [oh, ow] = cv.win.out;
+    let (g, oc, l) = (cv.groups, cv.oc, oh * ow);
+    let (og, kk) = (oc / g, c / g * kh * kw);
+    let mut dx = if want_x { Some(alloc::try_zeroed::<T>(n * c * h * w)?) } else { None };
+    let blocks = n.clamp(1, WEIGHT_BLOCKS);
+    let mut partials = if want_w { Some(alloc::try_zeroed::<T>(blocks * oc * kk)?) } else { None };
+    if n == 0 || l == 0 || oc == 0 || kk == 0 {
+        return Ok((dx, partials.map(|mut p| { p.truncate(oc * kk); p })));
+    }
+    // Wᵀ per group (kk × og, row-major): the input-gradient product's A, packed cheaply
+    let wtt: Vec<T> = if want_x {
+        let mut t = vec![T::default(); g * kk * og];
+        for gi in 0..g {
+            for o in 0..og {
+                for r in 0..kk {
+                    t[(gi * kk + r) * og + o] = wt[(gi * og + o) * kk + r];
+                }
+            }
+        }
+        t
+    } else { Vec::new() };
+    let pl = plan::<T>(cv, chunk_bytes);
+    let dxp = team::SendPtr(dx.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
+    let pp = team::SendPtr(partials.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
+    let len = c * kh * kw * pl.rows * ow;
+    let sample = |blk: usize, b: usize, scratch: &mut [T]| {
+        let (bufx, bufg) = scratch.split_at_mut(len);
+        let gyb = &gy[b * oc * l..(b + 1) * oc * l];
+        for oy0 in (0..oh).step_by(pl.rows) {
+            let rows = pl.rows.min(oh - oy0);
+            let lc = rows * ow;
+            if want_w {
+                let buf = &mut *bufx;
+                sample_columns(x, cv, b, oy0, rows, buf);
+                for gi in 0..g {
+                    // SAFETY: T is f32/f64; A = the group's og output-gradient rows of this
+                    // chunk (row stride l) inside `gy`; B = the chunk's columns transposed
+                    // (lc × kk: row stride 1, column stride lc) inside `buf`; C = block
+                    // blk's partial for the group (og × kk), written only by the thread
+                    // that runs block blk (samples of one block run in order on one thread).
+                    unsafe {
+                        gemm_into([og, kk, lc], pp.get().add((blk * oc + gi * og) * kk), kk as isize, true,
+                                  (gyb.as_ptr().add(gi * og * l + oy0 * ow), l as isize, 1), (buf.as_ptr().add(gi * kk * lc), 1, lc as isize), pl.gemm_par);
+                    }
+                }
+            }
+            if want_x {
+                let buf = &mut *bufg;
+                for gi in 0..g {
+                    // SAFETY: T is f32/f64; A = the group's Wᵀ (kk × og) inside `wtt`; B = the
+                    // group's output-gradient rows of this chunk (og × lc, row stride l);
+                    // C = the group's kk column rows (row stride lc) inside `buf`.
+                    unsafe {
+                        gemm_into([kk, lc, og], buf.as_mut_ptr().add(gi * kk * lc), lc as isize, false,
+                                  (wtt.as_ptr().add(gi * kk * og), og as isize, 1), (gyb.as_ptr().add(gi * og * l + oy0 * ow), l as isize, 1), pl.gemm_par);
+                    }
+                }
+                // SAFETY: sample b's planes are dx[b*c*h*w..(b+1)*c*h*w], written by this
+                // call only, and `dx` outlives the region.
+                let img = unsafe { std::slice::from_raw_parts_mut(dxp.get().add(b * c * h * w), c * h * w) };
+                for (r, src) in buf[..c * kh * kw * lc].chunks_exact(lc).enumerate() {
+                    let (ci, ki, kj) = (r / (kh * kw), r / kw % kh, r % kw);
+                    add_rows(&mut img[ci * h * w..(ci + 1) * h * w], [h, w], &cv.win, [ki, kj], oy0, src);
+                }
+            }
+        }
+    };
+    // one part per weight block, its samples in order on one thread: the same sums in the
+    // same order on the team or not
+    for_samples::<T>(n, blocks, pl.per_sample_threads, 2 * len, &sample)?;
+    let dw = partials.map(|mut p| {
+        let (first, rest) = p.split_at_mut(oc * kk);
+        for part in rest.chunks_exact(oc * kk) {
+            for (a, &v) in first.iter_mut().zip(part) {
+                *a += v;
+            }
+        }
+        p.truncate(oc * kk);
+        p
+    });
+    Ok((dx, dw))
 }
 
 /// For kernel column `kj`: the output columns `ox` whose input column `ox·sw + x0` lies
@@ -132,8 +389,8 @@ fn columns(win: &ConvWindow, kj: usize, w: usize) -> (std::ops::Range<usize>, i6
 
 #[cfg(test)]
 mod tests {
-    use super::{col2im, im2col};
-    use crate::backend::ConvWindow;
+    use super::{col2im, conv2d_backward_chunked, conv2d_chunked, im2col};
+    use crate::backend::{Conv2d, ConvWindow};
 
     /// The column element at (segment s, position q) by the definition, and im2col/col2im
     /// against it for paddings (also negative), strides, dilations, both column layouts.
@@ -179,6 +436,97 @@ mod tests {
                     }
                 }
                 assert_eq!(col2im(&g, nchw, &win, batch_inner).unwrap(), want_img, "{nchw:?} {batch_inner}");
+            }
+        }
+    }
+
+    /// The fused convolution and its gradients against the definition (direct sums), with
+    /// groups, strides, dilations, paddings (also negative), one-row chunks and whole
+    /// samples, on one thread and on two: equal to within rounding, and the gradients the
+    /// same bits whatever the chunking's thread split.
+    #[test]
+    fn fused_convolution_matches_the_definition() {
+        let cases = [
+            // (n, c, h, w), oc, groups, kernel, stride, dilation, pad
+            ([3usize, 4, 6, 5], 6usize, 2usize, [3usize, 2], [1usize, 2], [1usize, 1], [1i64, 1, 0, 2]),
+            ([5, 3, 7, 7], 4, 1, [3, 3], [2, 1], [2, 1], [2, 1, 1, 1]),
+            ([2, 2, 5, 8], 2, 2, [1, 3], [1, 1], [1, 2], [-1, 0, 2, 0]),
+            ([17, 1, 4, 4], 3, 1, [2, 2], [1, 1], [1, 1], [0, 0, 0, 0]),
+            ([4, 3, 6, 7], 4, 1, [3, 3], [1, 1], [2, 2], [2, 2, 2, 2]),
+            ([2, 2, 5, 6], 4, 2, [3, 3], [1, 1], [1, 1], [1, 1, 1, 1]),
+        ];
+        for (nchw, oc, groups, kernel, stride, dilation, pad) in cases {
+            let [n, c, h, w] = nchw;
+            let oh = ((h as i64 + pad[0] + pad[1] - (dilation[0] * (kernel[0] - 1) + 1) as i64) / stride[0] as i64 + 1) as usize;
+            let ow = ((w as i64 + pad[2] + pad[3] - (dilation[1] * (kernel[1] - 1) + 1) as i64) / stride[1] as i64 + 1) as usize;
+            let cv = Conv2d { nchw, oc, groups, win: ConvWindow { kernel, stride, dilation, pad, out: [oh, ow] } };
+            let (cg, og) = (c / groups, oc / groups);
+            let kk = cg * kernel[0] * kernel[1];
+            let x: Vec<f64> = (0..n * c * h * w).map(|i| (0.37 * i as f64).sin()).collect();
+            let wt: Vec<f64> = (0..oc * kk).map(|i| (0.91 * i as f64 + 0.2).cos()).collect();
+            let bias: Vec<f64> = (0..oc).map(|i| i as f64 - 1.5).collect();
+            let gy: Vec<f64> = (0..n * oc * oh * ow).map(|i| (0.13 * i as f64 + 1.0).sin()).collect();
+            // the definition: y[b,o,p,q] = bias[o] + Σ x[b, g·cg + ci, p·sh - top + ki·dh, q·sw - left + kj·dw] w[o, ci, ki, kj]
+            let mut want_y = vec![0f64; n * oc * oh * ow];
+            let (mut want_dx, mut want_dw) = (vec![0f64; x.len()], vec![0f64; wt.len()]);
+            for b in 0..n {
+                for o in 0..oc {
+                    let gi = o / og;
+                    for p in 0..oh {
+                        for q in 0..ow {
+                            let yi = ((b * oc + o) * oh + p) * ow + q;
+                            let mut acc = bias[o];
+                            for ci in 0..cg {
+                                for ki in 0..kernel[0] {
+                                    for kj in 0..kernel[1] {
+                                        let yy = (p * stride[0] + ki * dilation[0]) as i64 - pad[0];
+                                        let xx = (q * stride[1] + kj * dilation[1]) as i64 - pad[2];
+                                        if yy < 0 || yy >= h as i64 || xx < 0 || xx >= w as i64 {
+                                            continue;
+                                        }
+                                        let xi = ((b * c + gi * cg + ci) * h + yy as usize) * w + xx as usize;
+                                        let wi = ((o * cg + ci) * kernel[0] + ki) * kernel[1] + kj;
+                                        acc += x[xi] * wt[wi];
+                                        want_dx[xi] += gy[yi] * wt[wi];
+                                        want_dw[wi] += gy[yi] * x[xi];
+                                    }
+                                }
+                            }
+                            want_y[yi] = acc;
+                        }
+                    }
+                }
+            }
+            let close = |got: &[f64], want: &[f64], what: &str| {
+                assert_eq!(got.len(), want.len());
+                for (i, (a, b)) in got.iter().zip(want).enumerate() {
+                    assert!((a - b).abs() < 1e-9 * (1.0 + b.abs()), "{nchw:?} {what}[{i}]: {a} vs {b}");
+                }
+            };
+            let mut grads = Vec::new();
+            for threads in [1, 2] {
+                crate::runtime::set_num_threads(threads);
+                for chunk in [1, 1 << 20] {
+                    close(&conv2d_chunked(&x, &wt, Some(&bias), &cv, chunk).unwrap(), &want_y, "y");
+                    let nob = conv2d_chunked(&x, &wt, None, &cv, chunk).unwrap();
+                    let unb: Vec<f64> = want_y.iter().enumerate().map(|(i, v)| v - bias[i / (oh * ow) % oc]).collect();
+                    close(&nob, &unb, "y without bias");
+                    let (dx, dw) = conv2d_backward_chunked(&gy, &x, &wt, &cv, [true, true], chunk).unwrap();
+                    close(dx.as_ref().unwrap(), &want_dx, "dx");
+                    close(dw.as_ref().unwrap(), &want_dw, "dw");
+                    let (only_x, none_w) = conv2d_backward_chunked(&gy, &x, &wt, &cv, [true, false], chunk).unwrap();
+                    assert!(none_w.is_none());
+                    assert_eq!(only_x, dx);
+                    let (none_x, only_w) = conv2d_backward_chunked(&gy, &x, &wt, &cv, [false, true], chunk).unwrap();
+                    assert!(none_x.is_none());
+                    assert_eq!(only_w, dw);
+                    grads.push((chunk, dx.unwrap(), dw.unwrap()));
+                }
+            }
+            // the same chunking gives the same bits on one thread and two
+            for (chunk, dx, dw) in &grads[2..] {
+                let (_, dx1, dw1) = grads.iter().find(|g| g.0 == *chunk).unwrap();
+                assert_eq!((dx, dw), (dx1, dw1), "{nchw:?} chunk {chunk}");
             }
         }
     }

@@ -129,6 +129,26 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     }
 }
 
+/// `C (+)= A @ B` for f32/f64 through gemm: C is `m × n` at row stride `c_rs` (unit column
+/// stride), added to when `accumulate` (else only written); A and B are addressed through
+/// their (row, column) strides.
+///
+/// # Safety
+/// T is f32 or f64 (checked here: anything else panics); `a`/`b` are valid for reads of
+/// every element their strides address for i < m/k, j < k/n; `c` is valid for reads and
+/// writes of `m` rows of `n` elements at row stride `c_rs`, and nothing else accesses those
+/// elements during the call.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn gemm_into<T: crate::dtype::Elem + 'static>([m, n, k]: [usize; 3], c: *mut T, c_rs: isize, accumulate: bool,
+                                                                (a, a_rs, a_cs): (*const T, isize, isize), (b, b_rs, b_cs): (*const T, isize, isize),
+                                                                par: gemm::Parallelism) {
+    use std::any::TypeId;
+    assert!(TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>(), "gemm_into: f32/f64 only");
+    let alpha = T::from_f64(if accumulate { 1.0 } else { 0.0 });
+    // SAFETY: the caller's contract; T is a gemm element type (asserted above).
+    unsafe { gemm::gemm(m, n, k, c, 1, c_rs, accumulate, a, a_cs, a_rs, b, b_cs, b_rs, alpha, T::from_f64(1.0), false, false, false, par) }
+}
+
 /// One single-threaded f32/f64 product into `c` (row stride `c_rs`, unit column stride).
 ///
 /// # Safety

@@ -311,7 +311,15 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         // it saves; so do very large columns, where a product with N in the tens of
         // thousands and K in the hundreds runs slower than per sample.
         let batch_inner = l < 1024 && g * kk * n * l <= BATCH_INNER_COLS;
+        // the backend's fused kernel where it has one (CPU: per-sample columns in L2, one
+        // product per sample and group straight into the output, the bias stored first)
+        let cv = backend::Conv2d { nchw: [n, c, h, wd], oc, groups: g, win: win.conv_window([oh, ow]) };
         let out = no_grad(|| {
+            let x4 = contiguous(&lift(x, &xs)?)?;
+            let bc = match b { Some(b) => Some(contiguous(b)?), None => None };
+            if let Some(y) = backend::conv2d(&x4, &contiguous(w)?, bc.as_ref(), &cv)? {
+                return rs(&y, &out_shape);
+            }
             if !batch_inner {
                 let (cols, _) = im2col_raw(&lift(x, &xs)?, &win, 0.0)?;
                 let cols = rs(&cols, &[n, g, kk, l])?;
@@ -338,6 +346,19 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
         let (xs2, ws2) = (xs.clone(), ws.clone());
         // dx = col2im(Wᵀ g), dW = sum_n g colsᵀ, db = sum g over (n, spatial)
         record("ConvolutionBackward0", &ins, &[&out], &[Save::In(x), Save::In(w)], move |s, gr, need| {
+            if !crate::autograd::is_grad_enabled() && (need[0] || need[1]) {
+                // first order: the backend's fused kernel where it has one
+                let x4 = contiguous(&rs(&s.get(0)?, &[n, c, h, wd])?)?;
+                let g4 = contiguous(&rs(&gr[0], &[n, oc, oh, ow])?)?;
+                if let Some((gx, gw)) = backend::conv2d_backward(&g4, &x4, &contiguous(&s.get(1)?)?, &cv, [need[0], need[1]])? {
+                    let mut v = vec![gx.map(|t| rs(&t, &xs2)).transpose()?, gw.map(|t| rs(&t, &ws2)).transpose()?];
+                    if has_b {
+                        let dims: Vec<usize> = (0..gr[0].dim()).filter(|&d| d != 1).collect();
+                        v.push(if need[2] { Some(sum_dims(&gr[0], &dims, false, None)?) } else { None });
+                    }
+                    return Ok(v);
+                }
+            }
             if batch_inner && !crate::autograd::is_grad_enabled() {
                 // first order: whole-batch products on batch-inner columns, as the forward
                 let gt = rs(&contiguous(&permute(&rs(&gr[0], &[n, oc, l])?, &[1, 0, 2])?)?, &[g, og, n * l])?;
