@@ -300,18 +300,6 @@ fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::Add
     if n == 0 || l == 0 || oc == 0 || kk == 0 {
         return Ok((dx, partials.map(|mut p| { p.truncate(oc * kk); p })));
     }
-    // Wᵀ per group (kk × og, row-major): the input-gradient product's A, packed cheaply
-    let wtt: Vec<T> = if want_x {
-        let mut t = vec![T::default(); g * kk * og];
-        for gi in 0..g {
-            for o in 0..og {
-                for r in 0..kk {
-                    t[(gi * kk + r) * og + o] = wt[(gi * og + o) * kk + r];
-                }
-            }
-        }
-        t
-    } else { Vec::new() };
     let pl = plan::<T>(cv, chunk_bytes);
     let dxp = team::SendPtr(dx.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
     let pp = team::SendPtr(partials.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
@@ -340,12 +328,13 @@ fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::Add
             if want_x {
                 let buf = &mut *bufg;
                 for gi in 0..g {
-                    // SAFETY: T is f32/f64; A = the group's Wᵀ (kk × og) inside `wtt`; B = the
-                    // group's output-gradient rows of this chunk (og × lc, row stride l);
-                    // C = the group's kk column rows (row stride lc) inside `buf`.
+                    // SAFETY: T is f32/f64; A = the group's Wᵀ (kk × og), the weight rows
+                    // read column-major (read in place by gemm, no packing) inside `wt`;
+                    // B = the group's output-gradient rows of this chunk (og × lc, row stride
+                    // l); C = the group's kk column rows (row stride lc) inside `buf`.
                     unsafe {
                         gemm_into([kk, lc, og], buf.as_mut_ptr().add(gi * kk * lc), lc as isize, false,
-                                  (wtt.as_ptr().add(gi * kk * og), og as isize, 1), (gyb.as_ptr().add(gi * og * l + oy0 * ow), l as isize, 1), pl.gemm_par);
+                                  (wt.as_ptr().add(gi * og * kk), 1, kk as isize), (gyb.as_ptr().add(gi * og * l + oy0 * ow), l as isize, 1), pl.gemm_par);
                     }
                 }
                 // SAFETY: sample b's planes are dx[b*c*h*w..(b+1)*c*h*w], written by this
@@ -527,6 +516,43 @@ mod tests {
             for (chunk, dx, dw) in &grads[2..] {
                 let (_, dx1, dw1) = grads.iter().find(|g| g.0 == *chunk).unwrap();
                 assert_eq!((dx, dw), (dx1, dw1), "{nchw:?} chunk {chunk}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::{conv2d_backward_chunked, conv2d_chunked};
+    use crate::backend::{Conv2d, ConvWindow};
+
+    /// `cargo test --release --lib conv::timing -- --ignored --nocapture`: µs per call of the
+    /// fused kernels by chunk size (FG_THREADS threads).
+    #[test]
+    #[ignore]
+    fn chunk_sizes() {
+        let threads = std::env::var("FG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
+        crate::runtime::set_num_threads(threads);
+        for (c, hw) in [(32usize, 14usize), (64, 32)] {
+            let cv = Conv2d { nchw: [64, c, hw, hw], oc: 64, groups: 1, win: ConvWindow { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], pad: [1, 1, 1, 1], out: [hw, hw] } };
+            let x: Vec<f32> = (0..64 * c * hw * hw).map(|i| (i as f32 * 0.37).sin()).collect();
+            let w: Vec<f32> = (0..64 * c * 9).map(|i| (i as f32 * 0.11).cos()).collect();
+            let gy: Vec<f32> = (0..64 * 64 * hw * hw).map(|i| (i as f32 * 0.13).sin()).collect();
+            for kib in [128usize, 320, 1024] {
+                let time = |f: &dyn Fn()| {
+                    f();
+                    let mut best = f64::MAX;
+                    for _ in 0..5 {
+                        let t = std::time::Instant::now();
+                        f();
+                        best = best.min(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                    best
+                };
+                let fw = time(&|| { conv2d_chunked(&x, &w, None, &cv, kib << 10).unwrap(); });
+                let bx = time(&|| { conv2d_backward_chunked(&gy, &x, &w, &cv, [true, false], kib << 10).unwrap(); });
+                let bw = time(&|| { conv2d_backward_chunked(&gy, &x, &w, &cv, [false, true], kib << 10).unwrap(); });
+                println!("c={c} hw={hw} chunk {kib:5} KiB: fwd {fw:8.0}  dx {bx:8.0}  dw {bw:8.0} µs");
             }
         }
     }

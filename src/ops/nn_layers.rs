@@ -318,7 +318,8 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
             let x4 = contiguous(&lift(x, &xs)?)?;
             let bc = match b { Some(b) => Some(contiguous(b)?), None => None };
             if let Some(y) = backend::conv2d(&x4, &contiguous(w)?, bc.as_ref(), &cv)? {
-                return rs(&y, &out_shape);
+                // not a view of the kernel's result (`fresh` would copy a view)
+                return super::shape::unsafe_view(&y, &i64s(&out_shape));
             }
             if !batch_inner {
                 let (cols, _) = im2col_raw(&lift(x, &xs)?, &win, 0.0)?;
@@ -351,7 +352,8 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
                 let x4 = contiguous(&rs(&s.get(0)?, &[n, c, h, wd])?)?;
                 let g4 = contiguous(&rs(&gr[0], &[n, oc, oh, ow])?)?;
                 if let Some((gx, gw)) = backend::conv2d_backward(&g4, &x4, &contiguous(&s.get(1)?)?, &cv, [need[0], need[1]])? {
-                    let mut v = vec![gx.map(|t| rs(&t, &xs2)).transpose()?, gw.map(|t| rs(&t, &ws2)).transpose()?];
+                    let re = |t: Tensor, shape: &[usize]| super::shape::unsafe_view(&t, &i64s(shape));
+                    let mut v = vec![gx.map(|t| re(t, &xs2)).transpose()?, gw.map(|t| re(t, &ws2)).transpose()?];
                     if has_b {
                         let dims: Vec<usize> = (0..gr[0].dim()).filter(|&d| d != 1).collect();
                         v.push(if need[2] { Some(sum_dims(&gr[0], &dims, false, None)?) } else { None });
