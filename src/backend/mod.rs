@@ -71,6 +71,17 @@ pub trait BackendStorage: Sized {
                            -> Result<Option<(Option<Self>, Option<Self>, Option<Self>)>> {
         Ok(None)
     }
+    /// Per-channel mean and biased variance of the contiguous `l` seen as (n, c, s), each
+    /// `c` elements in `self`'s dtype (sums in f64). `None` where the backend has no kernel.
+    fn channel_stats(&self, _l: &Layout, _ncs: (usize, usize, usize)) -> Result<Option<(Self, Self)>> {
+        Ok(None)
+    }
+    /// `x * alpha[ch] + beta[ch]` of the contiguous `l` seen as (n, c, s), `alpha`/`beta`
+    /// contiguous of `c` elements (the batch norm's normalisation and affine in one pass).
+    /// `None` where the backend has no kernel.
+    fn channel_affine(&self, _l: &Layout, _ncs: (usize, usize, usize), _alpha: (&Self, &Layout), _beta: (&Self, &Layout)) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
     /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
@@ -679,6 +690,47 @@ pub fn conv2d_backward(g: &Tensor, x: &Tensor, w: &Tensor, conv: &Conv2d, want: 
     let [_, c, h, wd] = conv.nchw;
     let ws = [conv.oc, c / conv.groups, conv.win.kernel[0], conv.win.kernel[1]];
     Ok(Some((gx.map(|s| Tensor::from_storage_on(s, &[conv.nchw[0], c, h, wd])), gw.map(|s| Tensor::from_storage_on(s, &ws)))))
+}
+
+/// Per-channel (mean, biased variance) of `x` seen as (n, c, s) (see
+/// `BackendStorage::channel_stats`), each shaped (c,); `None` where `x` is not contiguous,
+/// not real, or the backend has no kernel.
+pub fn channel_stats(x: &Tensor, ncs: (usize, usize, usize)) -> Result<Option<(Tensor, Tensor)>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() || d.layout.numel() != ncs.0 * ncs.1 * ncs.2 {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    let r = match &*s {
+        Storage::Cpu(c) => c.channel_stats(&d.layout, ncs)?.map(|(m, v)| (Storage::Cpu(m), Storage::Cpu(v))),
+        Storage::Cuda(c) => c.channel_stats(&d.layout, ncs)?.map(|(m, v)| (Storage::Cuda(m), Storage::Cuda(v))),
+    };
+    let Some((m, v)) = r else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::batch_norm_stats".into(), crate::profiler::EventKind::Op);
+    Ok(Some((Tensor::from_storage_on(m, &[ncs.1]), Tensor::from_storage_on(v, &[ncs.1]))))
+}
+
+/// `x * alpha[ch] + beta[ch]` over `x` seen as (n, c, s) (see `BackendStorage::channel_affine`),
+/// shaped as `x`; `None` where an operand is not contiguous, the dtypes or devices differ,
+/// or the backend has no kernel.
+pub fn channel_affine(x: &Tensor, ncs: (usize, usize, usize), alpha: &Tensor, beta: &Tensor) -> Result<Option<Tensor>> {
+    if x.dtype().is_complex() || x.numel() != ncs.0 * ncs.1 * ncs.2 || alpha.numel() != ncs.1 || beta.numel() != ncs.1 {
+        return Ok(None);
+    }
+    let ts = [x, alpha, beta];
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != x.device() || t.dtype() != x.dtype()) {
+        return Ok(None);
+    }
+    let out = with_storages(&ts, |v| {
+        Ok(match (v[0].0, v[1].0, v[2].0) {
+            (Storage::Cpu(xs), Storage::Cpu(a), Storage::Cpu(b)) => xs.channel_affine(v[0].1, ncs, (a, v[1].1), (b, v[2].1))?.map(Storage::Cpu),
+            (Storage::Cuda(xs), Storage::Cuda(a), Storage::Cuda(b)) => xs.channel_affine(v[0].1, ncs, (a, v[1].1), (b, v[2].1))?.map(Storage::Cuda),
+            _ => None,
+        })
+    })?;
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::batch_norm_elemt".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, &x.shape())))
 }
 
 /// Read-locks the storages of `ts` (each once, however many tensors share it) and calls `f`

@@ -103,6 +103,34 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn channel_stats(&self, l: &Layout, ncs: (usize, usize, usize)) -> Result<Option<(Self, Self)>> {
+        let len = ncs.0 * ncs.1 * ncs.2;
+        macro_rules! go {
+            ($T:ty) => {{
+                let (m, v) = super::norm::channel_stats(part::<$T>((self, l), len), ncs);
+                let cast = |v: Vec<f64>| -> Vec<$T> { v.into_iter().map(<$T as crate::dtype::Elem>::from_f64).collect() };
+                Some((<$T>::wrap(cast(m)), <$T>::wrap(cast(v))))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
+    fn channel_affine(&self, l: &Layout, ncs: (usize, usize, usize), alpha: (&Self, &Layout), beta: (&Self, &Layout)) -> Result<Option<Self>> {
+        let len = ncs.0 * ncs.1 * ncs.2;
+        macro_rules! go {
+            ($T:ty) => {{
+                Some(<$T>::wrap(super::norm::channel_affine(part::<$T>((self, l), len), ncs, part::<$T>(alpha, ncs.1), part::<$T>(beta, ncs.1))?))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
     fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {
         let n = planes * hw[0] * hw[1];
         macro_rules! go {

@@ -357,11 +357,18 @@ fn coalesce(l: &Layout) -> Layout {
 }
 
 /// Rows `rows` of `x` (rows of `inner` elements, the callers check the bounds), stacked.
-fn gather_rows<T: Copy + alloc::Cached>(x: &[T], rows: &[usize], inner: usize) -> crate::Result<Vec<T>> {
+fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], inner: usize) -> crate::Result<Vec<T>> {
     let mut out = alloc::take::<T>(rows.len() * inner)?;
-    for (dst, &r) in out.chunks_exact_mut(inner.max(1)).zip(rows) {
-        dst.copy_from_slice(&x[r * inner..(r + 1) * inner]);
+    if inner == 0 {
+        return Ok(out);
     }
+    // blocks of rows on the team (a batch of embedding lookups is megabytes)
+    let per = rows_per_block(rows.len(), inner, CHUNK, usize::MAX);
+    par_row_blocks(&mut out, inner, per, |_, row0, ob| {
+        for (dst, &r) in ob.chunks_exact_mut(inner).zip(&rows[row0..]) {
+            dst.copy_from_slice(&x[r * inner..(r + 1) * inner]);
+        }
+    });
     Ok(out)
 }
 

@@ -167,6 +167,18 @@ pub(crate) fn layer_norm_backward<T: Elem + alloc::Cached>(
             let gwb = if want_w { unsafe { std::slice::from_raw_parts_mut(pwp.get().add(blk * r), r) } } else { &mut [][..] };
             let gbb = if want_b { unsafe { std::slice::from_raw_parts_mut(pbp.get().add(blk * r), r) } } else { &mut [][..] };
             let span = row0 * r..row0 * r + ob.len();
+            if let (Some(xb), Some(gb_), Some(ob), Some(w)) = (as_f32(&x[span.clone()]), as_f32(&g[span.clone()]), as_f32_mut(ob), opt_f32(w)) {
+                // float32 in float32 arithmetic (as PyTorch's kernel), the block's column
+                // sums in float32 too, then added to the f64 partials
+                let mut sw = vec![0.0f32; if want_w { r } else { 0 }];
+                let mut sb = vec![0.0f32; if want_b { r } else { 0 }];
+                for ((xr, gr), or) in xb.chunks_exact(r).zip(gb_.chunks_exact(r)).zip(ob.chunks_exact_mut(r)) {
+                    layer_norm_backward_row_f32(xr, gr, or, w, eps, &mut sw, &mut sb);
+                }
+                gwb.iter_mut().zip(&sw).for_each(|(a, &v)| *a = v as f64);
+                gbb.iter_mut().zip(&sb).for_each(|(a, &v)| *a = v as f64);
+                return;
+            }
             let mut gxhat = vec![0.0f64; r];
             for ((xr, gr), or) in x[span.clone()].chunks_exact(r).zip(g[span].chunks_exact(r)).zip(ob.chunks_exact_mut(r)) {
                 layer_norm_backward_row(xr, gr, or, w, eps, &mut gxhat, gwb, gbb);
@@ -222,6 +234,107 @@ fn layer_norm_backward_row<T: Elem>(xr: &[T], gr: &[T], or: &mut [T], w: Option<
         let xhat = (xr[j].to_f64() - mean) * rstd;
         or[j] = T::from_f64(rstd * (gxhat[j] - m1 - xhat * m2));
     }
+}
+
+/// `layer_norm_backward_row` for float32 in float32 arithmetic (16 lanes for the sums).
+#[inline(always)]
+fn layer_norm_backward_row_f32(xr: &[f32], gr: &[f32], or: &mut [f32], w: Option<&[f32]>, eps: f64, gw: &mut [f32], gb: &mut [f32]) {
+    let r = xr.len();
+    let n = r.max(1) as f64;
+    let mean = (lanes_sum_f32(xr, |v| v) / n) as f32;
+    let var = lanes_sum_f32(xr, |v| (v - mean) * (v - mean)) / n;
+    let rstd = (1.0 / (var + eps).sqrt()) as f32;
+    for ((a, &gv), &xv) in gw.iter_mut().zip(gr).zip(xr) {
+        *a += gv * ((xv - mean) * rstd);
+    }
+    for (a, &gv) in gb.iter_mut().zip(gr) {
+        *a += gv;
+    }
+    // Σ gxhat and Σ gxhat·xhat (gxhat = g w) in 16 lanes each
+    let (mut a1, mut a2) = ([0.0f32; 16], [0.0f32; 16]);
+    let main = r - r % 16;
+    let wv = |j: usize| w.map_or(1.0, |w| w[j]);
+    for j0 in (0..main).step_by(16) {
+        for k in 0..16 {
+            let j = j0 + k;
+            let gh = gr[j] * wv(j);
+            a1[k] += gh;
+            a2[k] += gh * ((xr[j] - mean) * rstd);
+        }
+    }
+    let (mut m1, mut m2) = (a1.iter().map(|&v| v as f64).sum::<f64>(), a2.iter().map(|&v| v as f64).sum::<f64>());
+    for j in main..r {
+        let gh = (gr[j] * wv(j)) as f64;
+        m1 += gh;
+        m2 += gh * ((xr[j] - mean) * rstd) as f64;
+    }
+    let (m1, m2) = ((m1 / n) as f32, (m2 / n) as f32);
+    match w {
+        Some(w) => {
+            for (((o, &gv), &xv), &wj) in or.iter_mut().zip(gr).zip(xr).zip(w) {
+                *o = rstd * (gv * wj - m1 - (xv - mean) * rstd * m2);
+            }
+        }
+        None => {
+            for ((o, &gv), &xv) in or.iter_mut().zip(gr).zip(xr) {
+                *o = rstd * (gv - m1 - (xv - mean) * rstd * m2);
+            }
+        }
+    }
+}
+
+/// Per-channel mean and biased variance of `x` laid out as (n, c, s) contiguous: two passes
+/// (the mean, then the squared deviations) in f64 lanes, channels on the team.
+pub(crate) fn channel_stats<T: Elem>(x: &[T], (n, c, s): (usize, usize, usize)) -> (Vec<f64>, Vec<f64>) {
+    let (mut mean, mut var) = (vec![0.0f64; c], vec![0.0f64; c]);
+    let count = (n * s).max(1) as f64;
+    let (mp, vp) = (super::team::SendPtr(mean.as_mut_ptr()), super::team::SendPtr(var.as_mut_ptr()));
+    let channel = |ch: usize| super::math::simd(#[inline(always)] || {
+        let seg = |b: usize| &x[(b * c + ch) * s..(b * c + ch + 1) * s];
+        let m = (0..n).map(|b| lanes_sum(seg(b), |v| v)).sum::<f64>() / count;
+        let v = (0..n).map(|b| lanes_sum(seg(b), |v| (v - m) * (v - m))).sum::<f64>() / count;
+        // SAFETY: channel ch writes only element ch of `mean`/`var`, which outlive the region.
+        unsafe {
+            *mp.get().add(ch) = m;
+            *vp.get().add(ch) = v;
+        }
+    });
+    if super::parallel(x.len()) && c > 1 {
+        super::team::run(c, &channel);
+    } else {
+        (0..c).for_each(channel);
+    }
+    (mean, var)
+}
+
+/// `y = x * alpha[ch] + beta[ch]` over `x` laid out as (n, c, s) contiguous, planes in blocks
+/// on the team.
+pub(crate) fn channel_affine<T: Elem + alloc::Cached>(x: &[T], (_n, c, s): (usize, usize, usize), alpha: &[T], beta: &[T]) -> crate::Result<Vec<T>> {
+    let mut out = alloc::take::<T>(x.len())?;
+    if s == 0 || c == 0 {
+        return Ok(out);
+    }
+    let per = super::rows_per_block(x.len() / s, s, super::CHUNK, usize::MAX);
+    super::par_row_blocks(&mut out, s, per, |_, p0, ob| super::math::simd(#[inline(always)] || {
+        let xb = &x[p0 * s..p0 * s + ob.len()];
+        if let (Some(xb), Some(ob), Some(alpha), Some(beta)) = (as_f32(xb), as_f32_mut(ob), as_f32(alpha), as_f32(beta)) {
+            // float32 in float32 arithmetic, as the tensor ops `x * alpha + beta` it replaces
+            for (i, (xr, yr)) in xb.chunks_exact(s).zip(ob.chunks_exact_mut(s)).enumerate() {
+                let (a, b) = (alpha[(p0 + i) % c], beta[(p0 + i) % c]);
+                for (y, &v) in yr.iter_mut().zip(xr) {
+                    *y = v * a + b;
+                }
+            }
+            return;
+        }
+        for (i, (xr, yr)) in xb.chunks_exact(s).zip(ob.chunks_exact_mut(s)).enumerate() {
+            let (a, b) = (alpha[(p0 + i) % c].to_f64(), beta[(p0 + i) % c].to_f64());
+            for (y, &v) in yr.iter_mut().zip(xr) {
+                *y = T::from_f64(v.to_f64() * a + b);
+            }
+        }
+    }));
+    Ok(out)
 }
 
 /// The batch norm's gradients over x laid out as (n, c, s) contiguous, given the output
@@ -363,6 +476,26 @@ mod tests {
             p[j] += h;
             m[j] -= h;
             assert!((gb.as_ref().unwrap()[j] - (loss(&x, &w, &p) - loss(&x, &w, &m)) / (2.0 * h)).abs() < 1e-6);
+        }
+    }
+
+    /// The float32 backward (float32 arithmetic) against the float64 one, with and without a
+    /// weight, rows of 37 (a 16-lane tail) over several blocks.
+    #[test]
+    fn float32_backward_matches_float64() {
+        let (rows, r) = (300usize, 37usize);
+        let x: Vec<f64> = (0..rows * r).map(|i| ((i * 7 % 23) as f64) * 0.3 - 2.0).collect();
+        let g: Vec<f64> = (0..rows * r).map(|i| ((i * 5 % 13) as f64) * 0.2 - 1.1).collect();
+        let w: Vec<f64> = (0..r).map(|j| 0.5 + j as f64 * 0.05).collect();
+        let f = |v: &[f64]| v.iter().map(|&a| a as f32).collect::<Vec<f32>>();
+        for weight in [true, false] {
+            let (gx, gw, gb) = layer_norm_backward(&g, &x, r, weight.then_some(&w[..]), 1e-5, true, true).unwrap();
+            let wf = f(&w);
+            let (gx32, gw32, gb32) = layer_norm_backward(&f(&g), &f(&x), r, weight.then_some(&wf[..]), 1e-5, true, true).unwrap();
+            let close = |a: &[f32], b: &[f64], tol: f64| a.iter().zip(b).all(|(&p, &q)| (p as f64 - q).abs() <= tol * (1.0 + q.abs()));
+            assert!(close(&gx32, &gx, 1e-4), "gx");
+            assert!(close(gw32.as_ref().unwrap(), gw.as_ref().unwrap(), 1e-4), "gw");
+            assert!(close(gb32.as_ref().unwrap(), gb.as_ref().unwrap(), 1e-5), "gb");
         }
     }
 }

@@ -689,11 +689,21 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
         }
     }
     let count = x.numel() / c.max(1);
+    let ncs = (xs[0], c, count / xs[0].max(1));
     let (mean_t, invstd) = if training {
         no_grad(|| {
-            let m = mean(x, Some(&dims), true, None)?;
-            let xc = sub(x, &m)?;
-            let var = mean(&mul(&xc, &xc)?, Some(&dims), true, None)?;
+            // the backend's per-channel statistics where it has them (one kernel, no
+            // centred copy), else mean and variance by tensor ops
+            let fused = if x.numel() > 0 { backend::channel_stats(&contiguous(x)?, ncs)? } else { None };
+            let (m, var) = match fused {
+                Some((m, v)) => (rs(&m, &cs)?, rs(&v, &cs)?),
+                None => {
+                    let m = mean(x, Some(&dims), true, None)?;
+                    let xc = sub(x, &m)?;
+                    let var = mean(&mul(&xc, &xc)?, Some(&dims), true, None)?;
+                    (m, var)
+                }
+            };
             if let Some(rm) = rm {
                 let nv = add(&mul(&rs(&m, &[c])?, &sc(momentum))?, &mul(rm, &sc(1.0 - momentum))?)?;
                 write_into(rm, &nv)?;
@@ -717,6 +727,11 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     let out = no_grad(|| {
         let alpha = match w { Some(w) => mul(&invstd, &rs(w, &cs)?)?, None => invstd.clone() };
         let beta = match b { Some(b) => sub(&rs(b, &cs)?, &mul(&mean_t, &alpha)?)?, None => neg(&mul(&mean_t, &alpha)?)? };
+        if alpha.dtype() == x.dtype() && beta.dtype() == x.dtype() {
+            if let Some(y) = backend::channel_affine(&contiguous(x)?, ncs, &contiguous(&alpha)?, &contiguous(&beta)?)? {
+                return Ok(y);
+            }
+        }
         add(&mul(x, &alpha)?, &beta)
     })?;
     let out = fresh(&out)?;
