@@ -14,6 +14,12 @@ pub struct MatmulArgs {
     pub b_cs: isize,
 }
 
+/// Below this many multiply-adds a product on several threads is split by hand (one
+/// single-threaded gemm per part) rather than by gemm's own threads, which scale worse on
+/// two threads (Zen 4, µs at 2 threads, gemm's threads → split: 512×2048×256, an LSTM's
+/// input projection, 4800 → 3100; 1024³ and 2048×512×2048 unchanged).
+const SPLIT_MAX: usize = 1 << 33;
+
 /// `c (m x n, row-major, fresh) = a @ b` for f32/f64 via gemm; other types by a plain loop.
 pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: usize, b: &[T], b_off: usize, c: &mut [T]) {
     let MatmulArgs { m, k, n, a_rs, a_cs, b_rs, b_cs } = *args;
@@ -50,7 +56,7 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         super::transpose::transpose_par(&b[b_off..], k, n, b_cs as usize, &mut bt, n);
         return gemm(&MatmulArgs { b_rs: n as isize, b_cs: 1, ..*args }, a, a_off, &bt, 0, c);
     }
-    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && n > m && n >= 64 {
+    if is_gemm_type && threads > 1 && flops < SPLIT_MAX && flops >= (1 << 22) && n > m && n >= 64 {
         // mid-size products wider than tall (a convolution's W @ columns): split the columns,
         // so that each thread packs only its own part of B (split rows, every part would
         // pack all of B, which dominates when m is small)
@@ -67,7 +73,7 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         });
         return;
     }
-    if is_gemm_type && threads > 1 && flops < (1 << 28) && flops >= (1 << 22) && m >= 32 {
+    if is_gemm_type && threads > 1 && flops < SPLIT_MAX && flops >= (1 << 22) && m >= 32 {
         // mid-size products: split the rows over the threads, one single-threaded gemm each
         // (gemm's own threading only pays off on large products)
         let rows = m.div_ceil(threads);
