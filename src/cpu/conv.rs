@@ -152,12 +152,14 @@ fn add_rows<T: Copy + std::ops::AddAssign>(plane: &mut [T], [h, w]: [usize; 2], 
     }
 }
 
-/// Bytes of one column buffer (c·kh·kw rows of a chunk of output positions): about L2's size
-/// (Zen 4: 1 MiB), so that the columns, written by im2col or by the input-gradient product,
-/// are read back from cache by the product or col2im that follows, in chunks wide enough
-/// for the product (64→64 channels on 32×32 planes, batch 64, one thread: forward 57 ms
-/// with 320 KiB chunks, 53-55 with 1 MiB; 14×14 planes, whole samples either way, the same).
-const CHUNK_BYTES: usize = 1 << 20;
+/// Bytes of one column buffer (c·kh·kw rows of a chunk of output positions): a few times
+/// L2's size (Zen 4: 1 MiB, 32 MiB of L3), so that the columns, written by im2col or by the
+/// input-gradient product, are read back from cache by the product or col2im that follows,
+/// in chunks wide enough for the product. 64→64 channels on 32×32 planes (2.3 MiB a
+/// sample), batch 64, one thread, ms for forward / input gradient / weight gradient:
+/// 320 KiB chunks 56 / 57 / 63, 1 MiB 55 / 56 / 61, whole samples 52 / 53 / 59; 14×14
+/// planes (whole samples in any case) the same.
+const CHUNK_BYTES: usize = 4 << 20;
 
 /// A convolution's per-sample plan: output rows per column chunk (all of them where one
 /// sample's columns fit `CHUNK_BYTES`), and whether samples go to the team (each product
@@ -185,34 +187,57 @@ fn plan<T>(cv: &Conv2d, chunk_bytes: usize) -> Plan {
 
 /// Columns of sample `b` of the contiguous image `x` for the output rows `oy0..oy0 + rows`
 /// into `buf` ((c·kh·kw) × (rows·ow), row-major).
-fn sample_columns<T: Copy + Default>(x: &[T], cv: &Conv2d, b: usize, oy0: usize, rows: usize, buf: &mut [T]) {
+fn sample_columns<T: Copy + Default>(x: &[T], cv: &Conv2d, b: usize, oy0: usize, rows: usize, ld: usize, buf: &mut [T]) {
     let [_, c, h, w] = cv.nchw;
     let [kh, kw] = cv.win.kernel;
     let lc = rows * cv.win.out[1];
-    for (r, dst) in buf[..c * kh * kw * lc].chunks_exact_mut(lc).enumerate() {
+    for r in 0..c * kh * kw {
         let (ci, ki, kj) = (r / (kh * kw), r / kw % kh, r % kw);
         let plane = &x[(b * c + ci) * h * w..(b * c + ci + 1) * h * w];
-        fill_rows(plane, [h, w], &cv.win, [ki, kj], oy0, dst, T::default());
+        fill_rows(plane, [h, w], &cv.win, [ki, kj], oy0, &mut buf[r * ld..r * ld + lc], T::default());
     }
+}
+
+/// The row stride of a column buffer with rows of `lc` elements: `lc`, or one cache line
+/// more where rows 2 KiB apart would map a column of the buffer onto a few L1 sets (a
+/// product reading it column-wise, the weight gradient's, slowed 2.5x on 32×32 planes).
+fn lead<T>(lc: usize) -> usize {
+    let size = std::mem::size_of::<T>();
+    if (lc * size) % 2048 == 0 { lc + 64 / size } else { lc }
 }
 
 /// `run(part, b, scratch)` for every sample `b`, the samples cut into `parts` contiguous
 /// runs (on the team when `on_team`, else in order on this thread), each run in order with
-/// `per` elements of scratch of its own (contents unspecified: `run` writes before it
-/// reads).
+/// `per` elements of scratch to itself (contents unspecified: `run` writes before it
+/// reads). The scratch is one slot per thread, not per part: a part takes a free slot and
+/// gives it back when done.
 fn for_samples<T: Copy + Default + Send + Sync + alloc::Cached>(n: usize, parts: usize, on_team: bool, per: usize, run: &(dyn Fn(usize, usize, &mut [T]) + Sync)) -> crate::Result<()> {
     let parts = parts.clamp(1, n.max(1));
     let on_team = on_team && parts > 1;
-    let mut scratch = alloc::take::<T>(if on_team { parts } else { 1 } * per)?;
+    let slots = if on_team { crate::runtime::num_threads().clamp(1, parts) } else { 1 };
+    let mut scratch = alloc::take::<T>(slots * per)?;
     let sp = team::SendPtr(scratch.as_mut_ptr());
+    let free = parking_lot::Mutex::new((0..slots).collect::<Vec<usize>>());
     let part = |i: usize| {
-        let slot = if on_team { i } else { 0 };
-        // SAFETY: the slot's scratch is scratch[slot*per..(slot+1)*per], used by this part
-        // only (on the team every part has its own slot; in order they share slot 0 one
-        // after another), and `scratch` outlives the region.
-        let buf = unsafe { std::slice::from_raw_parts_mut(sp.get().add(slot * per), per) };
+        // at most one part per thread runs at once, so a slot is free (unless the thread
+        // count grew meanwhile: then a buffer of its own)
+        let slot = free.lock().pop();
+        let mut own = Vec::new();
+        let buf: &mut [T] = match slot {
+            // SAFETY: the slot's scratch is scratch[s*per..(s+1)*per], held by this part
+            // alone until it goes back on the free list below, and `scratch` outlives the
+            // region.
+            Some(s) => unsafe { std::slice::from_raw_parts_mut(sp.get().add(s * per), per) },
+            None => {
+                own = vec![T::default(); per];
+                &mut own
+            }
+        };
         for b in i * n / parts..(i + 1) * n / parts {
             run(i, b, buf);
+        }
+        if let Some(s) = slot {
+            free.lock().push(s);
         }
     };
     if on_team {
@@ -246,11 +271,12 @@ fn conv2d_chunked<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: 
     let pl = plan::<T>(cv, chunk_bytes);
     let p = team::SendPtr(out.as_mut_ptr());
     let parts = if pl.per_sample_threads { crate::runtime::num_threads() * 4 } else { 1 };
-    for_samples::<T>(n, parts, pl.per_sample_threads, c * kh * kw * pl.rows * ow, &|_, b, buf| {
+    for_samples::<T>(n, parts, pl.per_sample_threads, c * kh * kw * lead::<T>(pl.rows * ow), &|_, b, buf| {
         for oy0 in (0..oh).step_by(pl.rows) {
             let rows = pl.rows.min(oh - oy0);
             let lc = rows * ow;
-            sample_columns(x, cv, b, oy0, rows, buf);
+            let ld = lead::<T>(lc);
+            sample_columns(x, cv, b, oy0, rows, ld, buf);
             // SAFETY: sample b's output is out[b*oc*l..(b+1)*oc*l], written by this call
             // only (samples are disjoint between blocks), and `out` outlives the region.
             let dst = unsafe { p.get().add(b * oc * l + oy0 * ow) };
@@ -267,7 +293,7 @@ fn conv2d_chunked<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: 
                 // inside sample b's output, touched by nothing else.
                 unsafe {
                     gemm_into([og, lc, kk], dst.add(gi * og * l), l as isize, bias.is_some(),
-                              (wt.as_ptr().add(gi * og * kk), kk as isize, 1), (buf.as_ptr().add(gi * kk * lc), lc as isize, 1), pl.gemm_par);
+                              (wt.as_ptr().add(gi * og * kk), kk as isize, 1), (buf.as_ptr().add(gi * kk * ld), ld as isize, 1), pl.gemm_par);
                 }
             }
         }
@@ -305,7 +331,10 @@ fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::Add
     let pl = plan::<T>(cv, chunk_bytes);
     let dxp = team::SendPtr(dx.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
     let pp = team::SendPtr(partials.as_mut().map_or(std::ptr::null_mut(), |v| v.as_mut_ptr()));
-    let len = c * kh * kw * pl.rows * ow;
+    let len = c * kh * kw * lead::<T>(pl.rows * ow);
+    // the weight gradient's product with its larger side as the rows (gemm's kernels are
+    // 64 rows tall): as Wᵀ (kk × og) where kk >= og, else as W (og × kk)
+    let wt_rows = kk >= og;
     let sample = |blk: usize, b: usize, scratch: &mut [T]| {
         let (bufx, bufg) = scratch.split_at_mut(len);
         let gyb = &gy[b * oc * l..(b + 1) * oc * l];
@@ -314,19 +343,30 @@ fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::Add
             let lc = rows * ow;
             if want_w {
                 let buf = &mut *bufx;
-                sample_columns(x, cv, b, oy0, rows, buf);
+                let ld = lead::<T>(lc);
+                sample_columns(x, cv, b, oy0, rows, ld, buf);
                 for gi in 0..g {
-                    // SAFETY: T is f32/f64; A = the chunk's column rows of the group
-                    // (kk × lc, row-major) inside `buf`; B = the group's output-gradient rows
-                    // transposed (lc × og: row stride 1, column stride l) inside `gy`;
-                    // C = block blk's partial for the group, as Wᵀ (kk × og), written only by
-                    // the thread that runs block blk (its samples run in order on one thread).
-                    // (This orientation packs the columns row by row; the other one, W's
-                    // own (og × kk), gathers them at a stride of lc: 64×288 by 196-column
-                    // chunks 6.6 → 5.4 ms per batch of 64, and whole 32×32 planes 156 → 62.)
-                    unsafe {
-                        gemm_into([kk, og, lc], pp.get().add((blk * oc + gi * og) * kk), og as isize, true,
-                                  (buf.as_ptr().add(gi * kk * lc), lc as isize, 1), (gyb.as_ptr().add(gi * og * l + oy0 * ow), 1, l as isize), pl.gemm_par);
+                    let part = (blk * oc + gi * og) * kk;
+                    let gyp = gyb[gi * og * l + oy0 * ow..].as_ptr();
+                    // SAFETY (both): T is f32/f64; the chunk's column rows of the group
+                    // (kk × lc at row stride ld) lie inside `buf`, the group's output-gradient
+                    // rows (og × lc at row stride l) inside `gy`; C = block blk's partial for
+                    // the group, written only by the thread that runs block blk (its samples
+                    // run in order on one thread).
+                    if wt_rows {
+                        // Wᵀ += columns · gyᵀ: the columns packed row by row (W's own
+                        // orientation gathers them at a stride of lc: 64×288 by 196-column
+                        // chunks 6.6 → 5.4 ms per batch of 64)
+                        unsafe {
+                            gemm_into([kk, og, lc], pp.get().add(part), og as isize, true,
+                                      (buf.as_ptr().add(gi * kk * ld), ld as isize, 1), (gyp, 1, l as isize), pl.gemm_par);
+                        }
+                    } else {
+                        // W += gy · columnsᵀ
+                        unsafe {
+                            gemm_into([og, kk, lc], pp.get().add(part), kk as isize, true,
+                                      (gyp, l as isize, 1), (buf.as_ptr().add(gi * kk * ld), 1, ld as isize), pl.gemm_par);
+                        }
                     }
                 }
             }
@@ -362,12 +402,16 @@ fn conv2d_backward_chunked<T: crate::dtype::Elem + alloc::Cached + std::ops::Add
                 *a += v;
             }
         }
+        p.truncate(oc * kk);
+        if !wt_rows {
+            return p;
+        }
         // each group's Wᵀ (kk × og) back to (og × kk)
         let mut dw = vec![T::default(); oc * kk];
         for gi in 0..g {
             for r in 0..kk {
                 for o in 0..og {
-                    dw[(gi * og + o) * kk + r] = first[gi * og * kk + r * og + o];
+                    dw[(gi * og + o) * kk + r] = p[gi * og * kk + r * og + o];
                 }
             }
         }
@@ -456,6 +500,10 @@ mod tests {
             ([17, 1, 4, 4], 3, 1, [2, 2], [1, 1], [1, 1], [0, 0, 0, 0]),
             ([4, 3, 6, 7], 4, 1, [3, 3], [1, 1], [2, 2], [2, 2, 2, 2]),
             ([2, 2, 5, 6], 4, 2, [3, 3], [1, 1], [1, 1], [1, 1, 1, 1]),
+            // fewer column rows than output channels (the weight gradient as W), and
+            // 256-element rows (f64: 2 KiB, a padded buffer stride)
+            ([3, 1, 5, 5], 8, 1, [2, 2], [1, 1], [1, 1], [0, 1, 1, 0]),
+            ([2, 1, 16, 16], 8, 1, [1, 1], [1, 1], [1, 1], [0, 0, 0, 0]),
         ];
         for (nchw, oc, groups, kernel, stride, dilation, pad) in cases {
             let [n, c, h, w] = nchw;
@@ -546,7 +594,7 @@ mod timing {
     fn chunk_sizes() {
         let threads = std::env::var("FG_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
         crate::runtime::set_num_threads(threads);
-        for (c, hw) in [(32usize, 14usize), (64, 32)] {
+        for (c, hw) in [(3usize, 32usize), (32, 14), (64, 32)] {
             let cv = Conv2d { nchw: [64, c, hw, hw], oc: 64, groups: 1, win: ConvWindow { kernel: [3, 3], stride: [1, 1], dilation: [1, 1], pad: [1, 1, 1, 1], out: [hw, hw] } };
             let x: Vec<f32> = (0..64 * c * hw * hw).map(|i| (i as f32 * 0.37).sin()).collect();
             let w: Vec<f32> = (0..64 * c * 9).map(|i| (i as f32 * 0.11).cos()).collect();
