@@ -82,6 +82,14 @@ pub trait BackendStorage: Sized {
     fn channel_affine(&self, _l: &Layout, _ncs: (usize, usize, usize), _alpha: (&Self, &Layout), _beta: (&Self, &Layout)) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// One LSTM cell step from the contiguous input-side gates `self` (`l`, (batch, 4·hidden)),
+    /// the recurrent product `hw` (same shape) and the cell state `c` (batch, hidden): gates
+    /// = self + hw split into (i, f, g, o), i/f/o through sigmoid and g through tanh, c' =
+    /// f·c + i·g, h' = o·tanh(c'). Returns [h', c', i, f, g, o, tanh(c')], each (batch,
+    /// hidden). `None` where the backend has no kernel.
+    fn lstm_cell(&self, _l: &Layout, _hw: (&Self, &Layout), _c: (&Self, &Layout), _bh: (usize, usize)) -> Result<Option<Vec<Self>>> {
+        Ok(None)
+    }
     /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
     /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
@@ -731,6 +739,31 @@ pub fn channel_affine(x: &Tensor, ncs: (usize, usize, usize), alpha: &Tensor, be
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::batch_norm_elemt".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, &x.shape())))
+}
+
+/// One LSTM cell step (see `BackendStorage::lstm_cell`): [h', c', i, f, g, o, tanh(c')],
+/// each (batch, hidden); `None` where an operand is not contiguous or of another shape,
+/// the dtypes or devices differ, or the backend has no kernel.
+pub fn lstm_cell(ig: &Tensor, hw: &Tensor, c: &Tensor) -> Result<Option<Vec<Tensor>>> {
+    let (ws, cs) = (ig.shape(), c.shape());
+    if ws.len() != 2 || cs.len() != 2 || hw.shape() != ws || ws[0] != cs[0] || ws[1] != 4 * cs[1] || ig.dtype().is_complex() {
+        return Ok(None);
+    }
+    let ts = [ig, hw, c];
+    if ts.iter().any(|t| !t.is_contiguous() || t.device() != ig.device() || t.dtype() != ig.dtype()) {
+        return Ok(None);
+    }
+    let bh = (cs[0], cs[1]);
+    let out = with_storages(&ts, |v| {
+        Ok(match (v[0].0, v[1].0, v[2].0) {
+            (Storage::Cpu(a), Storage::Cpu(b), Storage::Cpu(c)) => a.lstm_cell(v[0].1, (b, v[1].1), (c, v[2].1), bh)?.map(|o| o.into_iter().map(Storage::Cpu).collect::<Vec<_>>()),
+            (Storage::Cuda(a), Storage::Cuda(b), Storage::Cuda(c)) => a.lstm_cell(v[0].1, (b, v[1].1), (c, v[2].1), bh)?.map(|o| o.into_iter().map(Storage::Cuda).collect::<Vec<_>>()),
+            _ => None,
+        })
+    })?;
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::_lstm_cell".into(), crate::profiler::EventKind::Op);
+    Ok(Some(out.into_iter().map(|s| Tensor::from_storage_on(s, &cs)).collect()))
 }
 
 /// Read-locks the storages of `ts` (each once, however many tensors share it) and calls `f`

@@ -131,6 +131,15 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn lstm_cell(&self, l: &Layout, hw: (&Self, &Layout), c: (&Self, &Layout), (b, h): (usize, usize)) -> Result<Option<Vec<Self>>> {
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => {
+                let out = super::rnn::lstm_cell_f32(part::<f32>((self, l), b * 4 * h), part::<f32>(hw, b * 4 * h), part::<f32>(c, b * h), h)?;
+                Some(out.into_iter().map(f32::wrap).collect())
+            }
+            _ => None,
+        })
+    }
     fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {
         let n = planes * hw[0] * hw[1];
         macro_rules! go {

@@ -222,16 +222,13 @@ fn for_samples<T: Copy + Default + Send + Sync + alloc::Cached>(n: usize, parts:
         // at most one part per thread runs at once, so a slot is free (unless the thread
         // count grew meanwhile: then a buffer of its own)
         let slot = free.lock().pop();
-        let mut own = Vec::new();
+        let mut own = None;
         let buf: &mut [T] = match slot {
             // SAFETY: the slot's scratch is scratch[s*per..(s+1)*per], held by this part
             // alone until it goes back on the free list below, and `scratch` outlives the
             // region.
             Some(s) => unsafe { std::slice::from_raw_parts_mut(sp.get().add(s * per), per) },
-            None => {
-                own = vec![T::default(); per];
-                &mut own
-            }
+            None => own.insert(vec![T::default(); per]),
         };
         for b in i * n / parts..(i + 1) * n / parts {
             run(i, b, buf);

@@ -15,6 +15,7 @@ pub(crate) mod norm;
 pub mod optim;
 pub(crate) mod pool;
 pub mod reduce;
+pub(crate) mod rnn;
 pub(crate) mod team;
 pub(crate) mod transpose;
 pub mod topk_order;

@@ -22,6 +22,15 @@ fn _nn_convolution(py: Python<'_>, x: T<'_>, w: T<'_>, b: Option<T<'_>>, stride:
     run(py, x.numel() * w.numel(), || ops::convolution(&x, &w, b.as_ref(), &o))
 }
 
+/// One fused LSTM cell step (`[h, c, i, f, g, o, tanh(c)]`), or None where the backend has
+/// no kernel for these operands (the caller then runs the tensor ops).
+#[pyfunction]
+fn _nn_lstm_cell(py: Python<'_>, igates: T<'_>, hw: T<'_>, c: T<'_>) -> PyResult<Option<Vec<Py<PyAny>>>> {
+    let (ig, hw, c) = (igates.t.clone(), hw.t.clone(), c.t.clone());
+    let out = py.detach(|| super::errors::guard(|| crate::backend::lstm_cell(&ig, &hw, &c)))?;
+    out.map(|v| v.into_iter().map(|t| wrap(py, t)).collect()).transpose()
+}
+
 fn window(kernel: [usize; 2], dilation: [usize; 2], padding: [usize; 2], stride: [usize; 2]) -> Window2d {
     Window2d { kernel, stride, dilation, pad: [padding[0] as i64, padding[0] as i64, padding[1] as i64, padding[1] as i64] }
 }
@@ -201,6 +210,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_convolution, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_im2col, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_col2im, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_lstm_cell, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_max_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_adaptive_avg_pool2d, m)?)?;

@@ -74,3 +74,24 @@ def test_forward_ad_and_projection_messages():
     assert type(out.grad_fn).__name__ == "StackBackward0"
     assert any(str(m.message) == "LSTM with projections is not supported with oneDNN. Using default implementation."
                for m in w)
+
+
+def test_fused_cell_step_equals_the_tensor_ops():
+    """The fused float32 cell step (`_C._nn_lstm_cell`) gives the bits of the tensor ops it
+    replaces, and declines float64 and mismatched shapes (the layer then runs the ops)."""
+    torch.manual_seed(0)
+    ig, hw, c = torch.randn(5, 28), torch.randn(5, 28), torch.randn(5, 7)
+    fused = torch._C._nn_lstm_cell(ig, hw, c)
+    i, f, g, o = (ig + hw).chunk(4, 1)
+    i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+    c2 = f * c + i * g
+    tc = c2.tanh()
+    want = [o * tc, c2, i, f, g, o, tc]
+    assert len(fused) == 7
+    for got, exp in zip(fused, want):
+        assert got.shape == exp.shape and got.dtype == exp.dtype
+        assert bool((got == exp).all())
+    assert torch._C._nn_lstm_cell(ig.double(), hw.double(), c.double()) is None
+    assert torch._C._nn_lstm_cell(ig[:, :27], hw[:, :27], c) is None
+    # a strided gate view (not contiguous) is declined, not misread
+    assert torch._C._nn_lstm_cell(torch.randn(28, 5).t(), hw, c) is None

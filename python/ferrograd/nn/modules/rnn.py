@@ -13,6 +13,7 @@ import numbers
 import warnings
 import weakref
 
+from ... import _C
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -90,7 +91,17 @@ def _lstm_layer_function():
             outs = [None] * steps
             saved = []  # per step, in time order of the loop: (h_prev, c_prev, i, f, g, o, tanh c)
             for t in order:
-                gates = igates[t].addmm(h, w_hh.t())
+                # one fused step where the backend has it (float32 on the CPU): the same
+                # arithmetic as the tensor ops below, in one pass over the gates
+                hw = h.matmul(w_hh.t())
+                fused = _C._nn_lstm_cell(igates[t], hw, c)
+                if fused is not None:
+                    h_new, c_new, i, f, g, o, tc = fused
+                    saved.append((h, c, i, f, g, o, tc))
+                    h, c = h_new, c_new
+                    outs[t] = h
+                    continue
+                gates = igates[t] + hw
                 i, f, g, o = gates.chunk(4, 1)
                 i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
                 c_new = f * c + i * g
