@@ -702,6 +702,9 @@ class Tensor:
         ``eps`` is given."""
     def xlogy(self, other: Union[Tensor, _Number]) -> Tensor:
         """``self * log(other)``, 0 where ``self`` is 0 (unless ``other`` is NaN)."""
+    def cross(self, other: Tensor, dim: Optional[_int] = None) -> Tensor:
+        """The cross product of 3-vectors along ``dim`` (without ``dim``: the first dim of
+        length 3, with PyTorch's deprecation warning), the other dims broadcast."""
     def floor(self, *, out: Optional[Tensor] = None) -> Tensor:
         """The floor of the elements (the largest integer less than or equal to each)."""
     def floor_(self) -> Tensor:
@@ -1010,6 +1013,7 @@ def _push_saved_hooks(pack: Callable[[Tensor], Any], unpack: Callable[[Any], Ten
 def _pop_saved_hooks() -> None: ...
 def _push_write_observer(observer: Callable[[Tensor], Any]) -> None: ...
 def _pop_write_observer() -> None: ...
+def _linalg_cross(input: Tensor, other: Tensor, *, dim: _int = ...) -> Tensor: ...
 def _xlogy(input: Union[Tensor, _Number], other: Union[Tensor, _Number]) -> Tensor:
     """`torch.xlogy(input, other)`: either operand may be a number (not both)."""
 def _push_record_observer(observer: Callable[[str, bool, list], Any]) -> None: ...

@@ -303,7 +303,7 @@ for _name in (
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
     "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace "
-    "erfinv logit exp2 kron"
+    "erfinv logit exp2 kron cross"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
@@ -608,6 +608,7 @@ from . import random  # noqa: E402,F401
 from ._ops import ops  # noqa: E402,F401
 from . import distributed  # noqa: E402,F401
 from . import special  # noqa: E402,F401
+from . import linalg  # noqa: E402,F401
 from . import profiler  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 

@@ -15,6 +15,7 @@ from . import autograd as autograd
 from . import cuda as cuda
 from . import distributed as distributed
 from . import func as func
+from . import linalg as linalg
 from . import nn as nn
 from . import optim as optim
 from . import random as random
@@ -687,6 +688,9 @@ def exp2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """``2 ** x`` of the elements."""
 def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The Kronecker product of ``input`` and ``other`` (the block tensor of ``input[i] * other``)."""
+def cross(input: Tensor, other: Tensor, dim: Optional[_int] = None) -> Tensor:
+    """The cross product of 3-vectors along ``dim`` (without ``dim``: the first dim of
+    length 3, with PyTorch's deprecation warning), the other dims broadcast."""
 def erfinv(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The inverse error function of the elements (±inf at ±1, NaN beyond)."""
 def logit(input: Tensor, eps: Optional[_float] = None) -> Tensor:

@@ -11,7 +11,7 @@ use super::{
     matmul, mean, mul, neg, permute, put_add, reshape, sigmoid, sqrt, sub, sum, sum_dims, sum_to, t, tanh,
     transpose, where_, write_into, BinOp,
 };
-use crate::autograd::{record, record_ew, Save};
+use crate::autograd::{record, record_ew, record_jvp, Save};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -1073,6 +1073,56 @@ pub fn kron(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // non-contiguous too
     let prod = mul(&super::unsafe_view(a, &ra)?, &super::unsafe_view(b, &rb)?)?;
     super::unsafe_view(&prod, &rr)
+}
+
+/// `linalg.cross(a, b, dim)` (LinalgCrossBackward0): the cross product of the 3-vectors
+/// along `dim`, the other dims broadcast; PyTorch's checks in its order (same number of
+/// dims, length 3 at `dim`, broadcastable, one dtype, not bool).
+pub fn linalg_cross(a: &Tensor, b: &Tensor, dim: i64) -> Result<Tensor> {
+    ensure!(a.dim() == b.dim(), Runtime, "linalg.cross: inputs must have the same number of dimensions.");
+    let d = crate::shape::wrap_dim(dim, a.dim())?;
+    let (sa, sb) = (a.shape(), b.shape());
+    ensure!(sa[d] == 3 && sb[d] == 3, Runtime, "linalg.cross: inputs dimension {} must have length 3. Got {} and {}", dim, sa[d], sb[d]);
+    crate::shape::broadcast_shapes(&sa, &sb)?;
+    ensure!(a.dtype() == b.dtype(), Runtime, "expected scalar type {} but found {}", a.dtype().scalar_name(), b.dtype().scalar_name());
+    ensure!(a.dtype() != DType::Bool, NotImplemented, "\"cross\" not implemented for 'Bool'");
+    let out = no_grad(|| cross_raw(a, b, d))?;
+    let out = fresh(&out)?;
+    // d a = cross(b, g), d b = cross(g, a), each summed back to its operand's shape;
+    // forward mode: cross(t_a, b) + cross(a, t_b)
+    record_jvp("LinalgCrossBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let ga = if n[0] { Some(sum_to(&linalg_cross(&s.get(1)?, &g[0], dim)?, &sa)?) } else { None };
+        let gb = if n.len() > 1 && n[1] { Some(sum_to(&linalg_cross(&g[0], &s.get(0)?, dim)?, &sb)?) } else { None };
+        Ok(vec![ga, gb])
+    },
+        |tg| crate::autograd::forward::linear(2, tg, |i, ti| if i == 0 { linalg_cross(ti, b, dim) } else { linalg_cross(a, ti, dim) }))?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int(dim))], &[(0, "self"), (1, "other")]);
+    Ok(out)
+}
+
+/// `torch.cross(a, b, dim)`: `linalg_cross` along `dim`, or where it is `None` along the
+/// first dim of `a` of length 3 (PyTorch's deprecated default; the caller warns).
+pub fn cross(a: &Tensor, b: &Tensor, dim: Option<i64>) -> Result<Tensor> {
+    let dim = match dim {
+        Some(d) => d,
+        None => match a.shape().iter().position(|&n| n == 3) {
+            Some(d) => d as i64,
+            None => bail!(Runtime, "no dimension of size 3 in input"),
+        },
+    };
+    linalg_cross(a, b, dim)
+}
+
+/// The cross product's values along dim `d` (no history): (a1 b2 - a2 b1, a2 b0 - a0 b2,
+/// a0 b1 - a1 b0), broadcast.
+fn cross_raw(a: &Tensor, b: &Tensor, d: usize) -> Result<Tensor> {
+    let at = |t: &Tensor, i: i64| super::narrow(t, d as i64, i, 1);
+    let (a0, a1, a2) = (at(a, 0)?, at(a, 1)?, at(a, 2)?);
+    let (b0, b1, b2) = (at(b, 0)?, at(b, 1)?, at(b, 2)?);
+    let c0 = sub(&mul(&a1, &b2)?, &mul(&a2, &b1)?)?;
+    let c1 = sub(&mul(&a2, &b0)?, &mul(&a0, &b2)?)?;
+    let c2 = sub(&mul(&a0, &b1)?, &mul(&a1, &b0)?)?;
+    super::cat(&[c0, c1, c2], d as i64)
 }
 
 fn erf_t(x: &Tensor) -> Result<Tensor> {

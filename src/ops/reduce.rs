@@ -513,7 +513,9 @@ pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor>
         let sc = |v: f64| Tensor::wrapped_scalar(Scalar::Float(v));
         let zero_where = |cond: &Tensor, v: &Tensor| super::where_(cond, &sc(0.0), v);
         let r = if p == 0.0 {
-            mul(&xt, &sc(0.0))?
+            // the count of non-zeros has no gradient: torch's backward returns an undefined
+            // tensor (`autograd.grad(..., allow_unused=True)` gives None)
+            return Ok(vec![None]);
         } else if p == 1.0 {
             mul(&super::sign(&xt)?, &ge)?
         } else if p.is_infinite() {

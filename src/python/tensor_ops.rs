@@ -1857,6 +1857,28 @@ impl PyTensor {
         let (t, o) = (&self.t, need(other)?);
         run(py, t.numel(), || ops::nn_layers::xlogy(t, &o))
     }
+
+    /// The cross product of 3-vectors along ``dim`` (without ``dim``: the first dim of
+    /// length 3, with PyTorch's deprecation warning), the other dims broadcast.
+    #[pyo3(signature = (other, dim=None))]
+    fn cross(&self, py: Python<'_>, other: PyRef<'_, PyTensor>, dim: Option<i64>) -> PyResult<Py<PyAny>> {
+        if dim.is_none() {
+            static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                user_warning(py, "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in a future release.")?;
+            }
+        }
+        let (t, o) = (&self.t, other.t.clone());
+        run(py, t.numel(), || ops::nn_layers::cross(t, &o, dim))
+    }
+}
+
+/// `torch.linalg.cross(input, other, *, dim=-1)`.
+#[pyfunction]
+#[pyo3(signature = (input, other, *, dim=-1))]
+pub fn _linalg_cross(py: Python<'_>, input: PyRef<'_, PyTensor>, other: PyRef<'_, PyTensor>, dim: i64) -> PyResult<Py<PyAny>> {
+    let (a, b) = (input.t.clone(), other.t.clone());
+    run(py, a.numel().max(b.numel()), || ops::nn_layers::linalg_cross(&a, &b, dim))
 }
 
 /// `torch.xlogy(input, other)`: either operand may be a number (not both).

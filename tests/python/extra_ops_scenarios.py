@@ -33,6 +33,12 @@ def _caught(f):
         return {"error": [type(e).__name__, str(e)]}
 
 
+def _quiet(f):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return f()
+
+
 def _diag_write(a):
     b = a * 1
     b.diagonal().mul_(2)
@@ -86,6 +92,19 @@ def run(torch, device="cpu"):
         "kron_1d_2d": (lambda a, b: a.kron(b), [v[:2], x[:2, :2]]),
         "kron_transposed": (lambda a, b: torch.kron(a.t(), b), [x[:, :2], v[:3]]),
         "kron_3d": (lambda a, b: torch.kron(a, b), [x.reshape(3, 2, 2), x[:2, :2]]),
+        "cross_dim": (lambda a, b: torch.cross(a, b, dim=1), [x[:, :3], x[:, 1:]]),
+        "cross_method_dim0": (lambda a, b: a.cross(b, dim=0), [x[:, :2], x[:, 2:]]),
+        "linalg_cross": (lambda a, b: torch.linalg.cross(a, b), [x[:, :3], x[:, 1:]]),
+        "linalg_cross_bcast": (lambda a, b: torch.linalg.cross(a, b), [x[:1, :3], x[:, 1:]]),
+        "linalg_cross_dim": (lambda a, b: torch.linalg.cross(a, b, dim=-2), [x[:, :2], x[:, 1:3]]),
+        "linalg_cross_batch": (lambda a, b: torch.linalg.cross(a.reshape(2, 2, 3), b.reshape(1, 2, 3)), [x, v[:3].repeat(2)]),
+        "vector_norm": (lambda a: torch.linalg.vector_norm(a), [x]),
+        "vector_norm_ord3_dim": (lambda a: torch.linalg.vector_norm(a, ord=3, dim=1), [x]),
+        "vector_norm_inf_keepdim": (lambda a: torch.linalg.vector_norm(a, float("inf"), dim=(0, 1), keepdim=True), [x]),
+        "vector_norm_neginf": (lambda a: torch.linalg.vector_norm(a, -INF, dim=0), [x]),
+        "vector_norm_ord1": (lambda a: torch.linalg.vector_norm(a, 1, -1), [x]),
+        "vector_norm_ord0": (lambda a: torch.linalg.vector_norm(a, 0), [x]),
+        "vector_norm_dtype": (lambda a: torch.linalg.vector_norm(a, 2.5, dtype=torch.float64), [x]),
         "gammaln_special": (lambda a: torch.special.gammaln(a), [pos]),
         "einsum_mm": (lambda a, b: torch.einsum("ij,jk->ik", a, b), [x, x.t()]),
         "einsum_implicit": (lambda a, b: torch.einsum("ij,jk", a, b), [x, x.t()]),
@@ -174,6 +193,7 @@ def run(torch, device="cpu"):
         "xlogy_int": lambda: torch.xlogy(T([0, 2, 3]), T([5, 4, 0])),
         "kron_int": lambda: torch.kron(T([[1, 2], [3, 4]]), T([[0, 1], [1, 0]])),
         "exp2_int": lambda: torch.exp2(T([0, 3, -1])),
+        "cross_int": lambda: torch.linalg.cross(T([[1, 2, 3], [0, -1, 2]]), T([[4, 5, 6]])),
     }
     for name, f in ints.items():
         out[name] = _caught(lambda: _result(f()))
@@ -192,6 +212,14 @@ def run(torch, device="cpu"):
         "einsum_dims": lambda: torch.einsum("ijk->i", x),
         "movedim_repeat": lambda: torch.movedim(x, (0, 0), (1, 0)),
         "finfo_int": lambda: torch.finfo(torch.int32), "iinfo_float": lambda: torch.iinfo(torch.float32),
+        "cross_length": lambda: torch.linalg.cross(x, x), "cross_ndim": lambda: torch.linalg.cross(v[:3], x[:, :3]),
+        "cross_no_size3": lambda: _quiet(lambda: torch.cross(x[:2, :2], x[:2, :2])),
+        "cross_dim_length": lambda: torch.cross(x[:, :2], x[:, :2], dim=1),
+        "cross_dtype": lambda: torch.linalg.cross(x[:, :3], x[:, :3].double()),
+        "cross_bool": lambda: torch.linalg.cross(x[:, :3] > 0, x[:, :3] > 1),
+        "cross_dim_range": lambda: torch.linalg.cross(x[:, :3], x[:, :3], dim=2),
+        "cross_bcast": lambda: torch.linalg.cross(x[:2, :3], x[:, :3]),
+        "vector_norm_int": lambda: torch.linalg.vector_norm(T([1, 2])),
     }
     for name, f in errors.items():
         out[name] = _caught(lambda: _result(f()))

@@ -31,3 +31,29 @@ def test_matches_pytorch(name, device):
 
 def test_every_result_has_a_golden():
     assert sorted(got("cpu")) == sorted(GOLDENS)
+
+
+def test_cross_records_pytorch_node_and_warns_without_dim():
+    """torch.cross / linalg.cross record LinalgCrossBackward0 with its saved operands and
+    dim; torch.cross without dim warns once with PyTorch's text and takes the first dim
+    of length 3."""
+    import warnings
+
+    a = ferrograd.tensor([[1.0, 2, 3], [4, 5, 6]], requires_grad=True)
+    b = ferrograd.tensor([[0.5, -1, 2], [3, 0, 1]], requires_grad=True)
+    c = ferrograd.linalg.cross(a, b)
+    assert type(c.grad_fn).__name__ == "LinalgCrossBackward0"
+    assert c.grad_fn._saved_dim == -1
+    assert bool((c.grad_fn._saved_self == a).all()) and bool((c.grad_fn._saved_other == b).all())
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        d = ferrograd.cross(a, b)
+        ferrograd.cross(a, b)
+    msgs = [str(x.message) for x in w]
+    assert len(msgs) <= 1  # once per process (PyTorch's TORCH_WARN_ONCE)
+    assert all(m.startswith("Using torch.cross without specifying the dim arg is deprecated.") for m in msgs)
+    assert bool((d == c).all())
+    # double backward through the node
+    (ga,) = ferrograd.autograd.grad(c.pow(2).sum(), a, create_graph=True)
+    (gb,) = ferrograd.autograd.grad(ga.sum(), b)
+    assert gb.shape == b.shape
