@@ -57,3 +57,18 @@ def test_cross_records_pytorch_node_and_warns_without_dim():
     (ga,) = ferrograd.autograd.grad(c.pow(2).sum(), a, create_graph=True)
     (gb,) = ferrograd.autograd.grad(ga.sum(), b)
     assert gb.shape == b.shape
+
+
+def test_linalg_norms_record_pytorch_nodes_and_decline_singular_values():
+    """linalg.norm / matrix_norm compose as ATen does (LinalgVectorNormBackward0, then
+    Amax/AminBackward0 for ord ±1 / ±inf); the orders that need singular values say so."""
+    a = ferrograd.tensor([[1.0, -2, 3], [4, 5, -6]], requires_grad=True)
+    names = {
+        "fro": ferrograd.linalg.norm(a), "ord1": ferrograd.linalg.norm(a, 1),
+        "m_neg1": ferrograd.linalg.matrix_norm(a, -1), "vec": ferrograd.linalg.vector_norm(a, 3, dim=0),
+    }
+    assert {k: type(v.grad_fn).__name__ for k, v in names.items()} == {
+        "fro": "LinalgVectorNormBackward0", "ord1": "AmaxBackward0", "m_neg1": "AminBackward0", "vec": "LinalgVectorNormBackward0"}
+    for ord in ("nuc", 2, -2):
+        with pytest.raises(NotImplementedError, match="singular values"):
+            ferrograd.linalg.matrix_norm(a, ord)
