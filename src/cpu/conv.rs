@@ -161,6 +161,12 @@ fn add_rows<T: Copy + std::ops::AddAssign>(plane: &mut [T], [h, w]: [usize; 2], 
 /// planes (whole samples in any case) the same.
 const CHUNK_BYTES: usize = 4 << 20;
 
+/// `CHUNK_BYTES`, less on many threads (each holds up to two such buffers: 16 threads keep
+/// 1 MiB each rather than filling 128 MiB, far past a shared L3).
+fn chunk_budget() -> usize {
+    CHUNK_BYTES.min((16 << 20) / crate::runtime::num_threads().max(1)).max(1 << 20)
+}
+
 /// A convolution's per-sample plan: output rows per column chunk (all of them where one
 /// sample's columns fit `CHUNK_BYTES`), and whether samples go to the team (each product
 /// single-threaded) or run in turn with gemm's own threads.
@@ -252,7 +258,7 @@ fn for_samples<T: Copy + Default + Send + Sync + alloc::Cached>(n: usize, parts:
 /// stored first and the product added to it. No whole-batch columns (at batch 64 and
 /// 64→64 channels on 32×32, 151 MB), no (oc, n, L) result to move.
 pub(crate) fn conv2d<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: &[T], bias: Option<&[T]>, cv: &Conv2d) -> crate::Result<Vec<T>> {
-    conv2d_chunked(x, wt, bias, cv, CHUNK_BYTES)
+    conv2d_chunked(x, wt, bias, cv, chunk_budget())
 }
 
 fn conv2d_chunked<T: crate::dtype::Elem + alloc::Cached + 'static>(x: &[T], wt: &[T], bias: Option<&[T]>, cv: &Conv2d, chunk_bytes: usize) -> crate::Result<Vec<T>> {
@@ -309,7 +315,7 @@ const WEIGHT_BLOCKS: usize = 16;
 /// time), each only when asked for.
 #[allow(clippy::type_complexity)]
 pub(crate) fn conv2d_backward<T: crate::dtype::Elem + alloc::Cached + std::ops::AddAssign + 'static>(gy: &[T], x: &[T], wt: &[T], cv: &Conv2d, want: [bool; 2]) -> crate::Result<(Option<Vec<T>>, Option<Vec<T>>)> {
-    conv2d_backward_chunked(gy, x, wt, cv, want, CHUNK_BYTES)
+    conv2d_backward_chunked(gy, x, wt, cv, want, chunk_budget())
 }
 
 #[allow(clippy::type_complexity)]
