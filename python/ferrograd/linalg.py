@@ -36,10 +36,6 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return r
 
 
-def _dims(dim, ndim):
-    return [d + ndim if d < 0 else d for d in dim]
-
-
 def _wrap(d, ndim):
     if not -max(ndim, 1) <= d < max(ndim, 1):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got {d})")
