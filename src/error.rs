@@ -54,6 +54,10 @@ pub enum Error {
     /// A shape whose element count or byte size does not fit in memory addresses.
     #[error("Storage size calculation overflowed with sizes={}", crate::shape::fmt_list(.sizes))]
     SizeOverflow { sizes: Vec<usize> },
+    /// A matrix a decomposition or solver cannot handle: singular, not positive-definite, no
+    /// convergence (`torch.linalg.LinAlgError`, a `RuntimeError` subclass).
+    #[error("{0}")]
+    LinAlg(String),
     /// A bug in ferrograd caught at the boundary (a Rust panic), as a `RuntimeError`.
     #[error("ferrograd internal error: {0}. This is a bug in ferrograd, not in your program; please report it to the ferrograd developers with the code that triggered it.")]
     Internal(String),

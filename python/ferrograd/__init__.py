@@ -609,6 +609,7 @@ from ._ops import ops  # noqa: E402,F401
 from . import distributed  # noqa: E402,F401
 from . import special  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+linalg._install(linalg._torch, Tensor)  # torch.det, Tensor.inverse, torch.cdist, ...
 from . import profiler  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 

@@ -688,6 +688,28 @@ def exp2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """``2 ** x`` of the elements."""
 def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The Kronecker product of ``input`` and ``other`` (the block tensor of ``input[i] * other``)."""
+def inverse(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
+    """``torch.inverse``: ``linalg.inv``."""
+def det(input: Tensor) -> Tensor:
+    """``torch.det``: ``linalg.det``."""
+def logdet(input: Tensor) -> Tensor:
+    """``torch.logdet``: log det, NaN for a negative determinant (WhereBackward0)."""
+def slogdet(input: Tensor) -> Any:
+    """``torch.slogdet`` / ``Tensor.slogdet``: ``torch.return_types.slogdet``."""
+def cholesky(input: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+    """``torch.cholesky`` (deprecated; CholeskyBackward0)."""
+def cholesky_solve(input: Tensor, input2: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+    """``torch.cholesky_solve(B, L)``: X with ``L Lᵀ X = B`` (CholeskySolveBackward0)."""
+def qr(input: Tensor, some: builtins.bool = True, *, out: Optional[Any] = None) -> Any:
+    """``torch.qr`` (deprecated): ``linalg.qr`` in mode 'reduced' or 'complete'."""
+def svd(input: Tensor, some: builtins.bool = True, compute_uv: builtins.bool = True, *, out: Optional[Any] = None) -> Any:
+    """``torch.svd``: U, S and V (not Vh); without ``compute_uv``, zero U and V."""
+def pinverse(input: Tensor, rcond: builtins.float = 1e-15) -> Tensor:
+    """``torch.pinverse``: ``linalg.pinv`` with ``rtol = rcond``."""
+def matrix_power(input: Tensor, n: _int) -> Tensor:
+    """``torch.matrix_power``: ``linalg.matrix_power``."""
+def cdist(x1: Tensor, x2: Tensor, p: builtins.float = 2.0, compute_mode: Optional[str] = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """``torch.cdist``: the p-norm distance between each row of ``x1`` and each row of ``x2``."""
 def cross(input: Tensor, other: Tensor, dim: Optional[_int] = None) -> Tensor:
     """The cross product of 3-vectors along ``dim`` (without ``dim``: the first dim of
     length 3, with PyTorch's deprecation warning), the other dims broadcast."""

@@ -133,14 +133,19 @@ _RETURN_FIELDS = {"aminmax": ("min", "max")}
 
 
 def _return_type(kind, values, indices):
+    return _named(kind, _RETURN_FIELDS.get(kind, ("values", "indices")), values, indices)
+
+
+def _named(kind, fields, *parts):
+    """``torch.return_types.<kind>``: a named tuple of ``fields`` printed as PyTorch's."""
     cls = _RETURN_TYPES.get(kind)
     if cls is None:
-        fields = _RETURN_FIELDS.get(kind, ("values", "indices"))
         base = collections.namedtuple(kind, fields)
 
         def __repr__(self, _kind=kind, _fields=fields):
-            return (f"torch.return_types.{_kind}(\n{_fields[0]}={self[0]!r},\n{_fields[1]}={self[1]!r})")
+            body = ",\n".join(f"{f}={v!r}" for f, v in zip(_fields, self))
+            return f"torch.return_types.{_kind}(\n{body})"
 
         cls = type(kind, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "ferrograd.return_types"})
         _RETURN_TYPES[kind] = cls
-    return cls(values, indices)
+    return cls(*parts)

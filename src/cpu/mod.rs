@@ -10,6 +10,7 @@ pub(crate) mod conv;
 pub mod elementwise;
 pub mod index;
 pub mod math;
+pub mod linalg;
 mod matmul;
 pub(crate) mod norm;
 pub mod optim;

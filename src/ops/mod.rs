@@ -6,6 +6,7 @@ pub mod binary;
 pub mod complex;
 pub mod index;
 pub mod indexing;
+pub mod linalg;
 pub mod matmul;
 pub mod nn;
 pub mod nn_layers;

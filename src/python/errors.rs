@@ -15,7 +15,8 @@ impl From<Error> for PyErr {
             Error::NotImplemented(m) => PyNotImplementedError::new_err(m),
             e @ Error::Unsupported { .. } => PyNotImplementedError::new_err(e.to_string()),
             e @ Error::CudaNotCompiled => PyAssertionError::new_err(e.to_string()),
-            e @ Error::OutOfMemory { .. } => out_of_memory(e.to_string()),
+            e @ Error::OutOfMemory { .. } => subclass("ferrograd.cuda", "OutOfMemoryError", e.to_string()),
+            Error::LinAlg(m) => subclass("ferrograd.linalg", "LinAlgError", m),
             e @ (Error::DeviceMismatch { .. }
             | Error::ShapeMismatch { .. }
             | Error::NoCudaDriver
@@ -36,10 +37,11 @@ pub fn from_py(e: PyErr) -> Error {
     Error::Python(e)
 }
 
-/// `torch.cuda.OutOfMemoryError` (a `RuntimeError` subclass defined in `ferrograd.cuda`).
-fn out_of_memory(msg: String) -> PyErr {
+/// A `RuntimeError` subclass defined in Python: `torch.cuda.OutOfMemoryError` (in
+/// `ferrograd.cuda`), `torch.linalg.LinAlgError` (in `ferrograd.linalg`).
+fn subclass(module: &str, name: &str, msg: String) -> PyErr {
     Python::attach(|py| {
-        match py.import("ferrograd.cuda").and_then(|m| m.getattr("OutOfMemoryError")) {
+        match py.import(module).and_then(|m| m.getattr(name)) {
             Ok(cls) => PyErr::from_type(cls.cast_into().map_err(PyErr::from).unwrap_or_else(|_| py.get_type::<PyRuntimeError>()), msg),
             Err(_) => PyRuntimeError::new_err(msg),
         }

@@ -6,6 +6,7 @@ mod errors;
 mod function;
 mod functions;
 mod hooks;
+mod linalg;
 mod nn;
 mod node;
 mod optim;
@@ -30,6 +31,7 @@ fn init_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     functions::register(m)?;
     random::register(m)?;
     nn::register(m)?;
+    linalg::register(m)?;
     optim::register(m)?;
     dlpack::register(m)?;
     functions::register_test_support(m)?;

@@ -59,9 +59,9 @@ def test_cross_records_pytorch_node_and_warns_without_dim():
     assert gb.shape == b.shape
 
 
-def test_linalg_norms_record_pytorch_nodes_and_decline_singular_values():
+def test_linalg_norms_record_pytorch_nodes():
     """linalg.norm / matrix_norm compose as ATen does (LinalgVectorNormBackward0, then
-    Amax/AminBackward0 for ord ±1 / ±inf); the orders that need singular values say so."""
+    Amax/AminBackward0 for ord ±1 / ±inf, over the singular values for 2 / -2 / nuc)."""
     a = ferrograd.tensor([[1.0, -2, 3], [4, 5, -6]], requires_grad=True)
     names = {
         "fro": ferrograd.linalg.norm(a), "ord1": ferrograd.linalg.norm(a, 1),
@@ -69,6 +69,6 @@ def test_linalg_norms_record_pytorch_nodes_and_decline_singular_values():
     }
     assert {k: type(v.grad_fn).__name__ for k, v in names.items()} == {
         "fro": "LinalgVectorNormBackward0", "ord1": "AmaxBackward0", "m_neg1": "AminBackward0", "vec": "LinalgVectorNormBackward0"}
-    for ord in ("nuc", 2, -2):
-        with pytest.raises(NotImplementedError, match="singular values"):
-            ferrograd.linalg.matrix_norm(a, ord)
+    # the singular-value orders compose as ATen's: svdvals, then amax / amin / sum
+    got = {o: type(ferrograd.linalg.matrix_norm(a, o).grad_fn).__name__ for o in ("nuc", 2, -2)}
+    assert got == {"nuc": "SumBackward1", 2: "AmaxBackward0", -2: "AminBackward0"}
