@@ -322,10 +322,12 @@ class Tensor:
     def numpy(self, force: _bool = False) -> np.ndarray[Any, Any]:
         """The tensor as a NumPy ``ndarray`` sharing its memory (CPU tensors). A tensor that
         requires grad raises unless ``force=True`` (which detaches and copies as needed)."""
-    def contiguous(self, *, out: Optional[Tensor] = None) -> Tensor:
-        """A contiguous tensor with the same data: ``self`` if already contiguous, else a copy."""
-    def clone(self, *, out: Optional[Tensor] = None) -> Tensor:
-        """A copy of the tensor (differentiable: the gradient flows back to ``self``)."""
+    def contiguous(self, memory_format: Any = None) -> Tensor:
+        """A contiguous tensor with the same data: ``self`` if already contiguous (in
+        ``memory_format``: row-major, or channels-last), else a copy."""
+    def clone(self, *, memory_format: Any = None) -> Tensor:
+        """A copy of the tensor (differentiable: the gradient flows back to ``self``), laid out
+        as ``memory_format`` says (by default, the dim order of ``self``)."""
     def detach(self) -> Tensor:
         """A new tensor sharing storage, detached from the current graph (never requires grad)."""
     def detach_(self) -> Tensor:

@@ -123,9 +123,17 @@ def set_default_dtype(d):
 
 def _like(fn):
     def make(input, *args, dtype=None, requires_grad=False, device=None, layout=None, memory_format=None, **kw):
-        # matches torch: *_like keeps the input's device unless told otherwise
+        # matches torch: *_like keeps the input's device unless told otherwise, and its
+        # channels-last layout under preserve_format
         device = input.device if device is None else device
-        return fn(input, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, device=device, **kw)
+        mf = memory_format
+        if mf is None or mf is preserve_format:
+            mf = next((f for f in (channels_last, channels_last_3d) if input.dim() == (4 if f is channels_last else 5)
+                       and not input.is_contiguous() and input.is_contiguous(memory_format=f)), None)
+        if mf is None or mf is contiguous_format:
+            return fn(input, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, device=device, **kw)
+        out = fn(input, *args, dtype=dtype or input.dtype, requires_grad=False, device=device, **kw)
+        return out.contiguous(memory_format=mf).requires_grad_(requires_grad)
 
     return make
 
@@ -392,9 +400,40 @@ def _warn_complex_cast():
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
 
 
+class memory_format:
+    """``torch.memory_format``: how a dense tensor's dims are ordered in memory
+    (``contiguous_format``: row-major; ``channels_last``: the channel dim innermost;
+    ``preserve_format``: as the source's)."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return self._name
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
 def _to(self, *args, **kwargs):
-    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``; returns ``self``
-    when nothing changes."""
+    """``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``, with
+    ``memory_format=`` laying the result out so; returns ``self`` when nothing changes."""
+    mf = kwargs.pop("memory_format", None)
+    out = _to_plain(self, args, kwargs)
+    if mf is not None and mf is not preserve_format and not out.is_contiguous(memory_format=mf):
+        out = out.clone(memory_format=mf)
+    return out
+
+
+def _to_plain(self, args, kwargs):
     dev, dt = _to_args(args, kwargs)
     out = self
     if dev is not None:
@@ -455,7 +494,7 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
         device = "cuda"
     elif isinstance(device, int):
         device = f"cuda:{device}"
-    return self._to_device(device)
+    return _to(self._to_device(device), memory_format=memory_format)
 
 
 def _rebuild_tensor(data, dtype_name, device_str, requires_grad):
@@ -515,7 +554,7 @@ def _register_methods():
     T.byte = lambda self: self.to(uint8)
     T.bitwise_not = lambda self: self.__invert__()
     T.bool = lambda self: self.to(bool)
-    T.cpu = lambda self, memory_format=None: self._to_device("cpu")
+    T.cpu = lambda self, memory_format=None: _to(self._to_device("cpu"), memory_format=memory_format)
     T.cuda = _cuda
     T.type_as = lambda self, other: self.to(other.dtype)
     T.new_tensor = _new_tensor

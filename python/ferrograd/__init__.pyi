@@ -688,6 +688,16 @@ def exp2(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """``2 ** x`` of the elements."""
 def kron(input: Tensor, other: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """The Kronecker product of ``input`` and ``other`` (the block tensor of ``input[i] * other``)."""
+class memory_format:
+    """``torch.memory_format``: how a dense tensor's dims are ordered in memory."""
+    def __init__(self, name: str) -> None: ...
+    def __reduce__(self) -> str: ...
+
+contiguous_format: memory_format
+preserve_format: memory_format
+channels_last: memory_format
+channels_last_3d: memory_format
+
 def inverse(input: Tensor, *, out: Optional[Tensor] = None) -> Tensor:
     """``torch.inverse``: ``linalg.inv``."""
 def det(input: Tensor) -> Tensor:

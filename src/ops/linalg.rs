@@ -8,7 +8,7 @@
 //! double backward works; forward-mode tangents come from the same formulas.
 
 use super::{add, diag_embed, diagonal, div, expand, matmul, mul, neg, sub, sum_dims, sum_to, transpose, tril, unsqueeze, where_};
-use crate::autograd::{record, Save};
+use crate::autograd::{record, record_jvp, Save};
 use crate::cpu::linalg as k;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -485,11 +485,22 @@ pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool, f: &str, node: &
     }
     let l = build(&out, &a.shape(), a)?;
     let info = info_tensor(&info, &m.batch, a)?;
-    record(node, &[a], &[&l], &[Save::Out(0)], move |s, g, _| {
+    let lo = l.detach();
+    record_jvp(node, &[a], &[&l], &[Save::Out(0)], move |s, g, _| {
         let l = s.get(0)?;
         let (l, gl) = if upper { (mt(&l)?, mt(&g[0])?) } else { (l, g[0].clone()) };
         Ok(vec![Some(cholesky_backward(&l, &gl)?)])
-    })?;
+    },
+        // dL = L Φ(L⁻¹ dA L⁻ᵀ), Φ: the lower triangle with the diagonal halved
+        |t| {
+            let Some(da) = t.get(0) else { return Ok(vec![None]) };
+            let l_ = if upper { mt(&lo)? } else { lo.clone() };
+            let x = solve_triangular(&l_, da, false, true, false)?;
+            let x = solve_triangular(&mt(&l_)?, &x, true, false, false)?;
+            let x = sub(&tril(&x, 0, false)?, &diag_embed(&diagonal(&x, 0, -2, -1)?.mul_scalar(0.5)?, 0, -2, -1)?)?;
+            let dl = matmul(&l_, &x)?;
+            Ok(vec![Some(if upper { mt(&dl)? } else { dl })])
+        })?;
     Ok((l, info))
 }
 

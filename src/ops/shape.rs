@@ -354,6 +354,88 @@ pub fn clone_contiguous(x: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// A memory format (`torch.contiguous_format`, `preserve_format`, `channels_last`,
+/// `channels_last_3d`): the order of a dense tensor's dims in memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MemoryFormat {
+    Contiguous,
+    Preserve,
+    ChannelsLast,
+    ChannelsLast3d,
+}
+
+impl MemoryFormat {
+    /// The dims outermost first (None: row-major), checking the rank channels-last needs.
+    fn order(self, ndim: usize) -> Result<Option<Vec<usize>>> {
+        Ok(match self {
+            MemoryFormat::ChannelsLast => {
+                ensure!(ndim == 4, Runtime, "required rank 4 tensor to use channels_last format");
+                Some(vec![0, 2, 3, 1])
+            }
+            MemoryFormat::ChannelsLast3d => {
+                ensure!(ndim == 5, Runtime, "required rank 5 tensor to use channels_last_3d format");
+                Some(vec![0, 2, 3, 4, 1])
+            }
+            _ => None,
+        })
+    }
+}
+
+/// Dense strides for `shape` with the dims laid out in `order` (outermost first).
+fn strides_in_order(shape: &[usize], order: &[usize]) -> Vec<usize> {
+    let mut st = vec![0; shape.len()];
+    let mut acc = 1;
+    for &d in order.iter().rev() {
+        st[d] = acc;
+        acc *= shape[d].max(1);
+    }
+    st
+}
+
+/// `is_contiguous(memory_format)`: dense in that format's dim order (dims of size 1 may
+/// carry any stride; the channels-last formats need rank 4 / 5, else false).
+pub fn is_contiguous_as(x: &Tensor, mf: MemoryFormat) -> bool {
+    let order = match mf {
+        MemoryFormat::ChannelsLast if x.dim() == 4 => vec![0, 2, 3, 1],
+        MemoryFormat::ChannelsLast3d if x.dim() == 5 => vec![0, 2, 3, 4, 1],
+        MemoryFormat::ChannelsLast | MemoryFormat::ChannelsLast3d => return false,
+        _ => return x.is_contiguous(),
+    };
+    let (shape, l) = (x.shape(), x.layout());
+    let want = strides_in_order(&shape, &order);
+    shape.iter().zip(l.strides.iter()).zip(&want).all(|((&n, &s), &w)| n <= 1 || s == w)
+}
+
+/// `clone(memory_format=...)` (CloneBackward0): `preserve_format` keeps a permuted `x`'s
+/// dim order, `contiguous_format` is row-major, the channels-last formats put the channel dim
+/// innermost.
+pub fn clone_as(x: &Tensor, mf: MemoryFormat) -> Result<Tensor> {
+    let Some(order) = mf.order(x.dim())? else {
+        return if mf == MemoryFormat::Preserve { clone(x) } else { clone_contiguous(x) };
+    };
+    let dense = {
+        let _g = crate::autograd::raw_mode();
+        let p = permute(x, &order.iter().map(|&d| d as i64).collect::<Vec<_>>())?;
+        super::cast_raw(&p, x.dtype())?
+    };
+    let storage = dense.data().storage.clone();
+    let shape = x.shape();
+    let strides = strides_in_order(&shape, &order);
+    let out = Tensor::from_parts(storage, Layout { shape: crate::shape::Dims::from_slice(&shape), strides: crate::shape::Dims::from_slice(&strides), offset: 0 }, x.dtype());
+    record("CloneBackward0", &[x], &[&out], &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+    Ok(out)
+}
+
+/// `contiguous(memory_format=...)`: `x` itself when already dense in that format, else a
+/// clone laid out so.
+pub fn contiguous_as(x: &Tensor, mf: MemoryFormat) -> Result<Tensor> {
+    match mf {
+        MemoryFormat::Contiguous | MemoryFormat::Preserve => contiguous(x),
+        _ if is_contiguous_as(x, mf) => Ok(x.clone()),
+        _ => clone_as(x, mf),
+    }
+}
+
 /// `contiguous()`: `x` itself when already contiguous, else a row-major clone.
 pub fn contiguous(x: &Tensor) -> Result<Tensor> {
     if x.is_contiguous() {

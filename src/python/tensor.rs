@@ -480,9 +480,9 @@ impl PyTensor {
 
     /// ``True`` if the tensor is contiguous in memory in row-major order.
     #[pyo3(signature = (memory_format=None))]
-    fn is_contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> bool {
-        let _ = memory_format;
-        self.t.is_contiguous()
+    fn is_contiguous(&self, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let mf = super::tensor_ops::memory_format(memory_format, "is_contiguous", crate::ops::MemoryFormat::Contiguous)?;
+        Ok(crate::ops::is_contiguous_as(&self.t, mf))
     }
 
     /// ``True`` if the data type is a floating-point type.

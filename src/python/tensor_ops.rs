@@ -319,10 +319,6 @@ unary_methods! {
     isfinite => |t| ops::float_test(t, "isfinite"),
     #[doc = "Transpose a tensor of at most 2 dimensions (0-d and 1-d tensors are returned as is)."]
     t => ops::t,
-    #[doc = "A contiguous tensor with the same data: ``self`` if already contiguous, else a copy."]
-    contiguous => ops::contiguous,
-    #[doc = "A copy of the tensor (differentiable: the gradient flows back to ``self``)."]
-    clone => ops::clone,
 }
 
 macro_rules! binary_methods {
@@ -1890,4 +1886,41 @@ pub fn _xlogy(py: Python<'_>, input: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>
     let (a, b) = (need(input)?, need(other)?);
     let work = a.numel().max(b.numel());
     run(py, work, || ops::nn_layers::xlogy(&a, &b))
+}
+
+/// A `torch.memory_format` object (its repr names it), or `default` for None.
+pub fn memory_format(obj: Option<&Bound<'_, PyAny>>, fname: &str, default: ops::MemoryFormat) -> PyResult<ops::MemoryFormat> {
+    let Some(obj) = obj else { return Ok(default) };
+    if obj.is_none() {
+        return Ok(default);
+    }
+    let repr = obj.repr()?.to_string();
+    Ok(match repr.as_str() {
+        "torch.contiguous_format" => ops::MemoryFormat::Contiguous,
+        "torch.preserve_format" => ops::MemoryFormat::Preserve,
+        "torch.channels_last" => ops::MemoryFormat::ChannelsLast,
+        "torch.channels_last_3d" => ops::MemoryFormat::ChannelsLast3d,
+        _ => return Err(PyTypeError::new_err(format!("{fname}(): argument 'memory_format' must be torch.memory_format, not {}", obj.get_type().name()?))),
+    })
+}
+
+#[pymethods]
+impl PyTensor {
+    /// A contiguous tensor with the same data: ``self`` if already contiguous (in
+    /// ``memory_format``: row-major, or channels-last), else a copy.
+    #[pyo3(signature = (memory_format=None))]
+    fn contiguous(&self, py: Python<'_>, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let mf = self::memory_format(memory_format, "contiguous", ops::MemoryFormat::Contiguous)?;
+        let t = &self.t;
+        run(py, t.numel(), || ops::contiguous_as(t, mf))
+    }
+
+    /// A copy of the tensor (differentiable: the gradient flows back to ``self``), laid out
+    /// as ``memory_format`` says (by default, the dim order of ``self``).
+    #[pyo3(signature = (*, memory_format=None))]
+    fn clone(&self, py: Python<'_>, memory_format: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let mf = self::memory_format(memory_format, "clone", ops::MemoryFormat::Preserve)?;
+        let t = &self.t;
+        run(py, t.numel(), || ops::clone_as(t, mf))
+    }
 }
