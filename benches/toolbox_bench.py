@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark of the nn toolbox layers: ferrograd against PyTorch.
+"""Side-by-side benchmark of the nn toolbox layers (and of large buffers and torch.linalg):
+ferrograd against PyTorch.
 
 Each library runs in its own subprocess, interleaved round by round (the machines are shared
 and noisy; only ratios taken in one run compare). Data come from a seeded numpy generator, so
@@ -21,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -120,8 +121,38 @@ def workloads(T, np):
             return loss
         yield "small CNN train step, batch 64, 28x28", step, None
 
+    def big_cases():
+        # a 64 MiB tensor each library allocated itself (from_numpy would share NumPy's
+        # buffer, which NumPy already backs with huge pages)
+        a = t((1 << 24,)).clone()
+        out = a.clone()
+        yield "sum of a 16M tensor the library made", lambda: a.sum(), None
+        yield "exp(a, out=) 16M, library buffers", lambda: T.exp(a, out=out), None
+
+    def linalg_cases():
+        la = T.linalg
+        def spd(n):
+            m = t((n, n))
+            return m @ m.mT + n * T.eye(n)
+
+        a64, a256, s256 = t((64, 64)), t((256, 256)), spd(256)
+        rhs = t((256, 16))
+        batch = t((512, 4, 4))
+        pts1, pts2 = t((256, 32)), t((256, 32))
+        yield "inv 64x64", lambda: la.inv(a64), None
+        yield "solve 256x256, 16 rhs", lambda: la.solve(a256, rhs), None
+        yield "det of 512 4x4", lambda: la.det(batch), None
+        yield "cholesky 256x256", lambda: la.cholesky(s256), None
+        yield "qr 256x256", lambda: la.qr(a256), None
+        yield "eigh 64x64", lambda: la.eigh(spd(64)), None
+        yield "svd 64x64", lambda: la.svd(a64), None
+        a64r = t((64, 64), rg=True)
+        yield "inv 64x64 fwd+bwd", fwd_bwd(lambda: la.inv(a64r), [a64r]), None
+        yield "cdist 256x256, 32 dims (p=2, mm path)", lambda: T.cdist(pts1, pts2), None
+        yield "cdist 256x256, 32 dims, p=1", lambda: T.cdist(pts1, pts2, p=1), None
+
     return {"conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
-            "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases}
+            "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases}
 
 
 def check_value(out):

@@ -461,6 +461,9 @@ class Tensor:
         """In-place version of ``unsqueeze``."""
     def flatten(self, start_dim: _int = 0, end_dim: _int = ...) -> Tensor:
         """Flatten dimensions ``start_dim`` to ``end_dim`` into one (a view when possible)."""
+    def as_strided(self, size: Sequence[_int], stride: Sequence[_int], storage_offset: Optional[_int] = None) -> Tensor:
+        """A view of this tensor's storage with the given sizes, strides and storage offset
+        (by default this tensor's own offset)."""
     def narrow(self, dim: _int, start: _int, length: _int) -> Tensor:
         """A view of ``length`` elements of dimension ``dim`` starting at ``start``."""
     def select(self, dim: _int, index: _int) -> Tensor:

@@ -305,7 +305,7 @@ for _name in (
     "sinh cosh square clamp clip clamp_min clamp_max sum mean prod max min amax argmax argmin norm all any "
     "softmax log_softmax matmul mm bmm mv dot eq ne lt le gt ge equal allclose maximum minimum "
     "floor_divide remainder fmod logical_not logical_and logical_or logical_xor isnan isinf isfinite "
-    "reshape view_as transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
+    "reshape view_as as_strided transpose swapaxes t permute squeeze unsqueeze narrow select flatten unbind "
     "split chunk gather index_select masked_fill nonzero sort topk clone detach var std logsumexp "
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
     "cummin logcumsumexp aminmax "

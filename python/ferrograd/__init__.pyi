@@ -485,6 +485,8 @@ def squeeze(input: Tensor, dim: Union[_int, Sequence[_int], None] = None) -> Ten
     """A view with the dimensions of size 1 removed (all, or those in ``dim``)."""
 def unsqueeze(input: Tensor, dim: _int) -> Tensor:
     """A view with a dimension of size 1 inserted at ``dim``."""
+def as_strided(input: Tensor, size: Sequence[_int], stride: Sequence[_int], storage_offset: Optional[_int] = None) -> Tensor:
+    """A view of ``input``'s storage with the given sizes, strides and storage offset."""
 def narrow(input: Tensor, dim: _int, start: _int, length: _int) -> Tensor:
     """A view of ``length`` elements of dimension ``dim`` starting at ``start``."""
 def select(input: Tensor, dim: _int, index: _int) -> Tensor:

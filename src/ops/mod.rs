@@ -417,6 +417,40 @@ pub fn as_strided(t: &Tensor, layout: &Layout) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `Tensor.as_strided(size, stride, storage_offset)` (AsStridedBackward0): a view of `t`'s
+/// storage with that layout (the offset defaults to `t`'s); PyTorch's checks and messages.
+pub fn as_strided_user(t: &Tensor, size: &[i64], stride: &[i64], offset: Option<i64>) -> Result<Tensor> {
+    crate::ensure!(size.len() == stride.len(), Runtime, "mismatch in length of strides and shape");
+    if stride.iter().any(|&s| s < 0) {
+        crate::bail!(Runtime, "as_strided: Negative strides are not supported at the moment, got strides: [{}]",
+            stride.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "));
+    }
+    if let Some(&n) = size.iter().find(|&&n| n < 0) {
+        crate::bail!(Runtime, "Trying to create tensor with negative dimension {n}: [{}]", size.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "));
+    }
+    let offset = match offset {
+        Some(o) => {
+            crate::ensure!(o >= 0, Runtime, "Tensor: invalid storage offset {o}");
+            o as usize
+        }
+        None => t.layout().offset,
+    };
+    let (size, stride): (Vec<usize>, Vec<usize>) = (size.iter().map(|&n| n as usize).collect(), stride.iter().map(|&s| s as usize).collect());
+    let itemsize = t.dtype().itemsize();
+    let needed = if size.contains(&0) { 0 } else { offset + size.iter().zip(&stride).map(|(n, s)| (n - 1) * s).sum::<usize>() + 1 };
+    let have = t.data().storage.data.read().len();
+    if needed > have {
+        crate::bail!(Runtime, "setStorage: sizes {}, strides {}, storage offset {offset}, and itemsize {itemsize} requiring a storage size of {} are out of bounds for storage of size {}",
+            crate::shape::fmt_list(&size), crate::shape::fmt_list(&stride), needed * itemsize, have * itemsize);
+    }
+    let layout = Layout { shape: crate::shape::Dims::from_slice(&size), strides: crate::shape::Dims::from_slice(&stride), offset };
+    let base = t.meta().view_base.clone().unwrap_or_else(|| t.clone());
+    let out = as_strided_view(t, &layout);
+    out.meta().view_base = Some(base);
+    record_as_strided(t, &out, &layout)?;
+    Ok(out)
+}
+
 /// Zeros of `base_shape` with `g` added into the region `layout` (overlaps accumulate).
 pub fn as_strided_scatter(g: &Tensor, layout: &Layout, base_shape: &[usize]) -> Result<Tensor> {
     if needs_history(&[g]) {

@@ -1924,3 +1924,14 @@ impl PyTensor {
         run(py, t.numel(), || ops::clone_as(t, mf))
     }
 }
+
+#[pymethods]
+impl PyTensor {
+    /// A view of this tensor's storage with the given sizes, strides and storage offset
+    /// (by default this tensor's own offset).
+    #[pyo3(signature = (size, stride, storage_offset=None))]
+    fn as_strided(&self, py: Python<'_>, size: Vec<i64>, stride: Vec<i64>, storage_offset: Option<i64>) -> PyResult<Py<PyAny>> {
+        let t = &self.t;
+        run(py, 0, || ops::as_strided_user(t, &size, &stride, storage_offset))
+    }
+}
