@@ -742,6 +742,12 @@ class Tensor:
         """The elements rounded to the nearest integer (half to even), or to ``decimals`` places."""
     def clamp(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
         """Clamp all elements into the range ``[min, max]`` (numbers or broadcastable tensors)."""
+    def clamp_min_(self, min: Union[Tensor, _Number]) -> Tensor:
+        """In-place version of ``clamp_min``."""
+    def clamp_max_(self, max: Union[Tensor, _Number]) -> Tensor:
+        """In-place version of ``clamp_max``."""
+    def clip_(self, min: Optional[Union[Tensor, _Number]] = None, max: Optional[Union[Tensor, _Number]] = None) -> Tensor:
+        """In-place version of ``clip`` (``clamp_``)."""
     def clamp_(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:
         """In-place version of ``clamp``."""
     def clip(self, min: Union[_Number, Tensor, None] = None, max: Union[_Number, Tensor, None] = None) -> Tensor:

@@ -354,6 +354,25 @@ def broadcast_tensors(*tensors):
     return tuple(t.expand(*shape) for t in tensors)
 
 
+def broadcast_shapes(*shapes):
+    """The shape that tensors of ``shapes`` (sizes, or ints for 1-d shapes) broadcast to."""
+    result = []
+    for idx, s in enumerate(shapes):
+        s = (s,) if isinstance(s, _builtins.int) else tuple(s)
+        if _builtins.any(d < 0 for d in s):
+            raise ValueError("Attempting to broadcast a dimension with negative length!")
+        if len(s) > len(result):
+            result = [1] * (len(s) - len(result)) + result
+        for i in range(-1, -len(s) - 1, -1):
+            if s[i] == 1 or s[i] == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {s[i]} at {i}! Mismatching argument at index {idx} "
+                                   f"had {s}; but expected shape should be broadcastable to {result}")
+            result[i] = s[i]
+    return Size(result)
+
+
 def _broadcast_shape(a, b):
     n = _builtins.max(len(a), len(b))
     a = (1,) * (n - len(a)) + tuple(a)

@@ -281,6 +281,8 @@ def isclose(input: Tensor, other: Tensor, rtol: _float = 1e-05, atol: _float = 1
     """Element-wise ``|input - other| <= atol + rtol * |other|``, as a bool tensor."""
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two 1-d tensors."""
+def broadcast_shapes(*shapes: Union[_int, Sequence[_int]]) -> Size:
+    """The shape that tensors of ``shapes`` (sizes, or ints for 1-d shapes) broadcast to."""
 def broadcast_tensors(*tensors: Tensor) -> Tuple[Tensor, ...]:
     """Broadcast the tensors to a common shape (views)."""
 

@@ -521,7 +521,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     if x1.dim() >= 2 and x2.dim() >= 2 and p == 2 and x1.shape[-1] == x2.shape[-1] and x1.dtype == x2.dtype \
             and x1.dtype.is_floating_point and x1.numel() > 0 and x2.numel() > 0 \
             and (mode == 1 or (mode == 0 and (x1.shape[-2] > 25 or x2.shape[-2] > 25))):
-        batch = tuple(_torch.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+        batch = tuple(_torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
         r1, r2, c = x1.shape[-2], x2.shape[-2], x1.shape[-1]
         a = x1.expand(batch + (r1, c)).reshape((-1, r1, c))
         b = x2.expand(batch + (r2, c)).reshape((-1, r2, c))

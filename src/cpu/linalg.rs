@@ -134,122 +134,100 @@ pub fn cholesky(a: &mut [f64], n: usize) -> usize {
 
 /// Householder QR of the m×n `a`: (Q as m×qc, R as rr×n) with k = min(m, n), qc = k or m
 /// (`complete`), rr = k or m. The reflectors are LAPACK's (dlarfg): H = I - τ v vᵀ with
-/// v₀ = 1, β = -sign(α)·‖(α, x)‖, so R's diagonal carries LAPACK's signs.
+/// v₀ = 1, β = -sign(α)·‖(α, x)‖, so R's diagonal carries LAPACK's signs. The work is done
+/// on columns stored contiguously (every reflector reads and updates whole columns).
 pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>) {
     let k = m.min(n);
-    let mut w = a.to_vec();
+    let mut w = vec![0.0; n * m];
+    for i in 0..m {
+        for j in 0..n {
+            w[j * m + i] = a[i * n + j];
+        }
+    }
     let mut taus = vec![0.0; k];
     for j in 0..k {
-        let alpha = w[j * n + j];
-        let xnorm = (j + 1..m).map(|i| w[i * n + j] * w[i * n + j]).sum::<f64>().sqrt();
+        let (head, tail) = w.split_at_mut((j + 1) * m);
+        let col = &mut head[j * m..];
+        let alpha = col[j];
+        let xnorm = col[j + 1..].iter().map(|x| x * x).sum::<f64>().sqrt();
         if xnorm == 0.0 {
             continue; // H = I (τ = 0)
         }
-        let beta = -alpha.signum() * alpha.hypot(xnorm);
-        let beta = if alpha == 0.0 { -alpha.hypot(xnorm) } else { beta };
-        taus[j] = (beta - alpha) / beta;
+        let beta = if alpha > 0.0 { -alpha.hypot(xnorm) } else if alpha < 0.0 { alpha.abs().hypot(xnorm) } else { -xnorm };
+        let tau = (beta - alpha) / beta;
+        taus[j] = tau;
         let scale = 1.0 / (alpha - beta);
-        for i in j + 1..m {
-            w[i * n + j] *= scale;
+        for x in &mut col[j + 1..] {
+            *x *= scale;
         }
-        w[j * n + j] = beta;
-        for c in j + 1..n {
-            let mut s = w[j * n + c];
-            for i in j + 1..m {
-                s += w[i * n + j] * w[i * n + c];
-            }
-            s *= taus[j];
-            w[j * n + c] -= s;
-            for i in j + 1..m {
-                w[i * n + c] -= s * w[i * n + j];
-            }
+        col[j] = beta;
+        let v = &col[j + 1..];
+        for c in tail.chunks_exact_mut(m) {
+            reflect(v, tau, &mut c[j..]);
         }
     }
     let rr = if complete { m } else { k };
     let mut r = vec![0.0; rr * n];
-    for i in 0..k {
-        for c in i..n {
-            r[i * n + c] = w[i * n + c];
+    for c in 0..n {
+        for i in 0..k.min(c + 1) {
+            r[i * n + c] = w[c * m + i];
         }
     }
     let qc = if complete { m } else { k };
-    let mut q = vec![0.0; m * qc];
-    for i in 0..qc {
-        q[i * qc + i] = 1.0;
+    let mut qcols = vec![0.0; qc * m];
+    for c in 0..qc {
+        qcols[c * m + c] = 1.0;
     }
     // Q = H₀ H₁ ... H_{k-1} I: the last reflector first
     for j in (0..k).rev() {
-        let tau = taus[j];
-        if tau == 0.0 {
+        if taus[j] == 0.0 {
             continue;
         }
-        for c in 0..qc {
-            let mut s = q[j * qc + c];
-            for i in j + 1..m {
-                s += w[i * n + j] * q[i * qc + c];
-            }
-            s *= tau;
-            q[j * qc + c] -= s;
-            for i in j + 1..m {
-                q[i * qc + c] -= s * w[i * n + j];
-            }
+        let v = &w[j * m + j + 1..(j + 1) * m];
+        for c in qcols.chunks_exact_mut(m) {
+            reflect(v, taus[j], &mut c[j..]);
+        }
+    }
+    let mut q = vec![0.0; m * qc];
+    for c in 0..qc {
+        for i in 0..m {
+            q[i * qc + c] = qcols[c * m + i];
         }
     }
     (q, r)
 }
 
+/// x ← (I - τ v vᵀ) x for v = (1, `v`...) over `x` (its first element pairs with the 1).
+#[inline]
+fn reflect(v: &[f64], tau: f64, x: &mut [f64]) {
+    let s = tau * (x[0] + v.iter().zip(&x[1..]).map(|(a, b)| a * b).sum::<f64>());
+    x[0] -= s;
+    for (xi, vi) in x[1..].iter_mut().zip(v) {
+        *xi -= s * vi;
+    }
+}
+
 /// Eigenvalues (ascending) and eigenvectors (the columns of the n×n result) of the symmetric
-/// matrix whose lower (or `upper`) triangle `a` holds, by cyclic Jacobi rotations.
+/// matrix whose lower (or `upper`) triangle `a` holds: Householder reduction to tridiagonal
+/// form, then the implicit QL iteration (EISPACK's tred2 / tql2, as in JAMA).
 pub fn eigh(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
-    let mut s = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..n {
-            let (r, c) = if (j <= i) != upper { (i, j) } else { (j, i) };
-            s[i * n + j] = a[r * n + c];
-        }
+    if n == 0 {
+        return (Vec::new(), Vec::new());
     }
     let mut v = vec![0.0; n * n];
     for i in 0..n {
-        v[i * n + i] = 1.0;
-    }
-    let norm2: f64 = s.iter().map(|x| x * x).sum();
-    for _sweep in 0..100 {
-        let off: f64 = (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j))).map(|(i, j)| s[i * n + j] * s[i * n + j]).sum();
-        if off <= f64::EPSILON * f64::EPSILON * norm2 || !off.is_finite() {
-            break;
-        }
-        for p in 0..n {
-            for q in p + 1..n {
-                let apq = s[p * n + q];
-                if apq == 0.0 {
-                    continue;
-                }
-                let theta = (s[q * n + q] - s[p * n + p]) / (2.0 * apq);
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if theta == 0.0 { 1.0 } else { t };
-                let c = 1.0 / (t * t + 1.0).sqrt();
-                let sn = t * c;
-                for k in 0..n {
-                    let (skp, skq) = (s[k * n + p], s[k * n + q]);
-                    s[k * n + p] = c * skp - sn * skq;
-                    s[k * n + q] = sn * skp + c * skq;
-                }
-                for k in 0..n {
-                    let (spk, sqk) = (s[p * n + k], s[q * n + k]);
-                    s[p * n + k] = c * spk - sn * sqk;
-                    s[q * n + k] = sn * spk + c * sqk;
-                }
-                for k in 0..n {
-                    let (vkp, vkq) = (v[k * n + p], v[k * n + q]);
-                    v[k * n + p] = c * vkp - sn * vkq;
-                    v[k * n + q] = sn * vkp + c * vkq;
-                }
-            }
+        for j in 0..n {
+            let (r, c) = if (j <= i) != upper { (i, j) } else { (j, i) };
+            v[i * n + j] = a[r * n + c];
         }
     }
+    let mut d = vec![0.0; n];
+    let mut e = vec![0.0; n];
+    tred2(&mut v, &mut d, &mut e, n);
+    tql2(&mut v, &mut d, &mut e, n);
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&x, &y| s[x * n + x].total_cmp(&s[y * n + y]));
-    let w: Vec<f64> = order.iter().map(|&i| s[i * n + i]).collect();
+    order.sort_by(|&x, &y| d[x].total_cmp(&d[y]));
+    let w: Vec<f64> = order.iter().map(|&i| d[i]).collect();
     let mut vs = vec![0.0; n * n];
     for (c, &o) in order.iter().enumerate() {
         for r in 0..n {
@@ -257,6 +235,170 @@ pub fn eigh(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
         }
     }
     (w, vs)
+}
+
+/// Householder tridiagonalisation of the symmetric `v` (n×n, row-major) in place: `v`
+/// becomes the accumulated orthogonal transform, `d` the diagonal, `e` the subdiagonal.
+fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
+    let at = |r: usize, c: usize| r * n + c;
+    for j in 0..n {
+        d[j] = v[at(n - 1, j)];
+    }
+    for i in (1..n).rev() {
+        let mut scale = 0.0;
+        let mut h = 0.0;
+        for k in 0..i {
+            scale += d[k].abs();
+        }
+        if scale == 0.0 {
+            e[i] = d[i - 1];
+            for j in 0..i {
+                d[j] = v[at(i - 1, j)];
+                v[at(i, j)] = 0.0;
+                v[at(j, i)] = 0.0;
+            }
+        } else {
+            for k in 0..i {
+                d[k] /= scale;
+                h += d[k] * d[k];
+            }
+            let mut f = d[i - 1];
+            let mut g = h.sqrt();
+            if f > 0.0 {
+                g = -g;
+            }
+            e[i] = scale * g;
+            h -= f * g;
+            d[i - 1] = f - g;
+            for j in 0..i {
+                e[j] = 0.0;
+            }
+            for j in 0..i {
+                f = d[j];
+                v[at(j, i)] = f;
+                g = e[j] + v[at(j, j)] * f;
+                for k in j + 1..i {
+                    g += v[at(k, j)] * d[k];
+                    e[k] += v[at(k, j)] * f;
+                }
+                e[j] = g;
+            }
+            f = 0.0;
+            for j in 0..i {
+                e[j] /= h;
+                f += e[j] * d[j];
+            }
+            let hh = f / (h + h);
+            for j in 0..i {
+                e[j] -= hh * d[j];
+            }
+            for j in 0..i {
+                f = d[j];
+                g = e[j];
+                for k in j..i {
+                    v[at(k, j)] -= f * e[k] + g * d[k];
+                }
+                d[j] = v[at(i - 1, j)];
+                v[at(i, j)] = 0.0;
+            }
+        }
+        d[i] = h;
+    }
+    for i in 0..n - 1 {
+        v[at(n - 1, i)] = v[at(i, i)];
+        v[at(i, i)] = 1.0;
+        let h = d[i + 1];
+        if h != 0.0 {
+            for k in 0..=i {
+                d[k] = v[at(k, i + 1)] / h;
+            }
+            for j in 0..=i {
+                let mut g = 0.0;
+                for k in 0..=i {
+                    g += v[at(k, i + 1)] * v[at(k, j)];
+                }
+                for k in 0..=i {
+                    v[at(k, j)] -= g * d[k];
+                }
+            }
+        }
+        for k in 0..=i {
+            v[at(k, i + 1)] = 0.0;
+        }
+    }
+    for j in 0..n {
+        d[j] = v[at(n - 1, j)];
+        v[at(n - 1, j)] = 0.0;
+    }
+    v[at(n - 1, n - 1)] = 1.0;
+    e[0] = 0.0;
+}
+
+/// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into `v`.
+fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
+    let at = |r: usize, c: usize| r * n + c;
+    for i in 1..n {
+        e[i - 1] = e[i];
+    }
+    e[n - 1] = 0.0;
+    let mut f = 0.0;
+    let mut tst1: f64 = 0.0;
+    let eps = f64::EPSILON;
+    for l in 0..n {
+        tst1 = tst1.max(d[l].abs() + e[l].abs());
+        let mut m = l;
+        while m < n - 1 && e[m].abs() > eps * tst1 {
+            m += 1;
+        }
+        if m > l {
+            for _iter in 0..60 {
+                let mut g = d[l];
+                let mut p = (d[l + 1] - g) / (2.0 * e[l]);
+                let mut r = p.hypot(1.0);
+                if p < 0.0 {
+                    r = -r;
+                }
+                d[l] = e[l] / (p + r);
+                d[l + 1] = e[l] * (p + r);
+                let dl1 = d[l + 1];
+                let mut h = g - d[l];
+                for di in d.iter_mut().take(n).skip(l + 2) {
+                    *di -= h;
+                }
+                f += h;
+                p = d[m];
+                let (mut c, mut c2, mut c3) = (1.0, 1.0, 1.0);
+                let el1 = e[l + 1];
+                let (mut s, mut s2) = (0.0, 0.0);
+                for i in (l..m).rev() {
+                    c3 = c2;
+                    c2 = c;
+                    s2 = s;
+                    g = c * e[i];
+                    h = c * p;
+                    r = p.hypot(e[i]);
+                    e[i + 1] = s * r;
+                    s = e[i] / r;
+                    c = p / r;
+                    p = c * d[i] - s * g;
+                    d[i + 1] = h + s * (c * g + s * d[i]);
+                    for k in 0..n {
+                        h = v[at(k, i + 1)];
+                        v[at(k, i + 1)] = s * v[at(k, i)] + c * h;
+                        v[at(k, i)] = c * v[at(k, i)] - s * h;
+                    }
+                }
+                p = -s * s2 * c3 * el1 * e[l] / dl1;
+                e[l] = s * p;
+                d[l] = c * p;
+                if e[l].abs() <= eps * tst1 {
+                    break;
+                }
+            }
+        }
+        d[l] += f;
+        e[l] = 0.0;
+    }
 }
 
 /// Singular values (descending) and vectors of the m×n `a`: (U as m×uc, S of length k,
@@ -479,6 +621,16 @@ mod tests {
         assert!(w[0] <= w[1] && w[1] <= w[2]);
         let vd: Vec<f64> = (0..9).map(|i| v[i] * w[i % 3]).collect();
         assert!(close(&mm(&vd, &tr(&v, 3, 3), 3, 3, 3), &sym, 1e-12));
+        // degenerate and trivial cases
+        let (w, v) = eigh(&[2.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 2.0], 3, true);
+        assert_eq!(w, vec![-1.0, 2.0, 2.0]);
+        assert!(close(&mm(&tr(&v, 3, 3), &v, 3, 3, 3), &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 1e-14));
+        assert_eq!(eigh(&[4.0], 1, false), (vec![4.0], vec![1.0]));
+        let big: Vec<f64> = (0..40 * 40).map(|i| (((i * 37) % 101) as f64 - 50.0) / 7.0).collect();
+        let sym = mm(&big, &tr(&big, 40, 40), 40, 40, 40);
+        let (w, v) = eigh(&sym, 40, false);
+        let vd: Vec<f64> = (0..1600).map(|i| v[i] * w[i % 40]).collect();
+        assert!(close(&mm(&vd, &tr(&v, 40, 40), 40, 40, 40), &sym, 1e-11));
         for (m, n) in [(3, 3), (4, 2), (2, 4), (3, 1)] {
             let a: Vec<f64> = (0..m * n).map(|i| ((i * 5 + 1) % 7) as f64 - 3.0).collect();
             let (u, s, vt) = svd(&a, m, n, false);

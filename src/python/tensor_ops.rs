@@ -751,6 +751,31 @@ impl PyTensor {
             _ => self.clamp(py, None, Some(max)),
         }
     }
+    /// In-place version of ``clamp_min``.
+    fn clamp_min_<'py>(slf: &Bound<'py, Self>, min: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        match scalar_opt(Some(min))? {
+            Some(lo) if min.cast::<PyTensor>().is_err() => {
+                ops::inplace(&slf.get().t, |inp| ops::clamp_min(inp, lo))?;
+                Ok(slf.clone())
+            }
+            _ => Self::clamp_(slf, Some(min), None),
+        }
+    }
+    /// In-place version of ``clamp_max``.
+    fn clamp_max_<'py>(slf: &Bound<'py, Self>, max: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        match scalar_opt(Some(max))? {
+            Some(hi) if max.cast::<PyTensor>().is_err() => {
+                ops::inplace(&slf.get().t, |inp| ops::clamp_max(inp, hi))?;
+                Ok(slf.clone())
+            }
+            _ => Self::clamp_(slf, None, Some(max)),
+        }
+    }
+    /// In-place version of ``clip`` (``clamp_``).
+    #[pyo3(signature = (min=None, max=None))]
+    fn clip_<'py>(slf: &Bound<'py, Self>, min: Option<&Bound<'py, PyAny>>, max: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        Self::clamp_(slf, min, max)
+    }
     /// In-place version of ``clamp``.
     #[pyo3(signature = (min=None, max=None))]
     fn clamp_<'py>(slf: &Bound<'py, Self>, min: Option<&Bound<'py, PyAny>>, max: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
