@@ -8,6 +8,27 @@
 //! Every kernel works in f64 whatever the tensor's dtype (PyTorch calls LAPACK in the
 //! tensor's own precision, so float32 results agree to float32 rounding, not bit for bit).
 
+/// Σ xᵢyᵢ over eight independent lanes (so the compiler vectorises it; a single running sum
+/// would wait on each add).
+#[inline]
+fn dot(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len().min(y.len());
+    let (x, y) = (&x[..n], &y[..n]);
+    let mut acc = [0.0f64; 8];
+    let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
+    let (xr, yr) = (xc.remainder(), yc.remainder());
+    for (a, b) in xc.zip(yc) {
+        for l in 0..8 {
+            acc[l] += a[l] * b[l];
+        }
+    }
+    let mut s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (a, b) in xr.iter().zip(yr) {
+        s += a * b;
+    }
+    s
+}
+
 /// LU of the n×n `a` in place: L (unit diagonal, not stored) below the diagonal, U on and
 /// above; `piv[k]` is the row swapped with row k at step k. Returns LAPACK's `info`: 0, or
 /// the 1-based index of the first exactly-zero pivot (the factorization still completes).
@@ -109,20 +130,15 @@ pub fn tri_solve(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit
 /// that is not positive-definite.
 pub fn cholesky(a: &mut [f64], n: usize) -> usize {
     for j in 0..n {
-        let mut s = a[j * n + j];
-        for k in 0..j {
-            s -= a[j * n + k] * a[j * n + k];
-        }
+        let rj = &a[j * n..j * n + j];
+        let s = a[j * n + j] - dot(rj, rj);
         if !(s > 0.0) {
             return j + 1;
         }
         let d = s.sqrt();
         a[j * n + j] = d;
         for i in j + 1..n {
-            let mut v = a[i * n + j];
-            for k in 0..j {
-                v -= a[i * n + k] * a[j * n + k];
-            }
+            let v = a[i * n + j] - dot(&a[i * n..i * n + j], &a[j * n..j * n + j]);
             a[i * n + j] = v / d;
         }
         for k in j + 1..n {
@@ -149,7 +165,7 @@ pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>)
         let (head, tail) = w.split_at_mut((j + 1) * m);
         let col = &mut head[j * m..];
         let alpha = col[j];
-        let xnorm = col[j + 1..].iter().map(|x| x * x).sum::<f64>().sqrt();
+        let xnorm = dot(&col[j + 1..], &col[j + 1..]).sqrt();
         if xnorm == 0.0 {
             continue; // H = I (τ = 0)
         }
@@ -200,7 +216,7 @@ pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>)
 /// x ← (I - τ v vᵀ) x for v = (1, `v`...) over `x` (its first element pairs with the 1).
 #[inline]
 fn reflect(v: &[f64], tau: f64, x: &mut [f64]) {
-    let s = tau * (x[0] + v.iter().zip(&x[1..]).map(|(a, b)| a * b).sum::<f64>());
+    let s = tau * (x[0] + dot(v, &x[1..]));
     x[0] -= s;
     for (xi, vi) in x[1..].iter_mut().zip(v) {
         *xi -= s * vi;
@@ -442,7 +458,6 @@ pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Ve
     for i in 0..n {
         v[i * n + i] = 1.0;
     }
-    let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a * b).sum::<f64>();
     for _sweep in 0..100 {
         let mut rotated = false;
         for p in 0..n {
