@@ -8,6 +8,17 @@
 //! Every kernel works in f64 whatever the tensor's dtype (PyTorch calls LAPACK in the
 //! tensor's own precision, so float32 results agree to float32 rounding, not bit for bit).
 
+/// The n×m transpose of the row-major m×n `a`.
+pub fn transposed(a: &[f64], m: usize, n: usize) -> Vec<f64> {
+    let mut t = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            t[j * m + i] = a[i * n + j];
+        }
+    }
+    t
+}
+
 /// Σ xᵢyᵢ over eight independent lanes (so the compiler vectorises it; a single running sum
 /// would wait on each add).
 #[inline]
@@ -154,12 +165,7 @@ pub fn cholesky(a: &mut [f64], n: usize) -> usize {
 /// on columns stored contiguously (every reflector reads and updates whole columns).
 pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>) {
     let k = m.min(n);
-    let mut w = vec![0.0; n * m];
-    for i in 0..m {
-        for j in 0..n {
-            w[j * m + i] = a[i * n + j];
-        }
-    }
+    let mut w = transposed(a, m, n);
     let mut taus = vec![0.0; k];
     for j in 0..k {
         let (head, tail) = w.split_at_mut((j + 1) * m);
@@ -204,13 +210,7 @@ pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>)
             reflect(v, taus[j], &mut c[j..]);
         }
     }
-    let mut q = vec![0.0; m * qc];
-    for c in 0..qc {
-        for i in 0..m {
-            q[i * qc + c] = qcols[c * m + i];
-        }
-    }
-    (q, r)
+    (transposed(&qcols, qc, m), r)
 }
 
 /// x ← (I - τ v vᵀ) x for v = (1, `v`...) over `x` (its first element pairs with the 1).
@@ -424,36 +424,13 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
 pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     if m < n {
         // Aᵀ = V S Uᵀ
-        let mut t = vec![0.0; m * n];
-        for i in 0..m {
-            for j in 0..n {
-                t[j * m + i] = a[i * n + j];
-            }
-        }
-        let (u2, s, vt2) = svd(&t, n, m, full);
+        let (u2, s, vt2) = svd(&transposed(a, m, n), n, m, full);
         // u2: n×uc2 (= V), vt2: vr2×m (= Uᵀ); U = vt2ᵀ (m×vr2), Vᵀ = u2ᵀ (uc2×n)
         let (uc2, vr2) = (u2.len() / n, vt2.len() / m);
-        let mut u = vec![0.0; m * vr2];
-        for i in 0..vr2 {
-            for j in 0..m {
-                u[j * vr2 + i] = vt2[i * m + j];
-            }
-        }
-        let mut vt = vec![0.0; uc2 * n];
-        for i in 0..n {
-            for j in 0..uc2 {
-                vt[j * n + i] = u2[i * uc2 + j];
-            }
-        }
-        return (u, s, vt);
+        return (transposed(&vt2, vr2, m), s, transposed(&u2, n, uc2));
     }
     // m ≥ n: columns of A (stored as rows of `c`, contiguous), V accumulated likewise
-    let mut c = vec![0.0; n * m];
-    for i in 0..m {
-        for j in 0..n {
-            c[j * m + i] = a[i * n + j];
-        }
-    }
+    let mut c = transposed(a, m, n);
     let mut v = vec![0.0; n * n];
     for i in 0..n {
         v[i * n + i] = 1.0;
@@ -574,13 +551,7 @@ mod tests {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
     }
     fn tr(a: &[f64], m: usize, n: usize) -> Vec<f64> {
-        let mut t = vec![0.0; m * n];
-        for i in 0..m {
-            for j in 0..n {
-                t[j * m + i] = a[i * n + j];
-            }
-        }
-        t
+        transposed(a, m, n)
     }
     const A: [f64; 9] = [2.0, -1.0, 0.5, 4.0, 3.0, -2.0, -1.0, 0.25, 5.0];
 

@@ -338,18 +338,9 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
             k::lu_solve(&lu, n, &piv, o, c);
         } else {
             // X A = B ⇔ Aᵀ Xᵀ = Bᵀ
-            let mut t = vec![0.0; r * c];
-            for p in 0..r {
-                for q in 0..c {
-                    t[q * r + p] = mb.get(i)[p * c + q];
-                }
-            }
+            let mut t = k::transposed(mb.get(i), r, c);
             k::lu_solve(&lu, n, &piv, &mut t, r);
-            for p in 0..r {
-                for q in 0..c {
-                    o[p * c + q] = t[q * r + p];
-                }
-            }
+            o.copy_from_slice(&k::transposed(&t, c, r));
         }
     }
     let mut shape = dims(&batch, &[r, c]);
@@ -401,18 +392,9 @@ fn tri_solve_batch(ma: &Mats, mb: &Mats, upper: bool, left: bool, unit: bool) ->
             // X T = B ⇔ Tᵀ Xᵀ = Bᵀ (Tᵀ has the other triangle)
             let mut tt = ma.get(i).to_vec();
             transpose_in_place(&mut tt, n);
-            let mut t = vec![0.0; r * c];
-            for p in 0..r {
-                for q in 0..c {
-                    t[q * r + p] = mb.get(i)[p * c + q];
-                }
-            }
+            let mut t = k::transposed(mb.get(i), r, c);
             k::tri_solve(&tt, n, &mut t, r, !upper, unit);
-            for p in 0..r {
-                for q in 0..c {
-                    o[p * c + q] = t[q * r + p];
-                }
-            }
+            o.copy_from_slice(&k::transposed(&t, c, r));
         }
     }
     out
