@@ -9,6 +9,14 @@
 mod ops;
 pub use ops::{BinaryOp, Conv2d, ConvWindow, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
+/// Dense linear algebra on host f64 matrices (LU, triangular solves, Cholesky, QR, eigh,
+/// SVD). Every device uses these: `ops::linalg` copies a CUDA tensor's matrices to the host
+/// (the CUDA backend has no solver yet) and reaches the kernels only through here, so a
+/// device solver can take over behind this seam.
+pub mod host_linalg {
+    pub use crate::cpu::linalg::{cholesky, eigh, lu, lu_det, lu_solve, qr, svd, transposed, tri_solve};
+}
+
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};

@@ -2,14 +2,14 @@
 //! nodes: inverse, determinant (and its sign/log), LU solves, triangular solves, Cholesky,
 //! QR, the symmetric eigenproblem, the SVD, and `cdist`.
 //!
-//! The numbers come from `cpu::linalg`'s f64 kernels, one matrix at a time (the tensors go
+//! The numbers come from the f64 kernels behind `backend::host_linalg`, one matrix at a time (the tensors go
 //! through the host: the CUDA backend has no solver of its own yet). Each op records one node
 //! whose backward formula (FunctionsManual.cpp's) is written with differentiable ops, so
 //! double backward works; forward-mode tangents come from the same formulas.
 
 use super::{add, diag_embed, diagonal, div, expand, matmul, mul, neg, sub, sum_dims, sum_to, transpose, tril, unsqueeze, where_};
 use crate::autograd::{record, record_jvp, Save};
-use crate::cpu::linalg as k;
+use crate::backend::host_linalg as k;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::tensor::{Scalar, Tensor};
