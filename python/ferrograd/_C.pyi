@@ -540,6 +540,8 @@ class Tensor:
         """``torch.slogdet`` / ``Tensor.slogdet``: ``torch.return_types.slogdet``."""
     def cholesky(self, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
         """``torch.cholesky`` (deprecated; CholeskyBackward0)."""
+    def cholesky_inverse(self, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+        """``torch.cholesky_inverse(L)``: ``(L Lᵀ)⁻¹`` from the Cholesky factor's triangle."""
     def cholesky_solve(self, input2: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
         """``torch.cholesky_solve(B, L)``: X with ``L Lᵀ X = B`` (CholeskySolveBackward0)."""
     def qr(self, some: builtins.bool = True, *, out: Optional[Any] = None) -> Any:
@@ -1054,6 +1056,7 @@ def _linalg_solve_triangular(a: Tensor, b: Tensor, upper: bool, left: bool, unit
 def _linalg_cholesky_ex(a: Tensor, upper: bool, check_errors: bool, name: str, legacy: bool) -> tuple[Tensor, Tensor]:
     """`legacy`: the deprecated `torch.cholesky` (CholeskyBackward0)."""
 def _cholesky_solve(b: Tensor, l: Tensor, upper: bool) -> Tensor: ...
+def _cholesky_inverse(l: Tensor, upper: bool) -> Tensor: ...
 def _linalg_qr(a: Tensor, mode: str) -> tuple[Tensor, Tensor]: ...
 def _linalg_eigh(a: Tensor, upper: bool, vectors: bool, name: str) -> tuple[Tensor, Tensor]: ...
 def _linalg_svd(a: Tensor, full_matrices: bool, vectors: bool, name: str) -> tuple[Tensor, Tensor, Tensor]: ...

@@ -712,6 +712,8 @@ def slogdet(input: Tensor) -> Any:
     """``torch.slogdet`` / ``Tensor.slogdet``: ``torch.return_types.slogdet``."""
 def cholesky(input: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     """``torch.cholesky`` (deprecated; CholeskyBackward0)."""
+def cholesky_inverse(input: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
+    """``torch.cholesky_inverse(L)``: ``(L Lᵀ)⁻¹`` from the Cholesky factor's triangle."""
 def cholesky_solve(input: Tensor, input2: Tensor, upper: builtins.bool = False, *, out: Optional[Tensor] = None) -> Tensor:
     """``torch.cholesky_solve(B, L)``: X with ``L Lᵀ X = B`` (CholeskySolveBackward0)."""
 def qr(input: Tensor, some: builtins.bool = True, *, out: Optional[Any] = None) -> Any:

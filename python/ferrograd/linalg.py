@@ -460,6 +460,11 @@ def _t_cholesky_solve(self, input2, upper=False, *, out=None):
     return _out(_C._cholesky_solve(self, input2, upper), out)
 
 
+def _t_cholesky_inverse(self, upper=False, *, out=None):
+    """``torch.cholesky_inverse(L)``: ``(L Lᵀ)⁻¹`` from the Cholesky factor's triangle."""
+    return _out(_C._cholesky_inverse(self, upper), out)
+
+
 def _t_qr(self, some=True, *, out=None):
     """``torch.qr`` (deprecated): ``linalg.qr`` in mode 'reduced' or 'complete'."""
     _warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
@@ -550,7 +555,7 @@ def _functional(meth):
 def _install(torch, Tensor):
     """Bind the torch.* functions and Tensor methods that are linear algebra."""
     for name, f in (("inverse", _t_inverse), ("det", _t_det), ("logdet", _t_logdet), ("slogdet", _t_slogdet),
-                    ("cholesky", _t_cholesky), ("cholesky_solve", _t_cholesky_solve), ("qr", _t_qr),
+                    ("cholesky", _t_cholesky), ("cholesky_solve", _t_cholesky_solve), ("cholesky_inverse", _t_cholesky_inverse), ("qr", _t_qr),
                     ("svd", _t_svd), ("pinverse", _t_pinverse), ("matrix_power", _t_matrix_power)):
         setattr(Tensor, name, f)
         setattr(torch, name, _functional(f))

@@ -507,15 +507,7 @@ pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
     ensure!(sl[sl.len() - 1] == sb[sb.len() - 2], Runtime, "Incompatible matrix sizes for cholesky_solve: each A matrix is {} by {} but each b matrix is {} by {}", sl[sl.len() - 1], sl[sl.len() - 1], sb[sb.len() - 2], sb[sb.len() - 1]);
     check_float(b, F)?;
     let (ml, mb, batch) = no_grad(|| broadcast_pair(l, b, true))?;
-    // (L Lᵀ) X = B: L Y = B, then Lᵀ X = Y (with L = Uᵀ where `upper`)
-    let mut lt = Mats { data: ml.data.clone(), batch: ml.batch.clone(), count: ml.count, m: ml.m, n: ml.n };
-    for i in 0..lt.count {
-        transpose_in_place(&mut lt.data[i * ml.n * ml.n..(i + 1) * ml.n * ml.n], ml.n);
-    }
-    let (lower, upper_f) = if upper { (&lt, &ml) } else { (&ml, &lt) };
-    let y = tri_solve_batch(lower, &mb, false, true, false);
-    let my = Mats { data: y, batch: mb.batch.clone(), count: mb.count, m: mb.m, n: mb.n };
-    let out = tri_solve_batch(upper_f, &my, true, true, false);
+    let out = chol_solve_raw(&ml, &mb, upper);
     let x = build(&out, &dims(&batch, &[mb.m, mb.n]), b)?;
     let (sb2, sl2) = (sb.clone(), sl.clone());
     record("CholeskySolveBackward0", &[b, l], &[&x], &[Save::In(l), Save::Out(0)], move |s, g, need| {
@@ -531,6 +523,45 @@ pub fn cholesky_solve(b: &Tensor, l: &Tensor, upper: bool) -> Result<Tensor> {
         };
         let gb = if need[0] { Some(sum_to(&gb, &sb2)?) } else { None };
         Ok(vec![gb, gl])
+    })?;
+    Ok(x)
+}
+
+/// X with (L Lᵀ) X = B for each pair of matrices (only L's triangle read; L = Uᵀ where
+/// `upper`): L Y = B, then Lᵀ X = Y.
+fn chol_solve_raw(ml: &Mats, mb: &Mats, upper: bool) -> Vec<f64> {
+    let mut lt = Mats { data: ml.data.clone(), batch: ml.batch.clone(), count: ml.count, m: ml.m, n: ml.n };
+    for i in 0..lt.count {
+        transpose_in_place(&mut lt.data[i * ml.n * ml.n..(i + 1) * ml.n * ml.n], ml.n);
+    }
+    let (lower, upper_f) = if upper { (&lt, ml) } else { (ml, &lt) };
+    let y = tri_solve_batch(lower, mb, false, true, false);
+    let my = Mats { data: y, batch: mb.batch.clone(), count: mb.count, m: mb.m, n: mb.n };
+    tri_solve_batch(upper_f, &my, true, true, false)
+}
+
+/// `torch.cholesky_inverse(L, upper)` (CholeskyInverseBackward0): (L Lᵀ)⁻¹ (Uᵀ U)⁻¹ from
+/// the factor's triangle. With C = X (g + gᵀ) X: d L = -C L (-L C where `upper`).
+pub fn cholesky_inverse(l: &Tensor, upper: bool) -> Result<Tensor> {
+    const F: &str = "cholesky_inverse";
+    square_only(l, F, "A")?;
+    let d = l.dtype();
+    ensure!(d.is_float() || d.is_complex(), NotImplemented, "\"cholesky_inverse_out_cpu\" not implemented for '{}'", type_name(d));
+    check_float(l, F)?;
+    let ml = Mats::of(l)?;
+    let n = ml.n;
+    let mut eye = vec![0.0; ml.data.len()];
+    for b in 0..ml.count {
+        for i in 0..n {
+            eye[b * n * n + i * n + i] = 1.0;
+        }
+    }
+    let mb = Mats { data: eye, batch: ml.batch.clone(), count: ml.count, m: n, n };
+    let x = build(&chol_solve_raw(&ml, &mb, upper), &l.shape(), l)?;
+    record("CholeskyInverseBackward0", &[l], &[&x], &[Save::In(l), Save::Out(0)], move |s, g, _| {
+        let (l, x) = (s.get(0)?, s.get(1)?);
+        let c = matmul(&x, &matmul(&add(&g[0], &mt(&g[0])?)?, &x)?)?;
+        Ok(vec![Some(neg(&if upper { matmul(&l, &c)? } else { matmul(&c, &l)? })?)])
     })?;
     Ok(x)
 }

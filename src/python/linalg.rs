@@ -66,6 +66,12 @@ fn _cholesky_solve(py: Python<'_>, b: T<'_>, l: T<'_>, upper: bool) -> PyResult<
 }
 
 #[pyfunction]
+fn _cholesky_inverse(py: Python<'_>, l: T<'_>, upper: bool) -> PyResult<Py<PyAny>> {
+    let l = l.t.clone();
+    run(py, l.numel(), || la::cholesky_inverse(&l, upper))
+}
+
+#[pyfunction]
 fn _linalg_qr(py: Python<'_>, a: T<'_>, mode: String) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let a = a.t.clone();
     pair(py, || la::qr(&a, &mode))
@@ -106,6 +112,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_solve_triangular, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_cholesky_ex, m)?)?;
     m.add_function(wrap_pyfunction!(_cholesky_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(_cholesky_inverse, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_qr, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_eigh, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_svd, m)?)?;

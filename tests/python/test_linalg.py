@@ -81,3 +81,26 @@ def test_rust_kernels_agree_with_float64_reconstruction():
     U, s, Vh = ferrograd.linalg.svd(A[:5], full_matrices=False)
     assert float((U @ ferrograd.diag(s) @ Vh - A[:5]).abs().max()) < 1e-12
     assert float(ferrograd.linalg.det(A)) == pytest.approx(float(ferrograd.linalg.slogdet(A)[0] * ferrograd.linalg.slogdet(A)[1].exp()), rel=1e-10)
+
+
+def test_cholesky_inverse_matches_pytorch():
+    """torch.cholesky_inverse (CholeskyInverseBackward0): values and gradients from PyTorch
+    2.13; the gradient is the full matrix -(C L), C = X (g + gᵀ) X, as PyTorch's."""
+    L = ferrograd.tensor([[2.0, 0, 0], [0.5, 1.5, 0], [-1, 0.25, 1.2]], requires_grad=True)
+    W = ferrograd.tensor([[0.3, -0.2, 0.5], [0.1, 0.4, -0.6], [0.7, 0.2, 0.9]])
+    want = [0.48153, -0.173804, 0.376157, -0.173804, 0.463735, -0.115741, 0.376157, -0.115741, 0.694444]
+    want_g = [-0.378844, 0.351387, -1.492609, 0.144772, -0.338034, 0.693061, -0.535301, 0.450424, -1.996327]
+    for upper in (False, True):
+        r = ferrograd.cholesky_inverse(L.mT if upper else L, upper=upper)
+        assert type(r.grad_fn).__name__ == "CholeskyInverseBackward0"
+        assert r.flatten().tolist() == pytest.approx(want, abs=1e-5)
+        (g,) = ferrograd.autograd.grad((r * W).sum(), L)
+        assert g.flatten().tolist() == pytest.approx(want_g, abs=1e-5)
+    assert L.detach().cholesky_inverse().shape == (3, 3)
+    assert ferrograd.cholesky_inverse(ferrograd.tensor([[2.0, 0], [1, 1]]).expand(2, 2, 2)).shape == (2, 2, 2)
+    with pytest.raises(RuntimeError, match="^cholesky_inverse: The input tensor A must have at least 2 dimensions.$"):
+        ferrograd.cholesky_inverse(ferrograd.ones(3))
+    with pytest.raises(RuntimeError, match="^cholesky_inverse: A must be batches of square matrices, but they are 2 by 3 matrices$"):
+        ferrograd.cholesky_inverse(ferrograd.ones(2, 3))
+    with pytest.raises(NotImplementedError, match="^\"cholesky_inverse_out_cpu\" not implemented for 'Long'$"):
+        ferrograd.cholesky_inverse(ferrograd.ones(2, 2, dtype=ferrograd.int64))
