@@ -144,44 +144,60 @@ pub fn inv(a: &Tensor) -> Result<Tensor> {
     Ok(inv_ex(a, true, "linalg.inv")?.0)
 }
 
-/// Determinants per matrix, and the cofactor matrices where `cof` (for the gradient at a
-/// singular matrix: det·A⁻ᵀ where A is invertible, else from the SVD A = U S Vᵀ as
-/// det(U)det(V)·U diag(∏_{j≠i} s_j) Vᵀ).
-fn dets(m: &Mats) -> (Vec<f64>, Vec<(usize, f64)>) {
+/// The determinant of each matrix (LU with partial pivoting).
+fn dets(m: &Mats) -> Vec<f64> {
     let n = m.n;
     let mut piv = vec![0; n];
-    let mut out = Vec::with_capacity(m.count);
-    let mut signs = Vec::with_capacity(m.count);
-    for b in 0..m.count {
-        let mut lu = m.get(b).to_vec();
-        k::lu(&mut lu, n, &mut piv);
-        out.push(k::lu_det(&lu, n, &piv));
-        signs.push((b, piv.iter().enumerate().filter(|(i, &p)| *i != p).count() as f64));
-    }
-    (out, signs)
+    (0..m.count)
+        .map(|b| {
+            let mut lu = m.get(b).to_vec();
+            k::lu(&mut lu, n, &mut piv);
+            k::lu_det(&lu, n, &piv)
+        })
+        .collect()
 }
 
-fn cofactors(m: &Mats) -> Vec<f64> {
-    let n = m.n;
-    let mut out = vec![0.0; m.data.len()];
-    for b in 0..m.count {
-        let (u, s, vt) = k::svd(m.get(b), n, n, false);
-        let det_of = |x: &[f64]| {
-            let mut lu = x.to_vec();
-            let mut p = vec![0; n];
-            k::lu(&mut lu, n, &mut p);
-            k::lu_det(&lu, n, &p)
-        };
-        let sign = det_of(&u).signum() * det_of(&vt).signum();
-        let prods: Vec<f64> = (0..n).map(|i| (0..n).filter(|&j| j != i).map(|j| s[j]).product::<f64>()).collect();
-        let o = &mut out[b * n * n..(b + 1) * n * n];
-        for r in 0..n {
-            for c in 0..n {
-                o[r * n + c] = sign * (0..n).map(|i| u[r * n + i] * prods[i] * vt[i * n + c]).sum::<f64>();
+/// scale·A⁻ᵀ for the n×n `a`, from its LU with exactly-zero pivots replaced by `bump`
+/// where given (FunctionsManual's eps trick: finite results at a singular matrix).
+fn scaled_inv_t(a: &[f64], n: usize, scale: f64, bump: Option<f64>) -> Vec<f64> {
+    let mut lu = a.to_vec();
+    let mut piv = vec![0; n];
+    k::lu(&mut lu, n, &mut piv);
+    if let Some(eps) = bump {
+        for i in 0..n {
+            if lu[i * n + i] == 0.0 {
+                lu[i * n + i] = eps;
             }
         }
     }
-    out
+    let mut o = vec![0.0; n * n];
+    for r in 0..n {
+        o[r * n + r] = scale;
+    }
+    k::lu_solve(&lu, n, &piv, &mut o, n);
+    transpose_in_place(&mut o, n);
+    o
+}
+
+/// The cofactor matrix of the n×n `a` from its SVD A = U S Vᵀ:
+/// det(U)det(V)·U diag(∏_{j≠i} s_j) Vᵀ (defined at singular matrices too).
+fn cofactors_svd(a: &[f64], n: usize) -> Vec<f64> {
+    let (u, s, vt) = k::svd(a, n, n, false);
+    let det_of = |x: &[f64]| {
+        let mut lu = x.to_vec();
+        let mut p = vec![0; n];
+        k::lu(&mut lu, n, &mut p);
+        k::lu_det(&lu, n, &p)
+    };
+    let sign = det_of(&u).signum() * det_of(&vt).signum();
+    let prods: Vec<f64> = (0..n).map(|i| (0..n).filter(|&j| j != i).map(|j| s[j]).product::<f64>()).collect();
+    let mut o = vec![0.0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            o[r * n + c] = sign * (0..n).map(|i| u[r * n + i] * prods[i] * vt[i * n + c]).sum::<f64>();
+        }
+    }
+    o
 }
 
 /// `linalg.det(A)` (LinalgDetBackward0): d A = g·det·A⁻ᵀ, the cofactor matrix. As
@@ -192,7 +208,7 @@ fn cofactors(m: &Mats) -> Vec<f64> {
 pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
     check_square(a, f, "A")?;
     let m = Mats::of(a)?;
-    let (d, _) = dets(&m);
+    let d = dets(&m);
     let out = build(&d, &m.batch, a)?;
     let eps = if a.dtype() == DType::Float64 { f64::EPSILON } else { f32::EPSILON as f64 };
     record("LinalgDetBackward0", &[a], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, _| {
@@ -203,24 +219,7 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
             // det·A⁻ᵀ, zero where det is exactly zero
             let adj = no_grad(|| {
                 let m = Mats::of(&a)?;
-                let n = m.n;
-                let mut out = vec![0.0; m.data.len()];
-                let mut piv = vec![0; n];
-                for b in 0..m.count {
-                    let mut lu = m.get(b).to_vec();
-                    k::lu(&mut lu, n, &mut piv);
-                    for i in 0..n {
-                        if lu[i * n + i] == 0.0 {
-                            lu[i * n + i] = eps;
-                        }
-                    }
-                    let o = &mut out[b * n * n..(b + 1) * n * n];
-                    for r in 0..n {
-                        o[r * n + r] = 1.0;
-                    }
-                    k::lu_solve(&lu, n, &piv, o, n);
-                    transpose_in_place(o, n);
-                }
+                let out: Vec<f64> = (0..m.count).flat_map(|b| scaled_inv_t(m.get(b), m.n, 1.0, Some(eps))).collect();
                 build(&out, &a.shape(), &a)
             })?;
             return Ok(vec![Some(mul(&gd, &adj)?)]);
@@ -232,22 +231,9 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
         // some (or all) matrices are near singular: their cofactors from the SVD
         let cof = no_grad(|| {
             let m = Mats::of(&a)?;
-            let n = m.n;
-            let mut c = cofactors(&m);
-            let mut piv = vec![0; n];
-            for (b, dv) in dets.iter().enumerate() {
-                if dv.abs() >= 100.0 * eps {
-                    let mut lu = m.get(b).to_vec();
-                    k::lu(&mut lu, n, &mut piv);
-                    let o = &mut c[b * n * n..(b + 1) * n * n];
-                    o.fill(0.0);
-                    for r in 0..n {
-                        o[r * n + r] = *dv;
-                    }
-                    k::lu_solve(&lu, n, &piv, o, n);
-                    transpose_in_place(o, n);
-                }
-            }
+            let c: Vec<f64> = dets.iter().enumerate()
+                .flat_map(|(b, &dv)| if dv.abs() >= 100.0 * eps { scaled_inv_t(m.get(b), m.n, dv, None) } else { cofactors_svd(m.get(b), m.n) })
+                .collect();
             build(&c, &a.shape(), &a)
         })?;
         Ok(vec![Some(mul(&unsqueeze(&unsqueeze(&g[0], -1)?, -1)?, &cof)?)])
@@ -260,7 +246,7 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
 pub fn slogdet(a: &Tensor, f: &str) -> Result<(Tensor, Tensor)> {
     check_square(a, f, "A")?;
     let m = Mats::of(a)?;
-    let (d, _) = dets(&m);
+    let d = dets(&m);
     let sign: Vec<f64> = d.iter().map(|&v| if v == 0.0 { 0.0 } else { v.signum() }).collect();
     let logabs: Vec<f64> = d.iter().map(|v| v.abs().ln()).collect();
     let sign = build(&sign, &m.batch, a)?;
