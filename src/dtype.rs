@@ -154,7 +154,7 @@ impl DType {
         }
     }
     /// The integer range of an integral dtype.
-    fn int_range(self) -> Option<(i128, i128)> {
+    pub fn int_range(self) -> Option<(i128, i128)> {
         Some(match self {
             DType::UInt8 => (0, u8::MAX as i128),
             DType::Int8 => (i8::MIN as i128, i8::MAX as i128),

@@ -484,6 +484,10 @@ class Tensor:
         """``self`` with ``src`` added at the positions ``index`` names along ``dim``."""
     def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         """In-place version of ``scatter_add``."""
+    def scatter_reduce(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
+        """``self`` with ``src``'s values combined by ``reduce``."""
+    def scatter_reduce_(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
+        """In-place version of ``scatter_reduce``."""
     def scatter(self, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
         """``self`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
         ``index`` names along ``dim``; ``reduce="add"`` adds instead."""

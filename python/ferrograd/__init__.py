@@ -310,7 +310,7 @@ for _name in (
     "cumsum flip erf atan2 arctan2 amin bitwise_and bitwise_or bitwise_xor median nanmedian kthvalue cummax "
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
-    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add index_add diagonal diag diag_embed trace "
+    "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add scatter_reduce index_add diagonal diag diag_embed trace "
     "erfinv logit exp2 kron cross"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))

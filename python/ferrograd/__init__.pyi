@@ -505,6 +505,8 @@ def gather(input: Tensor, dim: _int, index: Tensor) -> Tensor:
     """Gather values along ``dim`` at the positions in ``index`` (int64)."""
 def scatter_add(input: Tensor, dim: _int, index: Tensor, src: Tensor) -> Tensor:
     """``input`` with ``src`` added at the positions ``index`` names along ``dim``."""
+def scatter_reduce(input: Tensor, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
+    """``input`` with ``src``'s values combined by ``reduce``."""
 def scatter(input: Tensor, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
     """``input`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
     ``index`` names along ``dim``; ``reduce="add"`` adds instead."""

@@ -125,7 +125,11 @@ pub trait Backward: Send + Sync {
 /// A non-tensor value a node keeps from its forward (`_saved_exponent`, `_saved_dim`, ...).
 #[derive(Clone, Debug, PartialEq)]
 pub enum SavedValue {
+    /// A number argument (a Scalar in derivatives.yaml): shown as the Python int.
     Int(i64),
+    /// An `int64_t` argument (`dim`, ...): torch's bindings show these as unsigned, so a
+    /// negative dim reads as 2^64 - 1 ...; kept as the user gave it.
+    Int64(i64),
     Float(f64),
     Bool(bool),
     Ints(Vec<i64>),

@@ -162,6 +162,8 @@ pub trait BackendStorage: Sized {
     /// `self[offsets[i]] (+)= src[i]` into a contiguous `self` (`offsets` a dense int64
     /// buffer on this device); duplicates accumulate when `accumulate`, else one write wins.
     fn put(&mut self, offsets: &Self, src: &Self, accumulate: bool) -> Result<()>;
+    /// `self[offsets[i]] = op(self[offsets[i]], src[i])` in index order (scatter_reduce).
+    fn put_reduce(&mut self, offsets: &Self, src: &Self, op: PutReduce) -> Result<()>;
     /// `n` copies of `v` as `dtype` on `device`.
     fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self>;
     /// The whole buffer copied to the host.
@@ -1095,6 +1097,38 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
             (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put(i, s, accumulate)?,
             (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put(i, s, accumulate)?,
             (o, s, _) => return Err(mismatch("index_put_", o.device(), s.device())),
+        }
+    }
+    Ok(out)
+}
+
+/// How `put_reduce` combines a written value with the one in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PutReduce {
+    Add,
+    Mul,
+    /// The larger (NaN from either side wins).
+    Max,
+    /// The smaller (NaN from either side wins).
+    Min,
+}
+
+/// A contiguous copy of `base` with `src`'s elements combined by `op` into the places at
+/// `offsets` (an int64 tensor), in index order. Real dtypes.
+pub fn put_reduce(base: &Tensor, offsets: &Tensor, src: &Tensor, op: PutReduce) -> Result<Tensor> {
+    let _prof = crate::profiler::scope(|| "aten::scatter_reduce".into(), crate::profiler::EventKind::Op);
+    let dev = common_device("scatter_reduce", &[base, src])?;
+    let out = cast(base, base.dtype())?;
+    let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
+    let offsets = dense(&on(offsets, dev)?)?;
+    {
+        let (dout, dsrc, doff) = (out.data(), src.data(), offsets.data());
+        let (ss, so) = (dsrc.storage.data.read(), doff.storage.data.read());
+        let mut st = dout.storage.data.write();
+        match (&mut *st, &*ss, &*so) {
+            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put_reduce(i, s, op)?,
+            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put_reduce(i, s, op)?,
+            (o, s, _) => return Err(mismatch("scatter_reduce", o.device(), s.device())),
         }
     }
     Ok(out)

@@ -2,7 +2,7 @@
 //! the kernels of this folder.
 
 use super::{elementwise, index, reduce, MatmulArgs};
-use crate::backend::{BackendStorage, BinaryOp, Conv2d, ConvWindow, ReduceOp, ScanOp, UnaryOp};
+use crate::backend::{BackendStorage, BinaryOp, Conv2d, ConvWindow, PutReduce, ReduceOp, ScanOp, UnaryOp};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -269,6 +269,9 @@ impl BackendStorage for CpuStorage {
     }
     fn put(&mut self, offsets: &Self, src: &Self, accumulate: bool) -> Result<()> {
         index::put(self, offsets, src, accumulate)
+    }
+    fn put_reduce(&mut self, offsets: &Self, src: &Self, op: PutReduce) -> Result<()> {
+        index::put_reduce(self, offsets, src, op)
     }
     fn full(_device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
         CpuStorage::filled(dtype, n, v)

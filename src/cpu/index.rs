@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::shape::Layout;
+use crate::backend::PutReduce;
 use crate::storage::{CpuStorage, StorageElem};
 use crate::{all_types, bail};
 
@@ -69,6 +70,44 @@ pub fn put(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, accumul
     Ok(())
 }
 
+/// `dst[offsets[i]] = op(dst[offsets[i]], src[i])` into the contiguous `dst`, in index order
+/// (scatter_reduce's kernel). Max and min propagate NaN from either side, as PyTorch's.
+pub fn put_reduce(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, op: PutReduce) -> Result<()> {
+    let offsets = checked(offsets, dst.len())?;
+    if src.len() < offsets.len() {
+        bail!(Runtime, "invariant: put source shorter than its offsets");
+    }
+    match (dst, src) {
+        (CpuStorage::Bool(d), CpuStorage::Bool(s)) => {
+            for (i, &o) in offsets.iter().enumerate() {
+                let o = o as usize;
+                d[o] = match op {
+                    PutReduce::Add | PutReduce::Max => d[o] | s[i],
+                    PutReduce::Mul | PutReduce::Min => d[o] & s[i],
+                };
+            }
+        }
+        (d, s) => crate::num_types!(d.dtype(), T => {
+            let s = T::get(s);
+            let d = T::get_mut(d);
+            // NaN is the one value not equal to itself
+            #[allow(clippy::eq_op)]
+            let nan = |v: T| v != v;
+            for (i, &o) in offsets.iter().enumerate() {
+                let (o, v) = (o as usize, s[i]);
+                let cur = d[o];
+                d[o] = match op {
+                    PutReduce::Add => cur + v,
+                    PutReduce::Mul => cur * v,
+                    PutReduce::Max => if nan(v) || cur < v { v } else { cur },
+                    PutReduce::Min => if nan(v) || cur > v { v } else { cur },
+                };
+            }
+        }),
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,5 +126,22 @@ mod tests {
         let mut d = f64::wrap(vec![0.0; 3]);
         put(&mut d, &i64::wrap(vec![1, 1, 2]), &f64::wrap(vec![1.0, 2.0, 3.0]), true).unwrap();
         assert_eq!(f64::get(&d), &[0.0, 3.0, 3.0]);
+    }
+    #[test]
+    fn put_reduce_combines_in_order_and_propagates_nan() {
+        let src = f32::wrap(vec![2.0, 5.0, f32::NAN, 4.0]);
+        let offs = i64::wrap(vec![0, 0, 1, 2]);
+        let mut d = f32::wrap(vec![3.0, 1.0, 7.0]);
+        put_reduce(&mut d, &offs, &src, PutReduce::Max).unwrap();
+        let r = f32::get(&d);
+        assert_eq!((r[0], r[2]), (5.0, 7.0));
+        assert!(r[1].is_nan());
+        let mut d = i64::wrap(vec![3, 1, 7]);
+        put_reduce(&mut d, &offs, &i64::wrap(vec![2, 5, -1, 4]), PutReduce::Mul).unwrap();
+        assert_eq!(i64::get(&d), &[30, -1, 28]);
+        let mut d = f32::wrap(vec![0.0; 3]);
+        put_reduce(&mut d, &offs, &src, PutReduce::Min).unwrap();
+        assert_eq!(f32::get(&d)[0], 0.0);
+        assert!(put_reduce(&mut d, &i64::wrap(vec![3]), &src, PutReduce::Add).is_err());
     }
 }

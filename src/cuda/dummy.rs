@@ -145,6 +145,9 @@ impl BackendStorage for CudaStorage {
     fn put(&mut self, _: &Self, _: &Self, _: bool) -> Result<()> {
         match self.never {}
     }
+    fn put_reduce(&mut self, _: &Self, _: &Self, _: crate::backend::PutReduce) -> Result<()> {
+        match self.never {}
+    }
     fn full(_: Device, _: DType, _: usize, _: Scalar) -> Result<Self> {
         Err(unavailable())
     }

@@ -495,6 +495,16 @@ impl BackendStorage for CudaStorage {
         Ok(())
     }
 
+    fn put_reduce(&mut self, offsets: &Self, src: &Self, op: crate::backend::PutReduce) -> Result<()> {
+        self.same_gpu(src)?;
+        self.same_gpu(offsets)?;
+        // no device kernel yet: the reduction runs on the host, in index order
+        let (mut h, s, o) = (self.to_host()?, src.to_host()?, offsets.to_host()?);
+        h.put_reduce(&o, &s, op)?;
+        *self = Self::upload(&self.gpu, &h)?;
+        Ok(())
+    }
+
     fn full(device: Device, dtype: DType, n: usize, v: Scalar) -> Result<Self> {
         let Device::Cuda(ordinal) = device else { return Err(Error::Runtime("invariant: CUDA storage on a CUDA device".into())) };
         let g = gpu(ordinal)?;

@@ -2,7 +2,7 @@
 //! its adjoint, scatter-add (`put_add`); `index_put` for `x[idx] = v`; `nonzero`, `gather`.
 
 use super::sum_to;
-use crate::autograd::record;
+use crate::autograd::{record, Save};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -552,17 +552,205 @@ fn scatter_src(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) ->
     Ok(out)
 }
 
-/// `scatter(self, dim, index, src, reduce="add")`, PyTorch's deprecated form: the values of
-/// scatter_add, with no derivative (as PyTorch: backward raises).
-pub fn scatter_reduce_legacy(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor) -> Result<Tensor> {
+/// `scatter(self, dim, index, src, reduce="add" | "multiply")`, PyTorch's deprecated form:
+/// the values of scatter_reduce's sum or prod, with no derivative (as PyTorch: backward raises).
+pub fn scatter_reduce_legacy(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, multiply: bool) -> Result<Tensor> {
     let out = {
         let _no_grad = crate::autograd::GradModeGuard::new(false);
-        scatter_add(x, dim, index, src)?
+        if multiply {
+            scatter_reduce(x, dim, index, src, ScatterReduce::Prod, true)?
+        } else {
+            scatter_add(x, dim, index, src)?
+        }
     };
     record("NotImplemented", &[x, src], &[&out], &[], |_, _, _| {
         bail!(Runtime, "derivative for aten::scatter is not implemented")
     })?;
     Ok(out)
+}
+
+/// The reductions of `scatter_reduce`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScatterReduce {
+    Sum,
+    Prod,
+    Mean,
+    Amax,
+    Amin,
+}
+
+impl ScatterReduce {
+    /// PyTorch's names (`max`/`min` are accepted as `amax`/`amin`, as its parser does).
+    pub fn parse(s: &str) -> Result<Self> {
+        Ok(match s {
+            "sum" => Self::Sum,
+            "prod" => Self::Prod,
+            "mean" => Self::Mean,
+            "amax" | "max" => Self::Amax,
+            "amin" | "min" => Self::Amin,
+            _ => bail!(Runtime, "reduce argument must be either sum, prod, mean, amax or amin, got {}", s),
+        })
+    }
+}
+
+/// `scatter_reduce(self, dim, index, src, reduce, include_self)`: each `src[p]` combined by
+/// `reduce` into `self` at `index[p]` along `dim` (ScatterReduceBackward0). Without
+/// `include_self`, the places written start from the reduction's identity instead of `self`;
+/// `mean` divides by the number of values combined (floor division for integers).
+pub fn scatter_reduce(
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: ScatterReduce,
+    include_self: bool,
+) -> Result<Tensor> {
+    ensure!(x.dtype() == src.dtype(), Runtime, "scatter(): Expected self.dtype to be equal to src.dtype");
+    ensure!(!x.dtype().is_complex(), Runtime, "scatter_reduce(): complex tensors are not supported");
+    ensure!(
+        !(x.dtype() == DType::Bool && reduce == ScatterReduce::Mean),
+        NotImplemented,
+        "\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'"
+    );
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len())?;
+    let sshape = src.shape();
+    let ishape = index.shape();
+    let offs = scatter_offsets("scatter", &shape, d, index, Some(&sshape))?;
+    let out = {
+        let _raw = crate::autograd::raw_mode();
+        let src_vals = src_at_index(src, &ishape)?;
+        scatter_reduce_raw(x, &offs, &src_vals, reduce, include_self)?
+    };
+    let idx = index.clone();
+    record("ScatterReduceBackward0", &[x, src], &[&out], &[Save::In(x), Save::In(src), Save::Out(0)], move |s, g, n| {
+        let (xs, ss, res) = (s.get(0)?, s.get(1)?, s.get(2)?);
+        let (gx, gs) = scatter_reduce_backward(&g[0], &xs, dim, &idx, &ss, reduce, include_self, &res)?;
+        Ok(vec![if n[0] { Some(gx) } else { None }, if n[1] { Some(gs) } else { None }])
+    })?;
+    crate::autograd::Node::annotate(
+        &out,
+        &[("dim", crate::autograd::SavedValue::Int64(dim)), ("include_self", crate::autograd::SavedValue::Bool(include_self))],
+        &[(0, "self"), (1, "src"), (2, "result")],
+    );
+    Ok(out)
+}
+
+/// `src`'s elements at the positions of an index of shape `ishape` (all of it when the
+/// shapes agree), differentiably.
+fn src_at_index(src: &Tensor, ishape: &[usize]) -> Result<Tensor> {
+    let sshape = src.shape();
+    if sshape.as_slice() == ishape {
+        return Ok(src.clone());
+    }
+    take(src, &src_positions(ishape, &sshape, src.device())?, ishape)
+}
+
+/// The forward of scatter_reduce on values (no history).
+fn scatter_reduce_raw(x: &Tensor, offs: &Tensor, src_vals: &Tensor, reduce: ScatterReduce, include_self: bool) -> Result<Tensor> {
+    use backend::PutReduce;
+    let dt = x.dtype();
+    let (dev, n) = (x.device(), offs.numel());
+    let base = if include_self {
+        x.clone()
+    } else {
+        let init = match reduce {
+            ScatterReduce::Sum | ScatterReduce::Mean => crate::Scalar::Int(0),
+            ScatterReduce::Prod => crate::Scalar::Int(1),
+            ScatterReduce::Amax => dt.int_range().map_or(crate::Scalar::Float(f64::NEG_INFINITY), |(lo, _)| crate::Scalar::Int(lo as i64)),
+            ScatterReduce::Amin => dt.int_range().map_or(crate::Scalar::Float(f64::INFINITY), |(_, hi)| crate::Scalar::Int(hi.min(i64::MAX as i128) as i64)),
+        };
+        let init = if dt == DType::Bool { crate::Scalar::Bool(matches!(reduce, ScatterReduce::Prod | ScatterReduce::Amin)) } else { init };
+        backend::put(x, offs, &crate::tensor::full_on(&[n], init, dt, dev)?, false)?
+    };
+    let op = match reduce {
+        ScatterReduce::Sum | ScatterReduce::Mean => PutReduce::Add,
+        ScatterReduce::Prod => PutReduce::Mul,
+        ScatterReduce::Amax => PutReduce::Max,
+        ScatterReduce::Amin => PutReduce::Min,
+    };
+    let out = backend::put_reduce(&base, offs, src_vals, op)?;
+    if reduce != ScatterReduce::Mean {
+        return Ok(out);
+    }
+    // the number of values combined at each place (self counts when included), at least 1
+    let shape = x.shape();
+    let start = if include_self { 1 } else { 0 };
+    let count = crate::tensor::full_on(&shape, crate::Scalar::Int(start), dt, dev)?;
+    let count = backend::put(&count, offs, &crate::tensor::full_on(&[n], crate::Scalar::Int(1), dt, dev)?, true)?;
+    let zero = super::binary_raw(&count, &Tensor::wrapped_scalar(crate::Scalar::Int(0)), super::BinOp::Eq)?;
+    let count = super::where_(&zero, &Tensor::wrapped_scalar(crate::Scalar::Int(1)), &count)?;
+    if dt.is_float() {
+        super::binary_raw(&out, &count, super::BinOp::Div)
+    } else {
+        super::binary_raw(&out, &count, super::BinOp::FloorDiv)
+    }
+}
+
+/// FunctionsManual's `scatter_reduce_backward`, in differentiable ops: the gradients of
+/// `self` and `src` (shaped as they are) from the output's gradient `g`.
+#[allow(clippy::too_many_arguments)]
+fn scatter_reduce_backward(
+    g: &Tensor,
+    x: &Tensor,
+    dim: i64,
+    index: &Tensor,
+    src: &Tensor,
+    reduce: ScatterReduce,
+    include_self: bool,
+    result: &Tensor,
+) -> Result<(Tensor, Tensor)> {
+    use super::BinOp;
+    let num = |v: f64| Tensor::wrapped_scalar(crate::Scalar::Float(v));
+    // as PyTorch's formulas: `src` whole, so a src larger than the index fails here (its
+    // shapes do not broadcast) or in the engine's shape check (sum, mean), as there
+    let ishape = index.shape();
+    let srcv = src;
+    let eq = |a: &Tensor, b: &Tensor| super::binary_raw(a, b, BinOp::Eq);
+    let (gx, gs) = match reduce {
+        ScatterReduce::Sum => (g.clone(), gather(g, dim, index)?),
+        ScatterReduce::Mean => {
+            let ones_src = crate::tensor::full_on(&ishape, crate::Scalar::Int(1), g.dtype(), g.device())?;
+            let n0 = crate::tensor::full_on(&g.shape(), crate::Scalar::Int(if include_self { 1 } else { 0 }), g.dtype(), g.device())?;
+            let count = scatter_add(&n0, dim, index, &ones_src)?;
+            let count = super::where_(&eq(&count, &num(0.0))?, &num(1.0), &count)?;
+            let gx = super::div(g, &count)?;
+            let gs = super::div(&gather(g, dim, index)?, &gather(&count, dim, index)?)?;
+            (gx, gs)
+        }
+        ScatterReduce::Amax | ScatterReduce::Amin => {
+            // the gradient split evenly among the values equal to the result
+            let value = gather(result, dim, index)?;
+            let self_is = eq(x, result)?;
+            let src_is = eq(srcv, &value)?;
+            let n_dist = scatter_add(&super::to_dtype(&self_is, g.dtype())?, dim, index, &super::to_dtype(&src_is, g.dtype())?)?;
+            let dist = super::div(g, &n_dist)?;
+            let gx = super::mul(&super::to_dtype(&self_is, g.dtype())?, &dist)?;
+            let gs = super::mul(&super::to_dtype(&src_is, g.dtype())?, &gather(&dist, dim, index)?)?;
+            (gx, gs)
+        }
+        ScatterReduce::Prod => {
+            // d(prod)/d(a) = prod / a, computed without dividing by zeros: self's zeros are
+            // masked to 1 and the product recomputed; a src value that is the only zero at its
+            // place gets the product of the others
+            let zero = num(0.0);
+            let one = num(1.0);
+            let masked_self = super::where_(&eq(x, &zero)?, &one, x)?;
+            let masked_self_result = scatter_reduce(&masked_self, dim, index, src, reduce, include_self)?;
+            let gx = super::div(&super::mul(g, &masked_self_result)?, &masked_self)?;
+            let src_zero = eq(srcv, &zero)?;
+            let zx = crate::tensor::zeros_on(&x.shape(), x.dtype(), x.device())?;
+            let src_num_zeros = gather(&scatter_add(&zx, dim, index, &super::to_dtype(&src_zero, x.dtype())?)?, dim, index)?;
+            let single = super::binary_raw(&src_zero, &eq(&src_num_zeros, &one)?, BinOp::And)?;
+            let masked_src = super::where_(&single, &one, srcv)?;
+            let masked_src_result = scatter_reduce(x, dim, index, &masked_src, reduce, include_self)?;
+            let via_others = gather(&super::mul(g, &masked_src_result)?, dim, index)?;
+            let via_result = super::div(&gather(&super::mul(g, result)?, dim, index)?, &super::where_(&src_zero, &one, srcv)?)?;
+            (gx, super::where_(&single, &via_others, &via_result)?)
+        }
+    };
+    let gx = if include_self { gx } else { scatter_value(&gx, dim, index, crate::Scalar::Int(0))? };
+    Ok((gx, gs))
 }
 
 /// `scatter(self, dim, index, value)` for a number (ScatterBackward1).

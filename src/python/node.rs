@@ -168,6 +168,7 @@ impl PyNode {
             Some(Ok(crate::autograd::SavedField::Tensor(t))) => wrap(py, t),
             Some(Ok(crate::autograd::SavedField::Value(v))) => Ok(match v {
                 crate::autograd::SavedValue::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+                crate::autograd::SavedValue::Int64(i) => (i as u64).into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
                 crate::autograd::SavedValue::Ints(v) => PyTuple::new(py, v)?.into_any().unbind(),

@@ -1216,6 +1216,35 @@ impl PyTensor {
         ops::inplace(&slf.get().t, |inp| scatter_apply(inp, dim, &i, &what, add))?;
         Ok(slf.clone())
     }
+    /// ``self`` with ``src``'s values combined by ``reduce``.
+    #[pyo3(signature = (dim, index, src, reduce, *, include_self=true))]
+    fn scatter_reduce(
+        &self,
+        py: Python<'_>,
+        dim: i64,
+        index: PyRef<'_, PyTensor>,
+        src: PyRef<'_, PyTensor>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let r = ops::ScatterReduce::parse(reduce)?;
+        wrap(py, ops::scatter_reduce(&self.t, dim, &index.t, &src.t, r, include_self)?)
+    }
+    /// In-place version of ``scatter_reduce``.
+    #[pyo3(signature = (dim, index, src, reduce, *, include_self=true))]
+    fn scatter_reduce_<'py>(
+        slf: &Bound<'py, Self>,
+        dim: i64,
+        index: PyRef<'py, PyTensor>,
+        src: PyRef<'py, PyTensor>,
+        reduce: &str,
+        include_self: bool,
+    ) -> PyResult<Bound<'py, Self>> {
+        let r = ops::ScatterReduce::parse(reduce)?;
+        let (i, s) = (index.t.clone(), src.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::scatter_reduce(inp, dim, &i, &s, r, include_self))?;
+        Ok(slf.clone())
+    }
     /// ``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``.
     #[pyo3(signature = (dim, index, source, *, alpha=None))]
     fn index_add(
@@ -1816,31 +1845,28 @@ fn scatter_args(
     src: Option<&Bound<'_, PyAny>>,
     value: Option<&Bound<'_, PyAny>>,
     reduce: Option<&str>,
-) -> PyResult<(ScatterSrc, bool)> {
+) -> PyResult<(ScatterSrc, Option<bool>)> {
     let what = match (src, value) {
         (Some(s), None) | (None, Some(s)) => s,
         _ => return Err(PyTypeError::new_err("scatter() received an invalid combination of arguments - expected (int dim, Tensor index, Tensor src) or (int dim, Tensor index, Number value)")),
     };
-    let add = match reduce {
-        None => false,
-        Some("add") => true,
-        Some("multiply") => {
-            return Err(pyo3::exceptions::PyNotImplementedError::new_err(
-                "scatter(reduce=\"multiply\") is not supported by ferrograd",
+    // None: plain scatter; Some(multiply): the deprecated reducing form
+    let legacy = match reduce {
+        None => None,
+        Some("add") => Some(false),
+        Some("multiply") => Some(true),
+        Some(_) => {
+            return Err(PyRuntimeError::new_err(
+                "reduce argument must be either add or multiply.",
             ))
-        }
-        Some(r) => {
-            return Err(PyRuntimeError::new_err(format!(
-                "reduce argument must be either add or multiply. Got {r}"
-            )))
         }
     };
     if let Ok(t) = what.cast::<PyTensor>() {
-        return Ok((ScatterSrc::Tensor(t.get().t.clone()), add));
+        return Ok((ScatterSrc::Tensor(t.get().t.clone()), legacy));
     }
     let v = py_scalar(what)
         .ok_or_else(|| PyTypeError::new_err("scatter(): src must be a Tensor or a number"))?;
-    Ok((ScatterSrc::Value(v), add))
+    Ok((ScatterSrc::Value(v), legacy))
 }
 
 fn scatter_apply(
@@ -1848,18 +1874,19 @@ fn scatter_apply(
     dim: i64,
     index: &Tensor,
     src: &ScatterSrc,
-    add: bool,
+    legacy: Option<bool>,
 ) -> CoreResult<Tensor> {
-    match (src, add) {
-        (ScatterSrc::Tensor(s), true) => ops::scatter_reduce_legacy(t, dim, index, s),
-        (ScatterSrc::Tensor(s), false) => ops::scatter(t, dim, index, s),
-        (ScatterSrc::Value(v), true) => ops::scatter_reduce_legacy(
+    match (src, legacy) {
+        (ScatterSrc::Tensor(s), Some(mul)) => ops::scatter_reduce_legacy(t, dim, index, s, mul),
+        (ScatterSrc::Tensor(s), None) => ops::scatter(t, dim, index, s),
+        (ScatterSrc::Value(v), Some(mul)) => ops::scatter_reduce_legacy(
             t,
             dim,
             index,
             &crate::tensor::full_on(&index.shape(), *v, t.dtype(), t.device())?,
+            mul,
         ),
-        (ScatterSrc::Value(v), false) => ops::scatter_value(t, dim, index, *v),
+        (ScatterSrc::Value(v), None) => ops::scatter_value(t, dim, index, *v),
     }
 }
 
