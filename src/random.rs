@@ -206,24 +206,25 @@ pub(crate) unsafe fn fork_lock(lock: bool) {
 
 /// Samples of U[from, to) for `n` elements of `dtype` in fill order (as f64; each value is
 /// exactly representable in `dtype`). torch computes `x * (to - from) + from` in the dtype's
-/// accumulation type (float for float16/float32, double for float64).
+/// accumulation type (float for float16/float32, double for float64), compiled as one fused
+/// multiply-add (one rounding).
 pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<Vec<f64>> {
     let mut out = crate::cpu::alloc::try_with(n, |_| 0.0)?;
     match dtype {
-        DType::Float64 => out.iter_mut().for_each(|o| *o = g.uniform_f64() * (to - from) + from),
+        DType::Float64 => out.iter_mut().for_each(|o| *o = g.uniform_f64().mul_add(to - from, from)),
         DType::Float32 => {
             let (f, t) = (from as f32, to as f32);
-            out.iter_mut().for_each(|o| *o = (g.uniform_f32() * (t - f) + f) as f64)
+            out.iter_mut().for_each(|o| *o = g.uniform_f32().mul_add(t - f, f) as f64)
         }
         DType::BFloat16 => {
             // torch draws reduced-precision uniforms with float's 24 bits and rounds
             let (f, t) = (half::bf16::from_f64(from).to_f32(), half::bf16::from_f64(to).to_f32());
-            out.iter_mut().for_each(|o| *o = half::bf16::from_f32(g.uniform_f32() * (t - f) + f).to_f64())
+            out.iter_mut().for_each(|o| *o = half::bf16::from_f32(g.uniform_f32().mul_add(t - f, f)).to_f64())
         }
         _ => {
             // float16 as bfloat16: float's 24-bit uniforms, rounded
             let (f, t) = (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32());
-            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f32() * (t - f) + f).to_f64())
+            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f32().mul_add(t - f, f)).to_f64())
         }
     }
     Ok(out)
@@ -280,17 +281,80 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, me
     Ok(out)
 }
 
-/// Box-Muller on a block of 16 float32 uniforms, as torch's vectorised float path: the first
-/// 8 give the radii, the last 8 the angles; results scaled by `s` and shifted by `m` with FMA.
+/// Box-Muller on a block of 16 float32 uniforms, as torch's vectorised float path
+/// (`normal_fill_16_AVX2`): the first 8 give the radii, the last 8 the angles, with the
+/// logarithm and sine/cosine of `avx_mathfun` (Cephes polynomials, `cephes_logf` and
+/// `cephes_sincosf` below) rather than libm's, so the values agree to the bit; results scaled
+/// by `s` and shifted by `m` with FMA.
 fn box_muller16_f32(block: &mut [f32], m: f32, s: f32) {
+    let two_pi = (2.0 * std::f64::consts::PI) as f32;
     for j in 0..8 {
         let u1 = 1.0 - block[j];
         let u2 = block[j + 8];
-        let radius = (-2.0 * u1.ln()).sqrt();
-        let theta = 2.0 * std::f32::consts::PI * u2;
-        block[j] = (radius * theta.cos()).mul_add(s, m);
-        block[j + 8] = (radius * theta.sin()).mul_add(s, m);
+        let radius = (-2.0 * cephes_logf(u1)).sqrt();
+        let (sin, cos) = cephes_sincosf(two_pi * u2);
+        block[j] = (radius * cos).mul_add(s, m);
+        block[j + 8] = (radius * sin).mul_add(s, m);
     }
+}
+
+/// `log256_ps` of avx_mathfun, one lane: the exponent split off, the mantissa brought to
+/// [sqrt(1/2), sqrt(2)) and a degree-9 Cephes polynomial; the multiply-adds fused where the
+/// compiled kernel fuses them. Non-positive input gives NaN.
+#[allow(clippy::excessive_precision)]
+fn cephes_logf(x: f32) -> f32 {
+    if x.is_nan() || x <= 0.0 {
+        return f32::NAN;
+    }
+    let x = x.max(f32::MIN_POSITIVE);
+    let bits = x.to_bits();
+    let mut e = ((bits >> 23) as i32 - 0x7f) as f32 + 1.0;
+    let mut x = f32::from_bits((bits & !0x7f80_0000) | 0.5f32.to_bits());
+    // x < sqrt(1/2): e -= 1, x = 2x - 1; else x = x - 1
+    let small = x < 0.707106781186547524_f32;
+    let tmp = if small { x } else { 0.0 };
+    x -= 1.0;
+    if small {
+        e -= 1.0;
+    }
+    x += tmp;
+    let z = x * x;
+    let mut y = 7.0376836292E-2_f32;
+    for p in [-1.1514610310E-1_f32, 1.1676998740E-1, -1.2420140846E-1, 1.4249322787E-1, -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1] {
+        y = y.mul_add(x, p);
+    }
+    y *= x;
+    y = y.mul_add(z, e * -2.12194440e-4);
+    y = (-z).mul_add(0.5, y);
+    e.mul_add(0.693359375, x + y)
+}
+
+/// `sincos256_ps` of avx_mathfun, one lane: reduction by multiples of pi/4 in three parts
+/// (Cephes' DP1..DP3), then the sine or cosine polynomial of the octant. Returns (sin, cos).
+#[allow(clippy::excessive_precision)]
+fn cephes_sincosf(x: f32) -> (f32, f32) {
+    let sign_sin = x.is_sign_negative();
+    let mut x = x.abs();
+    let mut j = (x * 1.27323954473516_f32) as i32; // 4/pi
+    j = (j + 1) & !1;
+    let y = j as f32;
+    let swap = j & 4 != 0;
+    let sine_poly = j & 2 == 0;
+    for dp in [-0.78515625_f32, -2.4187564849853515625e-4, -3.77489497744594108e-8] {
+        x = y.mul_add(dp, x);
+    }
+    let cos_neg = (!(j - 2)) & 4 != 0;
+    let z = x * x;
+    let mut yc = 2.443315711809948E-005_f32.mul_add(z, -1.388731625493765E-003);
+    yc = yc.mul_add(z, 4.166664568298827E-002);
+    yc *= z;
+    yc = yc.mul_add(z, -(z * 0.5)) + 1.0;
+    let mut ys = (-1.9515295891E-4_f32).mul_add(z, 8.3321608736E-3);
+    ys = ys.mul_add(z, -1.6666654611E-1);
+    ys *= z;
+    ys = ys.mul_add(x, x);
+    let (s, c) = if sine_poly { (ys, yc) } else { (yc, ys) };
+    (if sign_sin != swap { -s } else { s }, if cos_neg { -c } else { c })
 }
 
 fn normal_fill<T: Copy>(data: &mut [T], mut uniform: impl FnMut() -> T, mut block16: impl FnMut(&mut [T])) {

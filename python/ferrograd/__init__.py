@@ -637,6 +637,11 @@ _register_methods()
 
 from ._composite import *  # noqa: E402,F401,F403  (einsum, movedim, the *stack family, ...)
 from . import _composite  # noqa: E402
+from ._surface import *  # noqa: E402,F401,F403  (tile, ravel, rot90, the math constants, ...)
+from . import _surface  # noqa: E402
+
+_surface._install(Tensor)
+ger = outer  # noqa: F821  (defined above)
 
 arcsinh, arccosh, arctanh = asinh, acosh, atanh  # noqa: F821  (defined by the loop above)
 for _name, _f in (("movedim", _composite._t_movedim), ("moveaxis", _composite._t_movedim),
@@ -669,6 +674,9 @@ from . import special  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 linalg._install(linalg._torch, Tensor)  # torch.det, Tensor.inverse, torch.cdist, ...
 from . import profiler  # noqa: E402,F401
+from . import backends, onnx  # noqa: E402,F401
+from .func import vmap  # noqa: E402,F401
+from . import functional  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 
 
@@ -678,5 +686,27 @@ set_num_threads = _C.set_num_threads
 def compile(model=None, **kwargs):
     """No compiler here: returns the model unchanged (eager only)."""
     return model if model is not None else (lambda m: m)
+
+
+
+def _own_pickle_names():
+    """Functions reached under a name other than their own (wrappers, aliases, the linalg
+    functions installed as ``torch.det``...) get the module and name they are reached by, so
+    that pickle finds them again (``torch.save`` of a module holding ``F.relu``)."""
+    import sys as _sys
+    import types as _types
+
+    for modname in ("ferrograd", "ferrograd.nn.functional", "ferrograd.linalg", "ferrograd.special"):
+        mod = _sys.modules[modname]
+        for name, f in list(vars(mod).items()):
+            if name.startswith("_") or not isinstance(f, _types.FunctionType):
+                continue
+            home = _sys.modules.get(f.__module__)
+            if home is not None and getattr(home, f.__qualname__, None) is f:
+                continue
+            f.__module__, f.__qualname__ = modname, name
+
+
+_own_pickle_names()
 
 from . import _docs  # noqa: E402,F401  (docstrings for wrappers and stub-documented objects; last, after every submodule)

@@ -23,6 +23,10 @@ from . import return_types as return_types
 from . import serialization as serialization
 from ._ops import ops as ops
 from . import utils as utils
+from . import backends as backends
+from . import functional as functional
+from . import onnx as onnx
+from .func import vmap as vmap
 from ._C import Generator as Generator
 from ._C import Tensor as Tensor
 from ._C import dtype as dtype
@@ -279,6 +283,44 @@ def argsort(input: Tensor, dim: _int = -1, descending: _bool = False, *, stable:
     """The indices that sort ``input`` along ``dim``."""
 def isclose(input: Tensor, other: Tensor, rtol: _float = 1e-05, atol: _float = 1e-08, equal_nan: _bool = False) -> Tensor:
     """Element-wise ``|input - other| <= atol + rtol * |other|``, as a bool tensor."""
+pi: _float
+e: _float
+inf: _float
+nan: _float
+newaxis: None
+def tile(input: Tensor, dims: Sequence[_int]) -> Tensor:
+    """``input`` repeated ``dims`` times along each dimension."""
+def ravel(input: Tensor) -> Tensor:
+    """``input`` flattened to one dimension."""
+def broadcast_to(input: Tensor, size: Sequence[_int]) -> Tensor:
+    """``input`` expanded to ``size`` (a view)."""
+def fliplr(input: Tensor) -> Tensor:
+    """``input`` with its columns reversed."""
+def flipud(input: Tensor) -> Tensor:
+    """``input`` with its rows reversed."""
+def rot90(input: Tensor, k: _int = 1, dims: Sequence[_int] = (0, 1)) -> Tensor:
+    """``input`` rotated by 90 degrees ``k`` times in the plane of ``dims``."""
+def count_nonzero(input: Tensor, dim: Optional[Union[_int, Sequence[_int]]] = None) -> Tensor:
+    """The number of non-zero elements."""
+def diff(input: Tensor, n: _int = 1, dim: _int = -1, prepend: Optional[Tensor] = None, append: Optional[Tensor] = None) -> Tensor:
+    """The ``n``-th forward difference along ``dim``."""
+def use_deterministic_algorithms(mode: builtins.bool, *, warn_only: builtins.bool = False) -> None:
+    """Record the deterministic-algorithms mode."""
+def are_deterministic_algorithms_enabled() -> builtins.bool: ...
+def is_deterministic_algorithms_warn_only_enabled() -> builtins.bool: ...
+def greater(input: Tensor, other: _TensorOrNumber) -> Tensor: ...
+def greater_equal(input: Tensor, other: _TensorOrNumber) -> Tensor: ...
+def less(input: Tensor, other: _TensorOrNumber) -> Tensor: ...
+def less_equal(input: Tensor, other: _TensorOrNumber) -> Tensor: ...
+def not_equal(input: Tensor, other: _TensorOrNumber) -> Tensor: ...
+def subtract(input: Tensor, other: _TensorOrNumber, *, alpha: _Number = 1) -> Tensor: ...
+def swapdims(input: Tensor, dim0: _int, dim1: _int) -> Tensor: ...
+def absolute(input: Tensor) -> Tensor: ...
+def positive(input: Tensor) -> Tensor: ...
+def is_nonzero(input: Tensor) -> builtins.bool: ...
+def is_signed(input: Tensor) -> builtins.bool: ...
+def is_same_size(input: Tensor, other: Tensor) -> builtins.bool: ...
+def ger(input: Tensor, vec2: Tensor) -> Tensor: ...
 def outer(input: Tensor, vec2: Tensor) -> Tensor:
     """The outer product of two 1-d tensors."""
 def broadcast_shapes(*shapes: Union[_int, Sequence[_int]]) -> Size:
@@ -784,5 +826,6 @@ __all__ = [
     'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
     'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as',
     'vdot', 'view_as_complex', 'view_as_real', 'where',
+    'tile', 'ravel', 'broadcast_to', 'fliplr', 'flipud', 'rot90', 'count_nonzero', 'diff', 'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled', 'pi', 'e', 'inf', 'nan', 'newaxis', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal', 'subtract', 'swapdims', 'absolute', 'positive', 'is_nonzero', 'is_signed', 'is_same_size', 'ger', 'vmap', 'backends', 'onnx', 'functional', 'scatter_reduce',
     'zeros', 'zeros_like',
 ]

@@ -839,7 +839,7 @@ class _WeightsOnlyUnpickler:
                 elif type(inst) is collections.OrderedDict:
                     inst.__dict__.update(state)
                 elif self._allowed(type(inst)):
-                    if hasattr(inst, "__setstate__") and type(inst).__setstate__ is not object.__setstate__:
+                    if getattr(type(inst), "__setstate__", None) not in (None, getattr(object, "__setstate__", None)):
                         inst.__setstate__(state)
                     else:
                         slots = None

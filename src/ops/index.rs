@@ -372,7 +372,8 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let ishape = index.shape();
     ensure!(index.dtype() == DType::Int64, Runtime, "gather(): Expected dtype int64 for index");
-    ensure!(ishape.len() == shape.len().max(1) || (shape.is_empty() && ishape.len() <= 1), Runtime, "Index tensor must have the same number of dimensions as input tensor");
+    // a 0-dim index counts as one dimension of size 1 (PyTorch's ensure_nonempty_dim)
+    ensure!(ishape.len().max(1) == shape.len().max(1), Runtime, "Index tensor must have the same number of dimensions as input tensor");
     for k in 0..ishape.len().min(shape.len()) {
         if k != d && ishape[k] > shape[k] {
             bail!(Runtime, "Size does not match at dimension {} expected index {} to be no larger than self {} apart from dimension {}",
@@ -381,14 +382,15 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     }
     let cs = contiguous_strides(&shape);
     let idx = index.to_i64_vec()?;
+    let walk: &[usize] = if ishape.is_empty() { &[1] } else { &ishape };
     let mut offsets = Vec::with_capacity(idx.len());
     for (flat, &iv) in idx.iter().enumerate() {
         ensure!(iv >= 0 && (iv as usize) < shape[d], Runtime, "index {} is out of bounds for dimension {} with size {}", iv, d, shape[d]);
         let mut f = flat;
         let mut off = 0;
-        for k in (0..ishape.len()).rev() {
-            let c = f % ishape[k];
-            f /= ishape[k];
+        for k in (0..walk.len()).rev() {
+            let c = f % walk[k];
+            f /= walk[k];
             off += if k == d { iv as usize } else { c } * cs[k];
         }
         offsets.push(off);
@@ -415,7 +417,7 @@ fn scatter_offsets(
     );
     let ishape = index.shape();
     ensure!(
-        ishape.len() == shape.len().max(1) || (shape.is_empty() && ishape.len() <= 1),
+        ishape.len().max(1) == shape.len().max(1),
         Runtime,
         "Index tensor must have the same number of dimensions as self tensor"
     );

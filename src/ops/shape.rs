@@ -656,6 +656,36 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `rot90(k, dims)`: rotated by 90° `k` times from `dims[0]` towards `dims[1]`
+/// (Rot90Backward0: the gradient rotated back). As PyTorch composes it: a flip and a
+/// transposed view for odd `k`, a flip of both dims for `k = 2`, a copy for `k = 0`.
+pub fn rot90(x: &Tensor, k: i64, dims: &[i64]) -> Result<Tensor> {
+    ensure!(dims.len() == 2, Runtime, "expected total rotation dims == 2, but got dims = {}", dims.len());
+    let nd = x.dim();
+    ensure!(nd >= 2, Runtime, "expected total dims >= 2, but got total dims = {}", nd);
+    let (d0, d1) = (wrap_dim(dims[0], nd)?, wrap_dim(dims[1], nd)?);
+    ensure!(d0 != d1, Runtime, "expected rotation dims to be different, but got dim0 = {} and dim1 = {}", dims[0], dims[1]);
+    let (a, b) = (d0 as i64, d1 as i64);
+    let out = {
+        let _g = crate::autograd::raw_mode();
+        match k.rem_euclid(4) {
+            1 => transpose(&flip(x, &[b])?, a, b)?,
+            2 => flip(x, &[a, b])?,
+            3 => transpose(&flip(x, &[a])?, a, b)?,
+            _ => clone(x)?,
+        }
+    }
+    .detach();
+    let dims_v = dims.to_vec();
+    record("Rot90Backward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(rot90(&g[0], -k, &dims_v)?)]))?;
+    crate::autograd::Node::annotate(
+        &out,
+        &[("k", crate::autograd::SavedValue::Int64(k)), ("dims", crate::autograd::SavedValue::Ints(dims.to_vec()))],
+        &[],
+    );
+    Ok(out)
+}
+
 /// `repeat(sizes)`: tile the tensor (RepeatBackward0: sum over the tiles).
 pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let shape = x.shape();

@@ -478,6 +478,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_pop_write_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_push_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_xlogy, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::_rot90, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_linalg_cross, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_pop_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;

@@ -1929,6 +1929,12 @@ pub fn _linalg_cross(py: Python<'_>, input: PyRef<'_, PyTensor>, other: PyRef<'_
     run(py, a.numel().max(b.numel()), || ops::nn_layers::linalg_cross(&a, &b, dim))
 }
 
+/// `torch.rot90(input, k, dims)`.
+#[pyfunction]
+pub fn _rot90(py: Python<'_>, input: PyRef<'_, PyTensor>, k: i64, dims: Vec<i64>) -> PyResult<Py<PyAny>> {
+    wrap(py, ops::rot90(&input.t, k, &dims)?)
+}
+
 /// `torch.xlogy(input, other)`: either operand may be a number (not both).
 #[pyfunction]
 pub fn _xlogy(py: Python<'_>, input: &Bound<'_, PyAny>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {

@@ -87,6 +87,33 @@ from .modules.rnn import RNN as RNN
 from .modules.rnn import RNNBase as RNNBase
 from .modules.rnn import RNNCell as RNNCell
 from .modules.rnn import RNNCellBase as RNNCellBase
+from .modules.activation import Softmax2d as Softmax2d
+from .modules.normalization import RMSNorm as RMSNorm
+from .modules.padding import ConstantPad1d as ConstantPad1d
+from .modules.padding import ConstantPad2d as ConstantPad2d
+from .modules.padding import ConstantPad3d as ConstantPad3d
+from .modules.padding import ZeroPad1d as ZeroPad1d
+from .modules.padding import ZeroPad2d as ZeroPad2d
+from .modules.padding import ZeroPad3d as ZeroPad3d
+from .modules.padding import ReflectionPad1d as ReflectionPad1d
+from .modules.padding import ReflectionPad2d as ReflectionPad2d
+from .modules.padding import ReflectionPad3d as ReflectionPad3d
+from .modules.padding import ReplicationPad1d as ReplicationPad1d
+from .modules.padding import ReplicationPad2d as ReplicationPad2d
+from .modules.padding import ReplicationPad3d as ReplicationPad3d
+from .modules.padding import CircularPad1d as CircularPad1d
+from .modules.padding import CircularPad2d as CircularPad2d
+from .modules.padding import CircularPad3d as CircularPad3d
+from .modules.pixelshuffle import PixelShuffle as PixelShuffle
+from .modules.pixelshuffle import PixelUnshuffle as PixelUnshuffle
+from .modules.upsampling import Upsample as Upsample
+from .modules.upsampling import UpsamplingNearest2d as UpsamplingNearest2d
+from .modules.upsampling import UpsamplingBilinear2d as UpsamplingBilinear2d
+from .modules.distance import CosineSimilarity as CosineSimilarity
+from .modules.distance import PairwiseDistance as PairwiseDistance
+from .modules.instancenorm import InstanceNorm1d as InstanceNorm1d
+from .modules.instancenorm import InstanceNorm2d as InstanceNorm2d
+from .modules.instancenorm import InstanceNorm3d as InstanceNorm3d
 from .modules.sparse import Embedding as Embedding
 from .modules.transformer import Transformer as Transformer
 from .modules.transformer import TransformerDecoder as TransformerDecoder
@@ -146,6 +173,33 @@ __all__ = [
     "LSTM",
     "GRU",
     "RNNCellBase",
+    "Softmax2d",
+    "RMSNorm",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Upsample",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
     "RNNCell",
     "LSTMCell",
     "GRUCell",

@@ -1382,6 +1382,98 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     return _C._nn_resample(input, mats[0], mats[1], names[2])
 
 
+def pixel_shuffle(input, upscale_factor):
+    """``(*, C·r², H, W) -> (*, C, H·r, W·r)``: channel blocks spread over space."""
+    r = int(upscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    c, h, w = input.shape[-3:]
+    if c % (r * r) != 0:
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    lead = tuple(input.shape[:-3])
+    oc = c // (r * r)
+    n = len(lead)
+    x = input.reshape(lead + (oc, r, r, h, w))
+    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return x.reshape(lead + (oc, h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """``(*, C, H·r, W·r) -> (*, C·r², H, W)``: space folded into channel blocks."""
+    r = int(downscale_factor)
+    if input.dim() < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    c, h, w = input.shape[-3:]
+    if h % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not divisible by {r}")
+    if w % r != 0:
+        raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not divisible by {r}")
+    lead = tuple(input.shape[:-3])
+    n = len(lead)
+    x = input.reshape(lead + (c, h // r, r, w // r, r))
+    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return x.reshape(lead + (c * r * r, h // r, w // r))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """Each sample's channels normalised over their spatial positions: batch norm of the
+    ``(1, N·C, *)`` view (as ATen composes it), the running statistics averaged over the batch."""
+    from .. import no_grad
+
+    if use_input_stats:
+        spatial = 1
+        for d in input.shape[2:]:
+            spatial *= d
+        if spatial == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {list(input.shape)}")
+    b, c = input.shape[0], input.shape[1]
+    x = input.reshape((1, b * c) + tuple(input.shape[2:]))
+    w = weight.repeat(b) if weight is not None else None
+    bi = bias.repeat(b) if bias is not None else None
+    rm = running_mean.repeat(b) if running_mean is not None else None
+    rv = running_var.repeat(b) if running_var is not None else None
+    out = batch_norm(x, rm, rv, w, bi, use_input_stats, momentum, eps)
+    with no_grad():
+        if running_mean is not None:
+            running_mean.copy_(rm.view(b, c).mean(0))
+        if running_var is not None:
+            running_var.copy_(rv.view(b, c).mean(0))
+    return out.view_as(input)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """``x1·x2 / max(‖x1‖·‖x2‖, eps)`` along ``dim`` (broadcasting)."""
+    w12 = (x1 * x2).sum(dim)
+    w1 = (x1 * x1).sum(dim)
+    w2 = (x2 * x2).sum(dim)
+    n12 = (w1 * w2).clamp_min(eps * eps).sqrt()
+    return w12 / n12
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """``input / sqrt(mean(input², last dims) + eps) · weight`` (``eps`` defaults to the
+    dtype's machine epsilon)."""
+    from .. import finfo
+
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                           f"[*{', '.join(str(d) for d in normalized_shape)}], but got input of size{list(input.shape)}")
+    if eps is None:
+        eps = finfo(input.dtype).eps
+    dims = tuple(range(-len(normalized_shape), 0))
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out * weight if weight is not None else out
+
+
 def _install_vmap_hooks():
     """Every public function here hands BatchedTensor arguments (inside ``func.vmap``) to the
     batching rules (``func/_batched.py``)."""

@@ -130,6 +130,16 @@ def one_hot(tensor: Tensor, num_classes: _int = -1) -> Tensor:
     """Takes a LongTensor of class indices and returns a tensor of zeros with a 1 at each index (``num_classes=-1``: one more than the largest index)."""
 def pad(input: Tensor, pad: Sequence[_int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
     """Pads tensor: ``pad`` lists (left, right) amounts from the last dimension backwards; modes ``'constant'``, ``'reflect'``, ``'replicate'``, ``'circular'``."""
+def pixel_shuffle(input: Tensor, upscale_factor: _int) -> Tensor:
+    """``(*, C*r*r, H, W) -> (*, C, H*r, W*r)``."""
+def pixel_unshuffle(input: Tensor, downscale_factor: _int) -> Tensor:
+    """``(*, C, H*r, W*r) -> (*, C*r*r, H, W)``."""
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: bool = True, momentum: float = 0.1, eps: float = 1e-05) -> Tensor:
+    """Each sample's channels normalised over their spatial positions."""
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: _int = 1, eps: float = 1e-08) -> Tensor:
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
+def rms_norm(input: Tensor, normalized_shape: Union[_int, Sequence[_int]], weight: Optional[Tensor] = None, eps: Optional[float] = None) -> Tensor:
+    """Root-mean-square normalisation over the last dimensions."""
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-06, keepdim: bool = False) -> Tensor:
     """The pairwise ``p``-norm distance between rows of ``x1`` and ``x2`` (``eps`` added to the difference)."""
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False, size_average: Optional[bool] = None, eps: float = 1e-08, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:

@@ -19,6 +19,13 @@ from .activation import MultiheadAttention
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
                           TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .normalization import RMSNorm
+from .padding import *  # noqa: F401,F403
+from .padding import __all__ as _padding_all
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .distance import CosineSimilarity, PairwiseDistance
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 
 __all__ = [
     "Module",
@@ -31,4 +38,6 @@ __all__ = [
     "Dropout", "Dropout1d", "Dropout2d", "Embedding", "Flatten", "Unflatten",
     "Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
-] + list(_activation_all) + list(_loss_all)
+    "RMSNorm", "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
+    "CosineSimilarity", "PairwiseDistance", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+] + list(_activation_all) + list(_loss_all) + list(_padding_all)

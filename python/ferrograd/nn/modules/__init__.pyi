@@ -14,6 +14,38 @@ from . import pooling as pooling
 from . import rnn as rnn
 from . import sparse as sparse
 from . import transformer as transformer
+from . import padding as padding
+from . import pixelshuffle as pixelshuffle
+from . import upsampling as upsampling
+from . import distance as distance
+from . import instancenorm as instancenorm
+from .activation import Softmax2d as Softmax2d
+from .normalization import RMSNorm as RMSNorm
+from .padding import ConstantPad1d as ConstantPad1d
+from .padding import ConstantPad2d as ConstantPad2d
+from .padding import ConstantPad3d as ConstantPad3d
+from .padding import ZeroPad1d as ZeroPad1d
+from .padding import ZeroPad2d as ZeroPad2d
+from .padding import ZeroPad3d as ZeroPad3d
+from .padding import ReflectionPad1d as ReflectionPad1d
+from .padding import ReflectionPad2d as ReflectionPad2d
+from .padding import ReflectionPad3d as ReflectionPad3d
+from .padding import ReplicationPad1d as ReplicationPad1d
+from .padding import ReplicationPad2d as ReplicationPad2d
+from .padding import ReplicationPad3d as ReplicationPad3d
+from .padding import CircularPad1d as CircularPad1d
+from .padding import CircularPad2d as CircularPad2d
+from .padding import CircularPad3d as CircularPad3d
+from .pixelshuffle import PixelShuffle as PixelShuffle
+from .pixelshuffle import PixelUnshuffle as PixelUnshuffle
+from .upsampling import Upsample as Upsample
+from .upsampling import UpsamplingNearest2d as UpsamplingNearest2d
+from .upsampling import UpsamplingBilinear2d as UpsamplingBilinear2d
+from .distance import CosineSimilarity as CosineSimilarity
+from .distance import PairwiseDistance as PairwiseDistance
+from .instancenorm import InstanceNorm1d as InstanceNorm1d
+from .instancenorm import InstanceNorm2d as InstanceNorm2d
+from .instancenorm import InstanceNorm3d as InstanceNorm3d
 from .activation import CELU as CELU
 from .activation import ELU as ELU
 from .activation import GELU as GELU
@@ -103,6 +135,34 @@ from .transformer import TransformerEncoder as TransformerEncoder
 from .transformer import TransformerEncoderLayer as TransformerEncoderLayer
 
 __all__ = [
+    "Softmax2d",
+    "RMSNorm",
+    "ConstantPad1d",
+    "ConstantPad2d",
+    "ConstantPad3d",
+    "ZeroPad1d",
+    "ZeroPad2d",
+    "ZeroPad3d",
+    "ReflectionPad1d",
+    "ReflectionPad2d",
+    "ReflectionPad3d",
+    "ReplicationPad1d",
+    "ReplicationPad2d",
+    "ReplicationPad3d",
+    "CircularPad1d",
+    "CircularPad2d",
+    "CircularPad3d",
+    "PixelShuffle",
+    "PixelUnshuffle",
+    "Upsample",
+    "UpsamplingNearest2d",
+    "UpsamplingBilinear2d",
+    "CosineSimilarity",
+    "PairwiseDistance",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+
     "Module",
     "Sequential",
     "ModuleList",

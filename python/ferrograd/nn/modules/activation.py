@@ -3,7 +3,7 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus",
+__all__ = ["Softmax2d", "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus",
            "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink",
            "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention"]
 
@@ -40,15 +40,7 @@ class Sigmoid(Module):
 
 # ------------------------------------------------------------------------------- attention
 
-from .linear import Linear as _Linear  # noqa: E402
-
-
-class NonDynamicallyQuantizableLinear(_Linear):
-    """The Linear that MultiheadAttention uses for ``out_proj`` (torch names it so that dynamic
-    quantization leaves it alone); otherwise a plain Linear."""
-
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
-        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
+from .linear import NonDynamicallyQuantizableLinear  # noqa: E402
 
 
 class MultiheadAttention(Module):
@@ -456,6 +448,15 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each spatial position (``dim=-3`` of 3D or 4D input)."""
+
+    def forward(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
 
 
 class Softmin(Softmax):

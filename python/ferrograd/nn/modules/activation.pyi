@@ -7,12 +7,12 @@ from ..._C import dtype as _dtype
 from ..._helpers import device as _device
 from ..parameter import Parameter
 from .module import Module
-from .linear import Linear
+from .linear import Linear, NonDynamicallyQuantizableLinear as NonDynamicallyQuantizableLinear
 
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention"]
+__all__ = ["Softmax2d", "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention"]
 
 class ReLU(Module):
     __constants__: list[str]
@@ -29,8 +29,6 @@ class Sigmoid(Module):
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 
-class NonDynamicallyQuantizableLinear(Linear):
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
 
 class MultiheadAttention(Module):
     __constants__: list[str]
@@ -197,6 +195,11 @@ class Softmax(Module):
 
 class LogSoftmax(Softmax):
     """Applies the ``log(Softmax(x))`` function to an n-dimensional input Tensor along ``dim``, computed stably."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class Softmax2d(Module):
+    """Softmax over the channels of each spatial position."""
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
 

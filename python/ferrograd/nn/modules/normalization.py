@@ -1,4 +1,4 @@
-"""LayerNorm and GroupNorm."""
+"""LayerNorm, GroupNorm and RMSNorm."""
 
 import numbers
 
@@ -7,7 +7,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
 
 
 class LayerNorm(Module):
@@ -35,6 +35,7 @@ class LayerNorm(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
+        """Reset the weight to ones and the bias to zeros."""
         if self.elementwise_affine:
             init.ones_(self.weight)
             if self.bias is not None:
@@ -74,6 +75,7 @@ class GroupNorm(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
+        """Reset the weight to ones and the bias to zeros."""
         if self.affine:
             init.ones_(self.weight)
             if self.bias is not None:
@@ -85,3 +87,35 @@ class GroupNorm(Module):
     def extra_repr(self):
         return "{num_groups}, {num_channels}, eps={eps}, affine={affine}, bias={use_bias}".format(
             **self.__dict__, use_bias=self.bias is not None)
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the last ``normalized_shape`` dimensions, with an
+    elementwise ``weight`` (ones) when ``elementwise_affine``."""
+    __constants__ = ["normalized_shape", "eps", "elementwise_affine"]
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True, device=None, dtype=None):
+        from ... import empty
+
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """Reset the weight to ones."""
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)

@@ -11,7 +11,7 @@ from .module import Module
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["LayerNorm", "GroupNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "RMSNorm"]
 
 class LayerNorm(Module):
     """Applies Layer Normalization over the last dimensions of a mini-batch of inputs (``normalized_shape``), with optional learnable affine parameters."""
@@ -42,4 +42,17 @@ class GroupNorm(Module):
         """Reset ``weight`` to ones and ``bias`` to zeros."""
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
+    def extra_repr(self) -> str: ...
+
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the last ``normalized_shape`` dimensions."""
+    __constants__: list[str]
+    normalized_shape: tuple[int, ...]
+    eps: Optional[float]
+    elementwise_affine: bool
+    weight: Optional[Parameter]
+    def __init__(self, normalized_shape: Union[int, Sequence[int]], eps: Optional[float] = None, elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None: ...
+    def reset_parameters(self) -> None: ...
+    def forward(self, x: Tensor) -> Tensor: ...
+    def __call__(self, x: Tensor) -> Tensor: ...
     def extra_repr(self) -> str: ...

@@ -518,13 +518,49 @@ class RNNBase(Module):
                          self.training, self.bidirectional, self.batch_first, self.proj_size > 0)
 
 
-def _reject_packed(input, name):
-    # PackedSequence (torch.nn.utils.rnn) does not exist in ferrograd yet; anything that is not a
-    # tensor is refused with the error torch gives for a non-tensor input.
-    from ... import Tensor
+def _is_packed(input):
+    from ..utils.rnn import PackedSequence
 
-    if not isinstance(input, Tensor):
-        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'dim'")
+    return isinstance(input, PackedSequence)
+
+
+def _packed_forward(module, input, hx, real_hidden_size):
+    """The recurrence over a PackedSequence: in sorted order, the sequences of equal length run
+    together as one batch (so each stops at its own length), and the outputs are packed again;
+    the final states come back in the caller's order."""
+    from ... import cat
+    from ..utils.rnn import PackedSequence, _padded_sorted
+
+    lstm = module.mode == "LSTM"
+    batch_sizes = input.batch_sizes
+    max_batch_size = int(batch_sizes[0])
+    sorted_indices, unsorted_indices = input.sorted_indices, input.unsorted_indices
+    if hx is None:
+        hx = module._zeros_hidden(input.data, max_batch_size, real_hidden_size)
+        if lstm:
+            hx = (hx, module._zeros_hidden(input.data, max_batch_size, module.hidden_size))
+    else:
+        hx = module.permute_hidden(hx, sorted_indices)
+    module.check_forward_args(input.data, hx, batch_sizes)
+    padded, lengths = _padded_sorted(input, False, 0.0, None)
+    lens = lengths.tolist()
+    groups, b = [], 0
+    while b < len(lens):
+        e = b
+        while e < len(lens) and lens[e] == lens[b]:
+            e += 1
+        h = (hx[0][:, b:e], hx[1][:, b:e]) if lstm else hx[:, b:e]
+        r = _rnn_impl(module.mode, padded[:lens[b], b:e], h, module._flat_weights, module.bias, module.num_layers,
+                      module.dropout, module.training, module.bidirectional, False, module.proj_size > 0)
+        groups.append((lens[b], r))
+        b = e
+    steps = [cat([r[0][step] for n, r in groups if n > step], 0) for step in range(len(batch_sizes))]
+    data = cat(steps, 0)
+    if lstm:
+        hidden = (cat([r[1] for _, r in groups], 1), cat([r[2] for _, r in groups], 1))
+    else:
+        hidden = cat([r[1] for _, r in groups], 1)
+    return PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices), module.permute_hidden(hidden, unsorted_indices)
 
 
 class _SingleHiddenRNN(RNNBase):
@@ -534,7 +570,8 @@ class _SingleHiddenRNN(RNNBase):
 
     def forward(self, input, hx=None):
         self._update_flat_weights()
-        _reject_packed(input, self._label)
+        if _is_packed(input):
+            return _packed_forward(self, input, hx, self.hidden_size)
         batch_sizes = None
         if input.dim() not in (2, 3):
             raise ValueError(self._dim_message(input))
@@ -634,9 +671,10 @@ class LSTM(RNNBase):
 
     def forward(self, input, hx=None):
         self._update_flat_weights()
-        _reject_packed(input, "LSTM")
-        batch_sizes = None
         real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        if _is_packed(input):
+            return _packed_forward(self, input, hx, real_hidden_size)
+        batch_sizes = None
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3

@@ -1,4 +1,5 @@
-"""``torch.nn.utils``: gradient clipping and parameter/vector conversion."""
+"""``torch.nn.utils``: gradient clipping, parameter/vector conversion, and padding/packing of
+variable-length sequences (``rnn``)."""
 
 from .clip_grad import (  # noqa: F401
     _clip_grads_with_norm_ as clip_grads_with_norm_,
@@ -8,8 +9,9 @@ from .clip_grad import (  # noqa: F401
     clip_grad_value_,
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from . import rnn  # noqa: F401
 
 __all__ = [
     "clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
-    "get_total_norm", "parameters_to_vector", "vector_to_parameters",
+    "get_total_norm", "parameters_to_vector", "vector_to_parameters", "rnn",
 ]
