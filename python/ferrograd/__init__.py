@@ -348,10 +348,12 @@ def outer(input, vec2):
 
 
 def broadcast_tensors(*tensors):
+    """``tensors`` expanded to their common shape; a tensor already of that shape is returned
+    as it is (no view), as PyTorch."""
     shape = ()
     for t in tensors:
         shape = _broadcast_shape(shape, tuple(t.shape))
-    return tuple(t.expand(*shape) for t in tensors)
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
 def broadcast_shapes(*shapes):
@@ -675,6 +677,7 @@ from . import linalg  # noqa: E402,F401
 linalg._install(linalg._torch, Tensor)  # torch.det, Tensor.inverse, torch.cdist, ...
 from . import profiler  # noqa: E402,F401
 from . import backends, onnx  # noqa: E402,F401
+from . import distributions  # noqa: E402,F401
 from .func import vmap  # noqa: E402,F401
 from . import functional  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

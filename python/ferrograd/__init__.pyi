@@ -24,6 +24,7 @@ from . import serialization as serialization
 from ._ops import ops as ops
 from . import utils as utils
 from . import backends as backends
+from . import distributions as distributions
 from . import functional as functional
 from . import onnx as onnx
 from .func import vmap as vmap
@@ -826,6 +827,6 @@ __all__ = [
     'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
     'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as',
     'vdot', 'view_as_complex', 'view_as_real', 'where',
-    'tile', 'ravel', 'broadcast_to', 'fliplr', 'flipud', 'rot90', 'count_nonzero', 'diff', 'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled', 'pi', 'e', 'inf', 'nan', 'newaxis', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal', 'subtract', 'swapdims', 'absolute', 'positive', 'is_nonzero', 'is_signed', 'is_same_size', 'ger', 'vmap', 'backends', 'onnx', 'functional', 'scatter_reduce',
+    'tile', 'ravel', 'broadcast_to', 'fliplr', 'flipud', 'rot90', 'count_nonzero', 'diff', 'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled', 'pi', 'e', 'inf', 'nan', 'newaxis', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal', 'subtract', 'swapdims', 'absolute', 'positive', 'is_nonzero', 'is_signed', 'is_same_size', 'ger', 'vmap', 'backends', 'distributions', 'onnx', 'functional', 'scatter_reduce',
     'zeros', 'zeros_like',
 ]

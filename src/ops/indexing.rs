@@ -29,7 +29,8 @@ impl TensorIndex {
     fn consumes(&self) -> usize {
         match self {
             TensorIndex::Int(_) | TensorIndex::Slice { .. } => 1,
-            TensorIndex::Tensor(t) if t.dtype() == DType::Bool => t.dim().max(1),
+            // a 0-dim bool adds a dim instead (x[True] is x[None])
+            TensorIndex::Tensor(t) if t.dtype() == DType::Bool => t.dim(),
             TensorIndex::Tensor(_) => 1,
             TensorIndex::NewAxis | TensorIndex::Ellipsis => 0,
         }
@@ -59,7 +60,7 @@ fn check_ints(x: &Tensor, items: &[TensorIndex]) -> Result<()> {
                 }
                 d += 1
             }
-            TensorIndex::Tensor(_) => d += 1,
+            TensorIndex::Tensor(_) => d += it.consumes(),
             TensorIndex::Ellipsis => return Ok(()),
             TensorIndex::NewAxis => {}
         }

@@ -33,6 +33,13 @@ def _bits(t):
     return hashlib.sha256(t.detach().numpy().tobytes()).hexdigest()
 
 
+def _setitem_bool0d(torch):
+    t = torch.tensor(1.0)
+    t[torch.tensor(False)] = 3.0
+    t[torch.tensor(True)] = t * 4.0
+    return t
+
+
 def run(torch):
     F = torch.nn.functional
 
@@ -70,6 +77,10 @@ def run(torch):
         "scatter_0d_src": lambda: torch.zeros(5).scatter(0, torch.tensor(3), torch.tensor(7.0)),
         "scatter_add_0d": lambda: torch.zeros(5).scatter_add(0, torch.tensor(3), torch.tensor(7.0)),
         "gather_0d": lambda: torch.arange(5.0).gather(0, torch.tensor(2)),
+        "bool0d_index": lambda: [list(torch.tensor(1.0)[torch.tensor(True)].shape), list(torch.tensor(1.0)[torch.tensor(False)].shape),
+                                 list(torch.arange(6.0).reshape(2, 3)[..., torch.tensor(True)].shape),
+                                 list(torch.arange(6.0).reshape(2, 3)[0, torch.tensor(True)].shape)],
+        "bool0d_setitem": lambda: _v(_setitem_bool0d(torch)),
         "one_hot_lambda": lambda: torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(4), value=1),
         "deterministic": lambda: [torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()],
         "backends": lambda: [torch.backends.cudnn.is_available(), torch.backends.mps.is_available(), torch.backends.cudnn.deterministic,
