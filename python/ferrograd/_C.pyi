@@ -541,6 +541,124 @@ class Tensor:
         """``self`` with ``src`` added at the positions ``index`` names along ``dim``."""
     def scatter_add_(self, dim: _int, index: Tensor, src: Tensor) -> Tensor:
         """In-place version of ``scatter_add``."""
+    def absolute_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``absolute``."""
+    def acos_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``acos``."""
+    def acosh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``acosh``."""
+    def arctan2_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``arctan2``."""
+    def asin_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``asin``."""
+    def asinh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``asinh``."""
+    def atan_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``atan``."""
+    def atan2_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``atan2``."""
+    def atanh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``atanh``."""
+    def bitwise_and_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_and``."""
+    def bitwise_not_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_not``."""
+    def bitwise_or_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_or``."""
+    def bitwise_xor_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_xor``."""
+    def ceil_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``ceil``."""
+    def cosh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``cosh``."""
+    def cumsum_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``cumsum``."""
+    def digamma_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``digamma``."""
+    def divide_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``divide``."""
+    def eq_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``eq``."""
+    def erf_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``erf``."""
+    def erfinv_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``erfinv``."""
+    def exp2_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``exp2``."""
+    def expm1_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``expm1``."""
+    def floor_divide_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``floor_divide``."""
+    def fmod_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``fmod``."""
+    def ge_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``ge``."""
+    def greater_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``greater``."""
+    def greater_equal_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``greater_equal``."""
+    def gt_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``gt``."""
+    def le_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``le``."""
+    def less_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``less``."""
+    def less_equal_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``less_equal``."""
+    def lgamma_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``lgamma``."""
+    def log10_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``log10``."""
+    def log1p_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``log1p``."""
+    def log2_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``log2``."""
+    def logical_and_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``logical_and``."""
+    def logical_not_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``logical_not``."""
+    def logical_or_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``logical_or``."""
+    def logical_xor_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``logical_xor``."""
+    def logit_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``logit``."""
+    def lt_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``lt``."""
+    def multiply_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``multiply``."""
+    def ne_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``ne``."""
+    def negative_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``negative``."""
+    def not_equal_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``not_equal``."""
+    def remainder_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``remainder``."""
+    def round_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``round``."""
+    def rsqrt_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``rsqrt``."""
+    def sgn_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``sgn``."""
+    def sign_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``sign``."""
+    def sinh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``sinh``."""
+    def square_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``square``."""
+    def subtract_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``subtract``."""
+    def tan_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``tan``."""
+    def true_divide_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``true_divide``."""
+    def trunc_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``trunc``."""
+    def xlogy_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``xlogy``."""
+    def unfold(self, dimension: _int, size: _int, step: _int) -> Tensor:
+        """A view of the windows of ``size`` elements every ``step`` along ``dimension``."""
     def scatter_reduce(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
         """``self`` with ``src``'s values combined by ``reduce``."""
     def scatter_reduce_(self, dim: _int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
@@ -1127,6 +1245,11 @@ def _xlogy(input: Union[Tensor, _Number], other: Union[Tensor, _Number]) -> Tens
     """`torch.xlogy(input, other)`: either operand may be a number (not both)."""
 def _rot90(input: Tensor, k: _int, dims: Sequence[_int]) -> Tensor:
     """`torch.rot90(input, k, dims)`."""
+def _inplace_apply(target: Tensor, compute: Callable[[Tensor], Tensor]) -> Tensor:
+    """`target.<op>_(...)` for an op computed by the Python callable `compute(snapshot)`: the
+    result is written into `target` through the core's in-place path (dtype check, version
+    bump, history rebased onto the op's node, views' CopySlices), so an in-place variant
+    records its op's node (CeilBackward0 for `ceil_`) as PyTorch's does. Returns `target`."""
 def _push_record_observer(observer: Callable[[str, bool, list], Any]) -> None: ...
 def _pop_record_observer() -> None: ...
 def _set_anomaly(enabled: bool, check_nan: bool) -> None: ...

@@ -644,6 +644,7 @@ from . import _surface  # noqa: E402
 
 _surface._install(Tensor)
 ger = outer  # noqa: F821  (defined above)
+_surface._install_inplace(Tensor, globals())
 
 arcsinh, arccosh, arctanh = asinh, acosh, atanh  # noqa: F821  (defined by the loop above)
 for _name, _f in (("movedim", _composite._t_movedim), ("moveaxis", _composite._t_movedim),

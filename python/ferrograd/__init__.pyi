@@ -289,6 +289,84 @@ e: _float
 inf: _float
 nan: _float
 newaxis: None
+def abs_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.abs``."""
+def acos_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.acos``."""
+def acosh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.acosh``."""
+def asin_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.asin``."""
+def asinh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.asinh``."""
+def atan_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.atan``."""
+def atanh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.atanh``."""
+def ceil_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.ceil``."""
+def clamp_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.clamp``."""
+def clamp_max_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.clamp_max``."""
+def clamp_min_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.clamp_min``."""
+def clip_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.clip``."""
+def cos_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.cos``."""
+def cosh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.cosh``."""
+def erf_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.erf``."""
+def exp_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.exp``."""
+def exp2_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.exp2``."""
+def expm1_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.expm1``."""
+def floor_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.floor``."""
+def log_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.log``."""
+def log10_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.log10``."""
+def log1p_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.log1p``."""
+def log2_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.log2``."""
+def logit_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.logit``."""
+def neg_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.neg``."""
+def negative_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.negative``."""
+def reciprocal_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.reciprocal``."""
+def relu_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.relu``."""
+def round_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.round``."""
+def rsqrt_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.rsqrt``."""
+def sigmoid_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.sigmoid``."""
+def sin_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.sin``."""
+def sinh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.sinh``."""
+def sqrt_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.sqrt``."""
+def square_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.square``."""
+def tan_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.tan``."""
+def tanh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.tanh``."""
+def trunc_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.trunc``."""
+def xlogy_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.xlogy``."""
 def tile(input: Tensor, dims: Sequence[_int]) -> Tensor:
     """``input`` repeated ``dims`` times along each dimension."""
 def ravel(input: Tensor) -> Tensor:
@@ -827,6 +905,6 @@ __all__ = [
     'squeeze', 'stack', 'std', 'sub', 'sum', 'swapaxes', 't', 'tan', 'tanh', 'tensor', 'topk',
     'transpose', 'true_divide', 'trunc', 'uint8', 'unbind', 'unsqueeze', 'var', 'view_as',
     'vdot', 'view_as_complex', 'view_as_real', 'where',
-    'tile', 'ravel', 'broadcast_to', 'fliplr', 'flipud', 'rot90', 'count_nonzero', 'diff', 'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled', 'pi', 'e', 'inf', 'nan', 'newaxis', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal', 'subtract', 'swapdims', 'absolute', 'positive', 'is_nonzero', 'is_signed', 'is_same_size', 'ger', 'vmap', 'backends', 'distributions', 'onnx', 'functional', 'scatter_reduce',
+    'tile', 'ravel', 'broadcast_to', 'fliplr', 'flipud', 'rot90', 'count_nonzero', 'diff', 'use_deterministic_algorithms', 'are_deterministic_algorithms_enabled', 'is_deterministic_algorithms_warn_only_enabled', 'pi', 'e', 'inf', 'nan', 'newaxis', 'greater', 'greater_equal', 'less', 'less_equal', 'not_equal', 'subtract', 'swapdims', 'absolute', 'positive', 'is_nonzero', 'is_signed', 'is_same_size', 'ger', 'vmap', 'backends', 'distributions', 'abs_', 'acos_', 'acosh_', 'asin_', 'asinh_', 'atan_', 'atanh_', 'ceil_', 'clamp_', 'clamp_max_', 'clamp_min_', 'clip_', 'cos_', 'cosh_', 'erf_', 'exp_', 'exp2_', 'expm1_', 'floor_', 'log_', 'log10_', 'log1p_', 'log2_', 'logit_', 'neg_', 'negative_', 'reciprocal_', 'relu_', 'round_', 'rsqrt_', 'sigmoid_', 'sin_', 'sinh_', 'sqrt_', 'square_', 'tan_', 'tanh_', 'trunc_', 'xlogy_', 'onnx', 'functional', 'scatter_reduce',
     'zeros', 'zeros_like',
 ]

@@ -149,7 +149,6 @@ _FROM_STUBS = {
     'ferrograd.autograd.grad_mode.inference_mode.clone': 'A new context manager with the same mode (used when decorating functions).',
     'ferrograd.autograd.grad_mode.set_grad_enabled.clone': 'A new context manager with the same mode (used when decorating functions).',
     'ferrograd.bitwise_not': 'Bitwise NOT of an integer or bool tensor.',
-    'ferrograd.broadcast_tensors': 'Broadcast the tensors to a common shape (views).',
     'ferrograd.cat': 'Concatenate tensors of the same shape (except in ``dim``) along ``dim``.',
     'ferrograd.concat': 'Alias for ``cat``.',
     'ferrograd.concatenate': 'Alias for ``cat``.',

@@ -65,6 +65,9 @@ import builtins
 builtins_type = builtins.type
 
 
+_DEVICE_STACK = []  # the default devices that ``with torch.device(...)`` blocks replaced
+
+
 class device:
     """``torch.device``."""
 
@@ -102,6 +105,20 @@ class device:
 
     def __hash__(self):
         return hash((self.type, self.index))
+
+    def __enter__(self):
+        """Make this the default device of factory functions for the block."""
+        from . import _C
+
+        _DEVICE_STACK.append(_C._default_device())
+        _C._set_default_device(str(self))
+        return self
+
+    def __exit__(self, *exc):
+        from . import _C
+
+        _C._set_default_device(_DEVICE_STACK.pop())
+        return False
 
 
 _cpu_device = device("cpu")

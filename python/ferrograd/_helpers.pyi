@@ -33,6 +33,8 @@ class device:
     def __init__(self, type: Union[str, int, device], index: Optional[int] = None) -> None: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+    def __enter__(self) -> device: ...
+    def __exit__(self, *exc: Any) -> bool: ...
 
 class _ValuesIndices(NamedTuple):
     """The named tuple returned by ``max``/``min`` over a dimension, ``sort`` and ``topk``
@@ -47,6 +49,7 @@ class _MinMax(NamedTuple):
 
 builtins_type = type
 _cpu_device: device
+_DEVICE_STACK: list[str]
 _RETURN_FIELDS: dict[str, tuple[str, str]]
 _NODE_CLASSES: dict[str, type[_C.Node]]
 _RETURN_TYPES: dict[str, type]

@@ -384,3 +384,75 @@ def _install(tensor_cls):
     for name, f in _METHODS.items():
         if not hasattr(tensor_cls, name):
             setattr(tensor_cls, name, f)
+
+
+# ---- in-place variants --------------------------------------------------------------------
+
+# Tensor methods PyTorch has an in-place form of; each missing ``<name>_`` is made from
+# ``<name>`` through the core's in-place path (``_C._inplace_apply``): the op's own node is
+# recorded (``ceil_`` -> CeilBackward0), the dtype is checked as PyTorch's (``sqrt_`` of an
+# int tensor fails), views get CopySlices.
+_INPLACE = (
+    "abs absolute acos acosh arccos arccosh arcsin arcsinh arctan arctan2 arctanh asin asinh atan atan2 atanh "
+    "bitwise_and bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip cos cosh cumprod cumsum "
+    "deg2rad digamma div divide eq erf erfc erfinv exp exp2 expm1 fix floor floor_divide fmod frac ge greater "
+    "greater_equal gt hypot le lerp less less_equal lgamma log log10 log1p log2 logical_and logical_not logical_or "
+    "logical_xor logit lt mul multiply nan_to_num ne neg negative not_equal pow rad2deg reciprocal relu remainder "
+    "round rsqrt sgn sigmoid sign sin sinc sinh sqrt square sub subtract tan tanh tril triu true_divide trunc xlogy"
+).split()
+
+# top-level in-place functions PyTorch has (``torch.sin_(x)``)
+_TORCH_INPLACE = (
+    "abs acos acosh arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh ceil clamp clamp_max "
+    "clamp_min clip cos cosh deg2rad erf erfc exp exp2 expm1 fix floor frac log log10 log1p log2 logit nan_to_num "
+    "neg negative rad2deg reciprocal relu round rsqrt sigmoid sin sinc sinh sqrt square tan tanh trunc xlogy"
+).split()
+
+
+_COMPARISONS = frozenset("eq ne lt le gt ge greater greater_equal less less_equal not_equal logical_and logical_or "
+                         "logical_xor logical_not".split())
+
+
+def _inplace_method(name):
+    op = name
+
+    def method(self, *args, **kwargs):
+        from . import _C
+
+        fn = getattr(type(self), op)
+        if op in _COMPARISONS:
+            # a comparison's result has no history; written into a tensor that requires grad it
+            # passes a zero gradient (the 0/1 values written over self, exactly)
+            def compute(snap):
+                mask = fn(snap, *args, **kwargs)
+                if not snap.requires_grad:
+                    return mask
+                return snap.masked_fill(mask, 1).masked_fill(mask.logical_not(), 0)
+            return _C._inplace_apply(self, compute)
+        return _C._inplace_apply(self, lambda snap: fn(snap, *args, **kwargs))
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"In-place version of ``{name}``."
+    return method
+
+
+def _torch_inplace(name):
+    def fn(input, *args, **kwargs):
+        return getattr(input, name + "_")(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name + "_"
+    fn.__doc__ = f"In-place version of ``torch.{name}``."
+    return fn
+
+
+def _install_inplace(tensor_cls, namespace):
+    """Add the missing ``Tensor.<op>_`` and ``torch.<op>_``; returns the names added to torch."""
+    for name in _INPLACE:
+        if hasattr(tensor_cls, name) and not hasattr(tensor_cls, name + "_"):
+            setattr(tensor_cls, name + "_", _inplace_method(name))
+    added = []
+    for name in _TORCH_INPLACE:
+        if name + "_" not in namespace and hasattr(tensor_cls, name + "_"):
+            namespace[name + "_"] = _torch_inplace(name)
+            added.append(name + "_")
+    return added

@@ -380,7 +380,7 @@ fn record_as_strided(base: &Tensor, out: &Tensor, layout: &Layout) -> Result<()>
 
 /// The gradient of a view (storage layout `vl`) scattered into zeros of its base's shape
 /// (storage layout `bl`); overlapping view elements accumulate. Differentiable.
-fn scatter_view_grad(g: &Tensor, bl: &Layout, vl: &Layout) -> Result<Tensor> {
+pub(crate) fn scatter_view_grad(g: &Tensor, bl: &Layout, vl: &Layout) -> Result<Tensor> {
     let offs = backend::offsets_tensor(&view_offsets_in_base(bl, vl)?, g.device())?;
     put_add(g, &offs, &bl.shape)
 }

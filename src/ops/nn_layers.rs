@@ -998,7 +998,8 @@ pub fn erfinv(x: &Tensor) -> Result<Tensor> {
 }
 
 /// `logit(x, eps)`: `log(z / (1 - z))` with `z = clamp(x, eps, 1 - eps)` when `eps` is given
-/// (and not negative). LogitBackward0: `g / (x (1 - x))`, zero outside `[eps, 1 - eps]`.
+/// (and not negative). LogitBackward0: `g / (x (1 - x))`, zero outside `[eps, 1 - eps]`
+/// (NaN outside `[0, 1]` without eps).
 pub fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
     let xf = super::float_input(x)?;
     let eps = eps.filter(|e| *e >= 0.0);
@@ -1018,7 +1019,11 @@ pub fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
                 let outside = super::logical(&compare(&x, &sc(e), BinOp::Lt)?, &compare(&x, &sc(1.0 - e), BinOp::Gt)?, BinOp::Or)?;
                 where_(&outside, &sc(0.0), &d)?
             }
-            None => d,
+            // without eps, outside [0, 1] the derivative is NaN (as PyTorch's logit_backward)
+            None => {
+                let outside = super::logical(&compare(&x, &sc(0.0), BinOp::Lt)?, &compare(&x, &sc(1.0), BinOp::Gt)?, BinOp::Or)?;
+                where_(&outside, &sc(f64::NAN), &d)?
+            }
         })])
     })?;
     if let Some(e) = eps {

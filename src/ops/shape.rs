@@ -686,6 +686,39 @@ pub fn rot90(x: &Tensor, k: i64, dims: &[i64]) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `unfold(dimension, size, step)`: a view of the windows of `size` elements every `step`
+/// along `dimension`, each window as a new last dim (UnfoldBackward0: the windows' gradients
+/// summed back into place, overlaps accumulating). PyTorch's checks and messages.
+pub fn unfold(x: &Tensor, dimension: i64, size: i64, step: i64) -> Result<Tensor> {
+    let l = x.layout();
+    let nd = l.ndim();
+    let d = wrap_dim(dimension, nd.max(1))?;
+    let max_size = if nd == 0 { 1 } else { l.shape[d] as i64 };
+    ensure!(size <= max_size, Runtime, "maximum size for tensor at dimension {} is {} but size is {}", d, max_size, size);
+    ensure!(size >= 0, Runtime, "size is {} but must be >= 0", size);
+    ensure!(step > 0, Runtime, "step is {} but must be > 0", step);
+    let mut shape: Vec<usize> = l.shape.to_vec();
+    let mut strides: Vec<usize> = l.strides.to_vec();
+    let inner = if nd == 0 { 1 } else { l.strides[d] };
+    if nd > 0 {
+        shape[d] = ((max_size - size) / step + 1) as usize;
+        strides[d] = step as usize * l.strides[d];
+    }
+    shape.push(size as usize);
+    strides.push(inner);
+    let vl = Layout { shape: Dims::from_slice(&shape), strides: Dims::from_slice(&strides), offset: l.offset };
+    let out = make_view(x, vl.clone());
+    let bl = l.clone();
+    record("UnfoldBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(super::scatter_view_grad(&g[0], &bl, &vl)?)]))?;
+    crate::autograd::Node::annotate(
+        &out,
+        &[("dimension", crate::autograd::SavedValue::Int64(dimension)), ("size", crate::autograd::SavedValue::Int64(size)),
+          ("step", crate::autograd::SavedValue::Int64(step)), ("self_sym_sizes", crate::autograd::SavedValue::Ints(l.shape.iter().map(|&n| n as i64).collect()))],
+        &[],
+    );
+    Ok(out)
+}
+
 /// `repeat(sizes)`: tile the tensor (RepeatBackward0: sum over the tiles).
 pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let shape = x.shape();

@@ -125,15 +125,44 @@ fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, P
 /// and `finish` moves it).
 fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType, crate::Device) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
-    let dtype = opt_dtype(get("dtype")?.as_ref())?.unwrap_or_else(default_float);
+    if let Some(d) = kw {
+        const KNOWN: [&str; 9] = ["dtype", "device", "requires_grad", "size", "out", "layout", "pin_memory", "generator", "memory_format"];
+        for k in d.keys() {
+            let k: String = k.extract()?;
+            if !KNOWN.contains(&k.as_str()) {
+                return Err(PyTypeError::new_err(format!("got an unexpected keyword argument '{k}'")));
+            }
+        }
+    }
+    // out=: the result takes out's dtype (unless dtype= says otherwise) and is written into it
+    let out = get("out")?.filter(|o| !o.is_none());
+    let out = match &out {
+        Some(o) => Some(o.cast::<PyTensor>().map_err(|_| PyTypeError::new_err("out= must be a Tensor"))?.clone()),
+        None => None,
+    };
+    let dtype = match (opt_dtype(get("dtype")?.as_ref())?, &out) {
+        (Some(d), _) => d,
+        (None, Some(o)) => o.get().t.dtype(),
+        (None, None) => default_float(),
+    };
     let rg = match get("requires_grad")? { Some(v) => v.is_truthy()?, None => false };
-    let dev = check_device(get("device")?.as_ref())?;
+    let dev = match (&out, get("device")?) {
+        (Some(o), None) => o.get().t.device(),
+        (_, d) => check_device(d.as_ref())?,
+    };
     let dims = match (size.is_empty(), get("size")?) {
         (true, Some(s)) => s.extract::<Vec<i64>>()?,
         _ => shape_args(size)?,
     };
     let shape = usize_shape(&dims)?;
-    finish(py, make(&shape, dtype, dev)?, dev, rg)
+    let r = make(&shape, dtype, dev)?;
+    match out {
+        Some(o) => {
+            let r = if r.device() != dev { crate::ops::to_device(&r, dev)? } else { r };
+            super::tensor_ops::into_out(py, "factory", r, &o)
+        }
+        None => finish(py, r, dev, rg),
+    }
 }
 
 #[pyfunction]
@@ -479,6 +508,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_push_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_xlogy, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_rot90, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_linalg_cross, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_pop_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;

@@ -1216,6 +1216,10 @@ impl PyTensor {
         ops::inplace(&slf.get().t, |inp| scatter_apply(inp, dim, &i, &what, add))?;
         Ok(slf.clone())
     }
+    /// A view of the windows of ``size`` elements every ``step`` along ``dimension``.
+    fn unfold(&self, py: Python<'_>, dimension: i64, size: i64, step: i64) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::unfold(&self.t, dimension, size, step)?)
+    }
     /// ``self`` with ``src``'s values combined by ``reduce``.
     #[pyo3(signature = (dim, index, src, reduce, *, include_self=true))]
     fn scatter_reduce(
@@ -1927,6 +1931,22 @@ impl PyTensor {
 pub fn _linalg_cross(py: Python<'_>, input: PyRef<'_, PyTensor>, other: PyRef<'_, PyTensor>, dim: i64) -> PyResult<Py<PyAny>> {
     let (a, b) = (input.t.clone(), other.t.clone());
     run(py, a.numel().max(b.numel()), || ops::nn_layers::linalg_cross(&a, &b, dim))
+}
+
+/// `target.<op>_(...)` for an op computed by the Python callable `compute(snapshot)`: the
+/// result is written into `target` through the core's in-place path (dtype check, version
+/// bump, history rebased onto the op's node, views' CopySlices), so an in-place variant
+/// records its op's node (CeilBackward0 for `ceil_`) as PyTorch's does. Returns `target`.
+#[pyfunction]
+pub fn _inplace_apply<'py>(target: &Bound<'py, PyTensor>, compute: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTensor>> {
+    let py = target.py();
+    ops::inplace(&target.get().t, |inp| {
+        let arg = wrap(py, inp.clone()).map_err(crate::error::Error::Python)?;
+        let r = compute.call1((arg,)).map_err(crate::error::Error::Python)?;
+        let t = r.cast::<PyTensor>().map_err(|_| crate::error::Error::Python(PyTypeError::new_err("the in-place computation must return a Tensor")))?;
+        Ok(t.get().t.clone())
+    })?;
+    Ok(target.clone())
 }
 
 /// `torch.rot90(input, k, dims)`.

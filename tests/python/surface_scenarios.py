@@ -40,6 +40,60 @@ def _setitem_bool0d(torch):
     return t
 
 
+def _unfold_grad(torch):
+    x = torch.arange(10.0).requires_grad_()
+    w = x.unfold(0, 4, 3)
+    g, = torch.autograd.grad((w * torch.arange(12.0).reshape(3, 4)).sum(), x)
+    return g
+
+
+def _factory_out(torch):
+    c = torch.ones(2, 3)
+    r = [torch.zeros(2, 3, out=c) is c, _v(c)]
+    torch.manual_seed(0)
+    torch.rand(2, 3, out=c)
+    r.append(_v(c))
+    d = torch.empty(0, dtype=torch.float64)
+    torch.ones(4, out=d)
+    r.append([list(d.shape), str(d.dtype)])
+    return r
+
+
+def _device_ctx(torch):
+    with torch.device("cpu"):
+        t = torch.zeros(2)
+    return str(t.device)
+
+
+def _inplace_ops(torch):
+    r = {}
+    for name, args in (("ceil_", ()), ("round_", ()), ("sign_", ()), ("erf_", ()), ("expm1_", ()), ("log1p_", ()),
+                       ("square_", ()), ("tan_", ()), ("atan2_", (torch.tensor(0.5),)), ("fmod_", (0.7,)),
+                       ("remainder_", (0.7,)), ("eq_", (1.5,)), ("lt_", (1.0,)), ("logit_", ()), ("cumsum_", (0,)),
+                       ("reciprocal_", ()), ("trunc_", ()), ("frac_", ()) if False else ("floor_", ())):
+        def one(name=name, args=args):
+            leaf = torch.tensor([0.25, 0.5, 1.5], requires_grad=True)
+            x = leaf.clone()
+            ret = getattr(x, name)(*args)
+            g = torch.autograd.grad(x.sum(), leaf, allow_unused=True)[0] if x.requires_grad else None
+            return {"same": ret is x, "v": _v(x), "fn": type(x.grad_fn).__name__ if x.grad_fn else None,
+                    "g": None if g is None else _v(g)}
+        r[name] = _caught(one)
+    y = torch.tensor([0.25, 0.5])
+    r["torch.sin_"] = [torch.sin_(y) is y, _v(y)]
+    r["torch.sigmoid_"] = _v(torch.sigmoid_(torch.tensor([0.0, 1.0])))
+    return r
+
+
+def _inplace_view(torch):
+    leaf = torch.ones(2, 3, requires_grad=True)
+    b = leaf.clone()
+    v = b[0]
+    v.exp_()
+    g, = torch.autograd.grad(b.sum(), leaf)
+    return [type(b.grad_fn).__name__, type(v.grad_fn).__name__, _v(b), _v(g)]
+
+
 def run(torch):
     F = torch.nn.functional
 
@@ -81,6 +135,13 @@ def run(torch):
                                  list(torch.arange(6.0).reshape(2, 3)[..., torch.tensor(True)].shape),
                                  list(torch.arange(6.0).reshape(2, 3)[0, torch.tensor(True)].shape)],
         "bool0d_setitem": lambda: _v(_setitem_bool0d(torch)),
+        "unfold": lambda: x.unfold(1, 2, 1), "unfold_step": lambda: torch.arange(10.0).requires_grad_().unfold(0, 3, 2),
+        "unfold_0d": lambda: torch.tensor(5.0).unfold(0, 1, 1), "unfold_big": lambda: x.unfold(1, 4, 1),
+        "unfold_step0": lambda: x.unfold(1, 2, 0), "unfold_grad": lambda: _v(_unfold_grad(torch)),
+        "factory_out": lambda: _factory_out(torch), "device_ctx": lambda: _device_ctx(torch),
+        "inplace_ops": lambda: _inplace_ops(torch),
+        "inplace_int_sqrt": lambda: torch.tensor([1, 4]).sqrt_(),
+        "inplace_view": lambda: _inplace_view(torch),
         "one_hot_lambda": lambda: torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(4), value=1),
         "deterministic": lambda: [torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()],
         "backends": lambda: [torch.backends.cudnn.is_available(), torch.backends.mps.is_available(), torch.backends.cudnn.deterministic,
