@@ -1,14 +1,16 @@
-"""nn.utils.rnn, PackedSequence through the recurrent layers, padding/pixel-shuffle/upsampling/instance-norm/RMSNorm layers against PyTorch's results
-(tools/record_nn_extra_goldens.py -> fixtures/nn_extra.json)."""
+"""nn.utils.rnn, PackedSequence through the recurrent layers, and the padding, pixel-shuffle,
+upsampling, instance-norm and RMSNorm layers against PyTorch's results
+(tools/record_nn_extra_goldens.py -> fixtures/nn_extra.json). float32 gradients through
+batch-norm style reductions agree to ~2e-6 absolute."""
 
 import json
-import math
 import os
 
 import pytest
 
 import ferrograd
 import nn_extra_scenarios
+from _golden import assert_matches_golden
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "fixtures", "nn_extra.json")) as fh:
@@ -16,27 +18,13 @@ with open(os.path.join(HERE, "fixtures", "nn_extra.json")) as fh:
 GOT = nn_extra_scenarios.run(ferrograd)
 
 
-# float32 gradients through batch-norm style reductions agree to ~2e-6 absolute
-def close(got, want, path):
-    if isinstance(want, dict):
-        assert isinstance(got, dict) and sorted(got) == sorted(want), f"{path}: {got!r} != {want!r}"
-        for k in want:
-            close(got[k], want[k], path + (k,))
-    elif isinstance(want, list):
-        assert isinstance(got, list) and len(got) == len(want), f"{path}: {got!r} != {want!r}"
-        for i, (g, w) in enumerate(zip(got, want)):
-            close(g, w, path + (i,))
-    elif isinstance(want, float) and not isinstance(want, bool):
-        assert isinstance(got, (int, float)) and math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-5), f"{path}: {got} != {want}"
-    elif isinstance(want, str):
-        assert got.replace("ferrograd", "torch") == want, f"{path}: {got!r} != {want!r}"
-    else:
-        assert got == want, f"{path}: {got!r} != {want!r}"
+def _names(path, s):
+    return s.replace("ferrograd", "torch")
 
 
 @pytest.mark.parametrize("name", sorted(GOLDENS))
 def test_matches_pytorch(name):
-    close(GOT[name], GOLDENS[name], (name,))
+    assert_matches_golden(GOLDENS[name], GOT[name], rtol=1e-5, atol=1e-5, normalize_str=_names, label=name)
 
 
 def test_every_result_has_a_golden():
