@@ -15,27 +15,14 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
     let shape = x.shape();
     let layout = x.layout();
     let n = layout.numel();
-    // position k of the fill order is the element with the k-th smallest storage offset
-    let offsets = super::index::storage_offsets(&layout);
-    let mut order: Vec<usize> = (0..n).collect();
-    if !x.is_contiguous() {
-        order.sort_by_key(|&i| offsets[i]);
-    }
-    let t = match values {
-        Values::F(v) => {
-            let mut logical = vec![0.0; n];
-            for (k, &i) in order.iter().enumerate() {
-                logical[i] = v[k];
-            }
-            from_f64s(&logical, &shape, x.dtype())?
+    let t = if x.is_contiguous() {
+        // memory order is logical order: the values as they are
+        match values {
+            Values::F(v) => from_f64s(&v, &shape, x.dtype())?,
+            Values::I(v) => from_i64s(&v, &shape, x.dtype())?,
         }
-        Values::I(v) => {
-            let mut logical = vec![0i64; n];
-            for (k, &i) in order.iter().enumerate() {
-                logical[i] = v[k];
-            }
-            from_i64s(&logical, &shape, x.dtype())?
-        }
+    } else {
+        permuted_to_logical(&layout, n, &shape, x.dtype(), values)?
     };
     let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
     {
@@ -44,6 +31,30 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
     }
     // sampled values carry no tangent: the target's becomes zero (torch's `self_t.zero_()`)
     crate::autograd::forward::inplace_update(x, &t)
+}
+
+/// The values of a fill in memory order, rearranged into the logical order of a strided
+/// `layout`: position k of the fill is the element with the k-th smallest storage offset.
+fn permuted_to_logical(layout: &crate::shape::Layout, n: usize, shape: &[usize], dtype: DType, values: Values) -> Result<Tensor> {
+    let offsets = super::index::storage_offsets(layout);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    Ok(match values {
+        Values::F(v) => {
+            let mut logical = vec![0.0; n];
+            for (k, &i) in order.iter().enumerate() {
+                logical[i] = v[k];
+            }
+            from_f64s(&logical, shape, dtype)?
+        }
+        Values::I(v) => {
+            let mut logical = vec![0i64; n];
+            for (k, &i) in order.iter().enumerate() {
+                logical[i] = v[k];
+            }
+            from_i64s(&logical, shape, dtype)?
+        }
+    })
 }
 
 enum Values {
