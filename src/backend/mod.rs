@@ -1085,7 +1085,19 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
         return complex_of(r);
     }
     let _prof = crate::profiler::scope(|| "aten::index_put_".into(), crate::profiler::EventKind::Op);
-    let dev = common_device("index_put_", &[base, src])?;
+    put_into_copy("index_put_", base, offsets, src, PutOp::Write { accumulate })
+}
+
+/// What `put_into_copy` does at each offset.
+#[derive(Clone, Copy)]
+enum PutOp {
+    Write { accumulate: bool },
+    Reduce(PutReduce),
+}
+
+/// A contiguous copy of `base` with `src` put at `offsets` by `op` on their common device.
+fn put_into_copy(name: &'static str, base: &Tensor, offsets: &Tensor, src: &Tensor, op: PutOp) -> Result<Tensor> {
+    let dev = common_device(name, &[base, src])?;
     let out = cast(base, base.dtype())?;
     let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
     let offsets = dense(&on(offsets, dev)?)?;
@@ -1093,10 +1105,12 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
         let (dout, dsrc, doff) = (out.data(), src.data(), offsets.data());
         let (ss, so) = (dsrc.storage.data.read(), doff.storage.data.read());
         let mut st = dout.storage.data.write();
-        match (&mut *st, &*ss, &*so) {
-            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put(i, s, accumulate)?,
-            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put(i, s, accumulate)?,
-            (o, s, _) => return Err(mismatch("index_put_", o.device(), s.device())),
+        match (&mut *st, &*ss, &*so, op) {
+            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i), PutOp::Write { accumulate }) => o.put(i, s, accumulate)?,
+            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i), PutOp::Reduce(r)) => o.put_reduce(i, s, r)?,
+            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i), PutOp::Write { accumulate }) => o.put(i, s, accumulate)?,
+            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i), PutOp::Reduce(r)) => o.put_reduce(i, s, r)?,
+            (o, s, _, _) => return Err(mismatch(name, o.device(), s.device())),
         }
     }
     Ok(out)
@@ -1117,21 +1131,7 @@ pub enum PutReduce {
 /// `offsets` (an int64 tensor), in index order. Real dtypes.
 pub fn put_reduce(base: &Tensor, offsets: &Tensor, src: &Tensor, op: PutReduce) -> Result<Tensor> {
     let _prof = crate::profiler::scope(|| "aten::scatter_reduce".into(), crate::profiler::EventKind::Op);
-    let dev = common_device("scatter_reduce", &[base, src])?;
-    let out = cast(base, base.dtype())?;
-    let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
-    let offsets = dense(&on(offsets, dev)?)?;
-    {
-        let (dout, dsrc, doff) = (out.data(), src.data(), offsets.data());
-        let (ss, so) = (dsrc.storage.data.read(), doff.storage.data.read());
-        let mut st = dout.storage.data.write();
-        match (&mut *st, &*ss, &*so) {
-            (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put_reduce(i, s, op)?,
-            (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put_reduce(i, s, op)?,
-            (o, s, _) => return Err(mismatch("scatter_reduce", o.device(), s.device())),
-        }
-    }
-    Ok(out)
+    put_into_copy("scatter_reduce", base, offsets, src, PutOp::Reduce(op))
 }
 
 /// `n` copies of `v` as a tensor of `shape` on `device`.

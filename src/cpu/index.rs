@@ -47,32 +47,18 @@ pub fn take(s: &CpuStorage, l: &Layout, offsets: &CpuStorage) -> Result<CpuStora
 
 /// `dst[offsets[i]] (+)= src[i]` into the contiguous `dst`.
 pub fn put(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, accumulate: bool) -> Result<()> {
-    let offsets = checked(offsets, dst.len())?;
-    if src.len() < offsets.len() {
-        bail!(Runtime, "invariant: put source shorter than its offsets");
-    }
-    match (dst, src) {
-        (CpuStorage::Bool(d), CpuStorage::Bool(s)) => {
-            for (i, &o) in offsets.iter().enumerate() {
-                let o = o as usize;
-                d[o] = if accumulate { d[o] | s[i] } else { s[i] };
-            }
-        }
-        (d, s) => crate::num_types!(d.dtype(), T => {
-            let s = T::get(s);
-            let d = T::get_mut(d);
-            for (i, &o) in offsets.iter().enumerate() {
-                let o = o as usize;
-                d[o] = if accumulate { d[o] + s[i] } else { s[i] };
-            }
-        }),
-    }
-    Ok(())
+    combine_into(dst, offsets, src, accumulate.then_some(PutReduce::Add))
 }
 
 /// `dst[offsets[i]] = op(dst[offsets[i]], src[i])` into the contiguous `dst`, in index order
 /// (scatter_reduce's kernel). Max and min propagate NaN from either side, as PyTorch's.
 pub fn put_reduce(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, op: PutReduce) -> Result<()> {
+    combine_into(dst, offsets, src, Some(op))
+}
+
+/// The loop of `put` and `put_reduce`: each `src[i]` written at `offsets[i]` (`op` None), or
+/// combined with the value there by `op`, in index order.
+fn combine_into(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, op: Option<PutReduce>) -> Result<()> {
     let offsets = checked(offsets, dst.len())?;
     if src.len() < offsets.len() {
         bail!(Runtime, "invariant: put source shorter than its offsets");
@@ -82,8 +68,9 @@ pub fn put_reduce(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, 
             for (i, &o) in offsets.iter().enumerate() {
                 let o = o as usize;
                 d[o] = match op {
-                    PutReduce::Add | PutReduce::Max => d[o] | s[i],
-                    PutReduce::Mul | PutReduce::Min => d[o] & s[i],
+                    None => s[i],
+                    Some(PutReduce::Add | PutReduce::Max) => d[o] | s[i],
+                    Some(PutReduce::Mul | PutReduce::Min) => d[o] & s[i],
                 };
             }
         }
@@ -97,10 +84,11 @@ pub fn put_reduce(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, 
                 let (o, v) = (o as usize, s[i]);
                 let cur = d[o];
                 d[o] = match op {
-                    PutReduce::Add => cur + v,
-                    PutReduce::Mul => cur * v,
-                    PutReduce::Max => if nan(v) || cur < v { v } else { cur },
-                    PutReduce::Min => if nan(v) || cur > v { v } else { cur },
+                    None => v,
+                    Some(PutReduce::Add) => cur + v,
+                    Some(PutReduce::Mul) => cur * v,
+                    Some(PutReduce::Max) => if nan(v) || cur < v { v } else { cur },
+                    Some(PutReduce::Min) => if nan(v) || cur > v { v } else { cur },
                 };
             }
         }),
