@@ -668,6 +668,130 @@ class Tensor:
         ``index`` names along ``dim``; ``reduce="add"`` adds instead."""
     def scatter_(self, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
         """In-place version of ``scatter``."""
+    def addr(self, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Tensor:
+        """``beta * input + alpha * outer(vec1, vec2)``."""
+    def arccos(self) -> Tensor:
+        """Alias for ``acos``."""
+    def arccos_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``arccos``."""
+    def arcsin(self) -> Tensor:
+        """Alias for ``asin``."""
+    def arcsin_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``arcsin``."""
+    def arctan(self) -> Tensor:
+        """Alias for ``atan``."""
+    def arctan_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``arctan``."""
+    def argwhere(self) -> Tensor:
+        """The indices of the non-zero elements, one row each (``nonzero``)."""
+    def copysign(self, other: Any, *, out: Any = None) -> Tensor:
+        """The magnitudes of ``self`` with the signs of ``other`` (integers give floats)."""
+    def copysign_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``copysign``."""
+    def deg2rad(self, *, out: Any = None) -> Tensor:
+        """The elements converted from degrees to radians."""
+    def deg2rad_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``deg2rad``."""
+    def diagflat(self, offset: Any = 0) -> Tensor:
+        """The square matrix with the flattened ``input`` on diagonal ``offset``."""
+    def diagonal_scatter(self, src: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1) -> Tensor:
+        """``input`` with the diagonal ``offset`` of ``dim1``/``dim2`` replaced by ``src``."""
+    def dist(self, other: Any, p: Any = 2) -> Tensor:
+        """The ``p``-norm of ``input - other``."""
+    def dsplit(self, indices_or_sections: Any) -> Any:
+        """``tensor_split`` along dim 2 of a tensor with at least 3 dims."""
+    def erfc(self, *, out: Any = None) -> Tensor:
+        """The complementary error function ``1 - erf(x)`` of the elements (accurate where erf is near 1)."""
+    def erfc_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``erfc``."""
+    def fix(self, *, out: Any = None) -> Tensor:
+        """Alias for ``trunc``."""
+    def fix_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``fix``."""
+    def float_power(self, exponent: Any) -> Tensor:
+        """``input ** exponent`` computed in double precision (complex128 for complex operands)."""
+    def float_power_(self, exponent: Any) -> Tensor:
+        """In-place ``float_power``: ``self`` must already be double (complex128 for complex)."""
+    def frac(self, *, out: Any = None) -> Tensor:
+        """The fractional parts ``x - trunc(x)`` of the elements (floating tensors only)."""
+    def frac_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``frac``."""
+    def heaviside(self, other: Any, *, out: Any = None) -> Tensor:
+        """The Heaviside step function: 0 below 0, 1 above, ``values`` where ``self`` is 0."""
+    def heaviside_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``heaviside``."""
+    def hsplit(self, indices_or_sections: Any) -> Any:
+        """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
+    def hypot(self, other: Any, *, out: Any = None) -> Tensor:
+        """``sqrt(self ** 2 + other ** 2)`` element-wise, without intermediate overflow."""
+    def hypot_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``hypot``."""
+    def index_copy(self, dim: Any, index: Any, source: Any) -> Tensor:
+        """``self`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
+    def index_copy_(self, dim: Any, index: Any, source: Any) -> Tensor:
+        """In-place version of ``index_copy``."""
+    def index_fill(self, dim: Any, index: Any, value: Any) -> Tensor:
+        """``self`` with its slices at ``index`` along ``dim`` set to ``value`` (a number or a
+        0-dim tensor)."""
+    def index_fill_(self, dim: Any, index: Any, value: Any) -> Tensor:
+        """In-place version of ``index_fill``."""
+    def inner(self, other: Any, *, out: Any = None) -> Tensor:
+        """The inner product over the last dims (a product for a number operand)."""
+    def logaddexp(self, other: Any, *, out: Any = None) -> Tensor:
+        """``log(exp(self) + exp(other))`` element-wise, computed stably."""
+    def logaddexp2(self, other: Any, *, out: Any = None) -> Tensor:
+        """``log2(2 ** self + 2 ** other)`` element-wise, computed stably."""
+    def masked_scatter(self, mask: Any, source: Any) -> Tensor:
+        """``self`` with the places where ``mask`` is true filled from ``source`` in row-major order."""
+    def masked_scatter_(self, mask: Any, source: Any) -> Tensor:
+        """In-place version of ``masked_scatter``."""
+    def mode(self, dim: Any = -1, keepdim: Any = False) -> Any:
+        """The most frequent value along ``dim`` (the smallest among ties) and the index of its
+        last occurrence."""
+    def nanmean(self, dim: Any = None, keepdim: Any = False, *, dtype: Any = None) -> Tensor:
+        """The mean over ``dim`` of the elements that are not NaN (``nansum / count``)."""
+    def nanquantile(self, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear', out: Any = None) -> Tensor:
+        """``quantile`` ignoring NaNs (NaN only where a row is all NaN)."""
+    def nansum(self, dim: Any = None, keepdim: Any = False, *, dtype: Any = None) -> Tensor:
+        """The sum of all elements, or over ``dim``, treating NaNs as zero."""
+    def narrow_copy(self, dim: Any, start: Any, length: Any) -> Tensor:
+        """A copy of ``input.narrow(dim, start, length)``."""
+    def nextafter(self, other: Any, *, out: Any = None) -> Tensor:
+        """The next floating-point value after each element of ``self`` towards ``other``."""
+    def nextafter_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``nextafter``."""
+    def put(self, index: Any, source: Any, accumulate: Any = False) -> Tensor:
+        """``self`` with ``source`` written (or added, ``accumulate=True``) at the flat indices ``index``."""
+    def put_(self, index: Any, source: Any, accumulate: Any = False) -> Tensor:
+        """In-place version of ``put``."""
+    def quantile(self, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear', out: Any = None) -> Tensor:
+        """The ``q``-th quantiles of ``input`` (over ``dim``, or all elements), interpolated as
+        ``interpolation`` says; NaN where a row holds a NaN."""
+    def rad2deg(self, *, out: Any = None) -> Tensor:
+        """The elements converted from radians to degrees."""
+    def rad2deg_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``rad2deg``."""
+    def renorm(self, p: Any, dim: Any, maxnorm: Any) -> Tensor:
+        """Each slice along ``dim`` rescaled so its ``p``-norm is at most ``maxnorm``."""
+    def renorm_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``renorm``."""
+    def select_scatter(self, src: Any, dim: Any, index: Any) -> Tensor:
+        """``input`` with ``input.select(dim, index)`` replaced by ``src`` (out of place)."""
+    def sinc(self, *, out: Any = None) -> Tensor:
+        """The normalised sinc ``sin(pi x) / (pi x)`` of the elements (1 at 0)."""
+    def sinc_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``sinc``."""
+    def slice_scatter(self, src: Any, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1) -> Tensor:
+        """``input`` with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+    def split_with_sizes(self, split_sizes: Any, dim: Any = 0) -> Any:
+        """``input`` split into pieces of the given sizes along ``dim``."""
+    def take(self, index: Any) -> Tensor:
+        """The elements at the flat indices ``index`` (as if ``self`` were 1-d), shaped like ``index``."""
+    def unique_consecutive(self, return_inverse: Any = False, return_counts: Any = False, dim: Any = None) -> Any:
+        """``input`` with runs of equal consecutive elements reduced to one (flattened unless
+        ``dim``), with the inverse indices and run lengths on request."""
+    def vsplit(self, indices_or_sections: Any) -> Any:
+        """``tensor_split`` along dim 0 of a tensor with at least 2 dims."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
         """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
@@ -1241,6 +1365,14 @@ def _linalg_eigh(a: Tensor, upper: bool, vectors: bool, name: str) -> tuple[Tens
 def _linalg_svd(a: Tensor, full_matrices: bool, vectors: bool, name: str) -> tuple[Tensor, Tensor, Tensor]: ...
 def _linalg_pinv(a: Tensor, atol: Optional[float], rtol: Optional[float], hermitian: bool) -> Tensor: ...
 def _cdist(x1: Tensor, x2: Tensor, p: float) -> Tensor: ...
+def _var_mean(input: Tensor, take_sqrt: _bool, dim: Any = None, unbiased: Any = None, keepdim: _bool = False, correction: Optional[_float] = None) -> Tuple[Tensor, Tensor]:
+    """``torch.var_mean`` / ``torch.std_mean`` (``take_sqrt``): the two results of one node."""
+def select_scatter(input: Tensor, src: Tensor, dim: _int, index: _int) -> Tensor:
+    """``torch.select_scatter(input, src, dim, index)``."""
+def slice_scatter(input: Tensor, src: Tensor, dim: _int = 0, start: Optional[_int] = None, end: Optional[_int] = None, step: _int = 1) -> Tensor:
+    """``torch.slice_scatter(input, src, dim=0, start=None, end=None, step=1)``."""
+def diagonal_scatter(input: Tensor, src: Tensor, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
+    """``torch.diagonal_scatter(input, src, offset=0, dim1=0, dim2=1)``."""
 def _xlogy(input: Union[Tensor, _Number], other: Union[Tensor, _Number]) -> Tensor:
     """`torch.xlogy(input, other)`: either operand may be a number (not both)."""
 def _rot90(input: Tensor, k: _int, dims: Sequence[_int]) -> Tensor:

@@ -311,7 +311,8 @@ for _name in (
     "cummin logcumsumexp aminmax "
     "cumprod lerp addcmul addcdiv addmm addmv baddbmm conj conj_physical resolve_conj resolve_neg angle sgn "
     "asinh acosh atanh lgamma digamma tril triu roll scatter scatter_add scatter_reduce index_add diagonal diag diag_embed trace "
-    "erfinv logit exp2 kron cross"
+    "erfinv logit exp2 kron cross erfc sinc frac deg2rad rad2deg hypot logaddexp logaddexp2 nextafter heaviside "
+    "copysign"
 ).split():
     globals()[_name] = _functional(getattr(Tensor, _name))
 del _name
@@ -365,7 +366,7 @@ def broadcast_shapes(*shapes):
             raise ValueError("Attempting to broadcast a dimension with negative length!")
         if len(s) > len(result):
             result = [1] * (len(s) - len(result)) + result
-        for i in range(-1, -len(s) - 1, -1):
+        for i in _builtins.range(-1, -len(s) - 1, -1):
             if s[i] == 1 or s[i] == result[i]:
                 continue
             if result[i] != 1:
@@ -641,8 +642,11 @@ from ._composite import *  # noqa: E402,F401,F403  (einsum, movedim, the *stack 
 from . import _composite  # noqa: E402
 from ._surface import *  # noqa: E402,F401,F403  (tile, ravel, rot90, the math constants, ...)
 from . import _surface  # noqa: E402
+from ._mathops import *  # noqa: E402,F401,F403  (var_mean, the *_scatter family, quantile, torch.dropout, ...)
+from . import _mathops  # noqa: E402
 
 _surface._install(Tensor)
+_mathops._install(Tensor)
 ger = outer  # noqa: F821  (defined above)
 _surface._install_inplace(Tensor, globals())
 

@@ -875,7 +875,217 @@ def bitwise_xor(input: Tensor, other: _TensorOrNumber, *, out: Optional[Tensor] 
 def multinomial(input: Tensor, num_samples: _int, replacement: _bool = False, *, generator: Optional[Generator] = None, out: Optional[Tensor] = None) -> Tensor:
     """Indices sampled from the multinomial distribution given by the rows of ``input``."""
 
+def adaptive_avg_pool1d(input: Any, output_size: Any) -> Tensor:
+    """``nn.functional.adaptive_avg_pool1d``."""
+def adaptive_max_pool1d(input: Any, output_size: Any) -> Any:
+    """``nn.functional.adaptive_max_pool1d`` with the indices (a pair, as ATen returns)."""
+def addr(input: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1, out: Any = None) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``."""
+def alpha_dropout(input: Any, p: Any, train: Any) -> Tensor:
+    """``nn.functional.alpha_dropout(input, p, training=train)``."""
+def arccos(input: Any) -> Tensor:
+    """Alias for ``acos``."""
+def arccos_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.arccos``."""
+def arcsin(input: Any) -> Tensor:
+    """Alias for ``asin``."""
+def arcsin_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.arcsin``."""
+def arctan(input: Any) -> Tensor:
+    """Alias for ``atan``."""
+def arctan_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.arctan``."""
+def argwhere(input: Any) -> Tensor:
+    """The indices of the non-zero elements, one row each (``nonzero``)."""
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Any = None, requires_grad: Any = False) -> Any:
+    """``obj`` as a tensor, sharing memory where it can (a tensor of the right dtype and device is
+    returned as is unless ``copy=True``)."""
+def avg_pool1d(input: Any, kernel_size: Any, stride: Any = (), padding: Any = 0, ceil_mode: Any = False, count_include_pad: Any = True) -> Tensor:
+    """``nn.functional.avg_pool1d``."""
+def batch_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: Any, momentum: Any, eps: Any, cudnn_enabled: Any) -> Tensor:
+    """ATen's ``batch_norm`` (``nn.functional.batch_norm`` with positional arguments)."""
+def bilinear(input1: Any, input2: Any, weight: Any, bias: Any = None) -> Tensor:
+    """``nn.functional.bilinear``."""
+def block_diag(*tensors: Any) -> Tensor:
+    """The block-diagonal matrix of the (0-, 1- or 2-d) ``tensors``."""
+def can_cast(from_: Any, to: Any) -> builtins.bool:
+    """Whether PyTorch's casting rules allow ``from_`` to become ``to`` (no float to integer,
+    no complex to real, nothing non-bool to bool)."""
+def celu(input: Any, alpha: Any = 1.0) -> Tensor:
+    """``nn.functional.celu``."""
+def chain_matmul(*matrices: Any, out: Any = None) -> Tensor:
+    """The product of the matrices (deprecated for ``linalg.multi_dot``)."""
+def combinations(input: Any, r: Any = 2, with_replacement: Any = False) -> Tensor:
+    """The length-``r`` combinations of the elements of a 1-d tensor, one per row (as
+    ``itertools.combinations``)."""
+def conv1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1) -> Tensor:
+    """``nn.functional.conv1d``."""
+def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1) -> Tensor:
+    """``nn.functional.conv2d``."""
+def conv3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1) -> Tensor:
+    """``nn.functional.conv3d``."""
+def conv_transpose1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """``nn.functional.conv_transpose1d``."""
+def conv_transpose2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """``nn.functional.conv_transpose2d``."""
+def conv_transpose3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, dilation: Any = 1) -> Tensor:
+    """``nn.functional.conv_transpose3d``."""
+def copysign(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """The magnitudes of ``self`` with the signs of ``other`` (integers give floats)."""
+def cosine_embedding_loss(input1: Any, input2: Any, target: Any, margin: Any = 0.0, reduction: Any = 1) -> Tensor:
+    """ATen's ``cosine_embedding_loss`` (``reduction`` as ATen's enum: 0 none, 1 mean, 2 sum)."""
+def cosine_similarity(x1: Any, x2: Any, dim: Any = 1, eps: Any = 1e-08) -> Tensor:
+    """``nn.functional.cosine_similarity``."""
+def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
+    """The running trapezoidal rule along ``dim`` (one element fewer than ``y`` there)."""
+def deg2rad(input: Any, *, out: Any = None) -> Tensor:
+    """The elements converted from degrees to radians."""
+def deg2rad_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.deg2rad``."""
+def diagflat(input: Any, offset: Any = 0) -> Tensor:
+    """The square matrix with the flattened ``input`` on diagonal ``offset``."""
+def diagonal_scatter(input: Any, src: Any, offset: Any = 0, dim1: Any = 0, dim2: Any = 1) -> Tensor:
+    """``input`` with the diagonal ``offset`` of ``dim1``/``dim2`` replaced by ``src``."""
+def dist(input: Any, other: Any, p: Any = 2) -> Tensor:
+    """The ``p``-norm of ``input - other``."""
+def dropout(input: Any, p: Any, train: Any) -> Tensor:
+    """``nn.functional.dropout(input, p, training=train)``."""
+def dsplit(input: Any, indices_or_sections: Any) -> Any:
+    """``tensor_split`` along dim 2 of a tensor with at least 3 dims."""
+def embedding(weight: Any, indices: Any, padding_idx: Any = -1, scale_grad_by_freq: Any = False, sparse: Any = False) -> Tensor:
+    """ATen's ``embedding`` (weight first)."""
+def empty_strided(size: Any, stride: Any, *, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: Any = False, pin_memory: Any = False) -> Tensor:
+    """An uninitialised tensor of ``size`` with the given ``stride``."""
+def erfc(input: Any, *, out: Any = None) -> Tensor:
+    """The complementary error function ``1 - erf(x)`` of the elements (accurate where erf is near 1)."""
+def erfc_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.erfc``."""
+def feature_alpha_dropout(input: Any, p: Any, train: Any) -> Tensor:
+    """``nn.functional.feature_alpha_dropout(input, p, training=train)``."""
+def feature_dropout(input: Any, p: Any, train: Any) -> Tensor:
+    """Channel dropout (``dropout2d`` style) of ``input``."""
+def fix(input: Any, *, out: Any = None) -> Tensor:
+    """Alias for ``trunc``."""
+def fix_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.fix``."""
+def float_power(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent`` computed in double precision (complex128 for complex operands)."""
+def frac(input: Any, *, out: Any = None) -> Tensor:
+    """The fractional parts ``x - trunc(x)`` of the elements (floating tensors only)."""
+def frac_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.frac``."""
+def group_norm(input: Any, num_groups: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enabled: Any = True) -> Tensor:
+    """ATen's ``group_norm``."""
+def hardshrink(input: Any, lambd: Any = 0.5) -> Tensor:
+    """``nn.functional.hardshrink``."""
+def heaviside(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """The Heaviside step function: 0 below 0, 1 above, ``values`` where ``self`` is 0."""
+def hsplit(input: Any, indices_or_sections: Any) -> Any:
+    """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
+def hypot(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """``sqrt(self ** 2 + other ** 2)`` element-wise, without intermediate overflow."""
+def index_copy(input: Any, dim: Any, index: Any, source: Any) -> Tensor:
+    """``input`` with its slices at ``index`` along ``dim`` replaced by ``source``'s."""
+def index_fill(input: Any, dim: Any, index: Any, value: Any) -> Tensor:
+    """``input`` with its slices at ``index`` along ``dim`` set to ``value``."""
+def inner(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """The inner product over the last dims (a product for a number operand)."""
+def instance_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, use_input_stats: Any, momentum: Any, eps: Any, cudnn_enabled: Any) -> Tensor:
+    """ATen's ``instance_norm``."""
+def isin(elements: Any, test_elements: Any, *, assume_unique: Any = False, invert: Any = False) -> Tensor:
+    """Whether each element of ``elements`` is in ``test_elements`` (either may be a number)."""
+def layer_norm(input: Any, normalized_shape: Any, weight: Any = None, bias: Any = None, eps: Any = 1e-05, cudnn_enable: Any = True) -> Tensor:
+    """ATen's ``layer_norm``."""
+def logaddexp(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """``log(exp(self) + exp(other))`` element-wise, computed stably."""
+def logaddexp2(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """``log2(2 ** self + 2 ** other)`` element-wise, computed stably."""
+def logspace(start: Any, end: Any, steps: Any, base: Any = 10.0, *, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: Any = False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the exponent."""
+def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
+    """``input`` with the places where ``mask`` is true filled from ``source``."""
+def max_pool1d(input: Any, kernel_size: Any, stride: Any = (), padding: Any = 0, dilation: Any = 1, ceil_mode: Any = False) -> Tensor:
+    """``nn.functional.max_pool1d`` (an empty ``stride`` means the kernel size)."""
+def max_pool2d(input: Any, kernel_size: Any, stride: Any = (), padding: Any = 0, dilation: Any = 1, ceil_mode: Any = False) -> Tensor:
+    """``nn.functional.max_pool2d`` (an empty ``stride`` means the kernel size)."""
+def mode(input: Any, dim: Any = -1, keepdim: Any = False) -> Any:
+    """The most frequent value along ``dim`` (the smallest among ties) and the index of its
+    last occurrence."""
+def nanmean(input: Any, dim: Any = None, keepdim: Any = False, *, dtype: Any = None) -> Tensor:
+    """The mean over ``dim`` of the elements that are not NaN (``nansum / count``)."""
+def nanquantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear', out: Any = None) -> Tensor:
+    """``quantile`` ignoring NaNs (NaN only where a row is all NaN)."""
+def nansum(input: Any, dim: Any = None, keepdim: Any = False, *, dtype: Any = None) -> Tensor:
+    """The sum over ``dim`` (all elements by default) with NaNs counted as zero."""
+def narrow_copy(input: Any, dim: Any, start: Any, length: Any) -> Tensor:
+    """A copy of ``input.narrow(dim, start, length)``."""
+def nextafter(input: Any, other: Any, *, out: Any = None) -> Tensor:
+    """The next floating-point value after each element of ``self`` towards ``other``."""
+def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim: Any = False) -> Tensor:
+    """``nn.functional.pairwise_distance``."""
+def pdist(input: Any, p: Any = 2) -> Tensor:
+    """The ``p``-norm distances between the rows of the 2-d ``input``, for each pair ``i < j``
+    in row-major order."""
+def pixel_shuffle(input: Any, upscale_factor: Any) -> Tensor:
+    """``nn.functional.pixel_shuffle``."""
+def pixel_unshuffle(input: Any, downscale_factor: Any) -> Tensor:
+    """``nn.functional.pixel_unshuffle``."""
+def prelu(input: Any, weight: Any) -> Tensor:
+    """``nn.functional.prelu``."""
+def put(input: Any, index: Any, source: Any, accumulate: Any = False) -> Tensor:
+    """``input`` with ``source`` written (or added) at the flat indices ``index``."""
+def quantile(input: Any, q: Any, dim: Any = None, keepdim: Any = False, *, interpolation: Any = 'linear', out: Any = None) -> Tensor:
+    """The ``q``-th quantiles of ``input`` (over ``dim``, or all elements), interpolated as
+    ``interpolation`` says; NaN where a row holds a NaN."""
+def rad2deg(input: Any, *, out: Any = None) -> Tensor:
+    """The elements converted from radians to degrees."""
+def rad2deg_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.rad2deg``."""
+def range(start: Any = 0, end: Any = None, step: Any = 1, *, out: Any = None, dtype: Any = None, layout: Any = None, device: Any = None, requires_grad: Any = False) -> Tensor:
+    """The deprecated inclusive range ``[start, end]`` in steps of ``step`` (floats by default)."""
+def renorm(input: Any, p: Any, dim: Any, maxnorm: Any) -> Tensor:
+    """Each slice along ``dim`` rescaled so its ``p``-norm is at most ``maxnorm``."""
+def rrelu(input: Any, lower: Any = 0.125, upper: Any = 0.3333333333333333, training: Any = False, generator: Any = None) -> Tensor:
+    """``nn.functional.rrelu``."""
+def select_scatter(input: Any, src: Any, dim: Any, index: Any) -> Tensor:
+    """``input`` with ``input.select(dim, index)`` replaced by ``src`` (out of place)."""
+def selu(input: Any) -> Tensor:
+    """``nn.functional.selu``."""
+def sinc(input: Any, *, out: Any = None) -> Tensor:
+    """The normalised sinc ``sin(pi x) / (pi x)`` of the elements (1 at 0)."""
+def sinc_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place version of ``torch.sinc``."""
+def slice_scatter(input: Any, src: Any, dim: Any = 0, start: Any = None, end: Any = None, step: Any = 1) -> Tensor:
+    """``input`` with the slice ``start:end:step`` along ``dim`` replaced by ``src``."""
+def split_with_sizes(input: Any, split_sizes: Any, dim: Any = 0) -> Any:
+    """``input`` split into pieces of the given sizes along ``dim``."""
+def std_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: Any = False, *, correction: Any = None) -> Any:
+    """The standard deviation and the mean over ``dim``, from one node (StdMeanBackward0)."""
+def take(input: Any, index: Any) -> Tensor:
+    """The elements of ``input`` (as if flattened) at ``index``, shaped like ``index``."""
+def threshold(input: Any, threshold: Any, value: Any) -> Tensor:
+    """``nn.functional.threshold``."""
+def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
+    """The trapezoidal rule along ``dim``: spacing ``dx`` (1 by default) or sample points ``x``."""
+def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: Any = -1) -> Tensor:
+    """Alias for ``trapezoid``."""
+def tril_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Tensor:
+    """The coordinates (a 2 x N tensor) of the lower triangle of a ``row`` x ``col`` matrix."""
+def triu_indices(row: Any, col: Any, offset: Any = 0, *, dtype: Any = None, device: Any = None, layout: Any = None) -> Tensor:
+    """The coordinates (a 2 x N tensor) of the upper triangle of a ``row`` x ``col`` matrix."""
+def unflatten(input: Any, dim: Any, sizes: Any) -> Tensor:
+    """``input`` with dim ``dim`` expanded into ``sizes``."""
+def unique_consecutive(input: Any, return_inverse: Any = False, return_counts: Any = False, dim: Any = None) -> Any:
+    """``input`` with runs of equal consecutive elements reduced to one (flattened unless
+    ``dim``), with the inverse indices and run lengths on request."""
+def var_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: Any = False, *, correction: Any = None) -> Any:
+    """The variance and the mean over ``dim`` (all elements by default), from one node
+    (VarMeanBackward0); ``correction``/``unbiased`` as ``var``."""
+def vsplit(input: Any, indices_or_sections: Any) -> Any:
+    """``tensor_split`` along dim 0 of a tensor with at least 2 dims."""
+
 __all__ = [
+    'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
     'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',
     'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin', 'aminmax',

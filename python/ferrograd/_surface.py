@@ -398,7 +398,8 @@ _INPLACE = (
     "deg2rad digamma div divide eq erf erfc erfinv exp exp2 expm1 fix floor floor_divide fmod frac ge greater "
     "greater_equal gt hypot le lerp less less_equal lgamma log log10 log1p log2 logical_and logical_not logical_or "
     "logical_xor logit lt mul multiply nan_to_num ne neg negative not_equal pow rad2deg reciprocal relu remainder "
-    "round rsqrt sgn sigmoid sign sin sinc sinh sqrt square sub subtract tan tanh tril triu true_divide trunc xlogy"
+    "round rsqrt sgn sigmoid sign sin sinc sinh sqrt square sub subtract tan tanh tril triu true_divide trunc xlogy "
+    "copysign nextafter heaviside renorm"
 ).split()
 
 # top-level in-place functions PyTorch has (``torch.sin_(x)``)

@@ -133,6 +133,8 @@ pub enum SavedValue {
     Float(f64),
     Bool(bool),
     Ints(Vec<i64>),
+    /// A string argument (gelu's `approximate`).
+    Str(&'static str),
     None,
 }
 
@@ -310,7 +312,52 @@ impl Node {
     }
 }
 
+/// Fields PyTorch's node classes always show, for the nodes that record them only when they
+/// differ (`AddBackward0._saved_alpha` is 1; a product with a number saved no `self`: None).
+fn default_field(node: &str, field: &str) -> Option<SavedValue> {
+    match (node, field) {
+        ("AddBackward0" | "SubBackward0", "alpha") => Some(SavedValue::Int(1)),
+        ("MulBackward0" | "DivBackward0", "self" | "other") => Some(SavedValue::None),
+        _ => None,
+    }
+}
+
+const DEFAULT_FIELDS: [(&str, &str); 6] = [
+    ("AddBackward0", "alpha"), ("SubBackward0", "alpha"), ("MulBackward0", "self"), ("MulBackward0", "other"),
+    ("DivBackward0", "self"), ("DivBackward0", "other"),
+];
+
 impl NodeRef {
+    /// The names of the node's saved fields (`self`, `result`, `dim`, ...), tensors first (for
+    /// `dir(grad_fn)`).
+    pub fn saved_names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        let info = self.saved_info.lock();
+        let packed = self.default_saved_names.load(Ordering::Relaxed);
+        let has_slot = |k: usize| self.backward().is_some_and(|b| b.saved_tensor(self, k).is_some());
+        for k in 0..16 {
+            let explicit = info.as_ref().and_then(|i| i.tensors.get(k).copied().flatten());
+            let name = explicit.or(match (packed >> (2 * k)) & 3 { 1 => Some("self"), 2 => Some("other"), 3 => Some("result"), _ => None });
+            if let Some(n) = name {
+                if !names.contains(&n) && has_slot(k) {
+                    names.push(n);
+                }
+            }
+        }
+        if let Some(i) = info.as_ref() {
+            for (n, _) in &i.values {
+                if !names.contains(n) {
+                    names.push(n);
+                }
+            }
+        }
+        for (node, f) in DEFAULT_FIELDS {
+            if node == self.name && !names.contains(&f) {
+                names.push(f);
+            }
+        }
+        names
+    }
     /// The saved tensor or value called `name` (`self`, `result`, `exponent`, ...), or None
     /// when the node has no such field.
     pub fn saved_field(&self, name: &str) -> Option<Result<SavedField>> {
@@ -318,8 +365,8 @@ impl NodeRef {
             Some(slot) => slot,
             None => {
                 let info = self.saved_info.lock();
-                let v = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name))?;
-                return Some(Ok(SavedField::Value(v.1.clone())));
+                let v = info.as_ref().and_then(|info| info.values.iter().find(|(n, _)| *n == name)).map(|v| v.1.clone());
+                return v.or_else(|| default_field(&self.name, name)).map(|v| Ok(SavedField::Value(v)));
             }
         };
         let b = self.backward()?;

@@ -79,6 +79,10 @@ pub enum UnaryOp {
     Erf,
     /// The inverse error function.
     Erfinv,
+    /// The complementary error function `1 - erf(x)` (accurate where erf is near 1).
+    Erfc,
+    /// The normalised sinc `sin(πx) / (πx)` (1 at 0).
+    Sinc,
     /// `2 ** x`.
     Exp2,
     /// `x * x`.
@@ -152,6 +156,8 @@ impl UnaryOp {
             Trigamma => "trigamma",
             Erf => "erf",
             Erfinv => "erfinv",
+            Erfc => "erfc",
+            Sinc => "sinc",
             Exp2 => "exp2",
             Square => "square",
             PowScalar(_) => "pow_scalar",
@@ -202,6 +208,18 @@ pub enum BinaryOp {
     Fmod,
     /// `atan2(a, b)` (float only).
     Atan2,
+    /// `sqrt(a² + b²)` without overflow (float only).
+    Hypot,
+    /// `log(exp(a) + exp(b))` (float only).
+    LogAddExp,
+    /// `log2(2^a + 2^b)` (float only).
+    LogAddExp2,
+    /// `|a|` with the sign of `b` (float only).
+    Copysign,
+    /// The next float after `a` towards `b` (float only).
+    NextAfter,
+    /// `0` for `a < 0`, `1` for `a > 0`, `b` where `a == 0` (NaN stays NaN).
+    Heaviside,
     Maximum,
     Minimum,
     Eq,
@@ -234,6 +252,12 @@ impl BinaryOp {
             Rem => "remainder",
             Fmod => "fmod",
             Atan2 => "atan2",
+            Hypot => "hypot",
+            LogAddExp => "logaddexp",
+            LogAddExp2 => "logaddexp2",
+            Copysign => "copysign",
+            NextAfter => "nextafter",
+            Heaviside => "heaviside",
             Maximum => "maximum",
             Minimum => "minimum",
             Eq => "eq",

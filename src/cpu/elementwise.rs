@@ -58,6 +58,7 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
 
 extern "C" {
     fn erf(x: f64) -> f64;
+    fn erfc(x: f64) -> f64;
     fn lgamma(x: f64) -> f64;
 }
 
@@ -204,6 +205,10 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Cosh => map1(s, l, |v: T| v.cosh()),
         Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
         Erfinv => map1(s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
+        // SAFETY: a pure libm function of one double
+        Erfc => map1(s, l, |v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
+        // in the element type, as torch (sinc of an integer n is a rounding error, not 0)
+        Sinc => map1(s, l, |v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
         Exp2 => map1(s, l, |v: T| v.exp2()),
         Asinh => map1(s, l, |v: T| v.asinh()),
         Acosh => map1(s, l, |v: T| v.acosh()),
@@ -314,6 +319,29 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
             }))
         }
     })
+}
+
+/// C's `nextafter(x, y)` in f32 (`single`) or f64: the neighbour of `x` towards `y`.
+fn next_after(x: f64, y: f64, single: bool) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return f64::NAN;
+    }
+    if x == y {
+        return y;
+    }
+    if single {
+        let xf = x as f32;
+        let next = if xf == 0.0 { f32::from_bits(1).copysign(y as f32) } else {
+            let up = (y > x) == (xf > 0.0);
+            f32::from_bits(if up { xf.to_bits() + 1 } else { xf.to_bits() - 1 })
+        };
+        return next as f64;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1).copysign(y);
+    }
+    let up = (y > x) == (x > 0.0);
+    f64::from_bits(if up { x.to_bits() + 1 } else { x.to_bits() - 1 })
 }
 
 /// `dst = op(x)` into a contiguous float32 range of `dst` (for `out=`); false if no
@@ -432,6 +460,30 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
             }
             float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |y, x| y.atan2(x))?))
         }
+        BinaryOp::Hypot | BinaryOp::LogAddExp | BinaryOp::LogAddExp2 | BinaryOp::Copysign | BinaryOp::NextAfter => {
+            if !ct.is_float() || (op == BinaryOp::NextAfter && !matches!(ct, DType::Float32 | DType::Float64)) {
+                bail!(NotImplemented, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name());
+            }
+            match op {
+                BinaryOp::Hypot => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.hypot(y))?)),
+                // torch's: equal infinities give themselves (inf - inf would be NaN)
+                BinaryOp::LogAddExp => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| {
+                    if x.is_infinite() && x == y { x } else { x.max(y) + (-(x - y).abs()).exp().ln_1p() }
+                })?)),
+                BinaryOp::LogAddExp2 => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| {
+                    if x.is_infinite() && x == y { x } else { x.max(y) + (-(x - y).abs()).exp2().ln_1p() * T::from_f64(std::f64::consts::LOG2_E) }
+                })?)),
+                BinaryOp::Copysign => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.copysign(y))?)),
+                _ => match ct {
+                    DType::Float32 => f32::wrap(map2::<f32, f32>(sa, la, sb, lb, |x, y| next_after(x as f64, y as f64, true) as f32)?),
+                    _ => f64::wrap(map2::<f64, f64>(sa, la, sb, lb, |x, y| next_after(x, y, false))?),
+                },
+            }
+        }
+        // torch's: `b` where `a` is 0, else `a > 0` (so NaN gives 0)
+        BinaryOp::Heaviside => all_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| {
+            if x == T::default() { y } else if x > T::default() { T::from_f64(1.0) } else { T::default() }
+        })?)),
         BinaryOp::Fmod => match ct {
             DType::Bool => bail!(NotImplemented, "\"fmod_cpu\" not implemented for 'Bool'"),
             _ if ct.category() == crate::dtype::Category::Integral => {

@@ -319,6 +319,107 @@ pub fn atan2(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+fn no_complex(name: &str, a: &Tensor, b: &Tensor) -> Result<()> {
+    if a.dtype().is_complex() || b.dtype().is_complex() {
+        let ct = if a.dtype().is_complex() { a.dtype() } else { b.dtype() };
+        bail!(NotImplemented, "\"{}_cpu\" not implemented for '{}'", name, ct.scalar_name());
+    }
+    Ok(())
+}
+
+/// `hypot(a, b) = sqrt(a² + b²)` (HypotBackward0; floats only, as torch):
+/// d/da = g · a / result, d/db = g · b / result.
+pub fn hypot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    no_complex("hypot", a, b)?;
+    let out = binary_raw(a, b, BinOp::Hypot)?;
+    let (sa, sb) = (a.shape(), b.shape());
+    record("HypotBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
+        let r = s.get(2)?;
+        let ga = grad_for(n, 0, || sum_to(&mul(&g[0], &div(&s.get(0)?, &r)?)?, &sa))?;
+        let gb = grad_for(n, 1, || sum_to(&mul(&g[0], &div(&s.get(1)?, &r)?)?, &sb))?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `logaddexp(a, b) = log(exp(a) + exp(b))` and `logaddexp2` (base 2): LogaddexpBackward0 /
+/// Logaddexp2Backward0, d/da = g / (1 + e^(b - a)) (2^(b - a) for base 2), d/db likewise.
+pub fn logaddexp(a: &Tensor, b: &Tensor, base2: bool) -> Result<Tensor> {
+    no_complex(if base2 { "logaddexp2" } else { "logaddexp" }, a, b)?;
+    let out = binary_raw(a, b, if base2 { BinOp::LogAddExp2 } else { BinOp::LogAddExp })?;
+    let (sa, sb) = (a.shape(), b.shape());
+    let name = if base2 { "Logaddexp2Backward0" } else { "LogaddexpBackward0" };
+    record(name, &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let (at, bt) = (s.get(0)?, s.get(1)?);
+        let weight = |x: &Tensor, y: &Tensor| -> Result<Tensor> {
+            let d = sub(y, x)?;
+            let e = if base2 { pow(&Tensor::wrapped_scalar(Scalar::Float(2.0)), &d)? } else { super::exp(&d)? };
+            div(&g[0], &add(&e, &Tensor::wrapped_scalar(Scalar::Float(1.0)))?)
+        };
+        let ga = grad_for(n, 0, || sum_to(&weight(&at, &bt)?, &sa))?;
+        let gb = grad_for(n, 1, || sum_to(&weight(&bt, &at)?, &sb))?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `copysign(a, b)`: `|a|` with `b`'s sign, integers computed in the default float.
+/// CopysignBackward0 (CopysignBackward1 for a number `b`): d/da = g · result / a (0 where
+/// a is 0), d/db = 0.
+pub fn copysign(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    no_complex("copysign", a, b)?;
+    let ct = compute_dtype(a, b, BinOp::Add);
+    let (a2, b2) = if ct.is_float() { (a.clone(), b.clone()) } else { (float_input(a)?, float_input(b)?) };
+    let out = binary_raw(&a2, &b2, BinOp::Copysign)?;
+    let (sa, sb) = (a.shape(), b.shape());
+    let number = b.0.is_wrapped_number;
+    let name = if number { "CopysignBackward1" } else { "CopysignBackward0" };
+    record(name, &[a, b], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, n| {
+        let ga = grad_for(n, 0, || {
+            let at = s.get(0)?;
+            let ratio = div(&s.get(1)?, &at)?;
+            let zero = compare(&at, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Eq)?;
+            let ratio = masked_fill(&ratio, &zero, &Tensor::wrapped_scalar(Scalar::Float(0.0)))?;
+            sum_to(&mul(&g[0], &ratio)?, &sa)
+        })?;
+        let gb = if number { None } else { grad_for(n, 1, || crate::tensor::zeros_on(&sb, g[0].dtype(), g[0].device()))? };
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `nextafter(a, b)`: the next float after `a` towards `b` (float32/float64, as torch).
+/// NextafterBackward0 as torch: d/da = g where a != b (0 where they are equal, the result
+/// being b there), d/db = 0.
+pub fn nextafter(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    no_complex("nextafter", a, b)?;
+    let out = binary_raw(a, b, BinOp::NextAfter)?;
+    let (sa, sb) = (a.shape(), b.shape());
+    record("NextafterBackward0", &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
+        let ga = grad_for(n, 0, || {
+            let same = compare(&s.get(0)?, &s.get(1)?, BinOp::Eq)?;
+            sum_to(&masked_fill(&g[0], &same, &Tensor::wrapped_scalar(Scalar::Float(0.0)))?, &sa)
+        })?;
+        let gb = grad_for(n, 1, || crate::tensor::zeros_on(&sb, g[0].dtype(), g[0].device()))?;
+        Ok(vec![ga, gb])
+    })?;
+    Ok(out)
+}
+
+/// `heaviside(a, values)`: 0 below 0, 1 above, `values` at 0; operands of one dtype (torch
+/// promotes nothing here); no derivative (a node named NotImplemented, as torch).
+pub fn heaviside(a: &Tensor, values: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_complex() || values.dtype().is_complex() {
+        bail!(Runtime, "heaviside is not yet implemented for complex tensors.");
+    }
+    ensure!(a.dtype() == values.dtype(), Runtime, "heaviside is not yet implemented for tensors with different dtypes.");
+    let out = binary_raw(a, values, BinOp::Heaviside)?;
+    if out.dtype().is_float() {
+        record("NotImplemented", &[a, values], &[&out], &[], |_, _, _| bail!(Runtime, "derivative for aten::heaviside is not implemented"))?;
+    }
+    Ok(out)
+}
+
 /// `floor_divide(a, b)` / `a // b`: torch records a node whose backward is not implemented.
 pub fn floor_divide(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::FloorDiv)?;
@@ -483,6 +584,7 @@ pub fn where_(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
         let gb = grad_for(n, 1, || sum_to(&where_(&c, &z, &g[0])?, &sb))?;
         Ok(vec![ga, gb])
     })?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "condition")]);
     Ok(out)
 }
 
@@ -510,14 +612,15 @@ pub fn masked_fill(x: &Tensor, mask: &Tensor, value: &Tensor) -> Result<Tensor> 
     let m = mask.clone();
     let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
     if !value.0.is_wrapped_number {
-        record("MaskedFillBackward1", &[x, value], &[&out], &[], move |_, g, n| {
+        record("MaskedFillBackward1", &[x, value], &[&out], &[Save::In(mask)], move |_, g, n| {
             let gx = grad_for(n, 0, || sum_to(&where_(&m, &zero(), &g[0])?, &sx))?;
             let gv = grad_for(n, 1, || super::sum(&where_(&m, &g[0], &zero())?, None))?;
             Ok(vec![gx, gv])
         })?;
     } else {
-        record("MaskedFillBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&where_(&m, &zero(), &g[0])?, &sx)?)]))?;
+        record("MaskedFillBackward0", &[x], &[&out], &[Save::In(mask)], move |_, g, _| Ok(vec![Some(sum_to(&where_(&m, &zero(), &g[0])?, &sx)?)]))?;
     }
+    crate::autograd::Node::annotate(&out, &[], &[(0, "mask")]);
     Ok(out)
 }
 

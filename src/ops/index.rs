@@ -18,16 +18,18 @@ pub fn take(x: &Tensor, offsets: &Tensor, shape: &[usize]) -> Result<Tensor> {
 
 /// `take` recorded under the name of the op that selects (GatherBackward0, SortBackward0, ...).
 pub fn take_named(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str) -> Result<Tensor> {
-    take_in_order(x, offsets, shape, name, None)
+    take_in_order(x, offsets, shape, name, None, &[])
 }
 
 /// `take_named` whose result is laid out in `order` (outermost dim first) when given.
-fn take_in_order(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str, order: Option<Vec<usize>>) -> Result<Tensor> {
+/// (`keep`: tensors the node holds only so its `_saved_*` attributes can show them.)
+fn take_in_order(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str, order: Option<Vec<usize>>, keep: &[&Tensor]) -> Result<Tensor> {
     let out = backend::take(x, offsets, shape)?;
     let out = match order { Some(o) => backend::relayout(&out, &o)?, None => out };
     let xs = x.shape();
     let offs = offsets.clone();
-    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
+    let save: Vec<Save<'_>> = keep.iter().map(|t| Save::In(t)).collect();
+    record(name, &[x], &[&out], &save, move |_, g, _| Ok(vec![Some(put_add(&g[0], &offs, &xs)?)]))?;
     Ok(out)
 }
 
@@ -282,7 +284,9 @@ pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
         let li = crate::shape::Layout { shape: shape.clone().into(), strides: si.into(), offset: 0 };
         backend::output_order(&[&lx, &li])
     };
-    take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &shape, "IndexBackward0", order)
+    let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &shape, "IndexBackward0", order, &[])?;
+    crate::autograd::Node::annotate(&out, &[("self_sym_sizes", crate::autograd::SavedValue::Ints(x.shape().iter().map(|&d| d as i64).collect()))], &[]);
+    Ok(out)
 }
 
 /// `x.index_put(indices, values, accumulate)` out of place (for `x[idx] = v`).
@@ -396,7 +400,13 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
         offsets.push(off);
     }
     let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
-    take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order)
+    let gather = name == "GatherBackward0";
+    let keep: Vec<&Tensor> = if gather { vec![index] } else { vec![] };
+    let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order, &keep)?;
+    if gather {
+        crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("sparse_grad", crate::autograd::SavedValue::Bool(false))], &[(0, "index")]);
+    }
+    Ok(out)
 }
 
 /// The flat offsets, into a contiguous tensor of `shape`, of every position of `index`
@@ -871,5 +881,198 @@ pub fn index_add(
             Ok(vec![gx, gs])
         },
     )?;
+    Ok(out)
+}
+
+/// Row-major positions in `shape` of the elements of a `sshape` block whose coordinate along
+/// `d` is replaced by `idx[c]` (already in `0..shape[d]`): where `index_copy`/`index_fill`
+/// write.
+fn dim_positions(shape: &[usize], d: usize, idx: &[usize], sshape: &[usize]) -> Vec<usize> {
+    let cs = contiguous_strides(shape);
+    let scs = contiguous_strides(sshape);
+    let total: usize = sshape.iter().product();
+    (0..total)
+        .map(|p| (0..shape.len()).map(|k| {
+            let c = (p / scs[k]) % sshape[k];
+            if k == d { idx[c] * cs[k] } else { c * cs[k] }
+        }).sum())
+        .collect()
+}
+
+/// `1` everywhere in `shape` but at `offsets` (`0` there), in `dtype`: the mask a gradient is
+/// multiplied by where a write replaced the input.
+fn kept_mask(shape: &[usize], offsets: &Tensor, dtype: DType, device: crate::Device) -> Result<Tensor> {
+    let ones = crate::tensor::full_on(shape, crate::Scalar::Int(1), dtype, device)?;
+    let zeros = crate::tensor::zeros_on(&[offsets.numel()], dtype, device)?;
+    backend::put(&ones, offsets, &zeros, false)
+}
+
+/// `x` with `src` (any shape of `offsets.numel()` elements, cast to x's dtype) written at flat
+/// `offsets`: the forward of the write ops below (no history).
+fn write_at(x: &Tensor, offsets: &Tensor, src: &Tensor) -> Result<Tensor> {
+    let src = if src.dtype() == x.dtype() { src.detach() } else { super::cast_raw(src, x.dtype())? };
+    backend::put(x, offsets, &super::contiguous(&src)?, false)
+}
+
+/// `index_copy(x, dim, index, source)`: `x` with its slices at `index` along `dim` replaced
+/// by `source`'s (IndexCopyBackward0: x's gradient is zero there, source's is the gradient's
+/// slices at `index`).
+pub fn index_copy(x: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Result<Tensor> {
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len().max(1))?;
+    ensure!(index.dim() <= 1, Index, "index_copy_(): Index should have dimension 1 or 0 (got {})", index.dim());
+    ensure!(index.dtype() == DType::Int64, Runtime, "index_copy_(): Expected a long tensor for index, but got {}", index.dtype().scalar_name());
+    ensure!(x.dtype() == source.dtype(), Runtime, "index_copy_(): self and source expected to have the same dtype, but got (self) {} and (source) {}",
+        x.dtype().scalar_name(), source.dtype().scalar_name());
+    let idx = index.to_i64_vec()?;
+    let (xs, ss): (Vec<usize>, Vec<usize>) = (if shape.is_empty() { vec![1] } else { shape.to_vec() }, if source.dim() == 0 { vec![1] } else { source.shape().to_vec() });
+    let src_n = ss.get(d).copied().unwrap_or(1);
+    ensure!(idx.len() == src_n, Index, "index_copy_(): Number of indices ({}) should be equal to source.size(dim) ({})", idx.len(), src_n);
+    let slice = |s: &[usize]| s.iter().enumerate().filter(|&(k, _)| k != d).map(|(_, v)| v.to_string()).collect::<Vec<_>>().join(", ");
+    ensure!(xs.len() == ss.len() && (0..xs.len()).all(|k| k == d || xs[k] == ss[k]), Runtime,
+        "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: {} at dimension {} and source slice shape: {} at dimension 0.",
+        slice(&xs), d, slice(&ss));
+    let size = xs[d];
+    let mut pos = Vec::with_capacity(idx.len());
+    for &i in &idx {
+        ensure!(i >= 0 && (i as usize) < size, Index, "index_copy_(): index {} is out of bounds for dimension {} with size {}", i, d, size);
+        pos.push(i as usize);
+    }
+    let offs = backend::offsets_tensor(&dim_positions(&xs, d, &pos, &ss), x.device())?;
+    let out = write_at(x, &offs, source)?;
+    let sshape = source.shape();
+    record("IndexCopyBackward0", &[x, source], &[&out], &[Save::In(index)], move |_, g, n| {
+        let gx = if n[0] { Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?) } else { None };
+        let gs = if n[1] { Some(take(&g[0], &offs, &sshape)?) } else { None };
+        Ok(vec![gx, gs])
+    })?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("source_dim", crate::autograd::SavedValue::Int(source.dim() as i64))], &[(0, "index")]);
+    Ok(out)
+}
+
+/// `index_fill(x, dim, index, value)`: the slices of `x` at `index` along `dim` set to `value`
+/// (a number, or a 0-dim tensor: `value_is_tensor`). IndexFillBackward0 / IndexFillBackward1
+/// (a tensor value gets the sum of the gradient at the filled places).
+pub fn index_fill(x: &Tensor, dim: i64, index: &Tensor, value: &Tensor, value_is_tensor: bool) -> Result<Tensor> {
+    let shape = x.shape();
+    let d = crate::shape::wrap_dim(dim, shape.len().max(1))?;
+    ensure!(index.dtype() == DType::Int64, Index, "index_fill_(): Expected dtype int64 for index.");
+    ensure!(value.dim() == 0, Runtime, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).", value.dim());
+    ensure!(index.dim() <= 1, Index, "Index has to be a vector/scalar");
+    let xs: Vec<usize> = if shape.is_empty() { vec![1] } else { shape.to_vec() };
+    let size = xs[d] as i64;
+    let mut pos = Vec::new();
+    for i in index.to_i64_vec()? {
+        ensure!(i >= -size && i < size, Index, "index {} is out of bounds for dimension {} with size {}", i, d, size);
+        pos.push(if i < 0 { i + size } else { i } as usize);
+    }
+    let mut bshape = xs.clone();
+    bshape[d] = pos.len();
+    let offs = backend::offsets_tensor(&dim_positions(&xs, d, &pos, &bshape), x.device())?;
+    let vals = super::expand(&value.detach(), &[offs.numel() as i64])?;
+    let out = write_at(x, &offs, &vals)?;
+    let name = if value_is_tensor { "IndexFillBackward1" } else { "IndexFillBackward0" };
+    record(name, &[x, value], &[&out], &[Save::In(index)], move |_, g, n| {
+        let gx = if n[0] { Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?) } else { None };
+        let gv = if n[1] { Some(super::sum(&take(&g[0], &offs, &[offs.numel()])?, None)?) } else { None };
+        Ok(vec![gx, gv])
+    })?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim))], &[(0, "index")]);
+    Ok(out)
+}
+
+/// `masked_scatter(x, mask, source)`: where `mask` (bool, broadcast to x) is true, the next
+/// elements of `source` in row-major order (MaskedScatterBackward0).
+pub fn masked_scatter(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    ensure!(mask.dtype() == DType::Bool, Runtime, "masked_scatter_ only supports boolean masks, but got mask with dtype {}", mask.dtype().scalar_name());
+    ensure!(x.dtype() == source.dtype(), Runtime, "masked_scatter: expected self and source to have same dtypes but got{} and {}", x.dtype().scalar_name(), source.dtype().scalar_name());
+    let shape = x.shape();
+    let ml = mask.layout().broadcast_to(&shape)?;
+    let m = backend::cast_layout(mask, &ml, DType::Bool)?;
+    let bits = m.to_vec::<bool>()?;
+    let pos: Vec<usize> = bits.iter().enumerate().filter(|(_, &b)| b).map(|(i, _)| i).collect();
+    ensure!(pos.len() <= source.numel(), Runtime, "Number of elements of source < number of ones in mask");
+    let offs = backend::offsets_tensor(&pos, x.device())?;
+    let first = backend::offsets_tensor(&(0..pos.len()).collect::<Vec<_>>(), x.device())?;
+    let vals = backend::take(&super::contiguous(&source.detach())?, &first, &[pos.len()])?;
+    let out = write_at(x, &offs, &vals)?;
+    let sshape = source.shape();
+    let sn = source.numel();
+    record("MaskedScatterBackward0", &[x, source], &[&out], &[Save::In(&m)], move |_, g, n| {
+        let gx = if n[0] { Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?) } else { None };
+        let gs = if n[1] {
+            let picked = take(&g[0], &offs, &[offs.numel()])?;
+            Some(super::reshape(&put_add(&picked, &first, &[sn])?, &sshape.iter().map(|&v| v as i64).collect::<Vec<_>>())?)
+        } else { None };
+        Ok(vec![gx, gs])
+    })?;
+    crate::autograd::Node::annotate(&out, &[("source_sym_sizes", crate::autograd::SavedValue::Ints(source.shape().iter().map(|&v| v as i64).collect()))], &[(0, "mask")]);
+    Ok(out)
+}
+
+/// Flat indices of `index` (int64) into `n` elements, negatives wrapped, with torch's range
+/// error.
+fn flat_positions(index: &Tensor, n: usize, what: &str) -> Result<Vec<usize>> {
+    ensure!(index.dtype() == DType::Int64, Runtime, "{}(): Expected a long tensor for index, but got {}", what, index.dtype().scalar_name());
+    let n_i = n as i64;
+    index.to_i64_vec()?.into_iter().map(|i| {
+        ensure!(i >= -n_i && i < n_i, Index, "out of range: tried to access index {} on a tensor of {} elements.", i, n);
+        Ok(if i < 0 { i + n_i } else { i } as usize)
+    }).collect()
+}
+
+/// `take(x, index)`: the elements of `x` (as if flattened) at `index`, shaped like `index`
+/// (TakeBackward0).
+pub fn take_flat(x: &Tensor, index: &Tensor) -> Result<Tensor> {
+    let pos = flat_positions(index, x.numel(), "take")?;
+    take_named(x, &backend::offsets_tensor(&pos, x.device())?, &index.shape(), "TakeBackward0")
+}
+
+/// `put(x, index, source, accumulate)`: `source`'s elements written (or added) at the flat
+/// `index` of `x` (PutBackward0).
+pub fn put_flat(x: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<Tensor> {
+    ensure!(x.dtype() == source.dtype(), Runtime, "put_(): self and source expected to have the same dtype, but got self.dtype = {} and source.dtype = {}",
+        x.dtype().scalar_name(), source.dtype().scalar_name());
+    ensure!(index.numel() == source.numel(), Index, "put_(): Expected source and index to have the same number of elements, but got source.numel() = {}, index.numel() = {}",
+        source.numel(), index.numel());
+    let pos = flat_positions(index, x.numel(), "put_")?;
+    let offs = backend::offsets_tensor(&pos, x.device())?;
+    let src = super::contiguous(&source.detach())?;
+    let out = backend::put(x, &offs, &src, accumulate)?;
+    let sshape = source.shape();
+    record("PutBackward0", &[x, source], &[&out], &[Save::In(index)], move |_, g, n| {
+        let gx = if !n[0] { None } else if accumulate { Some(g[0].clone()) } else {
+            Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?)
+        };
+        let gs = if n[1] { Some(take(&g[0], &offs, &sshape)?) } else { None };
+        Ok(vec![gx, gs])
+    })?;
+    crate::autograd::Node::annotate(&out, &[("accumulate", crate::autograd::SavedValue::Bool(accumulate))], &[(0, "index")]);
+    Ok(out)
+}
+
+/// `select_scatter` / `slice_scatter` / `diagonal_scatter`: `x` with the view `view(x)`
+/// replaced by `src` (which must have the view's shape), out of place. The node (`name`)
+/// gives x the gradient with the view zeroed and src the gradient's view.
+pub fn view_scatter(x: &Tensor, src: &Tensor, name: &'static str, fields: &[(&'static str, crate::autograd::SavedValue)], view: impl Fn(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    let shape = x.shape();
+    let numel = x.numel();
+    let positions = {
+        let _g = crate::autograd::raw_mode();
+        let all = Tensor::from_vec((0..numel as i64).collect::<Vec<i64>>(), &shape)?;
+        view(&all)?
+    };
+    let vshape = positions.shape();
+    ensure!(src.shape() == vshape, Runtime, "expected src to have a size equal to the slice of self. src size = {}, slice size = {}",
+        crate::shape::fmt_list(&src.shape()), crate::shape::fmt_list(&vshape));
+    let pos: Vec<usize> = positions.to_i64_vec()?.into_iter().map(|v| v as usize).collect();
+    let offs = backend::offsets_tensor(&pos, x.device())?;
+    let out = write_at(x, &offs, src)?;
+    record(name, &[x, src], &[&out], &[], move |_, g, n| {
+        let gx = if n[0] { Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?) } else { None };
+        let gs = if n[1] { Some(take(&g[0], &offs, &vshape)?) } else { None };
+        Ok(vec![gx, gs])
+    })?;
+    crate::autograd::Node::annotate(&out, fields, &[]);
     Ok(out)
 }

@@ -54,7 +54,14 @@ pub fn mm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     },
         // JVP: bilinear, t_a·b + a·t_b
         |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { mm(t, b) } else { mm(a, t) }))?;
-    crate::autograd::Node::annotate(&out, &[], &[(1, "mat2")]);
+    if out.grad_fn().is_some() {
+        let (la, lb) = (a.layout(), b.layout());
+        let ints = |v: &[usize]| SavedValue::Ints(v.iter().map(|&d| d as i64).collect());
+        crate::autograd::Node::annotate(&out, &[
+            ("self_sym_sizes", ints(&la.shape)), ("self_sym_strides", ints(&la.strides)),
+            ("mat2_sym_sizes", ints(&lb.shape)), ("mat2_sym_strides", ints(&lb.strides)),
+        ], &[(1, "mat2")]);
+    }
     Ok(out)
 }
 
@@ -79,6 +86,7 @@ pub fn mv(m: &Tensor, v: &Tensor) -> Result<Tensor> {
     },
         // JVP: bilinear, t_a·b + a·t_b
         |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { mv(t, v) } else { mv(m, t) }))?;
+    crate::autograd::Node::annotate(&out, &[], &[(1, "vec")]);
     Ok(out)
 }
 
@@ -120,6 +128,7 @@ pub fn dot(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     },
         // JVP: bilinear, t_a·b + a·t_b
         |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { dot(t, b) } else { dot(a, t) }))?;
+    crate::autograd::Node::annotate(&out, &[], &[(1, "tensor")]);
     Ok(out)
 }
 
@@ -321,7 +330,11 @@ pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: Scalar, alpha: Scal
             _ => maybe_multiply(&mm(m1, ti)?, alpha),
         }))?;
     // torch keeps mat2 only when mat1 needs a gradient (it is None otherwise)
-    let mut values = vec![("alpha", saved_num(alpha0)), ("beta", saved_num(beta0))];
+    let ints = |v: &[usize]| SavedValue::Ints(v.iter().map(|&d| d as i64).collect());
+    let (l1, l2) = (m1.layout(), m2.layout());
+    let mut values = vec![("alpha", saved_num(alpha0)), ("beta", saved_num(beta0)),
+        ("mat1_sym_sizes", ints(&l1.shape)), ("mat1_sym_strides", ints(&l1.strides)),
+        ("mat2_sym_sizes", ints(&l2.shape)), ("mat2_sym_strides", ints(&l2.strides))];
     let tensors: &[(usize, &'static str)] = if m1.requires_grad() { &[(0, "mat1"), (1, "mat2")] } else { values.push(("mat2", SavedValue::None)); &[(0, "mat1")] };
     Node::annotate(&out, &values, tensors);
     Ok(out)

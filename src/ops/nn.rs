@@ -34,6 +34,7 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let out = rowwise(x, d, false)?;
     // d/dx softmax: y (g - sum(g y))
     record("SoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| Ok(vec![Some(softmax_backward_data(&g[0], &s.get(0)?, d)?)]))?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim))], &[]);
     Ok(out)
 }
 
@@ -74,6 +75,7 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
     let out = rowwise(x, d, true)?;
     // d/dx log_softmax: g - exp(y) sum(g)
     record("LogSoftmaxBackward0", &[x], &[&out], &[Save::Out(0)], move |s, g, _| Ok(vec![Some(log_softmax_backward_data(&g[0], &s.get(0)?, d)?)]))?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim))], &[]);
     Ok(out)
 }
 

@@ -11,7 +11,7 @@ use super::{
     matmul, mean, mul, neg, permute, put_add, reshape, sigmoid, sqrt, sub, sum, sum_dims, sum_to, t, tanh,
     transpose, where_, write_into, BinOp,
 };
-use crate::autograd::{record, record_ew, record_jvp, Save};
+use crate::autograd::{record, record_ew, record_jvp, Save, SavedValue};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -1034,7 +1034,7 @@ pub fn logit(x: &Tensor, eps: Option<f64>) -> Result<Tensor> {
 
 /// `xlogy(a, b)`: `a · log(b)`, 0 where `a` is 0 (unless `b` is NaN), in the promoted float
 /// dtype. XlogyBackward0 (1 with a number for `a`, 2 with a number for `b`):
-/// `d/da = g · xlogy(a != 0, b)`, `d/db = g · a / b`.
+/// `d/da = xlogy(g, b)` (0 where a == 0 and b <= 0), `d/db = g · a / b`.
 pub fn xlogy(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let ct = super::compute_dtype(a, b, BinOp::Add);
     let ft = if ct.is_float() { ct } else { crate::dtype::default_float() };
@@ -1045,7 +1045,11 @@ pub fn xlogy(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let (sa, sb) = (a.shape(), b.shape());
     record(name, &[a, b], &[&out], &[Save::In(a), Save::In(b)], move |s, g, n| {
         let (at, bt) = (s.get(0)?, s.get(1)?);
-        let ga = if n[0] { Some(sum_to(&mul(&g[0], &xlogy_raw(&cast_raw(&compare(&at, &sc(0.0), BinOp::Ne)?, g[0].dtype())?, &bt)?)?, &sa)?) } else { None };
+        // derivatives.yaml: xlogy(grad, other), 0 where self == 0 and other <= 0
+        let ga = if n[0] {
+            let both = binary_raw(&compare(&at, &sc(0.0), BinOp::Eq)?, &compare(&bt, &sc(0.0), BinOp::Le)?, BinOp::And)?;
+            Some(sum_to(&super::masked_fill(&xlogy(&g[0], &bt)?, &both, &sc(0.0))?, &sa)?)
+        } else { None };
         let gb = if n.len() > 1 && n[1] { Some(sum_to(&div(&mul(&g[0], &at)?, &bt)?, &sb)?) } else { None };
         Ok(vec![ga, gb])
     })?;
@@ -1357,6 +1361,26 @@ fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Re
             None => bw(&x, &g[0])?,
         })])
     })?;
+    if out.grad_fn().is_some() {
+        // derivatives.yaml's scalar arguments (numbers that are whole show as ints, as the
+        // defaults PyTorch passes do)
+        let num = |v: f64| if v.fract() == 0.0 && v.abs() < 1e15 { SavedValue::Int(v as i64) } else { SavedValue::Float(v) };
+        let fields: Vec<(&'static str, SavedValue)> = match kind {
+            "leaky_relu" => vec![("negative_slope", SavedValue::Float(a))],
+            "elu" => vec![("alpha", SavedValue::Float(a)), ("scale", num(b)), ("input_scale", SavedValue::Int(1))],
+            "celu" => vec![("alpha", SavedValue::Float(a))],
+            "gelu" => vec![("approximate", SavedValue::Str("none"))],
+            "gelu_tanh" => vec![("approximate", SavedValue::Str("tanh"))],
+            "softplus" => vec![("beta", num(a)), ("threshold", num(b))],
+            "hardtanh" => vec![("min_val", SavedValue::Float(a)), ("max_val", SavedValue::Float(b))],
+            "softshrink" | "hardshrink" => vec![("lambd", SavedValue::Float(a))],
+            "threshold" => vec![("threshold", num(a))],
+            _ => vec![],
+        };
+        if !fields.is_empty() {
+            crate::autograd::Node::annotate(&out, &fields, &[]);
+        }
+    }
     Ok(out)
 }
 
@@ -1482,6 +1506,14 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
         let gy = if need[1] { Some(loss_backward(&k, &g[0], &y, &x, red, a)?) } else { None };
         Ok(vec![gx, gy])
     })?;
+    // derivatives.yaml's names: the reduction enum and the scalar parameter
+    let mut fields = vec![("reduction", SavedValue::Int(red))];
+    match kind {
+        "smooth_l1" => fields.push(("beta", SavedValue::Float(a))),
+        "huber" => fields.push(("delta", SavedValue::Float(a))),
+        _ => {}
+    }
+    crate::autograd::Node::annotate(&out, &fields, &[(1, "target")]);
     Ok(out)
 }
 
@@ -1574,6 +1606,8 @@ pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64
         } else { None };
         Ok(vec![gx, gy])
     })?;
+    let values: Vec<(&'static str, SavedValue)> = if w.is_some() { vec![("reduction", SavedValue::Int(red))] } else { vec![("reduction", SavedValue::Int(red)), ("weight", SavedValue::None)] };
+    crate::autograd::Node::annotate(&out, &values, &[(1, "target")]);
     Ok(out)
 }
 
@@ -1683,7 +1717,12 @@ pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignor
     let out = fresh(&out)?;
     let name = if nd == 4 { "NllLoss2DBackward0" } else { "NllLossBackward0" };
     let xs2 = xs.clone();
-    record(name, &[x], &[&out], &[], move |_, g, _| {
+    let total_saved = total_t.clone();
+    let mut save = vec![Save::In(x), Save::In(target), Save::In(&total_saved)];
+    if let Some(w) = w {
+        save.push(Save::In(w));
+    }
+    record(name, &[x], &[&out], &save, move |_, g, _| {
         let ge = match red {
             0 => rs(&g[0], &[m])?,
             1 => expand(&div(&g[0], &total_t)?, &[m as i64])?,
@@ -1698,6 +1737,14 @@ pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignor
         };
         Ok(vec![Some(gx)])
     })?;
+    let mut values = vec![("ignore_index", SavedValue::Int64(ignore_index)), ("reduction", SavedValue::Int(red))];
+    let mut tensors = vec![(0, "self"), (1, "target"), (2, "total_weight")];
+    if w.is_some() {
+        tensors.push((3, "weight"));
+    } else {
+        values.push(("weight", SavedValue::None));
+    }
+    crate::autograd::Node::annotate(&out, &values, &tensors);
     Ok(out)
 }
 

@@ -1,7 +1,7 @@
 //! Reductions: sum, mean, prod, max/min (whole and along a dim), argmax/argmin, norm,
 //! all/any. Each reduces contiguous rows after moving the reduced dims last.
 
-use super::{div, expand, mul, permute, reshape};
+use super::{add, div, expand, mul, permute, reshape};
 use crate::autograd::{SavedValue, record, record_jvp, Save};
 use crate::backend::{self, ReduceOp, ScanOp};
 use crate::dtype::DType;
@@ -70,6 +70,15 @@ fn out_shape(shape: &[usize], dims: &[usize], keepdim: bool) -> Vec<usize> {
 }
 
 /// Broadcast a reduced gradient back over the input shape.
+fn ints(v: &[usize]) -> SavedValue {
+    SavedValue::Ints(v.iter().map(|&d| d as i64).collect())
+}
+
+/// `shape` without the reduced `dims`.
+fn reduced_shape(shape: &[usize], dims: &[usize]) -> Vec<usize> {
+    shape.iter().enumerate().filter(|(i, _)| !dims.contains(i)).map(|(_, &d)| d).collect()
+}
+
 fn expand_back(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let keep_shape: Vec<i64> = in_shape.iter().enumerate().map(|(i, &s)| if dims.contains(&i) { 1 } else { s as i64 }).collect();
     let g = if keepdim { g.clone() } else { reshape(g, &keep_shape)? };
@@ -146,6 +155,38 @@ pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>)
     Ok(out)
 }
 
+/// `nansum(x, dims, keepdim, dtype)`: the sum with NaNs counted as 0 (all dims when `dims` is
+/// None). NansumBackward0: the gradient passes where `x` is not NaN, 0 where it is.
+pub fn nansum(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        bail!(Runtime, "nansum does not support complex inputs");
+    }
+    check_grad_dtype(x, dtype)?;
+    let shape = x.shape();
+    let all: Vec<usize> = (0..shape.len()).collect();
+    let dv = dims.map(|d| d.to_vec()).unwrap_or(all);
+    let keep = keepdim && dims.is_some();
+    let od = dtype.unwrap_or_else(|| sum_dtype(x.dtype()));
+    let nan_mask = |t: &Tensor| backend::unary(t, crate::backend::UnaryOp::IsNan);
+    let out = {
+        let _g = crate::autograd::raw_mode();
+        let clean = if x.dtype().is_float() { super::where_(&nan_mask(x)?, &Tensor::wrapped_scalar(Scalar::Int(0)), x)? } else { x.detach() };
+        sum_raw(&clean, &dv, keep, od)?
+    };
+    let xd = x.dtype();
+    record("NansumBackward0", &[x], &[&out], &[Save::In(x)], move |s, g, _| {
+        let xt = s.get(0)?;
+        let ge = expand_back(&super::to_dtype(&g[0], xd)?, &shape, &dv, keep)?;
+        Ok(vec![Some(super::where_(&nan_mask(&xt)?, &Tensor::wrapped_scalar(Scalar::Int(0)), &ge)?)])
+    })?;
+    let fields = [
+        ("dim", SavedValue::Ints(dims.map(|d| d.iter().map(|&d| d as i64).collect()).unwrap_or_default())),
+        ("keepdim", SavedValue::Bool(keep)),
+    ];
+    crate::autograd::Node::annotate(&out, &fields, &[]);
+    Ok(out)
+}
+
 /// `x.sum()` over everything (SumBackward0).
 pub fn sum(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
     check_grad_dtype(x, dtype)?;
@@ -185,6 +226,13 @@ pub fn mean(x: &Tensor, dims: Option<&[usize]>, keepdim: bool, dtype: Option<DTy
     },
         // JVP: linear, the mean of the tangent
         |t| Ok(vec![Some(mean(t.one(), Some(&jdims), keepdim, Some(d))?)]))?;
+    if out.grad_fn().is_some() {
+        let numel = SavedValue::Int(x.numel() as i64);
+        match dims {
+            None => crate::autograd::Node::annotate(&out, &[("self_sym_numel", numel), ("self_sym_sizes", ints(&x.shape()))], &[]),
+            Some(dl) => crate::autograd::Node::annotate(&out, &[("dim", ints(dl)), ("keepdim", SavedValue::Bool(keepdim)), ("self_sym_numel", numel), ("self_sym_sizes", ints(&x.shape()))], &[]),
+        }
+    }
     Ok(out)
 }
 
@@ -378,9 +426,11 @@ fn max_dim_as(x: &Tensor, dim: i64, keepdim: bool, is_max: bool, what: &str) -> 
     let name = if is_max { "MaxBackward0" } else { "MinBackward0" };
     if dt.is_float() {
         let ind = indices.clone();
-        record(name, &[x], &[&values], &[], move |_, g, _| {
+        let sizes = ints(&shape);
+        record(name, &[x], &[&values], &[Save::In(&indices)], move |_, g, _| {
             Ok(vec![Some(super::index::scatter_along(&g[0], &ind, &shape, d)?)])
         })?;
+        crate::autograd::Node::annotate(&values, &[("dim", SavedValue::Int64(dim)), ("keepdim", SavedValue::Bool(keepdim)), ("self_sym_sizes", sizes)], &[(0, "indices")]);
     }
     Ok((values, indices))
 }
@@ -433,6 +483,7 @@ pub fn amax(x: &Tensor, dims: &[usize], keepdim: bool, is_max: bool) -> Result<T
             // as torch's scale_grad_by_count: (grad / count) * mask
             Ok(vec![Some(mul(&div(&ge, &count)?, &mask)?)])
         })?;
+        crate::autograd::Node::annotate(&out, &[("dim", ints(dims)), ("keepdim", SavedValue::Bool(keepdim))], &[]);
     }
     Ok(out)
 }
@@ -459,10 +510,20 @@ pub fn argmax(x: &Tensor, dim: Option<i64>, keepdim: bool, is_max: bool) -> Resu
 
 /// Vector p-norm over `dims` (all when empty). p=2 is LinalgVectorNormBackward0.
 pub fn norm(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor> {
+    let out = norm_impl(x, p, dims, keepdim)?;
+    if out.grad_fn().is_some_and(|n| n.name == "LinalgVectorNormBackward0") {
+        let ord = if p.fract() == 0.0 && p.is_finite() { SavedValue::Int(p as i64) } else { SavedValue::Float(p) };
+        let dim = if dims.is_empty() { SavedValue::None } else { ints(dims) };
+        crate::autograd::Node::annotate(&out, &[("dim", dim), ("keepdim", SavedValue::Bool(keepdim)), ("ord", ord)], &[]);
+    }
+    Ok(out)
+}
+
+fn norm_impl(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     check_norm_dtype(x)?;
     if x.dtype().is_complex() {
         // the norm of the moduli (AbsBackward0 then carries the gradient to the pairs)
-        return norm(&super::abs(x)?, p, dims, keepdim);
+        return norm_impl(&super::abs(x)?, p, dims, keepdim);
     }
     let shape = x.shape();
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
@@ -580,12 +641,23 @@ pub fn check_norm_dtype(x: &Tensor) -> Result<()> {
 }
 
 fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<Tensor> {
+    var_std_mean(x, dims, correction, keepdim, take_sqrt, false).map(|(v, _)| v)
+}
+
+/// `var_mean` / `std_mean`: the variance (or std) and the mean from one node
+/// (VarMeanBackward0 / StdMeanBackward0: the two outputs' gradients add up).
+pub fn var_or_std_mean(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool) -> Result<(Tensor, Tensor)> {
+    let (v, m) = var_std_mean(x, dims, correction, keepdim, take_sqrt, true)?;
+    Ok((v, m.expect("requested")))
+}
+
+fn var_std_mean(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, take_sqrt: bool, with_mean: bool) -> Result<(Tensor, Option<Tensor>)> {
     check_var_dtype(x)?;
     let _ = take_sqrt;
     let shape = x.shape();
     let dv: Vec<usize> = dims.map(|d| d.to_vec()).unwrap_or_else(|| (0..shape.len()).collect());
     let n: usize = dv.iter().map(|&i| shape[i]).product();
-    let (out, centered) = {
+    let (out, centered, mean_out) = {
         let _g = crate::autograd::raw_mode();
         // reduced (half) precision accumulates in float64, as torch's Welford accumulates in
         // a wider type: squares of 1e20 overflow float32 but their variance need not
@@ -599,15 +671,30 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
         let v = div(&ss, &Tensor::wrapped_scalar(Scalar::Float((n as f64 - correction).max(0.0))))?;
         let r = if take_sqrt { super::sqrt(&v)? } else { v };
         let od = x.dtype().to_real();
-        (if r.dtype() == od { r } else { super::cast_raw(&r, od)? }, c)
+        let mo = if with_mean {
+            let mk = if keepdim { m.clone() } else { super::reshape(&m, &reduced_shape(&shape, &dv).iter().map(|&d| d as i64).collect::<Vec<_>>())? };
+            Some(if mk.dtype() == x.dtype() { mk } else { super::cast_raw(&mk, x.dtype())? })
+        } else {
+            None
+        };
+        (if r.dtype() == od { r } else { super::cast_raw(&r, od)? }, c, mo)
     };
-    let name = if take_sqrt { "StdBackward0" } else { "VarBackward0" };
+    let name = match (take_sqrt, with_mean) {
+        (true, false) => "StdBackward0",
+        (false, false) => "VarBackward0",
+        (true, true) => "StdMeanBackward0",
+        (false, true) => "VarMeanBackward0",
+    };
+    let mut outs = vec![&out];
+    if let Some(m) = &mean_out {
+        outs.push(m);
+    }
     let all = dims.is_none() || x.dim() == 0;
     let dof = n as f64 - correction;
     // torch's var_backward: 2 (x - mean) / (N - c) * g; over all elements with N - c <= 0 it
     // is g * (x == mean ? NaN : inf). std_backward is var_backward of g / (2 std), 0 where
     // the std is 0.
-    record(name, &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+    record(name, &[x], &outs, &[Save::In(x), Save::Out(0)], move |s, g, _| {
         let xt = s.get(0)?;
         let m = mean(&xt, Some(&dv), true, None)?;
         let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
@@ -626,10 +713,22 @@ fn var_std(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bool, t
         } else {
             mul(&mul(&gv, &Tensor::wrapped_scalar(Scalar::Float(2.0 / dof)))?, &super::sub(&xt, &m)?)?
         };
+        // the mean's gradient: g / N spread over the reduced dims
+        let r = if with_mean {
+            let gm = expand_back(&g[1], &shape, &dv, keepdim)?;
+            add(&r, &div(&gm, &Tensor::wrapped_scalar(Scalar::Int(n as i64)))?)?
+        } else {
+            r
+        };
         Ok(vec![Some(r)])
     })?;
     drop(centered);
-    Ok(out)
+    if out.grad_fn().is_some() {
+        let corr = if correction.fract() == 0.0 { SavedValue::Int(correction as i64) } else { SavedValue::Float(correction) };
+        let dim = dims.map_or(SavedValue::None, ints);
+        crate::autograd::Node::annotate(&out, &[("correction", corr), ("dim", dim), ("keepdim", SavedValue::Bool(keepdim))], &[]);
+    }
+    Ok((out, mean_out))
 }
 
 /// `logsumexp(x, dims, keepdim)` (LogsumexpBackward0): stable, gradient `g * softmax`.
@@ -661,6 +760,7 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
         let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
         Ok(vec![Some(mul(&ge, &super::exp(&super::sub(&xt, &re)?)?)?)])
     })?;
+    crate::autograd::Node::annotate(&out, &[("dim", ints(dims)), ("keepdim", SavedValue::Bool(keepdim))], &[]);
     Ok(out)
 }
 
@@ -685,6 +785,7 @@ pub fn cumsum(x: &Tensor, dim: i64) -> Result<Tensor> {
     },
         // JVP: linear, the running sums of the tangent
         |t| Ok(vec![Some(if scalar { t.one().clone() } else { cumsum(t.one(), d as i64)? })]))?;
+    crate::autograd::Node::annotate(&out, &[("dim", SavedValue::Int64(dim))], &[]);
     Ok(out)
 }
 

@@ -2,7 +2,7 @@
 //! slicing and select, contiguous/clone, cat/stack. Views share storage and version counter.
 
 use super::{as_strided_scatter, sum_to};
-use crate::autograd::record;
+use crate::autograd::{record, SavedValue};
 use crate::error::Result;
 use crate::shape::{fmt_list, infer_shape, view_strides, wrap_dim, Dims, Layout};
 use crate::tensor::Tensor;
@@ -32,6 +32,17 @@ fn i64s(s: &[usize]) -> Vec<i64> {
     s.iter().map(|&d| d as i64).collect()
 }
 
+/// Name the node's saved fields (`_saved_dim`, `_saved_self_sym_sizes`, ...) as
+/// derivatives.yaml does; nothing happens when `out` has no node.
+fn fields(out: &Tensor, values: &[(&'static str, SavedValue)]) {
+    crate::autograd::Node::annotate(out, values, &[]);
+}
+
+/// `_saved_self_sym_sizes` of a node over `x`.
+fn sizes(shape: &[usize]) -> SavedValue {
+    SavedValue::Ints(i64s(shape))
+}
+
 /// `view(shape)`: no copy; fails when the strides do not allow it.
 pub fn view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     view_named(x, shape, "ViewBackward0")
@@ -46,6 +57,7 @@ fn view_named(x: &Tensor, shape: &[i64], name: &'static str) -> Result<Tensor> {
     let out = make_view(x, Layout { shape: new_shape, strides, offset: l.offset });
     let in_shape = i64s(&l.shape);
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    fields(&out, &[("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -86,6 +98,7 @@ pub fn unsafe_view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let out = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
     let in_shape = i64s(&l.shape);
     record("UnsafeViewBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    fields(&out, &[("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -103,6 +116,7 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
     let out = make_view(x, if nd == 0 { x.layout() } else { layout_transpose(&x.layout(), a, b) });
     record("TransposeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(transpose(&g[0], a as i64, b as i64)?)]))?;
+    fields(&out, &[("dim0", SavedValue::Int64(d0)), ("dim1", SavedValue::Int64(d1))]);
     Ok(out)
 }
 
@@ -185,6 +199,7 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         inv[d] = i as i64;
     }
     record("PermuteBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(permute(&g[0], &inv)?)]))?;
+    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec()))]);
     Ok(out)
 }
 
@@ -217,6 +232,10 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     let in_shape = i64s(&l.shape);
     let name = if dim.is_none() { "SqueezeBackward0" } else { "SqueezeBackward1" };
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    match dim {
+        Some(d) => fields(&out, &[("dim", SavedValue::Int64(d)), ("self_sym_sizes", sizes(&l.shape))]),
+        None => fields(&out, &[("self_sym_sizes", sizes(&l.shape))]),
+    }
     Ok(out)
 }
 
@@ -243,6 +262,7 @@ pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = i64s(&l.shape);
     record("SqueezeBackward2", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    fields(&out, &[("dim", SavedValue::Ints(dims.to_vec())), ("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -252,6 +272,7 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
     let out = make_view(x, layout_unsqueeze(&l, dim)?);
     let in_shape = i64s(&l.shape);
     record("UnsqueezeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
+    fields(&out, &[("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -269,6 +290,7 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = l.shape.clone();
     record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
+    fields(&out, &[("self_sym_sizes", self::sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -292,10 +314,15 @@ pub fn layout_select(l: &Layout, dim: usize, index: usize) -> Layout {
 }
 
 /// A view node whose backward scatters the gradient into zeros of the input's shape.
-fn view_with_scatter(x: &Tensor, name: &'static str, nl: Layout, rel: Layout) -> Result<Tensor> {
+fn view_with_scatter(x: &Tensor, name: &'static str, nl: Layout, rel: Layout, values: &[(&'static str, SavedValue)]) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = x.shape();
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &rel, &in_shape)?)]))?;
+    if out.grad_fn().is_some() {
+        let mut v = values.to_vec();
+        v.push(("self_sym_sizes", sizes(&x.shape())));
+        fields(&out, &v);
+    }
     Ok(out)
 }
 
@@ -310,7 +337,8 @@ pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i
     let e = norm(end.unwrap_or(n)).max(s as i64) as usize;
     let nl = layout_slice(&l, d, s, e, step as usize);
     let rel = layout_slice(&Layout::contiguous(&l.shape), d, s, e, step as usize);
-    view_with_scatter(x, "SliceBackward0", nl, rel)
+    let f = [("dim", SavedValue::Int64(dim)), ("start", SavedValue::Int(start.unwrap_or(0))), ("end", SavedValue::Int(end.unwrap_or(i64::MAX))), ("step", SavedValue::Int(step))];
+    view_with_scatter(x, "SliceBackward0", nl, rel, &f)
 }
 
 /// `narrow(dim, start, length)`.
@@ -336,7 +364,7 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let i = if index < 0 { index + n } else { index } as usize;
     let nl = layout_select(&l, d, i);
     let rel = layout_select(&Layout::contiguous(&l.shape), d, i);
-    view_with_scatter(x, "SelectBackward0", nl, rel)
+    view_with_scatter(x, "SelectBackward0", nl, rel, &[("dim", SavedValue::Int64(dim)), ("index", SavedValue::Int(index))])
 }
 
 /// `clone()`, differentiable (CloneBackward0): a copy laid out as torch's `preserve_format`
@@ -514,6 +542,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(vec![Some(cat(&parts, d as i64)?)])
         })?;
+    fields(&out, &[("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -537,6 +566,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     record("StackBackward0", &refs, &[&out], &[], move |_, g, need| {
         (0..n).map(|i| if need[i] { select(&g[0], d as i64, i as i64).map(Some) } else { Ok(None) }).collect()
     })?;
+    fields(&out, &[("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -594,7 +624,11 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
         at += len;
         if n == 0 { break; }
     }
-    split_views(x, d, &lens, "SplitBackward0")
+    let outs = split_views(x, d, &lens, "SplitBackward0")?;
+    if let Some(o) = outs.first() {
+        fields(o, &[("dim", SavedValue::Int64(dim)), ("split_size", SavedValue::Int(size as i64)), ("self_sym_sizes", sizes(&x.shape()))]);
+    }
+    Ok(outs)
 }
 
 /// `split(sizes, dim)` with explicit sizes (narrow views that must cover the dim exactly;
@@ -607,7 +641,11 @@ pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
     ensure!(sizes.iter().all(|&s| s >= 0), Runtime, "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={:?}", sizes);
     ensure!(total == n, Runtime, "split_with_sizes expects split_sizes to sum exactly to {} (input tensor's size at dimension {}), but got split_sizes={:?}", n, d, sizes);
     let lens: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
-    split_views(x, d, &lens, "SplitWithSizesBackward0")
+    let outs = split_views(x, d, &lens, "SplitWithSizesBackward0")?;
+    if let Some(o) = outs.first() {
+        fields(o, &[("dim", SavedValue::Int64(dim)), ("split_sizes", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&x.shape()))]);
+    }
+    Ok(outs)
 }
 
 /// The value `dst` takes in `dst.copy_(src)`: `src` broadcast to `dst`'s shape and cast to its
@@ -653,6 +691,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let out = crate::backend::relayout_like(&out, &l)?;
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
+    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec()))]);
     Ok(out)
 }
 
@@ -751,6 +790,7 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         let summed = super::sum_dims(&r, &dims, false, None)?;
         Ok(vec![Some(reshape(&summed, &orig.iter().map(|&d| d as i64).collect::<Vec<_>>())?)])
     })?;
+    fields(&out, &[("repeats", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&shape))]);
     Ok(out)
 }
 
@@ -814,6 +854,7 @@ pub fn tril(x: &Tensor, k: i64, upper: bool) -> Result<Tensor> {
         &[],
         move |_, g, _| Ok(vec![Some(tril(&g[0], k, upper)?)]),
     )?;
+    fields(&out, &[("diagonal", SavedValue::Int64(k))]);
     Ok(out)
 }
 
@@ -860,6 +901,7 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     record("RollBackward0", &[x], &[&out], &[], move |_, g, _| {
         Ok(vec![Some(roll(&g[0], &back, &dims_v)?)])
     })?;
+    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec())), ("shifts", SavedValue::Ints(shifts.to_vec()))]);
     Ok(out)
 }
 
@@ -897,7 +939,7 @@ pub fn diagonal(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     let l = x.layout();
     let nl = diagonal_layout(&l, offset, d1, d2);
     let rel = diagonal_layout(&Layout::contiguous(&l.shape), offset, d1, d2);
-    view_with_scatter(x, "DiagonalBackward0", nl, rel)
+    view_with_scatter(x, "DiagonalBackward0", nl, rel, &[("offset", SavedValue::Int64(offset)), ("dim1", SavedValue::Int64(dim1)), ("dim2", SavedValue::Int64(dim2))])
 }
 
 /// `diag_embed(offset, dim1, dim2)`: zeros with `x`'s last dim on the diagonal `offset` of two

@@ -517,9 +517,65 @@ pub fn unary_extra(x: &Tensor, kind: &str) -> Result<Tensor> {
         "lgamma" => { let out = float_op(x, UnaryOp::Lgamma)?; record_ew("LgammaBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "digamma")?)?)]))?; Ok(out) }
         "digamma" => { let out = float_op(x, UnaryOp::Digamma)?; record_ew("DigammaBackward0", x, &out, &[Save::In(x)], |s, g, _| Ok(vec![Some(mul(&g[0], &unary_extra(&s.get(0)?, "trigamma")?)?)]))?; Ok(out) }
         "trigamma" => { let out = float_op(x, UnaryOp::Trigamma)?; record_ew("PolygammaBackward0", x, &out, &[], |_, _, _| bail!(NotImplemented, "the derivative of polygamma(1, x) is not implemented"))?; Ok(out) }
+        // d erfc = -2/√π · e^(-x²) · g
+        "erfc" => {
+            real_only(x, "erfc_vml_cpu")?;
+            let out = float_op(x, UnaryOp::Erfc)?;
+            record_ew("ErfcBackward0", x, &out, &[Save::In(x)], |s, g, _| {
+                let v = s.get(0)?;
+                let e = super::exp(&neg(&mul(&v, &v)?)?)?;
+                Ok(vec![Some(mul(&g[0], &mul(&e, &sc(-std::f64::consts::FRAC_2_SQRT_PI))?)?)])
+            })?;
+            Ok(out)
+        }
+        // d sinc = g · (πx cos πx - sin πx) / (πx²), 0 at 0
+        "sinc" => {
+            real_only(x, "sinc")?;
+            let out = float_op(x, UnaryOp::Sinc)?;
+            record_ew("SincBackward0", x, &out, &[Save::In(x)], |s, g, _| {
+                let v = s.get(0)?;
+                let p = mul(&v, &sc(std::f64::consts::PI))?;
+                let num = super::sub(&mul(&p, &super::cos(&p)?)?, &super::sin(&p)?)?;
+                let d = div(&num, &mul(&p, &v)?)?;
+                let zero = binary_raw(&v, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Eq)?;
+                let d = super::masked_fill(&d, &zero, &sc(0.0))?;
+                Ok(vec![Some(mul(&g[0], &d)?)])
+            })?;
+            Ok(out)
+        }
+        // frac(x) = x - trunc(x); d frac = g
+        "frac" => {
+            let dt = x.dtype();
+            if !dt.is_float() {
+                bail!(NotImplemented, "\"frac_cpu\" not implemented for '{}'", dt.scalar_name());
+            }
+            let out = binary_raw(x, &backend::unary(x, UnaryOp::Trunc)?, BinOp::Sub)?;
+            record_ew("FracBackward0", x, &out, &[], |_, g, _| Ok(vec![Some(g[0].clone())]))?;
+            Ok(out)
+        }
+        // x · π/180 and x · 180/π (integers in the default float); the derivative is the factor
+        "deg2rad" | "rad2deg" => {
+            real_only(x, kind)?;
+            let (f, name) = if kind == "deg2rad" {
+                (std::f64::consts::PI / 180.0, "Deg2RadBackward0")
+            } else {
+                (57.295779513082320876798154814105170332405472466564, "Rad2DegBackward0")
+            };
+            let out = binary_raw(&float_input(x)?, &sc(f), BinOp::Mul)?;
+            record_ew(name, x, &out, &[], move |_, g, _| Ok(vec![Some(mul(&g[0], &sc(f))?)]))?;
+            Ok(out)
+        }
         "square" => pow_scalar(x, Scalar::Int(2)),
         _ => bail!(NotImplemented, "unary op {} is not implemented", kind),
     }
+}
+
+/// torch's error for a complex input to a real-only kernel.
+fn real_only(x: &Tensor, kernel: &str) -> Result<()> {
+    if x.dtype().is_complex() {
+        bail!(NotImplemented, "\"{}\" not implemented for '{}'", kernel, x.dtype().scalar_name());
+    }
+    Ok(())
 }
 
 /// `x.logical_not()` / `~mask`.

@@ -507,6 +507,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_pop_write_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::hooks::_push_record_observer, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_xlogy, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::_var_mean, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::select_scatter, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::slice_scatter, m)?)?;
+    m.add_function(wrap_pyfunction!(super::tensor_ops::diagonal_scatter, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_rot90, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_inplace_apply, m)?)?;
     m.add_function(wrap_pyfunction!(super::tensor_ops::_linalg_cross, m)?)?;

@@ -172,11 +172,31 @@ impl PyNode {
                 crate::autograd::SavedValue::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
                 crate::autograd::SavedValue::Ints(v) => PyTuple::new(py, v)?.into_any().unbind(),
+                crate::autograd::SavedValue::Str(v) => v.into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::None => py.None(),
             }),
             Some(Err(e)) => Err(e.into()),
             None => Err(pyo3::exceptions::PyAttributeError::new_err(format!("'{}' object has no attribute '{}'", slf.get_type().name()?, name))),
         }
+    }
+
+    /// The attributes, with the node's ``_saved_<name>`` (and ``_raw_saved_<name>`` for
+    /// tensors) as PyTorch's node classes list them.
+    fn __dir__(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let py = slf.py();
+        let base = py.import("builtins")?.getattr("object")?.getattr("__dir__")?.call1((slf,))?;
+        let mut names: Vec<String> = base.extract()?;
+        if let Ok(n) = slf.get().node() {
+            for f in n.saved_names() {
+                names.push(format!("_saved_{f}"));
+                if n.saved_slot(f).is_some() {
+                    names.push(format!("_raw_saved_{f}"));
+                }
+            }
+        }
+        names.sort();
+        names.dedup();
+        Ok(names)
     }
 
     /// Bytes held by this node's saved tensors.

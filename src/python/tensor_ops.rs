@@ -275,6 +275,16 @@ unary_methods! {
     log1p => |t| ops::unary_extra(t, "log1p"),
     #[doc = "``exp(x) - 1`` of the elements, accurate near 0."]
     expm1 => |t| ops::unary_extra(t, "expm1"),
+    #[doc = "The complementary error function ``1 - erf(x)`` of the elements (accurate where erf is near 1)."]
+    erfc => |t| ops::unary_extra(t, "erfc"),
+    #[doc = "The normalised sinc ``sin(pi x) / (pi x)`` of the elements (1 at 0)."]
+    sinc => |t| ops::unary_extra(t, "sinc"),
+    #[doc = "The fractional parts ``x - trunc(x)`` of the elements (floating tensors only)."]
+    frac => |t| ops::unary_extra(t, "frac"),
+    #[doc = "The elements converted from degrees to radians."]
+    deg2rad => |t| ops::unary_extra(t, "deg2rad"),
+    #[doc = "The elements converted from radians to degrees."]
+    rad2deg => |t| ops::unary_extra(t, "rad2deg"),
     #[doc = "The logarithm to the base 2 of the elements."]
     log2 => |t| ops::unary_extra(t, "log2"),
     #[doc = "``2 ** x`` of the elements."]
@@ -363,6 +373,8 @@ binary_methods! {
     remainder => rem,
     #[doc = "C's ``fmod``: the remainder has the sign of the dividend."]
     fmod => ops::fmod,
+    #[doc = "The magnitudes of ``self`` with the signs of ``other`` (integers give floats)."]
+    copysign => ops::copysign,
     #[doc = "Bitwise AND of integer or bool tensors."]
     bitwise_and => and,
     #[doc = "Bitwise OR of integer or bool tensors."]
@@ -444,6 +456,16 @@ tensor_binary_methods! {
     atan2("other") => ops::atan2,
     #[doc = "Alias for ``atan2``."]
     arctan2("other") => ops::atan2,
+    #[doc = "``sqrt(self ** 2 + other ** 2)`` element-wise, without intermediate overflow."]
+    hypot("other") => ops::hypot,
+    #[doc = "``log(exp(self) + exp(other))`` element-wise, computed stably."]
+    logaddexp("other") => |a: &Tensor, b: &Tensor| ops::logaddexp(a, b, false),
+    #[doc = "``log2(2 ** self + 2 ** other)`` element-wise, computed stably."]
+    logaddexp2("other") => |a: &Tensor, b: &Tensor| ops::logaddexp(a, b, true),
+    #[doc = "The next floating-point value after each element of ``self`` towards ``other``."]
+    nextafter("other") => ops::nextafter,
+    #[doc = "The Heaviside step function: 0 below 0, 1 above, ``values`` where ``self`` is 0."]
+    heaviside("values") => ops::heaviside,
     #[doc = "The element-wise maximum of ``self`` and ``other`` (NaN propagates)."]
     maximum("other") => ops::maximum,
     #[doc = "The element-wise minimum of ``self`` and ``other`` (NaN propagates)."]
@@ -799,6 +821,17 @@ impl PyTensor {
         run(py, t.numel(), || match d {
             None => ops::sum(t, dt),
             Some(d) => ops::sum_dims(t, &ops::reduce_dims(&d, t.dim())?, keepdim, dt),
+        })
+    }
+    /// The sum of all elements, or over ``dim``, treating NaNs as zero.
+    #[pyo3(signature = (dim=None, keepdim=false, *, dtype=None))]
+    fn nansum(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let d = dims_arg(dim)?;
+        let dt = opt_dtype(dtype)?;
+        let t = &self.t;
+        run(py, t.numel(), || match d {
+            None => ops::nansum(t, None, keepdim, dt),
+            Some(d) => ops::nansum(t, Some(&ops::reduce_dims(&d, t.dim())?), keepdim, dt),
         })
     }
     /// The mean of all elements, or over the dimension(s) ``dim`` (floating-point inputs).
@@ -1286,6 +1319,55 @@ impl PyTensor {
             .unwrap_or(Scalar::Int(1));
         let (i, s) = (index.t.clone(), source.t.clone());
         ops::inplace(&slf.get().t, |inp| ops::index_add(inp, dim, &i, &s, a))?;
+        Ok(slf.clone())
+    }
+    /// ``self`` with its slices at ``index`` along ``dim`` replaced by ``source``'s.
+    fn index_copy(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>, source: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::index_copy(&self.t, dim, &index.t, &source.t)?)
+    }
+    /// In-place version of ``index_copy``.
+    fn index_copy_<'py>(slf: &Bound<'py, Self>, dim: i64, index: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, Self>> {
+        let (i, s) = (index.t.clone(), source.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::index_copy(inp, dim, &i, &s))?;
+        Ok(slf.clone())
+    }
+    /// ``self`` with its slices at ``index`` along ``dim`` set to ``value`` (a number or a
+    /// 0-dim tensor).
+    fn index_fill(&self, py: Python<'_>, dim: i64, index: PyRef<'_, PyTensor>, value: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let is_t = value.cast::<PyTensor>().is_ok();
+        wrap(py, ops::index_fill(&self.t, dim, &index.t, &need(value)?, is_t)?)
+    }
+    /// In-place version of ``index_fill``.
+    fn index_fill_<'py>(slf: &Bound<'py, Self>, dim: i64, index: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let is_t = value.cast::<PyTensor>().is_ok();
+        let (i, v) = (index.t.clone(), need(value)?);
+        ops::inplace(&slf.get().t, |inp| ops::index_fill(inp, dim, &i, &v, is_t))?;
+        Ok(slf.clone())
+    }
+    /// ``self`` with the places where ``mask`` is true filled from ``source`` in row-major order.
+    fn masked_scatter(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, source: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::masked_scatter(&self.t, &mask.t, &source.t)?)
+    }
+    /// In-place version of ``masked_scatter``.
+    fn masked_scatter_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, Self>> {
+        let (m, s) = (mask.t.clone(), source.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::masked_scatter(inp, &m, &s))?;
+        Ok(slf.clone())
+    }
+    /// The elements at the flat indices ``index`` (as if ``self`` were 1-d), shaped like ``index``.
+    fn take(&self, py: Python<'_>, index: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::take_flat(&self.t, &index.t)?)
+    }
+    /// ``self`` with ``source`` written (or added, ``accumulate=True``) at the flat indices ``index``.
+    #[pyo3(signature = (index, source, accumulate=false))]
+    fn put(&self, py: Python<'_>, index: PyRef<'_, PyTensor>, source: PyRef<'_, PyTensor>, accumulate: bool) -> PyResult<Py<PyAny>> {
+        wrap(py, ops::put_flat(&self.t, &index.t, &source.t, accumulate)?)
+    }
+    /// In-place version of ``put``.
+    #[pyo3(signature = (index, source, accumulate=false))]
+    fn put_<'py>(slf: &Bound<'py, Self>, index: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>, accumulate: bool) -> PyResult<Bound<'py, Self>> {
+        let (i, s) = (index.t.clone(), source.t.clone());
+        ops::inplace(&slf.get().t, |inp| ops::put_flat(inp, &i, &s, accumulate))?;
         Ok(slf.clone())
     }
     /// The diagonal ``offset`` of dims ``dim1``, ``dim2`` as the last dim of a view.
@@ -1953,6 +2035,43 @@ pub fn _inplace_apply<'py>(target: &Bound<'py, PyTensor>, compute: &Bound<'py, P
 #[pyfunction]
 pub fn _rot90(py: Python<'_>, input: PyRef<'_, PyTensor>, k: i64, dims: Vec<i64>) -> PyResult<Py<PyAny>> {
     wrap(py, ops::rot90(&input.t, k, &dims)?)
+}
+
+/// ``torch.var_mean`` / ``torch.std_mean`` (``take_sqrt``): the two results of one node.
+#[pyfunction]
+#[pyo3(signature = (input, take_sqrt, dim=None, unbiased=None, keepdim=false, correction=None))]
+pub fn _var_mean(py: Python<'_>, input: &Bound<'_, PyTensor>, take_sqrt: bool, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
+    let t = &input.get().t;
+    let (dims, c) = var_args(t, dim, unbiased, correction)?;
+    let (v, m) = ops::var_or_std_mean(t, dims.as_deref(), c, keepdim, take_sqrt)?;
+    Ok(pyo3::types::PyTuple::new(py, [wrap(py, v)?, wrap(py, m)?])?.into_any().unbind())
+}
+
+/// ``torch.select_scatter(input, src, dim, index)``.
+#[pyfunction]
+pub fn select_scatter(py: Python<'_>, input: PyRef<'_, PyTensor>, src: PyRef<'_, PyTensor>, dim: i64, index: i64) -> PyResult<Py<PyAny>> {
+    use crate::autograd::SavedValue as V;
+    let f = [("dim", V::Int64(dim)), ("index", V::Int(index))];
+    wrap(py, ops::view_scatter(&input.t, &src.t, "SelectScatterBackward0", &f, |t| ops::select(t, dim, index))?)
+}
+
+/// ``torch.slice_scatter(input, src, dim=0, start=None, end=None, step=1)``.
+#[pyfunction]
+#[pyo3(signature = (input, src, dim=0, start=None, end=None, step=1))]
+pub fn slice_scatter(py: Python<'_>, input: PyRef<'_, PyTensor>, src: PyRef<'_, PyTensor>, dim: i64, start: Option<i64>, end: Option<i64>, step: i64) -> PyResult<Py<PyAny>> {
+    use crate::autograd::SavedValue as V;
+    let opt = |v: Option<i64>| v.map_or(V::None, V::Int);
+    let f = [("dim", V::Int64(dim)), ("start", opt(start)), ("end", opt(end)), ("step", V::Int(step))];
+    wrap(py, ops::view_scatter(&input.t, &src.t, "SliceScatterBackward0", &f, |t| ops::slice(t, dim, start, end, step))?)
+}
+
+/// ``torch.diagonal_scatter(input, src, offset=0, dim1=0, dim2=1)``.
+#[pyfunction]
+#[pyo3(signature = (input, src, offset=0, dim1=0, dim2=1))]
+pub fn diagonal_scatter(py: Python<'_>, input: PyRef<'_, PyTensor>, src: PyRef<'_, PyTensor>, offset: i64, dim1: i64, dim2: i64) -> PyResult<Py<PyAny>> {
+    use crate::autograd::SavedValue as V;
+    let f = [("offset", V::Int64(offset)), ("dim1", V::Int64(dim1)), ("dim2", V::Int64(dim2))];
+    wrap(py, ops::view_scatter(&input.t, &src.t, "DiagonalScatterBackward0", &f, |t| ops::diagonal(t, offset, dim1, dim2))?)
 }
 
 /// `torch.xlogy(input, other)`: either operand may be a number (not both).

@@ -3,7 +3,7 @@
 import numbers
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli"]
@@ -15,12 +15,13 @@ def _torch():
     return ferrograd
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     """Samples drawn with ``torch.bernoulli`` (the same random stream as PyTorch)."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
@@ -34,6 +35,23 @@ class Bernoulli(Distribution):
         self._param = self.probs if probs is not None else self.logits
         batch_shape = () if is_scalar else self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameter expanded to ``batch_shape``."""
+        new = self._get_checked_instance(Bernoulli, _instance)
+        batch_shape = _torch().Size(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+            new._param = new.logits
+        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
 
     @lazy_property
     def logits(self):
@@ -98,3 +116,10 @@ class Bernoulli(Distribution):
         if expand:
             values = values.expand((-1,) + tuple(self._batch_shape))
         return values
+
+    @property
+    def _natural_params(self):
+        return (_torch().logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return _torch().log1p(_torch().exp(x))

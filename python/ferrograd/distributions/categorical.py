@@ -38,7 +38,26 @@ class Categorical(Distribution):
         batch_shape = self._param.size()[:-1] if self._param.dim() > 1 else ()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    @property
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameter expanded to ``batch_shape + (K,)``."""
+        new = self._get_checked_instance(Categorical, _instance)
+        batch_shape = _torch().Size(batch_shape)
+        param_shape = tuple(batch_shape) + (self._num_events,)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(param_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(param_shape)
+            new._param = new.logits
+        new._num_events = self._num_events
+        super(Categorical, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
+
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         """``{0, ..., K-1}``."""
         return constraints.integer_interval(0, self._num_events - 1)

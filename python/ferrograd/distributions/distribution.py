@@ -55,6 +55,17 @@ class Distribution:
                                      f"of distribution {self!r} to satisfy the constraint {constraint!r}, "
                                      f"but found invalid values:\n{value}")
 
+    def expand(self, batch_shape, _instance=None):
+        """A new distribution with batch dimensions expanded to ``batch_shape`` (parameters
+        are expanded, not copied; arguments are not validated again)."""
+        raise NotImplementedError
+
+    def _get_checked_instance(self, cls, _instance=None):
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
+                                      "__init__ method must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     @property
     def batch_shape(self):
         """The shape over which parameters are batched."""
@@ -121,6 +132,10 @@ class Distribution:
 
     def icdf(self, value):
         """The inverse of the cumulative distribution function at ``value``."""
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        """Every value of a discrete distribution's support, along a new leading dimension."""
         raise NotImplementedError
 
     def entropy(self):

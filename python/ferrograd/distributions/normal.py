@@ -4,7 +4,7 @@ import math
 import numbers
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Normal"]
@@ -16,12 +16,13 @@ def _torch():
     return ferrograd
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """The normal distribution; ``rsample`` is ``loc + eps * scale`` (reparameterized)."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.real
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, loc, scale, validate_args=None):
         self.loc, self.scale = broadcast_all(loc, scale)
@@ -30,6 +31,16 @@ class Normal(Distribution):
         else:
             batch_shape = self.loc.size()
         super().__init__(batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with ``loc`` and ``scale`` expanded to ``batch_shape``."""
+        new = self._get_checked_instance(Normal, _instance)
+        batch_shape = _torch().Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super(Normal, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     @property
     def mean(self):
@@ -88,3 +99,10 @@ class Normal(Distribution):
     def entropy(self):
         """``1/2 + log(2π)/2 + log scale``."""
         return 0.5 + 0.5 * math.log(2 * math.pi) + _torch().log(self.scale)
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * _torch().log(-math.pi / y)

@@ -33,7 +33,17 @@ class Uniform(Distribution):
             batch_shape = self.low.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
-    @property
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with ``low`` and ``high`` expanded to ``batch_shape``."""
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = _torch().Size(batch_shape)
+        new.low = self.low.expand(batch_shape)
+        new.high = self.high.expand(batch_shape)
+        super(Uniform, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
         """``[low, high]``."""
         return constraints.interval(self.low, self.high)

@@ -123,6 +123,26 @@ from .modules.transformer import TransformerEncoderLayer as TransformerEncoderLa
 from .parameter import Buffer as Buffer
 from .parameter import Parameter as Parameter
 from .parameter import _rebuild_parameter as _rebuild_parameter
+from .modules.linear import Bilinear as Bilinear
+from .modules.linear import LazyLinear as LazyLinear
+from .modules.pooling import LPPool1d as LPPool1d
+from .modules.pooling import LPPool2d as LPPool2d
+from .modules.pooling import MaxUnpool1d as MaxUnpool1d
+from .modules.pooling import MaxUnpool2d as MaxUnpool2d
+from .modules.normalization import LocalResponseNorm as LocalResponseNorm
+from .modules.normalization import CrossMapLRN2d as CrossMapLRN2d
+from .modules.dropout import Dropout3d as Dropout3d
+from .modules.dropout import AlphaDropout as AlphaDropout
+from .modules.dropout import FeatureAlphaDropout as FeatureAlphaDropout
+from .modules.sparse import EmbeddingBag as EmbeddingBag
+from .modules.fold import Fold as Fold
+from .modules.fold import Unfold as Unfold
+from .modules.channelshuffle import ChannelShuffle as ChannelShuffle
+from .modules.activation import RReLU as RReLU
+from .modules.loss import MultiMarginLoss as MultiMarginLoss
+from .modules.loss import MultiLabelMarginLoss as MultiLabelMarginLoss
+from .modules.loss import MultiLabelSoftMarginLoss as MultiLabelSoftMarginLoss
+from .parameter import UninitializedParameter as UninitializedParameter
 
 __all__ = [
     "Parameter",
@@ -246,4 +266,24 @@ __all__ = [
     "TripletMarginLoss",
     "PoissonNLLLoss",
     "GaussianNLLLoss",
+    "UninitializedParameter",
+    "Bilinear",
+    "LazyLinear",
+    "LPPool1d",
+    "LPPool2d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "LocalResponseNorm",
+    "CrossMapLRN2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
+    "EmbeddingBag",
+    "Fold",
+    "Unfold",
+    "ChannelShuffle",
+    "RReLU",
+    "MultiMarginLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
 ]

@@ -1474,6 +1474,674 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return out * weight if weight is not None else out
 
 
+# ---- more layers: embedding bags, local response norm, channel shuffle, alpha dropout,
+# randomized leaky ReLU, multi-class margin losses, Gumbel-softmax, power-average pooling,
+# max unpooling, affine grids and grid sampling. Compositions of ferrograd ops (so autograd
+# differentiates them; their grad_fn names are those of the ops they are made of).
+# ---------------------------------------------------------------------------------------
+
+def _tensor_type_name(t):
+    return f"torch.{_scalar_name(t.dtype)}Tensor"
+
+
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """Compute sums, means or maxes of bags of embeddings (rows of ``weight``) without
+    instantiating the intermediate embeddings.
+
+    ``input`` is 1-D with ``offsets`` (the start of each bag; with ``include_last_offset``
+    also the end of the last), or 2-D (each row a bag, ``offsets`` None). ``mode`` is
+    ``'sum'``, ``'mean'`` or ``'max'``; ``per_sample_weights`` (``'sum'`` only) scales each
+    looked-up row; entries equal to ``padding_idx`` are left out of their bag (an empty bag
+    gives zeros). ``max_norm`` renormalises the looked-up rows of ``weight`` in place first;
+    ``scale_grad_by_freq`` divides each row's gradient by its frequency in ``input``.
+    ``sparse=True`` is not supported (NotImplementedError): gradients are dense."""
+    from .. import arange, cat, full, int32, int64, tensor, where, zeros
+
+    if weight.dtype == int64 and input.is_floating_point():
+        _warnings.warn("Argument order of nn.functional.embedding_bag was changed. "
+                       "Usage `embedding_bag(weight, input, ...)` is deprecated, "
+                       "and should now be `embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and tuple(input.shape) != tuple(per_sample_weights.shape):
+        raise ValueError(f"embedding_bag: If per_sample_weights ({_size_str(per_sample_weights)}) is not None, "
+                         f"then it must have the same shape as the input ({_size_str(input)})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {type(offsets)}")
+        offsets = arange(0, input.numel(), input.shape[1], dtype=input.dtype, device=input.device)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max":
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on GitHub.")
+    if sparse:
+        raise NotImplementedError("embedding_bag(sparse=True): sparse gradients are not supported by ferrograd")
+    # ATen's checks (torch.embedding_bag)
+    for t in (input, offsets):
+        if t.dtype not in (int64, int32):
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                               f"Long, Int; but got {_tensor_type_name(t)} instead (while checking arguments for embedding_bag)")
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+                           f"'per_sample_weights'; but type {_tensor_type_name(weight)} does not equal "
+                           f"{_tensor_type_name(per_sample_weights)} (while checking arguments for embedding_bag)")
+    num = weight.shape[0]
+    if padding_idx is not None:
+        if not -num <= padding_idx < num:
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, {-num} through {num - 1}, "
+                               f"but got {padding_idx}")
+        if padding_idx < 0:
+            padding_idx += num
+    idx = [int(v) for v in input.tolist()]
+    offs = [int(v) for v in offsets.tolist()]
+    n = len(idx)
+    common = "Long" if int64 in (input.dtype, offsets.dtype) else "Int"  # ATen promotes the two
+    if offs and offs[0] != 0:
+        raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                           f"position 0. However, got {offs[0]}\n[ torch.{common}Tensor{{}} ]")
+    if offs and offs[-1] > n:
+        raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of {offs[-1]}")
+    if any(b < a for a, b in zip(offs, offs[1:])):
+        raise RuntimeError("Expected i < index_size to be true, but got false.  (Could this error message be improved?  "
+                           "If so, please report an enhancement request to PyTorch.)")
+    for i, v in enumerate(idx):
+        if not 0 <= v < num:
+            raise RuntimeError(f"Index {i} of input takes value {v} which is not in the valid range [0, {num})")
+    if include_last_offset:
+        bags = [(offs[b], offs[b + 1]) for b in range(max(len(offs) - 1, 0))]
+    else:
+        bags = [(offs[b], offs[b + 1] if b + 1 < len(offs) else n) for b in range(len(offs))]
+    members = [[i for i in range(s, e) if idx[i] != padding_idx] for s, e in bags]
+    longest = max((len(m) for m in members), default=0)
+    # (bags, longest) positions into the looked-up rows; position n is a filler row
+    pos = tensor([m + [n] * (longest - len(m)) for m in members] if members else [], dtype=int64,
+                 device=weight.device).reshape(len(members), longest)
+    rows = _C._nn_embedding(weight, input.to(int64), padding_idx, bool(scale_grad_by_freq))
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(1)
+    fill = float("-inf") if mode == "max" and longest > 0 else 0.0
+    table = cat([rows, full((1, weight.shape[1]), fill, dtype=rows.dtype, device=rows.device)])
+    bagged = table.index_select(0, pos.reshape(-1)).view(len(members), longest, weight.shape[1])
+    if mode == "max" and longest > 0:
+        nonempty = tensor([len(m) > 0 for m in members], device=weight.device).unsqueeze(1)
+        return where(nonempty, bagged.max(1)[0], zeros((), dtype=rows.dtype, device=rows.device))
+    out = bagged.sum(1)
+    if mode == "mean":
+        counts = tensor([max(len(m), 1) for m in members], dtype=rows.dtype, device=rows.device)
+        out = out / counts.unsqueeze(1)
+    return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Local response normalisation across channels: ``x / (k + alpha * mean(x², window of
+    size channels))^beta`` (the window runs from ``size // 2`` channels before to
+    ``(size - 1) // 2`` after, zero-padded)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        # torch pools (size, 1, 1) in 3-D over the (N, 1, C, H, rest) view: the same as pooling
+        # (size, 1) in 2-D over (N, 1, C, H·rest)
+        sizes = tuple(input.shape)
+        div = div.reshape(sizes[0], 1, sizes[1], -1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def channel_shuffle(input, groups):
+    """Divide the channels (dim 1) of ``input`` into ``groups`` groups and interleave them:
+    ``(N, g·c, *) -> (N, c·g, *)`` with channel ``i·c + j`` moved to ``j·g + i``."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
+    groups = int(groups)
+    c = input.shape[1]
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if c % groups != 0:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    sizes = tuple(input.shape)
+    x = input.reshape(sizes[0], groups, c // groups, -1)
+    return x.permute(0, 2, 1, 3).contiguous().view(sizes)
+
+
+native_channel_shuffle = channel_shuffle
+
+
+def _alpha_dropout_impl(input, p, train, inplace, feature):
+    # ATen's _dropout_impl with alpha_dropout: x·a·mask + (mask - 1)·alpha·a + alpha·a·p
+    from .. import empty_like, zeros
+
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        z = zeros((), dtype=input.dtype, device=input.device)
+        return input.mul_(z) if inplace else input * z
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        noise = input.new_empty((input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2))
+    else:
+        noise = empty_like(input)
+    noise.bernoulli_(1 - p)
+    alpha = 1.7580993408473766
+    a = 1.0 / _math.sqrt((alpha * alpha * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p)
+    noise.mul_(a)
+    return input.mul_(noise).add_(b) if inplace else (input * noise).add_(b)
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout (for SELU networks): during training, each element is set to SELU's
+    negative saturation value with probability ``p`` and the result affinely rescaled so the
+    mean and variance stay as they were; the identity otherwise (PyTorch's CPU random stream)."""
+    return _alpha_dropout_impl(input, p, training, inplace, False)
+
+
+def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """Alpha dropout of whole channels (dim 1 of a ``(N, C, *)`` input): each channel is set to
+    SELU's negative saturation value with probability ``p``, then the result rescaled to keep
+    the mean and variance (PyTorch's CPU random stream)."""
+    return _alpha_dropout_impl(input, p, training, inplace, True)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Randomly zero out entire channels (a channel is a 3D feature map) with probability
+    ``p``, scaling the rest by ``1 / (1 - p)``; 4-D (unbatched) or 5-D input."""
+    _check_p(p)
+    d = input.dim()
+    if d not in (4, 5):
+        _warnings.warn(f"dropout3d: Received a {d}-D input to dropout3d, which is deprecated and will result in an error "
+                       "in a future release. To retain the behavior and silence this warning, please use dropout instead. "
+                       "Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial dimensions, "
+                       "a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=2)
+    batched = d == 5
+    if not batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(input, p, training, inplace)
+    if not batched:
+        out = out.squeeze_(0) if inplace else out.squeeze(0)
+    return out
+
+
+def _rrelu_impl(input, lower, upper, training, inplace):
+    import struct
+
+    from .. import empty, float32, float64, ones_like
+
+    if not float(lower) <= float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        return leaky_relu(input, (lower + upper) / 2, inplace)
+    # ATen's CPU kernel: each element <= 0, in order, gets a slope drawn from
+    # uniform_real_distribution<double>(lower, upper) (bounds in the input's opmath type)
+    lo, hi = float(lower), float(upper)
+    if input.dtype != float64:
+        lo = struct.unpack("f", struct.pack("f", lo))[0]
+        hi = struct.unpack("f", struct.pack("f", hi))[0]
+    neg = input.detach() <= 0
+    noise = ones_like(input)
+    count = int(neg.sum())
+    if count:
+        noise[neg] = empty(count, dtype=float64, device=input.device).uniform_(lo, hi).to(input.dtype)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: in training, each non-positive element is multiplied by a slope
+    drawn uniformly from ``[lower, upper]`` (PyTorch's CPU random stream); in evaluation, by the
+    fixed slope ``(lower + upper) / 2``."""
+    return _rrelu_impl(input, lower, upper, training, inplace)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """In-place :func:`rrelu`."""
+    return _rrelu_impl(input, lower, upper, training, True)
+
+
+def _margin_reduce(loss, r, keep_shape):
+    if r == 1:
+        return loss.mean()
+    if r == 2:
+        return loss.sum()
+    return loss.reshape(keep_shape)
+
+
+def _margin_input_check(input):
+    nd = input.dim()
+    if not ((nd == 2 and input.shape[1] != 0) or (nd == 1 and input.shape[0] != 0) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(input.shape)}")
+    nframe = 1 if nd <= 1 else input.shape[0]
+    dim = input.numel() if nd <= 1 else input.shape[1]
+    return nframe, dim
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """Multi-class hinge loss: for each sample with class ``y``,
+    ``sum_{j != y} w[y] · max(0, margin - x[y] + x[j])^p / C`` (``p`` 1 or 2)."""
+    from .. import arange, int64
+
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    nframe, dim = _margin_input_check(input)
+    if not (target.dim() <= 1 and target.numel() == nframe):
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{nframe}], but got {list(target.shape)}. "
+                           f"Input has shape {list(input.shape)}.")
+    if weight is not None and not (weight.dim() <= 1 and weight.numel() == dim):
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    if target.dtype != int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
+    t = target.reshape(nframe)
+    if nframe and (int(t.min()) < 0 or int(t.max()) >= dim):
+        raise RuntimeError("target out of range")
+    x = input.reshape(nframe, dim)
+    z = margin - x.gather(1, t.unsqueeze(1)) + x
+    active = (z.detach() > 0) & (arange(dim, device=input.device).unsqueeze(0) != t.unsqueeze(1))
+    h = z if p == 1 else z * z
+    h = h * active.to(h.dtype)
+    if weight is not None:
+        h = h * weight.gather(0, t).unsqueeze(1)
+    loss = h.sum(1) / dim
+    return _margin_reduce(loss, r, (nframe,) if target.dim() > 0 else ())
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Multi-label hinge loss: ``target`` holds each sample's class indices, ended by the
+    first ``-1``; the loss is ``sum_{k in targets} sum_{j not in targets} max(0, 1 - (x[k] - x[j])) / C``."""
+    from .. import int64, tensor
+
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    r = _reduction_enum(reduction)
+    nd = input.dim()
+    nframe, dim = _margin_input_check(input)
+    if nd <= 1:
+        ok = target.dim() <= 1 and target.numel() == dim
+    else:
+        ok = target.dim() == 2 and target.shape[0] == nframe and target.shape[1] == dim
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    if target.dtype != int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target.dtype)}")
+    rows = [[int(v) for v in target.reshape(nframe, dim)[i].tolist()] for i in range(nframe)]
+    if any(v < -1 or v >= dim for row in rows for v in row):
+        raise RuntimeError("argument #2 'target' is out of range")
+    counts = [[0.0] * dim for _ in range(nframe)]  # times each class is named a target
+    others = [[1.0] * dim for _ in range(nframe)]  # 1 where the class is not a target
+    for i, row in enumerate(rows):
+        for v in row:
+            if v < 0:
+                break
+            counts[i][v] += 1.0
+            others[i][v] = 0.0
+    cnt = tensor(counts, dtype=input.dtype, device=input.device).reshape(nframe, dim, 1)
+    oth = tensor(others, dtype=input.dtype, device=input.device).reshape(nframe, 1, dim)
+    x = input.reshape(nframe, dim)
+    z = 1 - x.unsqueeze(2) + x.unsqueeze(1)  # [i, k, j] = 1 - (x[k] - x[j])
+    h = z * ((z.detach() > 0).to(z.dtype) * cnt * oth)
+    loss = h.sum((1, 2)) / dim
+    return _margin_reduce(loss, r, (nframe,) if target.dim() > 1 else ())
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """Multi-label one-versus-all loss based on max-entropy: the mean over classes of
+    ``-(y · log σ(x) + (1 - y) · log σ(-x))`` (optionally weighted per class)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    c = input.shape[class_dim]
+    loss = loss.sum(dim=class_dim) / c
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """Sample from the Gumbel-softmax distribution: ``softmax((logits + g) / tau)`` with
+    ``g = -log(Exp(1))`` noise (PyTorch's CPU random stream); with ``hard=True`` the one-hot
+    of its argmax, differentiated as the soft sample (straight-through)."""
+    from .. import empty_like, zeros_like
+
+    if eps != 1e-10:
+        _warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -empty_like(logits).exponential_().log()
+    gumbels = (logits + gumbels) / tau
+    y_soft = gumbels.softmax(dim)
+    if hard:
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """1D power-average pooling: ``(sum over each window of x^p)^(1/p)`` (max of ``|x|`` for
+    ``p = inf``)."""
+    from .. import sign
+
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool1d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool1d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (sign(out) * relu(out.abs())).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """2D power-average pooling: ``(sum over each window of x^p)^(1/p)`` (max of ``|x|`` for
+    ``p = inf``)."""
+    from .. import sign
+
+    kw, kh = kernel_size if isinstance(kernel_size, (list, tuple)) else (kernel_size, kernel_size)
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool2d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool2d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (sign(out) * relu(out.abs())).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def _single_or_tuple(v, n):
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return tuple(v for _ in range(n))
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    input_size = tuple(input.shape)
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == len(kernel_size) + 2:
+            output_size = output_size[2:]
+        if len(output_size) != len(kernel_size):
+            raise ValueError(f"output_size should be a sequence containing {len(kernel_size)} or {len(kernel_size) + 2} "
+                             f"elements, but it has a length of '{len(output_size)}'")
+        for d in range(len(kernel_size)):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not min_size < output_size[d] < max_size:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {min_size} and {max_size})')
+        ret = output_size
+    for d in range(len(kernel_size)):
+        if ret[d] < 0:
+            raise ValueError(f"max_unpooling: output_size must contain non-negative spatial dimensions, but got "
+                             f"output_size[{d}]={ret[d]}")
+    return ret
+
+
+def _max_unpool2d(input, indices, output_size):
+    # ATen's max_unpooling2d_forward: each value written at its index in its (oH·oW) plane
+    from .. import int64, zeros
+
+    if indices.dtype != int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {_scalar_name(indices.dtype)}")
+    if len(output_size) != 2:
+        raise RuntimeError(f"There should be exactly two elements (height, width) in output_size, but got "
+                           f"{len(output_size)} elements.")
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"Input to max_unpooling2d should be a 3d or 4d Tensor, but got a tensor with {input.dim()} dimensions.")
+    if tuple(input.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
+                           f"but got indices tensor with shape: {list(indices.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"max_unpooling2d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got {list(input.shape)} with dimension {i} being empty.")
+    oh, ow = int(output_size[0]), int(output_size[1])
+    flat_idx = indices.flatten(-2)
+    if flat_idx.numel():
+        bad = (flat_idx < 0) | (flat_idx >= oh * ow)
+        if bool(bad.any()):
+            v = int(flat_idx[bad][0])
+            raise RuntimeError(f"Found an invalid max index: {v} (output volumes are of size {oh}x{ow})")
+    lead = tuple(input.shape[:-2])
+    out = zeros(lead + (oh * ow,), dtype=input.dtype, device=input.device)
+    return out.scatter(-1, flat_idx, input.flatten(-2)).view(lead + (oh, ow))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of ``max_pool1d``: each value is put back at the position its index
+    names (from ``return_indices=True``), zeros elsewhere."""
+    kernel_size = _single_or_tuple(kernel_size, 1)
+    _stride = _single_or_tuple(stride, 1) if stride is not None else kernel_size
+    padding = _single_or_tuple(padding, 1)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    output_size = list(output_size) + [1] if isinstance(output_size, list) else tuple(output_size) + (1,)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of ``max_pool2d``: each value is put back at the position its index
+    names (from ``return_indices=True``), zeros elsewhere."""
+    kernel_size = _single_or_tuple(kernel_size, 2)
+    _stride = _single_or_tuple(stride, 2) if stride is not None else kernel_size
+    padding = _single_or_tuple(padding, 2)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def _linspace_from_neg_one(n, align_corners, ref):
+    from .. import linspace, zeros
+
+    if n <= 1:
+        return zeros((), dtype=ref.dtype, device=ref.device)
+    r = linspace(-1, 1, n, dtype=ref.dtype, device=ref.device)
+    if not align_corners:
+        r = r * (n - 1) / n
+    return r
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (for :func:`grid_sample`) of a batch of affine maps ``theta``
+    (``N×2×3`` for a 4-D ``size``, ``N×3×4`` for 5-D): output pixel centres (or corners, with
+    ``align_corners=True``) in ``[-1, 1]`` coordinates, mapped through ``theta``."""
+    from .. import ones, stack
+
+    if align_corners is None:
+        _warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                       "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                       "grid_sample for details.", stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    size = list(size)
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {theta.shape}.")
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {theta.shape}.")
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    if align_corners and min(spatial_size) == 1:
+        _warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when align_corners=True. "
+                       "This is not an intended use case of affine_grid. See the documentation of affine_grid for details.",
+                       stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    n = size[0]
+    spatial = [int(s) for s in spatial_size]
+    k = len(spatial)
+    axes = []  # x (last spatial dim), y, z: each broadcast over the spatial grid
+    for a in range(k):
+        d = k - 1 - a
+        lin = _linspace_from_neg_one(spatial[d], align_corners, theta)
+        shape = [1] * k
+        shape[d] = lin.numel()
+        axes.append(lin.reshape(shape).expand(spatial))
+    axes.append(ones(spatial, dtype=theta.dtype, device=theta.device))
+    base = stack(axes, -1).unsqueeze(0).expand([n] + spatial + [k + 1])
+    total = 1
+    for s in spatial:
+        total *= s
+    grid = base.reshape(n, total, k + 1).bmm(theta.transpose(1, 2))
+    return grid.view([n] + spatial + [k])
+
+
+def _gs_clip(c, size):
+    # clip_coordinates with ATen's gradient: 1 strictly inside (0, size - 1), 0 at and beyond
+    from .. import where
+
+    hi = float(size - 1)
+    return where(c <= 0, c.new_zeros(()), where(c >= hi, c.new_full((), hi), c))
+
+
+def _gs_source_index(g, size, padding_mode, align_corners):
+    """ATen's ComputeLocation (vectorized CPU grid sampler): unnormalize, then clip or reflect."""
+    from .. import where
+
+    if align_corners:
+        c = (g + 1) * ((size - 1) / 2)
+    else:
+        c = (g + 1) * (size / 2) - 0.5
+    if padding_mode == "border":
+        return _gs_clip(c, size)
+    if padding_mode == "reflection":
+        twice_span = 2 * (size - 1) if align_corners else 2 * size
+        if twice_span == 0:
+            return c * 0
+        d = c if align_corners else c + 0.5
+        neg = d.detach() < 0
+        a = where(neg, -d, d)
+        flips = (a.detach() / twice_span).trunc()
+        extra = a - flips * twice_span
+        reflected = twice_span - extra
+        r = where(extra.detach() > reflected.detach(), reflected, extra)
+        if not align_corners:
+            r = r - 0.5
+        return _gs_clip(r, size)
+    return c
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Sample ``input`` (``N×C×H×W``) at the ``[-1, 1]`` locations ``grid`` (``N×Ho×Wo×2``, x
+    then y): bilinear or nearest interpolation, out-of-range locations read as zeros, the
+    border value, or reflected. Differentiable in ``input`` and ``grid`` (nearest: zero
+    gradient for ``grid``). ``mode='bicubic'`` and 5-D (volumetric) input are not supported
+    (NotImplementedError)."""
+    from .. import where
+
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', "
+                         f"but got: '{padding_mode}'")
+    if align_corners is None:
+        _warnings.warn("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. "
+                       "Please specify align_corners=True if the old behavior is desired. See the documentation of "
+                       "grid_sample for details.", stacklevel=2)
+        align_corners = False
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but got grid "
+                           f"with sizes {list(grid.shape)}")
+    for i in range(2, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
+                               f"{list(input.shape)} with dimension {i} being empty")
+    if input.dim() == 5 and grid.dim() == 5:
+        raise NotImplementedError("grid_sample: 5-D (volumetric) input is not supported by ferrograd")
+    if input.dim() != 4 or grid.dim() != 4:
+        nd = 4 if input.dim() == 4 else 5
+        raise RuntimeError(f"grid_sampler(): expected {nd}D input and grid with same number of dimensions, but got input "
+                           f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    if mode == "bicubic":
+        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by ferrograd")
+    if grid.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(grid.dtype)}")
+    n, c, h, w = input.shape
+    ho, wo = grid.shape[1], grid.shape[2]
+    x = _gs_source_index(grid[..., 0], w, padding_mode, align_corners)
+    y = _gs_source_index(grid[..., 1], h, padding_mode, align_corners)
+    flat = input.reshape(n, c, h * w)
+    zero = input.new_zeros(())
+
+    def tap(xi, yi):
+        # the input at integer locations (float tensors, no grad); zero outside the image
+        valid = ((xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)).unsqueeze(1)
+        idx = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).long()
+        v = flat.gather(2, idx.reshape(n, 1, ho * wo).expand(n, c, ho * wo)).reshape(n, c, ho, wo)
+        return where(valid, v, zero)
+
+    if mode == "nearest":
+        xr, yr = x.round(), y.round()
+        out = tap(xr.detach(), yr.detach())
+        # grid's gradient is zero (as ATen's): tie the output to it through round's zero gradient
+        link = (xr + yr) - (xr + yr).detach()
+        return out + where(link.detach().isfinite(), link, zero).unsqueeze(1)
+    x0, y0 = x.detach().floor(), y.detach().floor()
+    we = x - x0
+    ea = 1 - we
+    ns = y - y0
+    so = 1 - ns
+    nw, ne, sw, se = (so * ea).unsqueeze(1), (so * we).unsqueeze(1), (ns * ea).unsqueeze(1), (ns * we).unsqueeze(1)
+    x1, y1 = x0 + 1, y0 + 1
+    return tap(x0, y0) * nw + tap(x1, y0) * ne + tap(x0, y1) * sw + tap(x1, y1) * se
+
+
 def _install_vmap_hooks():
     """Every public function here hands BatchedTensor arguments (inside ``func.vmap``) to the
     batching rules (``func/_batched.py``)."""
@@ -1484,7 +2152,8 @@ def _install_vmap_hooks():
         if (name.startswith("_") or isinstance(f, type) or not callable(f)
                 or getattr(f, "__module__", None) != __name__):
             continue
-        g[name] = _vmappable(f, name, random=name in ("dropout", "dropout1d", "dropout2d", "dropout3d"))
+        g[name] = _vmappable(f, name, random=name in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+                                                    "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax"))
 
 
 _install_vmap_hooks()

@@ -182,3 +182,41 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     """The triplet margin loss between anchor, positive and negative examples."""
 def unfold(input: Tensor, kernel_size: _size_any, dilation: _size_any = 1, padding: _size_any = 0, stride: Optional[_size_any] = 1) -> Tensor:
     """Extract sliding local blocks from a batched input tensor (im2col; 4-D input)."""
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Optional[float] = None, norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False, per_sample_weights: Optional[Tensor] = None, include_last_offset: bool = False, padding_idx: Optional[_int] = None) -> Tensor:
+    """Sums, means or maxes of bags of embeddings (rows of ``weight``), without instantiating the intermediate embeddings."""
+def local_response_norm(input: Tensor, size: _int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """Local response normalisation across channels."""
+def channel_shuffle(input: Tensor, groups: _int) -> Tensor:
+    """Divide the channels of ``input`` into ``groups`` groups and interleave them."""
+def native_channel_shuffle(input: Tensor, groups: _int) -> Tensor:
+    """Divide the channels of ``input`` into ``groups`` groups and interleave them (``channel_shuffle``)."""
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout (for SELU networks): keeps the mean and variance of the input."""
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels."""
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Randomly zero out entire channels (a channel is a 3D feature map) with probability ``p``."""
+def rrelu(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = False, inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU: random slopes in training, ``(lower + upper) / 2`` in evaluation."""
+def rrelu_(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = False) -> Tensor:
+    """In-place randomized leaky ReLU."""
+def multi_margin_loss(input: Tensor, target: Tensor, p: _int = 1, margin: float = 1.0, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Multi-class hinge loss (``p`` 1 or 2, optional class ``weight``)."""
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge loss (``target`` class indices ended by ``-1``)."""
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    """Multi-label one-versus-all loss based on max-entropy."""
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: _int = -1) -> Tensor:
+    """Sample from the Gumbel-softmax distribution (straight-through one-hot with ``hard=True``)."""
+def lp_pool1d(input: Tensor, norm_type: Union[_int, float], kernel_size: _int, stride: Optional[_size_any] = None, ceil_mode: bool = False) -> Tensor:
+    """1D power-average pooling."""
+def lp_pool2d(input: Tensor, norm_type: Union[_int, float], kernel_size: _size_any, stride: Optional[_size_any] = None, ceil_mode: bool = False) -> Tensor:
+    """2D power-average pooling."""
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: _size_any, stride: Optional[_size_any] = None, padding: _size_any = 0, output_size: Optional[Sequence[_int]] = None) -> Tensor:
+    """Partial inverse of ``max_pool1d``."""
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: _size_any, stride: Optional[_size_any] = None, padding: _size_any = 0, output_size: Optional[Sequence[_int]] = None) -> Tensor:
+    """Partial inverse of ``max_pool2d``."""
+def affine_grid(theta: Tensor, size: Sequence[_int], align_corners: Optional[bool] = None) -> Tensor:
+    """The sampling grid of a batch of affine maps ``theta`` (for ``grid_sample``)."""
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros", align_corners: Optional[bool] = None) -> Tensor:
+    """Sample ``input`` at the ``[-1, 1]`` locations ``grid`` (bilinear or nearest; 4-D input)."""

@@ -1,9 +1,10 @@
-"""``torch.nn.parameter``: Parameter (a tensor that a Module registers as a parameter) and
-Buffer (a tensor that a Module registers as a buffer)."""
+"""``torch.nn.parameter``: Parameter (a tensor that a Module registers as a parameter),
+Buffer (a tensor that a Module registers as a buffer) and UninitializedParameter (the
+not-yet-shaped parameter of a lazy module)."""
 
 from .. import Tensor
 
-__all__ = ["Parameter", "Buffer"]
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedTensorMixin"]
 
 
 class Parameter(Tensor):
@@ -77,3 +78,69 @@ class Buffer(metaclass=_BufferMeta):
         t.persistent = persistent
         t._is_buffer = True
         return t
+
+
+class UninitializedTensorMixin:
+    """A tensor with no data yet (the parameters of lazy modules): ``materialize(shape)``
+    gives it its data and turns it into ``cls_to_become``."""
+
+    def materialize(self, shape, device=None, dtype=None):
+        """Create a tensor of ``shape`` (on the same device and dtype unless given) as this
+        object's data, and turn this object into a ``cls_to_become`` (e.g. a Parameter)."""
+        from .. import empty
+
+        if device is None:
+            device = self.data.device
+        if dtype is None:
+            dtype = self.data.dtype
+        self.data = empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        """Not available before ``materialize``: raises RuntimeError (torch's message)."""
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+            "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+            "`forward` to initialize the parameters before accessing their attributes.")
+
+    def share_memory_(self):
+        """Not available before ``materialize`` (RuntimeError)."""
+        raise RuntimeError(
+            "Can't share memory on an uninitialized parameter or buffer. Call `forward` to initialize the "
+            "parameters before calling `module.share_memory()`.")
+
+    def __repr__(self):
+        return f"<{self.__class__.__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, proto):
+        return (self.__class__, (self.requires_grad,))
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter that is not initialized yet (of a lazy module such as ``LazyLinear``): it
+    holds no data until ``materialize(shape)`` turns it into a regular :class:`Parameter`."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        from .. import empty
+
+        return Parameter.__new__(cls, empty(0, device=device, dtype=dtype), requires_grad)
+
+    def __init__(self, requires_grad=True, device=None, dtype=None):
+        pass
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        memo[id(self)] = result
+        return result
+
+
+def is_lazy(param):
+    """Whether ``param`` is an uninitialized parameter (of a lazy module)."""
+    return isinstance(param, UninitializedTensorMixin)

@@ -1,10 +1,10 @@
 """Type stubs for ``ferrograd.nn.parameter``: Parameter and Buffer."""
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence, Union
 
 from .._C import Tensor
 
-__all__ = ["Parameter", "Buffer"]
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedTensorMixin"]
 
 class Parameter(Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
@@ -24,3 +24,23 @@ class Buffer(Tensor, metaclass=_BufferMeta):
     is registered as a buffer (persistent or not). Returns a detached plain tensor."""
     persistent: bool
     def __new__(cls, data: Optional[Tensor] = None, *, persistent: bool = True) -> Tensor: ...  # type: ignore[misc]
+
+class UninitializedTensorMixin:
+    """A tensor with no data yet (the parameters of lazy modules)."""
+    cls_to_become: type
+    @property
+    def shape(self) -> Any:
+        """Not available before ``materialize``: raises RuntimeError."""
+    def materialize(self, shape: Sequence[int], device: Any = None, dtype: Any = None) -> None:
+        """Create a tensor of ``shape`` as this object's data and turn this object into ``cls_to_become``."""
+    def share_memory_(self) -> Any:
+        """Not available before ``materialize`` (RuntimeError)."""
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter that is not initialized yet (of a lazy module such as ``LazyLinear``)."""
+    cls_to_become: type
+    def __new__(cls, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> UninitializedParameter: ...
+    def __init__(self, requires_grad: bool = True, device: Any = None, dtype: Any = None) -> None: ...
+
+def is_lazy(param: Any) -> bool:
+    """Whether ``param`` is an uninitialized parameter (of a lazy module)."""

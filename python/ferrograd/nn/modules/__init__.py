@@ -2,18 +2,18 @@
 
 from .module import Module
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .linear import Identity, Linear
+from .linear import Bilinear, Identity, LazyLinear, Linear
 from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
 from .loss import *  # noqa: F401,F403
 from .loss import __all__ as _loss_all
 from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
-                      MaxPool1d, MaxPool2d)
+                      LPPool1d, LPPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
-from .normalization import GroupNorm, LayerNorm
-from .dropout import Dropout, Dropout1d, Dropout2d
-from .sparse import Embedding
+from .normalization import CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
+from .sparse import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
 from .activation import MultiheadAttention
 from .transformer import (Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
@@ -26,6 +26,9 @@ from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .fold import Fold, Unfold
+from .channelshuffle import ChannelShuffle
+from .lazy import LazyModuleMixin
 
 __all__ = [
     "Module",
@@ -40,4 +43,6 @@ __all__ = [
     "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
     "RMSNorm", "PixelShuffle", "PixelUnshuffle", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d",
     "CosineSimilarity", "PairwiseDistance", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "Bilinear", "LazyLinear", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm", "CrossMapLRN2d",
+    "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "EmbeddingBag", "Fold", "Unfold", "ChannelShuffle",
 ] + list(_activation_all) + list(_loss_all) + list(_padding_all)

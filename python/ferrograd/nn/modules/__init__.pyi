@@ -133,6 +133,26 @@ from .transformer import TransformerDecoder as TransformerDecoder
 from .transformer import TransformerDecoderLayer as TransformerDecoderLayer
 from .transformer import TransformerEncoder as TransformerEncoder
 from .transformer import TransformerEncoderLayer as TransformerEncoderLayer
+from .linear import Bilinear as Bilinear
+from .linear import LazyLinear as LazyLinear
+from .pooling import LPPool1d as LPPool1d
+from .pooling import LPPool2d as LPPool2d
+from .pooling import MaxUnpool1d as MaxUnpool1d
+from .pooling import MaxUnpool2d as MaxUnpool2d
+from .normalization import LocalResponseNorm as LocalResponseNorm
+from .normalization import CrossMapLRN2d as CrossMapLRN2d
+from .dropout import Dropout3d as Dropout3d
+from .dropout import AlphaDropout as AlphaDropout
+from .dropout import FeatureAlphaDropout as FeatureAlphaDropout
+from .sparse import EmbeddingBag as EmbeddingBag
+from .fold import Fold as Fold
+from .fold import Unfold as Unfold
+from .channelshuffle import ChannelShuffle as ChannelShuffle
+from .activation import RReLU as RReLU
+from .loss import MultiMarginLoss as MultiMarginLoss
+from .loss import MultiLabelMarginLoss as MultiLabelMarginLoss
+from .loss import MultiLabelSoftMarginLoss as MultiLabelSoftMarginLoss
+from .lazy import LazyModuleMixin as LazyModuleMixin
 
 __all__ = [
     "Softmax2d",
@@ -250,4 +270,23 @@ __all__ = [
     "TripletMarginLoss",
     "PoissonNLLLoss",
     "GaussianNLLLoss",
+    "Bilinear",
+    "LazyLinear",
+    "LPPool1d",
+    "LPPool2d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "LocalResponseNorm",
+    "CrossMapLRN2d",
+    "Dropout3d",
+    "AlphaDropout",
+    "FeatureAlphaDropout",
+    "EmbeddingBag",
+    "Fold",
+    "Unfold",
+    "ChannelShuffle",
+    "RReLU",
+    "MultiMarginLoss",
+    "MultiLabelMarginLoss",
+    "MultiLabelSoftMarginLoss",
 ]

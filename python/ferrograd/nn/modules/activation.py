@@ -5,7 +5,7 @@ from .module import Module
 
 __all__ = ["Softmax2d", "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus",
            "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink",
-           "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention"]
+           "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention", "RReLU"]
 
 
 class ReLU(Module):
@@ -195,6 +195,25 @@ class LeakyReLU(Module):
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}{_inplace_str(self.inplace)}"
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: in training, each non-positive element is multiplied by a slope
+    drawn uniformly from ``[lower, upper]``; in evaluation, by ``(lower + upper) / 2``."""
+
+    __constants__ = ["lower", "upper", "inplace"]
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"lower={self.lower}, upper={self.upper}{_inplace_str(self.inplace)}"
 
 
 class ELU(Module):

@@ -12,7 +12,7 @@ from .linear import Linear, NonDynamicallyQuantizableLinear as NonDynamicallyQua
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["Softmax2d", "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention"]
+__all__ = ["Softmax2d", "ReLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "CELU", "SELU", "SiLU", "Mish", "GELU", "Softplus", "Hardtanh", "ReLU6", "Hardsigmoid", "Hardswish", "LogSigmoid", "Softsign", "Tanhshrink", "Softshrink", "Hardshrink", "Threshold", "PReLU", "GLU", "Softmax", "LogSoftmax", "Softmin", "MultiheadAttention", "RReLU"]
 
 class ReLU(Module):
     __constants__: list[str]
@@ -207,3 +207,14 @@ class Softmin(Softmax):
     """Applies the Softmin function (``softmax(-x)``) to an n-dimensional input Tensor along ``dim``."""
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...
+
+class RReLU(Module):
+    """Randomized leaky ReLU: random slopes in ``[lower, upper]`` in training, ``(lower + upper) / 2`` in evaluation."""
+    __constants__: list[str]
+    lower: float
+    upper: float
+    inplace: bool
+    def __init__(self, lower: float = 0.125, upper: float = 0.3333333333333333, inplace: bool = False) -> None: ...
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+    def extra_repr(self) -> str: ...

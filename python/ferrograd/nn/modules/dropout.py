@@ -3,7 +3,7 @@
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
 
 class _DropoutNd(Module):
@@ -33,3 +33,27 @@ class Dropout1d(_DropoutNd):
 class Dropout2d(_DropoutNd):
     def forward(self, input):
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(_DropoutNd):
+    """Randomly zero out entire channels (3D feature maps) with probability ``p`` during
+    training, scaling the rest by ``1 / (1 - p)``."""
+
+    def forward(self, input):
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Alpha dropout (for SELU networks): in training, elements set to SELU's negative
+    saturation value with probability ``p``, the result rescaled to keep mean and variance."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels: in training, each channel set to SELU's negative
+    saturation value with probability ``p``, the result rescaled to keep mean and variance."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -11,7 +11,7 @@ from .module import Module
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"]
 
 class _DropoutNd(Module):
     __constants__: list[str]
@@ -32,5 +32,20 @@ class Dropout1d(_DropoutNd):
 
 class Dropout2d(_DropoutNd):
     """Randomly zero out entire channels (2D feature maps) with probability ``p`` during training."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class Dropout3d(_DropoutNd):
+    """Randomly zero out entire channels (3D feature maps) with probability ``p`` during training."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class AlphaDropout(_DropoutNd):
+    """Alpha dropout (for SELU networks), keeping the mean and variance of the input."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels."""
     def forward(self, input: Tensor) -> Tensor: ...
     def __call__(self, input: Tensor) -> Tensor: ...

@@ -11,7 +11,7 @@ from .module import Module
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d"]
 
 class _MaxPoolNd(Module):
     __constants__: list[str]
@@ -73,3 +73,40 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
     """Applies a 2D adaptive max pooling over an input signal composed of several input planes."""
     def forward(self, input: Tensor) -> Union[Tensor, tuple[Tensor, Tensor]]: ...
     def __call__(self, input: Tensor) -> Union[Tensor, tuple[Tensor, Tensor]]: ...
+
+class _LPPoolNd(Module):
+    __constants__: list[str]
+    norm_type: float
+    def __init__(self, norm_type: float, kernel_size: _size_any, stride: Optional[_size_any] = None, ceil_mode: bool = False) -> None: ...
+    def extra_repr(self) -> str: ...
+
+class LPPool1d(_LPPoolNd):
+    """1D power-average pooling."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class LPPool2d(_LPPoolNd):
+    """2D power-average pooling."""
+    def forward(self, input: Tensor) -> Tensor: ...
+    def __call__(self, input: Tensor) -> Tensor: ...
+
+class _MaxUnpoolNd(Module):
+    def extra_repr(self) -> str: ...
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Partial inverse of MaxPool1d."""
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    def __init__(self, kernel_size: _size_any, stride: Optional[_size_any] = None, padding: _size_any = 0) -> None: ...
+    def forward(self, input: Tensor, indices: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+    def __call__(self, input: Tensor, indices: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Partial inverse of MaxPool2d."""
+    kernel_size: tuple[int, ...]
+    stride: tuple[int, ...]
+    padding: tuple[int, ...]
+    def __init__(self, kernel_size: _size_any, stride: Optional[_size_any] = None, padding: _size_any = 0) -> None: ...
+    def forward(self, input: Tensor, indices: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+    def __call__(self, input: Tensor, indices: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...

@@ -1,0 +1,396 @@
+"""Samplers PyTorch implements as native kernels (``_standard_gamma`` with its implicit
+reparameterization gradient, ``poisson``, ``binomial``), written with ferrograd's ``rand`` /
+``randn`` streams. They follow PyTorch's algorithms (Marsaglia-Tsang, Hörmann's PTRS and
+BTRS, inversion) but not its exact random stream, so seeded samples differ from PyTorch's
+while their distribution is the same."""
+
+import math
+
+
+def _torch():
+    import ferrograd
+
+    return ferrograd
+
+
+# float32 literals (0.8f, 0.9f, 1.1f) compared in double, as PyTorch's kernel does
+_F32_0_8 = 0.800000011920929
+_F32_0_9 = 0.8999999761581421
+_F32_1_1 = 1.100000023841858
+
+
+def _where_indices(mask):
+    return mask.reshape(-1).nonzero().reshape(-1)
+
+
+def _sample_standard_gamma(alpha):
+    """Standard gamma samples (float64) for the float64 ``alpha`` (Marsaglia-Tsang, boosted
+    by ``U^(1/alpha)`` below 1)."""
+    t = _torch()
+    a = alpha.reshape(-1)
+    boost = a < 1
+    a_eff = t.where(boost, a + 1, a)
+    d = a_eff - 1.0 / 3.0
+    c = 1.0 / (9.0 * d).sqrt()
+    out = t.zeros_like(a)
+    pending = (a > 0) & (a == a)
+    out[a != a] = math.nan
+    while bool(pending.any()):
+        idx = _where_indices(pending)
+        n = idx.numel()
+        di, ci = d[idx], c[idx]
+        x = t.randn(n, dtype=t.float64)
+        y = 1 + ci * x
+        v = y * y * y
+        u = t.rand(n, dtype=t.float64)
+        ok = (y > 0) & ((u < 1 - 0.0331 * x.pow(4)) | (u.log() < 0.5 * x * x + di * (1 - v + v.clamp(min=1e-300).log())))
+        acc = idx[ok]
+        out[acc] = (di * v)[ok]
+        pending[acc] = False
+    if bool(boost.any()):
+        idx = _where_indices(boost)
+        u = t.rand(idx.numel(), dtype=t.float64)
+        out[idx] = (out[idx].log() + u.log() / a[idx]).exp()
+    return out.reshape(alpha.shape)
+
+
+def _standard_gamma_grad(alpha, x):
+    """``dx/dalpha`` of a standard gamma sample ``x`` held at its CDF value (implicit
+    reparameterization), by PyTorch's approximation: a Taylor series for small ``x``, a Rice
+    saddle-point expansion for large ``alpha``, a rational approximation otherwise."""
+    t = _torch()
+    a = alpha.double()
+    x = x.double()
+    # Taylor series for small x
+    numer = t.ones_like(x)
+    denom = a.clone()
+    series1 = numer / denom
+    series2 = numer / (denom * denom)
+    for i in range(1, 6):
+        numer = numer * (-x / i)
+        denom = denom + 1
+        series1 = series1 + numer / denom
+        series2 = series2 + numer / (denom * denom)
+    pow_x_alpha = x.pow(a)
+    gamma_pdf = x.pow(a - 1) * (-x).exp()
+    gamma_cdf = pow_x_alpha * series1
+    gamma_cdf_alpha = (x.log() - t.digamma(a)) * gamma_cdf - pow_x_alpha * series2
+    small = -gamma_cdf_alpha / gamma_pdf
+    small = t.where(small != small, t.zeros_like(small), small)
+    # Rice saddle point expansion for large alpha
+    near = (_F32_0_9 * a <= x) & (x <= _F32_1_1 * a)
+    numer_1 = 1 + 24 * a * (1 + 12 * a)
+    numer_2 = 1440 * (a * a) + 6 * x * (53 - 120 * x) - 65 * x * x / a + a * (107 + 3600 * x)
+    near_val = numer_1 * numer_2 / (1244160 * (a * a) * (a * a))
+    sdenom = (8 * a).sqrt()
+    term2 = sdenom / (a - x)
+    term3 = (x - a - a * (x / a).log()).pow(-1.5)
+    term23 = t.where(x < a, term2 - term3, term2 + term3)
+    term1 = (x / a).log() * term23 - (2 / a).sqrt() * (a + x) / ((a - x) * (a - x))
+    stirling = 1 + 1 / (12 * a) * (1 + 1 / (24 * a))
+    far_val = -stirling * (x * term1) / sdenom
+    large = t.where(near, near_val, far_val)
+    # bivariate rational approximation
+    u = (x / a).log()
+    v = a.log()
+    coef_uv = [
+        [0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084],
+        [0.53487893, 0.1298071, 0.065735949, -0.0015649758, 0.16639465, 0.020070113, -0.0035938915,
+         -0.00058392623],
+        [0.040121004, -0.0065914022, -0.0026286047, -0.0013441777, 0.017050642, -0.0021309326, 0.00085092367,
+         -1.5247877e-07],
+    ]
+    cv = [coef_uv[0][i] + u * (coef_uv[1][i] + u * coef_uv[2][i]) for i in range(8)]
+    p = cv[0] + v * (cv[1] + v * (cv[2] + v * cv[3]))
+    q = cv[4] + v * (cv[5] + v * (cv[6] + v * cv[7]))
+    rational = (p / q).exp()
+    return t.where(x < _F32_0_8, small, t.where(a > 8.0, large, rational)).to(alpha.dtype)
+
+
+def _standard_gamma_function():
+    from ..autograd import Function
+
+    class _StandardGamma(Function):
+        """Standard gamma samples whose gradient with respect to the concentration is the
+        implicit reparameterization gradient."""
+
+        @staticmethod
+        def forward(ctx, concentration):
+            """Gamma(concentration, 1) samples (at least the dtype's smallest normal)."""
+            t = _torch()
+            x = _sample_standard_gamma(concentration.detach().double()).to(concentration.dtype)
+            x = x.clamp(min=t.finfo(concentration.dtype).tiny)
+            ctx.save_for_backward(concentration, x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            """``grad_output * dx/dconcentration``."""
+            concentration, x = ctx.saved_tensors
+            return grad_output * _standard_gamma_grad(concentration.detach(), x.detach())
+
+    return _StandardGamma
+
+
+_STANDARD_GAMMA = None
+
+
+def _standard_gamma(concentration):
+    """``torch._standard_gamma``: Gamma(concentration, 1) samples, differentiable in the
+    concentration (implicit reparameterization)."""
+    global _STANDARD_GAMMA
+    if _STANDARD_GAMMA is None:
+        _STANDARD_GAMMA = _standard_gamma_function()
+    return _STANDARD_GAMMA.apply(concentration)
+
+
+def _poisson(rate):
+    """``torch.poisson``: Poisson samples of ``rate`` (multiplication method below 10,
+    Hörmann's transformed rejection PTRS from 10 on), in ``rate``'s dtype."""
+    t = _torch()
+    lam = rate.detach().double().reshape(-1)
+    out = t.zeros_like(lam)
+    # multiplication method
+    small = (lam > 0) & (lam < 10)
+    idx = _where_indices(small)
+    if idx.numel():
+        enlam = (-lam[idx]).exp()
+        prod = t.ones_like(enlam)
+        count = t.zeros_like(enlam)
+        active = t.ones(idx.numel(), dtype=t.bool)
+        while bool(active.any()):
+            u = t.rand(idx.numel(), dtype=t.float64)
+            prod = t.where(active, prod * u, prod)
+            step = active & (prod > enlam)
+            count = count + step.double()
+            active = step
+        out[idx] = count
+    # transformed rejection (PTRS)
+    pending = lam >= 10
+    slam, loglam = lam.sqrt(), lam.clamp(min=1e-300).log()
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    while bool(pending.any()):
+        idx = _where_indices(pending)
+        n = idx.numel()
+        U = t.rand(n, dtype=t.float64) - 0.5
+        V = t.rand(n, dtype=t.float64)
+        us = 0.5 - U.abs()
+        ai, bi, li = a[idx], b[idx], lam[idx]
+        k = ((2 * ai / us + bi) * U + li + 0.43).floor()
+        quick = (us >= 0.07) & (V <= vr[idx])
+        valid = (k >= 0) & ~((us < 0.013) & (V > us))
+        slow = valid & ((V.log() + invalpha[idx].log() - (ai / (us * us) + bi).log())
+                        <= (-li + k * loglam[idx] - (k.clamp(min=0) + 1).lgamma()))
+        ok = quick | slow
+        acc = idx[ok]
+        out[acc] = k[ok]
+        pending[acc] = False
+    out[lam != lam] = math.nan
+    return out.reshape(rate.shape).to(rate.dtype)
+
+
+def _binomial_inversion(count, prob):
+    """Successes counted by summing geometric waiting times (small ``count * prob``)."""
+    t = _torch()
+    logprob = (-prob).log1p()
+    geom_sum = t.zeros_like(prob)
+    num_geom = t.zeros_like(prob)
+    active = t.ones(prob.numel(), dtype=t.bool)
+    while bool(active.any()):
+        u = t.rand(prob.numel(), dtype=t.float64)
+        geom = (u.log() / logprob).ceil()
+        geom_sum = t.where(active, geom_sum + geom, geom_sum)
+        active = active & (geom_sum <= count)
+        num_geom = num_geom + active.double()
+    return num_geom
+
+
+def _stirling_tail(k):
+    """``lgamma(k+1) - ((k+1/2) log(k+1) - (k+1) + log(2π)/2)``."""
+    return (k + 1).lgamma() - ((k + 0.5) * (k + 1).log() - (k + 1) + 0.5 * math.log(2 * math.pi))
+
+
+def _binomial_btrs(count, prob):
+    """Hörmann's BTRS transformed rejection (``count * prob >= 10``, ``prob <= 1/2``)."""
+    t = _torch()
+    stddev = (count * prob * (1 - prob)).sqrt()
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = count * prob + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = prob / (1 - prob)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = ((count + 1) * prob).floor()
+    out = t.zeros_like(prob)
+    pending = t.ones(prob.numel(), dtype=t.bool)
+    while bool(pending.any()):
+        idx = _where_indices(pending)
+        n = idx.numel()
+        U = t.rand(n, dtype=t.float64) - 0.5
+        V = t.rand(n, dtype=t.float64)
+        ai, bi, ni, mi, ri = a[idx], b[idx], count[idx], m[idx], r[idx]
+        us = 0.5 - U.abs()
+        k = ((2 * ai / us + bi) * U + c[idx]).floor()
+        inside = (k >= 0) & (k <= ni)
+        quick = (us >= 0.07) & (V <= v_r[idx])
+        kk = k.clamp(min=0).minimum(ni)
+        logv = (V * alpha[idx] / (ai / (us * us) + bi)).log()
+        upper = ((mi + 0.5) * ((mi + 1) / (ri * (ni - mi + 1))).log()
+                 + (ni + 1) * ((ni - mi + 1) / (ni - kk + 1)).log()
+                 + (kk + 0.5) * (ri * (ni - kk + 1) / (kk + 1)).log()
+                 + _stirling_tail(mi) + _stirling_tail(ni - mi) - _stirling_tail(kk) - _stirling_tail(ni - kk))
+        ok = inside & (quick | (logv <= upper))
+        acc = idx[ok]
+        out[acc] = k[ok]
+        pending[acc] = False
+    return out
+
+
+def _binomial(count, prob):
+    """``torch.binomial``: Binomial(count, prob) samples (inversion or BTRS, by symmetry for
+    ``prob > 1/2``), in ``prob``'s dtype."""
+    t = _torch()
+    n = count.detach().double().reshape(-1)
+    p = prob.detach().double().reshape(-1)
+    out = t.zeros_like(p)
+    flip = p > 0.5
+    q = t.where(flip, 1 - p, p)
+    live = (n > 0) & (p > 0) & (p < 1)
+    big = live & (n * q >= 10)
+    small = live & (n * q < 10)
+    for mask, sampler in ((small, _binomial_inversion), (big, _binomial_btrs)):
+        idx = _where_indices(mask)
+        if idx.numel():
+            out[idx] = sampler(n[idx], q[idx])
+    out = t.where(flip & live, n - out, out)
+    out = t.where((p >= 1) & (n > 0), n, out)
+    out[(p != p) | (n != n)] = math.nan
+    return out.reshape(prob.shape).to(prob.dtype)
+
+
+def _igamma_forward(a, x):
+    """The regularized lower incomplete gamma ``P(a, x)`` (float64): its series below
+    ``a + 1``, the continued fraction of ``1 - P`` above (to double precision)."""
+    t = _torch()
+    a, x = t.broadcast_tensors(a.double(), x.double())
+    xs = x.clamp(min=1e-300)
+    log_prefactor = -x + a * xs.log() - a.lgamma()
+    # series: sum x^n / (a (a+1) ... (a+n)), times exp(-x) x^a / Gamma(a)
+    term = 1.0 / a
+    total = term.clone()
+    ap = a.clone()
+    for _ in range(2000):
+        ap = ap + 1
+        term = term * x / ap
+        total = total + term
+        if bool((term.abs() <= total.abs() * 1e-17).all()):
+            break
+    series = (log_prefactor.exp() * total).clamp(max=1.0)
+    # continued fraction (modified Lentz) for Q(a, x)
+    tiny = 1e-300
+    b = x + 1 - a
+    c = t.full_like(x, 1 / tiny)
+    d = 1 / t.where(b.abs() < tiny, t.full_like(b, tiny), b)
+    h = d.clone()
+    for i in range(1, 2000):
+        an = -i * (i - a)
+        b = b + 2
+        d = an * d + b
+        d = t.where(d.abs() < tiny, t.full_like(d, tiny), d)
+        c = b + an / c
+        c = t.where(c.abs() < tiny, t.full_like(c, tiny), c)
+        d = 1 / d
+        delta = d * c
+        h = h * delta
+        if bool(((delta - 1).abs() <= 1e-16).all()):
+            break
+    cf = 1 - (log_prefactor.exp() * h)
+    out = t.where(x < a + 1, series, cf)
+    out = t.where(x <= 0, t.zeros_like(out), out)
+    out = t.where(x == math.inf, t.ones_like(out), out)
+    return t.where((a != a) | (x != x) | (a < 0) | (x < 0), t.full_like(out, math.nan), out)
+
+
+def _gammainc_function():
+    from ..autograd import Function
+
+    class _GammaInc(Function):
+        """``torch.special.gammainc(a, x)``, differentiable in ``x`` only (as PyTorch)."""
+
+        @staticmethod
+        def forward(ctx, a, x):
+            """``P(a, x)`` in the inputs' dtype."""
+            ctx.save_for_backward(a, x)
+            return _igamma_forward(a.detach(), x.detach()).to(x.dtype)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            """``grad * exp(-x) x^(a-1) / Γ(a)`` for ``x``; not implemented for ``a``."""
+            a, x = ctx.saved_tensors
+            if ctx.needs_input_grad[0]:
+                raise RuntimeError("the derivative for 'igamma: input' is not implemented.")
+            t = _torch()
+            a, x = t.broadcast_tensors(a.detach(), x.detach())
+            dx = (-x + (a - 1) * x.log() - a.lgamma()).exp()
+            return None, grad_output * dx
+
+    return _GammaInc
+
+
+_GAMMAINC = None
+
+
+def _gammainc(a, x):
+    """The regularized lower incomplete gamma function ``P(a, x)`` (``torch.special.gammainc``,
+    which ferrograd lacks as a core op)."""
+    global _GAMMAINC
+    if _GAMMAINC is None:
+        _GAMMAINC = _gammainc_function()
+    return _GAMMAINC.apply(a, x)
+
+
+def _dirichlet_function():
+    from ..autograd import Function
+
+    class _Dirichlet(Function):
+        """Dirichlet samples (normalised float64 gammas, clamped into ``(0, 1)`` as PyTorch's
+        kernel does), differentiable in the concentration through the gammas' implicit
+        reparameterization."""
+
+        @staticmethod
+        def forward(ctx, concentration):
+            """Dirichlet(concentration) samples over the last dimension."""
+            t = _torch()
+            alpha = concentration.detach().double()
+            g = _sample_standard_gamma(alpha).clamp(min=t.finfo(t.float64).tiny)
+            total = g.sum(-1, keepdim=True)
+            x = g / total
+            finfo = t.finfo(concentration.dtype)
+            x = x.clamp(min=finfo.tiny, max=1 - finfo.eps / 2).to(concentration.dtype)
+            ctx.save_for_backward(concentration, g, total)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            """``dg_j/dα_j (grad_j - Σ_i grad_i x_i) / Σ g`` with ``x = g / Σ g``."""
+            concentration, g, total = ctx.saved_tensors
+            grad = grad_output.double()
+            x = g / total
+            dg = _standard_gamma_grad(concentration.detach().double(), g)
+            return (dg * (grad - (grad * x).sum(-1, keepdim=True)) / total).to(concentration.dtype)
+
+    return _Dirichlet
+
+
+_DIRICHLET = None
+
+
+def _dirichlet(concentration):
+    """``torch._sample_dirichlet`` with a reparameterized gradient."""
+    global _DIRICHLET
+    if _DIRICHLET is None:
+        _DIRICHLET = _dirichlet_function()
+    return _DIRICHLET.apply(concentration)

@@ -1,0 +1,66 @@
+"""Elementwise, reduction, write and composed ops against PyTorch's results
+(tools/record_mathops_goldens.py -> fixtures/mathops.json)."""
+
+import json
+import os
+import warnings
+
+import pytest
+
+import ferrograd
+import mathops_scenarios
+from _golden import assert_matches_golden
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "fixtures", "mathops.json")) as fh:
+    GOLDENS = json.load(fh)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    GOT = mathops_scenarios.run(ferrograd)
+
+
+# Functions ferrograd composes in Python where PyTorch has a native kernel (or composes in C++
+# with other overloads): the values and gradients match, the last node differs. Case -> (the
+# path of the node name, ferrograd's node name, PyTorch's).
+COMPOSED = {
+    "addr": ("$.fn", "AddBackward0", "AddrBackward0"),
+    "block_diag": ("$.fn", "CatBackward0", "BlockDiagBackward0"),
+    "combinations_r3": ("$.fn", "ViewBackward0", "StackBackward0"),
+    "dist": ("$.fn", "LinalgVectorNormBackward0", "DistBackward0"),
+    "dist_p1": ("$.fn", "LinalgVectorNormBackward0", "DistBackward0"),
+    "narrow_copy": ("$.fn", "CloneBackward0", "NarrowCopyBackward0"),
+    "renorm": ("$.fn", "MulBackward0", "RenormBackward0"),
+    "trapezoid": ("$.fn", "MulBackward0", "MulBackward1"),
+    "trapezoid_dx": ("$.fn", "MulBackward0", "MulBackward1"),
+    "trapz": ("$.fn", "MulBackward0", "MulBackward1"),
+    "trapezoid_x": ("$.fn", "DivBackward0", "DivBackward1"),
+    "torch_cosine_similarity": ("$.fn", "DivBackward0", "SumBackward1"),
+    "torch_pairwise_distance": ("$.fn", "LinalgVectorNormBackward0", "NormBackward1"),
+    "torch_pdist": ("$.fn", "LinalgVectorNormBackward0", "PdistBackward0"),
+    "torch_pixel_shuffle": ("$.fn", "UnsafeViewBackward0", "PixelShuffleBackward0"),
+}
+# quantile: PyTorch ends with SqueezeBackward4 (a squeeze over several dims); ferrograd's
+# sort-and-interpolate ends with a select, squeeze or view.
+for _q in ("quantile", "quantile_higher", "quantile_keep", "quantile_lower", "quantile_mid", "quantile_nan",
+           "quantile_nearest", "nanquantile"):
+    COMPOSED[_q] = ("$.fn", "SelectBackward0", "SqueezeBackward4")
+COMPOSED["quantile_dim"] = ("$.fn", "SqueezeBackward1", "SqueezeBackward4")
+COMPOSED["quantile_keep_all"] = ("$.fn", "ViewBackward0", "SqueezeBackward4")
+
+
+def _names_for(case):
+    def names(path, s):
+        c = COMPOSED.get(case)
+        if c and path == c[0] and s == c[1]:
+            return c[2]
+        return s.replace("ferrograd", "torch")
+    return names
+
+
+@pytest.mark.parametrize("name", sorted(GOLDENS))
+def test_matches_pytorch(name):
+    assert_matches_golden(GOLDENS[name], GOT[name], rtol=1e-5, atol=1e-6, normalize_str=_names_for(name), label=name)
+
+
+def test_every_result_has_a_golden():
+    assert sorted(GOT) == sorted(GOLDENS)
