@@ -792,6 +792,43 @@ class Tensor:
         ``dim``), with the inverse indices and run lengths on request."""
     def vsplit(self, indices_or_sections: Any) -> Any:
         """``tensor_split`` along dim 0 of a tensor with at least 2 dims."""
+    def bitwise_left_shift(self, other: Any) -> Tensor:
+        """``input << other`` element-wise (integers; shifts past the width give 0)."""
+    def bitwise_right_shift(self, other: Any) -> Tensor:
+        """``input >> other`` element-wise (arithmetic shift of integers)."""
+    def corrcoef(self) -> Tensor:
+        """The Pearson correlation coefficients of the variables in the rows of ``input`` (clamped
+        to [-1, 1])."""
+    def cov(self, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
+        """The covariance matrix of the variables in the rows of ``input`` (observations in the
+        columns), with frequency and/or observation weights."""
+    def frexp(self) -> Tensor:
+        """Mantissa in (-1, 1) and integer exponent with ``input = mantissa * 2 ** exponent``."""
+    def gcd(self, other: Any) -> Tensor:
+        """The greatest common divisors (non-negative) of integer tensors."""
+    def histogram(self, bins: Any = 100, *, range: Any = None, weight: Any = None, density: Any = False, out: Any = None) -> Tensor:
+        """Counts of ``input``'s elements in ``bins`` equal bins over ``range`` (the data's by
+        default) or between the given bin edges; ``(hist, bin_edges)``."""
+    def isreal(self) -> Tensor:
+        """Whether each element is real (a complex one with zero imaginary part counts)."""
+    def lcm(self, other: Any) -> Tensor:
+        """The least common multiples (non-negative) of integer tensors."""
+    def ldexp(self, other: Any) -> Tensor:
+        """``input * 2 ** other``."""
+    def signbit(self) -> Tensor:
+        """Whether the sign bit of each element is set (true for -0.0 and negative NaNs)."""
+    def i0(self) -> Tensor:
+        """``Tensor.i0()``: the modified Bessel function of the first kind of order 0."""
+    def i0_(self) -> Tensor:
+        """``Tensor.i0_()``: ``i0`` in place."""
+    def mvlgamma(self, p: Any) -> Tensor:
+        """``Tensor.mvlgamma(p)``: the multivariate log-gamma of dimension ``p``."""
+    def mvlgamma_(self, p: Any) -> Tensor:
+        """``Tensor.mvlgamma_(p)``: ``mvlgamma`` in place."""
+    def polygamma(self, n: Any) -> Tensor:
+        """``Tensor.polygamma(n)``: the ``n``-th derivative of digamma."""
+    def polygamma_(self, n: Any) -> Tensor:
+        """``Tensor.polygamma_(n)``: ``polygamma`` in place."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
         """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:

@@ -345,7 +345,7 @@ def outer(input, vec2):
     for name, t in (("self", input), ("vec2", vec2)):
         if t.dim() != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-    return input.unsqueeze(1) * vec2.unsqueeze(0)
+    return input.reshape(-1, 1) * vec2
 
 
 def broadcast_tensors(*tensors):
@@ -644,6 +644,10 @@ from ._surface import *  # noqa: E402,F401,F403  (tile, ravel, rot90, the math c
 from . import _surface  # noqa: E402
 from ._mathops import *  # noqa: E402,F401,F403  (var_mean, the *_scatter family, quantile, torch.dropout, ...)
 from . import _mathops  # noqa: E402
+from . import jit  # noqa: E402,F401
+from . import amp  # noqa: E402,F401
+from . import version  # noqa: E402,F401
+from .amp import autocast  # noqa: E402,F401
 
 _surface._install(Tensor)
 _mathops._install(Tensor)
@@ -679,6 +683,18 @@ from ._ops import ops  # noqa: E402,F401
 from . import distributed  # noqa: E402,F401
 from . import special  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
+from . import fft  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
+from . import special as _special  # noqa: E402
+
+i0 = _special._torch_i0
+polygamma = _special.polygamma
+mvlgamma = _special.mvlgamma
+for _name, _f in (("i0", _special._tensor_i0), ("i0_", _special._tensor_i0_), ("polygamma", _special._tensor_polygamma),
+                  ("polygamma_", _special._tensor_polygamma_), ("mvlgamma", _special._tensor_mvlgamma),
+                  ("mvlgamma_", _special._tensor_mvlgamma_)):
+    if not hasattr(Tensor, _name):
+        setattr(Tensor, _name, _f)
 linalg._install(linalg._torch, Tensor)  # torch.det, Tensor.inverse, torch.cdist, ...
 from . import profiler  # noqa: E402,F401
 from . import backends, onnx  # noqa: E402,F401

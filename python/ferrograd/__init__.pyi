@@ -16,6 +16,8 @@ from . import cuda as cuda
 from . import distributed as distributed
 from . import func as func
 from . import linalg as linalg
+from . import fft as fft
+from . import testing as testing
 from . import nn as nn
 from . import optim as optim
 from . import random as random
@@ -27,6 +29,10 @@ from . import backends as backends
 from . import distributions as distributions
 from . import functional as functional
 from . import onnx as onnx
+from . import jit as jit
+from . import amp as amp
+from . import version as version
+from .amp import autocast as autocast
 from .func import vmap as vmap
 from ._C import Generator as Generator
 from ._C import Tensor as Tensor
@@ -1084,7 +1090,60 @@ def var_mean(input: Any, dim: Any = None, unbiased: Any = None, keepdim: Any = F
 def vsplit(input: Any, indices_or_sections: Any) -> Any:
     """``tensor_split`` along dim 0 of a tensor with at least 2 dims."""
 
+def bitwise_left_shift(input: Any, other: Any) -> Tensor:
+    """``input << other`` element-wise (integers; shifts past the width give 0)."""
+def bitwise_right_shift(input: Any, other: Any) -> Tensor:
+    """``input >> other`` element-wise (arithmetic shift of integers)."""
+def corrcoef(input: Any) -> Tensor:
+    """The Pearson correlation coefficients of the variables in the rows of ``input`` (clamped
+    to [-1, 1])."""
+def cov(input: Any, *, correction: Any = 1, fweights: Any = None, aweights: Any = None) -> Tensor:
+    """The covariance matrix of the variables in the rows of ``input`` (observations in the
+    columns), with frequency and/or observation weights."""
+def frexp(input: Any) -> Tensor:
+    """Mantissa in (-1, 1) and integer exponent with ``input = mantissa * 2 ** exponent``."""
+def gcd(input: Any, other: Any) -> Tensor:
+    """The greatest common divisors (non-negative) of integer tensors."""
+def get_float32_matmul_precision() -> Tensor:
+    """The float32 matmul precision last set (``"highest"`` by default)."""
+def get_num_interop_threads() -> Tensor:
+    """The inter-op thread count last set."""
+def histogram(input: Any, bins: Any = 100, *, range: Any = None, weight: Any = None, density: Any = False, out: Any = None) -> Tensor:
+    """Counts of ``input``'s elements in ``bins`` equal bins over ``range`` (the data's by
+    default) or between the given bin edges; ``(hist, bin_edges)``."""
+def is_storage(obj: Any) -> Tensor:
+    """Whether ``obj`` is a storage object (ferrograd exposes none)."""
+def isreal(input: Any) -> Tensor:
+    """Whether each element is real (a complex one with zero imaginary part counts)."""
+def lcm(input: Any, other: Any) -> Tensor:
+    """The least common multiples (non-negative) of integer tensors."""
+def ldexp(input: Any, other: Any) -> Tensor:
+    """``input * 2 ** other``."""
+def set_float32_matmul_precision(precision: Any) -> Tensor:
+    """Record the float32 matmul precision ("highest", "high" or "medium"); ferrograd's
+    float32 matmuls always run in full float32 precision ("highest")."""
+def set_num_interop_threads(num: Any) -> Tensor:
+    """Record the inter-op thread count (ferrograd runs ops on one intra-op pool)."""
+def signbit(input: Any) -> Tensor:
+    """Whether the sign bit of each element is set (true for -0.0 and negative NaNs)."""
+def typename(obj: Any) -> Tensor:
+    """The type name PyTorch gives ``obj``: ``torch.FloatTensor`` for tensors, the qualified
+    class name otherwise."""
+def vander(x: Any, N: Any = None, increasing: Any = False) -> Tensor:
+    """The Vandermonde matrix of the 1-d ``x``: columns ``x ** (N-1), ..., x ** 0`` (or
+    increasing powers)."""
+
+def i0(input: Any, *, out: Any = None) -> Tensor:
+    """``torch.i0``: the modified Bessel function of the first kind of order 0."""
+def mvlgamma(input: Any, p: Any, *, out: Any = None) -> Tensor:
+    """``torch.mvlgamma``: the multivariate log-gamma of dimension ``p`` (``special.multigammaln``)."""
+def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
+    """The ``n``-th derivative of the digamma function (``torch.polygamma``): digamma for 0,
+    trigamma for 1, ``(-1)**(n+1) n! zeta(n+1, x)`` above."""
+
 __all__ = [
+    'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',
+    'bitwise_left_shift', 'bitwise_right_shift', 'corrcoef', 'cov', 'frexp', 'gcd', 'get_float32_matmul_precision', 'get_num_interop_threads', 'histogram', 'is_storage', 'isreal', 'lcm', 'ldexp', 'set_float32_matmul_precision', 'set_num_interop_threads', 'signbit', 'typename', 'vander', 'autocast', 'jit', 'amp', 'version',
     'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
     'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',

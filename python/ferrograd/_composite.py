@@ -563,7 +563,7 @@ class finfo:
     def __init__(self, type=None):
         torch = _torch()
         dt = torch.get_default_dtype() if type is None else type
-        if not dt.is_floating_point:
+        if not (dt.is_floating_point or dt.is_complex):
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'")
         if dt.is_complex:
             dt = {torch.complex64: torch.float32, torch.complex128: torch.float64}[dt]

@@ -23,6 +23,9 @@ __all__ = [
     "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
     "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "selu", "celu", "threshold", "hardshrink",
     "rrelu", "prelu", "bilinear", "cosine_similarity", "pairwise_distance", "pdist", "cosine_embedding_loss",
+    "set_float32_matmul_precision", "get_float32_matmul_precision", "set_num_interop_threads",
+    "get_num_interop_threads", "typename", "is_storage", "cov", "corrcoef", "gcd", "lcm", "bitwise_left_shift",
+    "bitwise_right_shift", "signbit", "frexp", "ldexp", "isreal", "vander", "histogram",
 ]
 
 
@@ -820,7 +823,7 @@ def _method(f, name):
 _TENSOR_METHODS = (
     "fix float_power nanmean select_scatter slice_scatter diagonal_scatter arcsin arccos arctan argwhere diagflat "
     "inner addr dist renorm split_with_sizes hsplit vsplit dsplit narrow_copy quantile nanquantile mode "
-    "unique_consecutive"
+    "unique_consecutive cov corrcoef gcd lcm bitwise_left_shift bitwise_right_shift signbit frexp ldexp isreal histogram"
 ).split()
 
 
@@ -830,3 +833,246 @@ def _install(tensor_cls):
             setattr(tensor_cls, name, _method(globals()[name], name))
     if not hasattr(tensor_cls, "float_power_"):
         setattr(tensor_cls, "float_power_", _method(_float_power_, "float_power_"))
+
+
+# ---- global switches and small utilities ------------------------------------------------------
+
+_MATMUL_PRECISION = ["highest"]
+_INTEROP_THREADS = [1]
+
+
+def set_float32_matmul_precision(precision):
+    """Record the float32 matmul precision ("highest", "high" or "medium"); ferrograd's
+    float32 matmuls always run in full float32 precision ("highest")."""
+    if precision not in ("highest", "high", "medium"):
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the currentsetFloat32MatmulPrecision call has no effect.",
+                      UserWarning, stacklevel=2)
+        return
+    _MATMUL_PRECISION[0] = precision
+
+
+def get_float32_matmul_precision():
+    """The float32 matmul precision last set (``"highest"`` by default)."""
+    return _MATMUL_PRECISION[0]
+
+
+def set_num_interop_threads(num):
+    """Record the inter-op thread count (ferrograd runs ops on one intra-op pool)."""
+    if num <= 0:
+        raise RuntimeError("Expected positive number of threads")
+    _INTEROP_THREADS[0] = int(num)
+
+
+def get_num_interop_threads():
+    """The inter-op thread count last set."""
+    return _INTEROP_THREADS[0]
+
+
+def typename(obj):
+    """The type name PyTorch gives ``obj``: ``torch.FloatTensor`` for tensors, the qualified
+    class name otherwise."""
+    torch = _torch()
+    if isinstance(obj, torch.Tensor):
+        return obj.type()
+    module = getattr(type(obj), "__module__", "") or ""
+    qual = type(obj).__qualname__
+    if module in ("", "builtins"):
+        return qual
+    return f"{module.replace('ferrograd', 'torch')}.{qual}"
+
+
+def is_storage(obj):
+    """Whether ``obj`` is a storage object (ferrograd exposes none)."""
+    return False
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in the rows of ``input`` (observations in the
+    columns), with frequency and/or observation weights."""
+    torch = _torch()
+    if input.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with {input.dim()} dimensions")
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    n = x.shape[1]
+    w = None
+    if fweights is not None:
+        if fweights.dim() > 1:
+            raise RuntimeError(f"cov(): expected fweights to have one or fewer dimensions but got fweights with {fweights.dim()} dimensions")
+        if fweights.is_floating_point():
+            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with {_dtype_name(fweights.dtype)} dtype")
+        w = fweights
+    if aweights is not None:
+        if aweights.dim() > 1:
+            raise RuntimeError(f"cov(): expected aweights to have one or fewer dimensions but got aweights with {aweights.dim()} dimensions")
+        if not aweights.is_floating_point():
+            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with {_dtype_name(aweights.dtype)} dtype")
+        w = aweights if w is None else w * aweights
+    if not x.is_floating_point() and not x.is_complex():
+        x = x.to(torch.get_default_dtype())
+    if w is None:
+        w_sum = torch.tensor(float(n), dtype=x.dtype)
+        avg = x.mean(1)
+    else:
+        w = w.to(x.dtype) if w.dtype != x.dtype else w
+        w_sum = w.sum()
+        avg = (x * w).sum(1) / w_sum
+    if w is None:
+        norm = w_sum - correction
+    elif correction == 0:
+        norm = w_sum
+    elif aweights is None:
+        norm = w_sum - correction
+    else:
+        norm = w_sum - correction * (w * aweights.to(x.dtype)).sum() / w_sum
+    norm = norm.clamp(min=0)
+    xm = x - avg.unsqueeze(1)
+    xw = xm * w if w is not None else xm
+    c = xw.matmul(xm.t().conj() if xm.is_complex() else xm.t()) / norm
+    return c.squeeze()
+
+
+def corrcoef(input):
+    """The Pearson correlation coefficients of the variables in the rows of ``input`` (clamped
+    to [-1, 1])."""
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    std = d.sqrt()
+    c = c / std.unsqueeze(1)
+    c = c / std.unsqueeze(0)
+    return c.clamp(-1, 1) if not c.is_complex() else c
+
+
+def _int_binary(name, a, b, f):
+    torch = _torch()
+    import numpy as np
+
+    for t in (a, b):
+        if t.is_floating_point() or t.is_complex() or t.dtype == torch.bool:
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_dtype_name(t.dtype)}\'')
+    dt = torch.promote_types(a.dtype, b.dtype)
+    an, bn = np.broadcast_arrays(a.detach().cpu().numpy(), b.detach().cpu().numpy())
+    return torch.tensor(f(an.astype(np.int64), bn.astype(np.int64)), dtype=dt, device=a.device)
+
+
+def gcd(input, other):
+    """The greatest common divisors (non-negative) of integer tensors."""
+    import numpy as np
+
+    return _int_binary("gcd", input, other, np.gcd)
+
+
+def lcm(input, other):
+    """The least common multiples (non-negative) of integer tensors."""
+    import numpy as np
+
+    return _int_binary("lcm", input, other, np.lcm)
+
+
+def _shift(input, other, left):
+    torch = _torch()
+    if not isinstance(other, torch.Tensor):
+        other = torch.tensor(other, dtype=input.dtype if not isinstance(other, float) else torch.float32)
+    if input.is_floating_point() or other.is_floating_point():
+        raise NotImplementedError(f'"{"lshift" if left else "rshift"}_cpu" not implemented for \'{_dtype_name(torch.promote_types(input.dtype, other.dtype))}\'')
+    import numpy as np
+
+    dt = torch.promote_types(input.dtype, other.dtype)
+    a = input.detach().cpu().numpy()
+    b = other.detach().cpu().numpy()
+    bits = torch.iinfo(dt).bits if dt != torch.bool else 8
+    a, b = np.broadcast_arrays(a.astype(np.int64), b.astype(np.int64))
+    big = (b < 0) | (b >= bits)
+    safe = np.where(big, 0, b)
+    if left:
+        r = np.where(big, 0, np.left_shift(a, safe))
+    else:
+        r = np.where(big, np.where(a < 0, -1, 0), np.right_shift(a, safe))
+    return torch.tensor(r, dtype=torch.int64, device=input.device).to(dt)
+
+
+def bitwise_left_shift(input, other):
+    """``input << other`` element-wise (integers; shifts past the width give 0)."""
+    return _shift(input, other, True)
+
+
+def bitwise_right_shift(input, other):
+    """``input >> other`` element-wise (arithmetic shift of integers)."""
+    return _shift(input, other, False)
+
+
+def signbit(input):
+    """Whether the sign bit of each element is set (true for -0.0 and negative NaNs)."""
+    torch = _torch()
+    if input.is_complex():
+        raise RuntimeError("signbit is not implemented for complex tensors.")
+    if not input.is_floating_point():
+        return input < 0 if input.dtype != torch.bool else torch.zeros_like(input)
+    x = input.detach()
+    return (x < 0) | ((x == 0) & ((1.0 / x) < 0))
+
+
+def frexp(input):
+    """Mantissa in (-1, 1) and integer exponent with ``input = mantissa * 2 ** exponent``."""
+    torch = _torch()
+    import numpy as np
+
+    if not input.is_floating_point():
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    m, e = np.frexp(input.detach().cpu().numpy())
+    from ._helpers import _named
+
+    return _named("frexp", ("mantissa", "exponent"), torch.tensor(m, dtype=input.dtype, device=input.device),
+                  torch.tensor(e, dtype=torch.int32, device=input.device))
+
+
+def ldexp(input, other):
+    """``input * 2 ** other``."""
+    torch = _torch()
+    return input * torch.pow(2.0, other.to(torch.promote_types(input.dtype, torch.get_default_dtype())) if not other.is_floating_point() else other)
+
+
+def isreal(input):
+    """Whether each element is real (a complex one with zero imaginary part counts)."""
+    torch = _torch()
+    if not input.is_complex():
+        return torch.ones(input.shape, dtype=torch.bool, device=input.device)
+    return input.imag == 0
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-d ``x``: columns ``x ** (N-1), ..., x ** 0`` (or
+    increasing powers)."""
+    torch = _torch()
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    if n == 0:
+        return torch.empty(x.shape[0], 0, dtype=x.dtype if x.is_floating_point() else torch.int64)
+    dt = x.dtype if (x.is_floating_point() or x.is_complex()) else torch.int64
+    cols = [torch.ones(x.shape[0], dtype=dt, device=x.device)]
+    xx = x.to(dt)
+    for _ in _b.range(1, n):
+        cols.append(cols[-1] * xx)
+    r = torch.stack(cols, 1)
+    return r if increasing else r.flip(1)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
+    """Counts of ``input``'s elements in ``bins`` equal bins over ``range`` (the data's by
+    default) or between the given bin edges; ``(hist, bin_edges)``."""
+    torch = _torch()
+    import numpy as np
+
+    if not input.is_floating_point():
+        raise RuntimeError(f'"histogram_cpu" not implemented for \'{_dtype_name(input.dtype)}\'')
+    data = input.detach().cpu().numpy().reshape(-1)
+    w = None if weight is None else weight.detach().cpu().numpy().reshape(-1)
+    edges = bins.detach().cpu().numpy() if isinstance(bins, torch.Tensor) else bins
+    h, e = np.histogram(data, bins=edges, range=range, weights=w, density=density)
+    from ._helpers import _named
+
+    return _named("histogram", ("hist", "bin_edges"), torch.tensor(h, dtype=input.dtype), torch.tensor(e, dtype=input.dtype))

@@ -236,4 +236,8 @@ def __getattr__(name):
              "IntTensor": ferrograd.int32, "BoolTensor": ferrograd.bool, "HalfTensor": ferrograd.float16}
     if name in table:
         return _legacy(name, table[name])
+    if name == "amp":
+        from .amp import _cuda_amp
+
+        return _cuda_amp
     raise AttributeError(name)

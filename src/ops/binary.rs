@@ -123,7 +123,9 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     if compute_dtype(a, b, BinOp::Add) == DType::Bool {
         return if alpha.as_f64() != 0.0 { add(a, b) } else { add(a, &mul(b, &Tensor::wrapped_scalar(Scalar::Bool(false)))?) };
     }
-    add(a, &scaled(b, alpha)?)
+    let out = add(a, &scaled(b, alpha)?)?;
+    crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
+    Ok(out)
 }
 
 /// `alpha * b`; a Python number `b` stays a number (so `bool_t + 1.5 * alpha` is float32,
@@ -497,9 +499,13 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
             } else { d };
             Ok(vec![Some(sum_to(&d, &sb)?)])
         })?;
+        // derivatives.yaml: the base is a Scalar `self`, the tensor `exponent`
+        let base = saved_scalar(a.item()?);
+        crate::autograd::Node::annotate(&out, &[("self", base)], &[(1, "exponent"), (2, "result")]);
         return Ok(out);
     }
     // d/da = b * a^(b-1); d/db = a^b * ln(a)
+    let named = |out: &Tensor| crate::autograd::Node::annotate(out, &[], &[(1, "exponent")]);
     record("PowBackward1", &[a, b], &[&out], &[Save::In(a), Save::In(b), Save::Out(0)], move |s, g, n| {
         let (at, bt) = (s.get(0)?, s.get(1)?);
         let ga = grad_for(n, 0, || {
@@ -519,6 +525,7 @@ pub fn pow(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         })?;
         Ok(vec![ga, gb])
     })?;
+    named(&out);
     Ok(out)
 }
 

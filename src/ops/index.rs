@@ -69,7 +69,10 @@ pub fn index_select(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     }
     let mut out_shape = shape.clone();
     out_shape[d] = n;
-    take_named(x, &backend::offsets_tensor(&offsets, x.device())?, &out_shape, "IndexSelectBackward0")
+    let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &out_shape, "IndexSelectBackward0", None, &[index])?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)),
+        ("self_sym_sizes", crate::autograd::SavedValue::Ints(shape.iter().map(|&v| v as i64).collect()))], &[(0, "index")]);
+    Ok(out)
 }
 
 /// Zeros of `shape` with `g`'s elements added at flat `offsets`. Differentiable.
@@ -400,11 +403,14 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
         offsets.push(off);
     }
     let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
+    // the index shows as `_saved_index` (gather) or `_saved_indices` (sort, topk)
     let gather = name == "GatherBackward0";
-    let keep: Vec<&Tensor> = if gather { vec![index] } else { vec![] };
+    let keep: Vec<&Tensor> = if gather || matches!(name, "SortBackward0" | "TopkBackward0") { vec![index] } else { vec![] };
     let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order, &keep)?;
     if gather {
         crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("sparse_grad", crate::autograd::SavedValue::Bool(false))], &[(0, "index")]);
+    } else if !keep.is_empty() {
+        crate::autograd::Node::annotate(&out, &[], &[(0, "indices")]);
     }
     Ok(out)
 }
@@ -539,7 +545,7 @@ fn scatter_src(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) ->
         },
         &[x, src],
         &[&out],
-        &[],
+        &[Save::In(index)],
         move |_, g, n| {
             let gx = if !n[0] {
                 None
@@ -561,6 +567,7 @@ fn scatter_src(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) ->
             Ok(vec![gx, gs])
         },
     )?;
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim))], &[(0, "index")]);
     Ok(out)
 }
 
@@ -1025,7 +1032,9 @@ fn flat_positions(index: &Tensor, n: usize, what: &str) -> Result<Vec<usize>> {
 /// (TakeBackward0).
 pub fn take_flat(x: &Tensor, index: &Tensor) -> Result<Tensor> {
     let pos = flat_positions(index, x.numel(), "take")?;
-    take_named(x, &backend::offsets_tensor(&pos, x.device())?, &index.shape(), "TakeBackward0")
+    let out = take_in_order(x, &backend::offsets_tensor(&pos, x.device())?, &index.shape(), "TakeBackward0", None, &[index, x])?;
+    crate::autograd::Node::annotate(&out, &[], &[(0, "index"), (1, "self")]);
+    Ok(out)
 }
 
 /// `put(x, index, source, accumulate)`: `source`'s elements written (or added) at the flat

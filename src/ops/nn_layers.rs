@@ -1427,6 +1427,7 @@ pub fn glu(x: &Tensor, dim: i64) -> Result<Tensor> {
         let gb = mul(&mul(&mul(&g[0], &a)?, &sb)?, &super::rsub(&sb, &sc(1.0))?)?;
         Ok(vec![Some(super::cat(&[ga, gb], d as i64)?)])
     })?;
+    crate::autograd::Node::annotate(&out, &[("dim", SavedValue::Int64(dim))], &[]);
     Ok(out)
 }
 

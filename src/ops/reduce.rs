@@ -260,6 +260,9 @@ pub fn prod(x: &Tensor, dim: Option<usize>, keepdim: bool) -> Result<Tensor> {
     },
         // JVP: sum_k t_k prod_{j != k} x_j over the reduced dims (zeros included)
         |t| Ok(vec![Some(sum_dims(&mul(t.one(), &prod_of_others(&xj, &jdims)?)?, &jdims, kd, None)?)]))?;
+    if let Some(d) = dim {
+        crate::autograd::Node::annotate(&out, &[("dim", SavedValue::Int64(d as i64)), ("keepdim", SavedValue::Bool(keepdim))], &[]);
+    }
     Ok(out)
 }
 
@@ -694,7 +697,9 @@ fn var_std_mean(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bo
     // torch's var_backward: 2 (x - mean) / (N - c) * g; over all elements with N - c <= 0 it
     // is g * (x == mean ? NaN : inf). std_backward is var_backward of g / (2 std), 0 where
     // the std is 0.
-    record(name, &[x], &outs, &[Save::In(x), Save::Out(0)], move |s, g, _| {
+    // std keeps its result (its backward divides by it); var keeps only the input
+    let save: &[Save<'_>] = if take_sqrt { &[Save::In(x), Save::Out(0)] } else { &[Save::In(x)] };
+    record(name, &[x], &outs, save, move |s, g, _| {
         let xt = s.get(0)?;
         let m = mean(&xt, Some(&dv), true, None)?;
         let ge = expand_back(&g[0], &shape, &dv, keepdim)?;
@@ -724,7 +729,9 @@ fn var_std_mean(x: &Tensor, dims: Option<&[usize]>, correction: f64, keepdim: bo
     })?;
     drop(centered);
     if out.grad_fn().is_some() {
-        let corr = if correction.fract() == 0.0 { SavedValue::Int(correction as i64) } else { SavedValue::Float(correction) };
+        // over all elements with the default correction PyTorch passes None
+        let corr = if dims.is_none() && correction == 1.0 { SavedValue::None }
+            else if correction.fract() == 0.0 { SavedValue::Int(correction as i64) } else { SavedValue::Float(correction) };
         let dim = dims.map_or(SavedValue::None, ints);
         crate::autograd::Node::annotate(&out, &[("correction", corr), ("dim", dim), ("keepdim", SavedValue::Bool(keepdim))], &[]);
     }

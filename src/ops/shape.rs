@@ -996,5 +996,6 @@ pub fn trace(x: &Tensor) -> Result<Tensor> {
         }
         Ok(vec![Some(super::mul(&eye, &g[0])?)])
     })?;
+    fields(&out, &[("self_sym_sizes", self::sizes(&x.shape()))]);
     Ok(out)
 }

@@ -26,6 +26,8 @@ pub fn sort_as(x: &Tensor, dim: i64, descending: bool, name: &'static str) -> Re
     // results laid out like x (torch allocates them with x's strides)
     let it = crate::backend::relayout_like(&sort_indices(x, d, descending)?, &x.layout())?;
     let values = gather_named(x, d as i64, &it, name)?;
+    crate::autograd::Node::annotate(&values, &[("dim", crate::autograd::SavedValue::Int64(dim)),
+        ("self_sym_sizes", crate::autograd::SavedValue::Ints(x.shape().iter().map(|&v| v as i64).collect()))], &[]);
     Ok((values, it))
 }
 
@@ -59,7 +61,10 @@ pub fn topk(x: &Tensor, k: usize, dim: i64, largest: bool, sorted: bool) -> Resu
     *kshape.last_mut().expect("dim > 0") = k as i64;
     let i = super::reshape(&rows, &kshape)?;
     let i = super::contiguous(&transpose(&i, d as i64, nd - 1)?)?;
-    Ok((gather_named(x, d as i64, &i, "TopkBackward0")?, i))
+    let values = gather_named(x, d as i64, &i, "TopkBackward0")?;
+    crate::autograd::Node::annotate(&values, &[("dim", crate::autograd::SavedValue::Int64(dim)),
+        ("self_sym_sizes", crate::autograd::SavedValue::Ints(x.shape().iter().map(|&v| v as i64).collect()))], &[]);
+    Ok((values, i))
 }
 
 /// `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol * |b|` elementwise.
@@ -70,7 +75,8 @@ pub fn isclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) ->
     let _g = crate::autograd::raw_mode();
     let (a, b) = (a.detach(), b.detach());
     let exact = super::compare(&a, &b, BinaryOp::Eq)?;
-    if !a.dtype().is_float() {
+    // integers compare in float64; complex values by the modulus of the difference
+    if !a.dtype().is_float() && !a.dtype().is_complex() {
         let diff = super::abs(&super::sub(&super::to_dtype(&a, crate::DType::Float64)?, &super::to_dtype(&b, crate::DType::Float64)?)?)?;
         let tol = super::add(&super::mul(&super::abs(&super::to_dtype(&b, crate::DType::Float64)?)?, &Tensor::wrapped_scalar(Scalar::Float(rtol)))?, &Tensor::wrapped_scalar(Scalar::Float(atol)))?;
         return super::compare(&super::compare(&diff, &tol, BinaryOp::Le)?, &exact, BinaryOp::Or);

@@ -363,6 +363,15 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
             let keep = binary_raw(&m, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)?;
             Ok(vec![Some(super::where_(&keep, &g[0], &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
         })?;
+        let bound = |s: Option<Scalar>| match s {
+            Some(Scalar::Float(f)) => crate::autograd::SavedValue::Float(f),
+            Some(Scalar::Int(i)) => crate::autograd::SavedValue::Int(i),
+            Some(Scalar::Bool(b)) => crate::autograd::SavedValue::Bool(b),
+            None => crate::autograd::SavedValue::None,
+        };
+        if name == "ClampBackward1" {
+            crate::autograd::Node::annotate(&out, &[("min", bound(lo)), ("max", bound(hi))], &[]);
+        }
     }
     Ok(out)
 }

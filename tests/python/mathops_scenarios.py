@@ -45,6 +45,36 @@ def _grads(torch, outs, inputs):
     return [None if g is None else _v(g) for g in gs]
 
 
+def _double(t):
+    return t * 2
+
+
+def _scaler(torch):
+    torch.manual_seed(0)
+    m = torch.nn.Linear(2, 1)
+    with torch.no_grad():
+        m.weight.copy_(torch.tensor([[0.5, -0.25]]))
+        m.bias.fill_(0.1)
+    opt = torch.optim.SGD(m.parameters(), lr=0.1)
+    sc = torch.amp.GradScaler("cpu", init_scale=4.0, growth_interval=2)
+    seen = []
+    for k, data in enumerate([[1.0, 2.0], [float("inf"), 1.0], [0.5, -1.0], [2.0, 2.0]]):
+        opt.zero_grad()
+        loss = sc.scale(m(torch.tensor([data])).sum())
+        loss.backward()
+        sc.unscale_(opt)
+        g = _v(m.weight.grad)
+        sc.step(opt)
+        sc.update()
+        seen.append([sc.get_scale(), g, _v(m.weight)])
+    errs = []
+    opt.zero_grad()
+    sc.scale(m(torch.ones(1, 2)).sum()).backward()
+    sc.unscale_(opt)
+    errs.append(_caught(lambda: sc.unscale_(opt)))
+    return [seen, sc.state_dict(), errs, torch.amp.GradScaler("cpu", enabled=False).scale(3.0)]
+
+
 def run(torch):
     x = torch.tensor([[0.0, 1.5, -2.25, 3.0], [0.5, -0.75, 4.0, -1.0], [2.0, 0.25, -3.5, 1.25]], requires_grad=True)
     y = torch.tensor([[1.0, -2.0, 0.5, 3.0], [-0.5, 0.0, 2.0, -4.0], [1.5, -1.0, 0.75, 2.5]], requires_grad=True)
@@ -163,6 +193,25 @@ def run(torch):
         "torch_prelu": r(lambda: torch.prelu(x, torch.tensor([0.25]))), "torch_cosine_similarity": r(lambda: torch.cosine_similarity(x, y)),
         "torch_pairwise_distance": r(lambda: torch.pairwise_distance(x, y)), "torch_pdist": r(lambda: torch.pdist(x)),
         "torch_cosine_embedding_loss": r(lambda: torch.cosine_embedding_loss(x, y, torch.tensor([1.0, -1.0, 1.0]), 0.0, 2)),
+        # ---- statistics, integer and float utilities
+        "cov": r(lambda: torch.cov(x[:2, :3])), "cov_corr0": r(lambda: torch.cov(x, correction=0)), "cov_1d": r(lambda: torch.cov(x[0])),
+        "cov_weights": r(lambda: torch.cov(x, fweights=torch.tensor([1, 2, 1, 3]), aweights=torch.tensor([0.5, 1.0, 2.0, 1.0]))),
+        "cov_3d": r(lambda: torch.cov(torch.ones(2, 2, 2))), "corrcoef": r(lambda: torch.corrcoef(x)),
+        "gcd": r(lambda: torch.gcd(torch.tensor([12, -18, 0]), torch.tensor([8, 4, 5]))), "lcm": r(lambda: torch.lcm(torch.tensor([4, 6, 3]), torch.tensor([6, 0, -4]))),
+        "gcd_float": r(lambda: torch.gcd(torch.tensor([1.5]), torch.tensor([2.0]))),
+        "shifts": lambda: [_res(torch, torch.bitwise_left_shift(torch.tensor([1, 2, -3]), 2)), _res(torch, torch.bitwise_right_shift(torch.tensor([16, -16, 7]), torch.tensor([2, 2, 1])))],
+        "signbit": r(lambda: torch.signbit(torch.tensor([-0.0, 0.0, 1.0, -2.0, float("-inf")]))), "signbit_int": r(lambda: torch.signbit(torch.tensor([-1, 0, 3]))),
+        "frexp": r(lambda: torch.frexp(torch.tensor([8.0, 0.3, -5.0, 0.0]))), "frexp_int": r(lambda: torch.frexp(torch.tensor([1, 2]))),
+        # (non-negative exponents: PyTorch's gradient is 0 for negative ones, an integer pow)
+        "ldexp": r(lambda: torch.ldexp(x, torch.tensor([1, 2, 0, 3]))), "isreal": r(lambda: torch.isreal(torch.tensor([1.0, 2.0]))),
+        "vander": r(lambda: torch.vander(torch.tensor([1, 2, 3]))), "vander_n": r(lambda: torch.vander(y[0].detach(), N=3, increasing=True)),
+        "histogram": r(lambda: torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=4, range=(0.0, 4.0))),
+        "histogram_edges": r(lambda: torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=torch.tensor([0.0, 1.0, 3.0, 5.0]))),
+        "typename": lambda: [torch.typename(x), torch.typename(torch.zeros(2, dtype=torch.int64)), torch.typename(1), torch.typename(torch.nn.Linear(1, 1))],
+        "matmul_precision": lambda: [torch.get_float32_matmul_precision(), torch.set_float32_matmul_precision("high"), torch.get_float32_matmul_precision(),
+                                     torch.set_float32_matmul_precision("highest")],
+        "jit": lambda: [torch.jit.script(_double)(torch.tensor([1.5])).tolist(), torch.jit.is_scripting(), torch.jit.annotate(int, 3)],
+        "grad_scaler": lambda: _scaler(torch),
     }
     out = {}
     for name, f in cases.items():

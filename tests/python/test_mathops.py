@@ -38,6 +38,7 @@ COMPOSED = {
     "torch_pairwise_distance": ("$.fn", "LinalgVectorNormBackward0", "NormBackward1"),
     "torch_pdist": ("$.fn", "LinalgVectorNormBackward0", "PdistBackward0"),
     "torch_pixel_shuffle": ("$.fn", "UnsafeViewBackward0", "PixelShuffleBackward0"),
+    "ldexp": ("$.fn", "MulBackward0", "LdexpBackward0"),
 }
 # quantile: PyTorch ends with SqueezeBackward4 (a squeeze over several dims); ferrograd's
 # sort-and-interpolate ends with a select, squeeze or view.

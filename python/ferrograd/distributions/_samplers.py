@@ -271,85 +271,12 @@ def _binomial(count, prob):
     return out.reshape(prob.shape).to(prob.dtype)
 
 
-def _igamma_forward(a, x):
-    """The regularized lower incomplete gamma ``P(a, x)`` (float64): its series below
-    ``a + 1``, the continued fraction of ``1 - P`` above (to double precision)."""
-    t = _torch()
-    a, x = t.broadcast_tensors(a.double(), x.double())
-    xs = x.clamp(min=1e-300)
-    log_prefactor = -x + a * xs.log() - a.lgamma()
-    # series: sum x^n / (a (a+1) ... (a+n)), times exp(-x) x^a / Gamma(a)
-    term = 1.0 / a
-    total = term.clone()
-    ap = a.clone()
-    for _ in range(2000):
-        ap = ap + 1
-        term = term * x / ap
-        total = total + term
-        if bool((term.abs() <= total.abs() * 1e-17).all()):
-            break
-    series = (log_prefactor.exp() * total).clamp(max=1.0)
-    # continued fraction (modified Lentz) for Q(a, x)
-    tiny = 1e-300
-    b = x + 1 - a
-    c = t.full_like(x, 1 / tiny)
-    d = 1 / t.where(b.abs() < tiny, t.full_like(b, tiny), b)
-    h = d.clone()
-    for i in range(1, 2000):
-        an = -i * (i - a)
-        b = b + 2
-        d = an * d + b
-        d = t.where(d.abs() < tiny, t.full_like(d, tiny), d)
-        c = b + an / c
-        c = t.where(c.abs() < tiny, t.full_like(c, tiny), c)
-        d = 1 / d
-        delta = d * c
-        h = h * delta
-        if bool(((delta - 1).abs() <= 1e-16).all()):
-            break
-    cf = 1 - (log_prefactor.exp() * h)
-    out = t.where(x < a + 1, series, cf)
-    out = t.where(x <= 0, t.zeros_like(out), out)
-    out = t.where(x == math.inf, t.ones_like(out), out)
-    return t.where((a != a) | (x != x) | (a < 0) | (x < 0), t.full_like(out, math.nan), out)
-
-
-def _gammainc_function():
-    from ..autograd import Function
-
-    class _GammaInc(Function):
-        """``torch.special.gammainc(a, x)``, differentiable in ``x`` only (as PyTorch)."""
-
-        @staticmethod
-        def forward(ctx, a, x):
-            """``P(a, x)`` in the inputs' dtype."""
-            ctx.save_for_backward(a, x)
-            return _igamma_forward(a.detach(), x.detach()).to(x.dtype)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            """``grad * exp(-x) x^(a-1) / Γ(a)`` for ``x``; not implemented for ``a``."""
-            a, x = ctx.saved_tensors
-            if ctx.needs_input_grad[0]:
-                raise RuntimeError("the derivative for 'igamma: input' is not implemented.")
-            t = _torch()
-            a, x = t.broadcast_tensors(a.detach(), x.detach())
-            dx = (-x + (a - 1) * x.log() - a.lgamma()).exp()
-            return None, grad_output * dx
-
-    return _GammaInc
-
-
-_GAMMAINC = None
-
-
 def _gammainc(a, x):
-    """The regularized lower incomplete gamma function ``P(a, x)`` (``torch.special.gammainc``,
-    which ferrograd lacks as a core op)."""
-    global _GAMMAINC
-    if _GAMMAINC is None:
-        _GAMMAINC = _gammainc_function()
-    return _GAMMAINC.apply(a, x)
+    """The regularized lower incomplete gamma function ``P(a, x)``: ``torch.special.gammainc``
+    (ferrograd.special holds the implementation)."""
+    from ..special import gammainc
+
+    return gammainc(a, x)
 
 
 def _dirichlet_function():

@@ -1,6 +1,7 @@
 """``torch.optim``: optimizers over parameter groups, and learning-rate schedulers."""
 
-from . import lr_scheduler  # noqa: F401
+from . import lr_scheduler, swa_utils  # noqa: F401
+from ._adafactor import Adafactor
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -14,11 +15,13 @@ from .radam import RAdam
 from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
 # As in torch.optim, the implementation modules are importable but not package attributes.
-del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer, radam, rmsprop, rprop, sgd  # noqa: F821
+del adadelta, adagrad, adam, adamax, adamw, asgd, lbfgs, nadam, optimizer, radam, rmsprop, rprop, sgd, sparse_adam  # noqa: F821
 
 __all__ = [
+    "Adafactor",
     "Adadelta",
     "Adagrad",
     "Adam",
@@ -32,5 +35,7 @@ __all__ = [
     "RMSprop",
     "Rprop",
     "SGD",
+    "SparseAdam",
     "lr_scheduler",
+    "swa_utils",
 ]

@@ -7,10 +7,11 @@ from typing import Any, Callable, Iterable, Literal, Optional, TypeVar, Union, o
 from .._C import Tensor
 from ..utils.hooks import RemovableHandle
 from . import lr_scheduler as lr_scheduler
+from . import swa_utils as swa_utils
 
 __all__ = [
-    "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam", "Optimizer", "RAdam", "RMSprop",
-    "Rprop", "SGD", "lr_scheduler",
+    "Adafactor", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "NAdam", "Optimizer", "RAdam",
+    "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils",
 ]
 
 _ParamsT = Union[Iterable[Tensor], Iterable[dict[str, Any]], Iterable[tuple[str, Tensor]]]
@@ -112,3 +113,12 @@ class Rprop(Optimizer):
     def __init__(self, params: _ParamsT, lr: _Float = 0.01, etas: tuple[float, float] = (0.5, 1.2),
                  step_sizes: tuple[float, float] = (1e-06, 50), *, capturable: bool = False, foreach: Optional[bool] = None,
                  maximize: bool = False, differentiable: bool = False) -> None: ...
+
+class Adafactor(Optimizer):
+    def __init__(self, params: _ParamsT, lr: _Float = 0.01, beta2_decay: float = -0.8,
+                 eps: tuple[Optional[float], float] = (None, 0.001), d: float = 1.0, weight_decay: float = 0.0, *,
+                 foreach: Optional[bool] = None, maximize: bool = False) -> None: ...
+
+class SparseAdam(Optimizer):
+    def __init__(self, params: _ParamsT, lr: _Float = 0.001, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-08,
+                 maximize: bool = False) -> None: ...
