@@ -269,6 +269,48 @@ for _name, _kind in _batched.RANDOM_METHODS.items():
         setattr(Tensor, _name, _random_method(_name, _kind))
 
 
+# ---- NumPy-style keyword aliases -----------------------------------------------------------
+# PyTorch's argument parser takes ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``
+# (``x.sum(axis=1, keepdims=True)``, ``torch.cat(ts, axis=0)``): the methods and functions
+# with those parameters accept the aliases (passed on renamed when the real name is absent).
+import inspect as _inspect
+
+
+def _dim_aliases(f):
+    def aliased(*args, **kwargs):
+        if kwargs:
+            if "axis" in kwargs and "dim" not in kwargs:
+                kwargs["dim"] = kwargs.pop("axis")
+            if "keepdims" in kwargs and "keepdim" not in kwargs:
+                kwargs["keepdim"] = kwargs.pop("keepdims")
+        return f(*args, **kwargs)
+
+    aliased.__name__ = aliased.__qualname__ = f.__name__
+    aliased.__doc__ = f.__doc__
+    try:
+        aliased.__signature__ = _inspect.signature(f)
+    except (TypeError, ValueError):
+        pass
+    return aliased
+
+
+def _takes_dim(f):
+    try:
+        params = _inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        return False
+    return "dim" in params or "keepdim" in params
+
+
+for _name in [n for n in dir(Tensor) if not n.startswith("_") and n not in ("size", "stride")]:
+    _m = getattr(Tensor, _name)
+    if type(_m).__name__ == "method_descriptor" and _takes_dim(_m):
+        setattr(Tensor, _name, _dim_aliases(_m))
+cat = concat = concatenate = _dim_aliases(_C.cat)
+stack = _dim_aliases(_C.stack)
+del _name, _m
+
+
 # ---- functions that are Tensor methods -------------------------------------------------
 import re as _re
 
@@ -488,6 +530,9 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
     if isinstance(dtype, type) and hasattr(dtype, "_dtype"):
         is_cuda = getattr(dtype, "_cuda", False)
         return self.to("cuda" if is_cuda else "cpu", dtype._dtype)
+    if dtype is Tensor:
+        # torch.Tensor stands for the default tensor type (torch.FloatTensor)
+        return self.to(get_default_dtype())
     return self.to(dtype)
 
 

@@ -831,6 +831,8 @@ def _install(tensor_cls):
     for name in _TENSOR_METHODS:
         if not hasattr(tensor_cls, name):
             setattr(tensor_cls, name, _method(globals()[name], name))
+    if not hasattr(tensor_cls, "fill_diagonal_"):
+        setattr(tensor_cls, "fill_diagonal_", _fill_diagonal_)
     if not hasattr(tensor_cls, "float_power_"):
         setattr(tensor_cls, "float_power_", _method(_float_power_, "float_power_"))
 
@@ -1076,3 +1078,26 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     from ._helpers import _named
 
     return _named("histogram", ("hist", "bin_edges"), torch.tensor(h, dtype=input.dtype), torch.tensor(e, dtype=input.dtype))
+
+
+def _fill_diagonal_(self, fill_value, wrap=False):
+    """Fill the main diagonal of a 2-d tensor (or of one whose dims are all equal) with
+    ``fill_value`` in place; ``wrap=True`` restarts the diagonal below a tall matrix's square
+    part every ``columns + 1`` rows, as NumPy's ``fill_diagonal``."""
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    n = self.shape[0]
+    if self.dim() > 2:
+        if any(s != n for s in self.shape):
+            raise RuntimeError("all dimensions of input must be of equal length")
+        step = sum(self.stride())
+        self.as_strided((n,), (step,), self.storage_offset()).fill_(fill_value)
+        return self
+    m = self.shape[1]
+    start = 0
+    while start < n:
+        self[start:start + m].diagonal().fill_(fill_value)
+        if not wrap or n <= m:
+            break
+        start += m + 1
+    return self

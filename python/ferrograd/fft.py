@@ -209,9 +209,20 @@ def _expi(rows, cols, n, sign, dtype, device):
     """``exp(sign * 2j * pi * (r * c mod n) / n)`` for ``r`` in ``rows``, ``c`` in ``cols``."""
     r = _torch.arange(rows, dtype=_torch.int64)
     c = _torch.arange(cols, dtype=_torch.int64)
-    prod = _torch.remainder(r.unsqueeze(1) * c.unsqueeze(0), n).to(_torch.float64)
-    angle = prod * (2.0 * math.pi / n)
-    w = _torch.complex(_torch.cos(angle), _torch.sin(angle) * float(sign))
+    prod_i = _torch.remainder(r.unsqueeze(1) * c.unsqueeze(0), n)
+    angle = prod_i.to(_torch.float64) * (2.0 * math.pi / n)
+    cos, sin = _torch.cos(angle), _torch.sin(angle)
+    # quarter turns exactly (1, i, -1, -i), as an FFT library's twiddles are: a real input's
+    # Nyquist term and the imaginary parts that cancel come out as exact zeros
+    quarter = _torch.remainder(4 * prod_i, n) == 0
+    k = _torch.div(4 * prod_i, n, rounding_mode="floor").remainder(4)
+    one = _torch.ones((), dtype=_torch.float64)
+    zero = _torch.zeros((), dtype=_torch.float64)
+    exact_cos = _torch.where(k == 0, one, _torch.where(k == 2, -one, zero))
+    exact_sin = _torch.where(k == 1, one, _torch.where(k == 3, -one, zero))
+    cos = _torch.where(quarter, exact_cos, cos)
+    sin = _torch.where(quarter, exact_sin, sin)
+    w = _torch.complex(cos, sin * float(sign))
     return w.to(dtype=dtype, device=device)
 
 

@@ -98,7 +98,11 @@ fn fill_rows<T: Copy>(plane: &[T], [h, w]: [usize; 2], win: &ConvWindow, [ki, kj
             let off = y0 * w as i64 + x0;
             let d0 = ((lo * ow) as i64).max(-off) as usize;
             let d1 = ((hi * ow) as i64).min((h * w) as i64 - off).max(d0 as i64) as usize;
-            dst[d0..d1].copy_from_slice(&plane[(d0 as i64 + off) as usize..(d1 as i64 + off) as usize]);
+            // (nothing to copy when every column of these rows is padding: a kernel wider
+            // than the padded input's edge, e.g. a 5x5 kernel over a 1x1 plane with padding 2)
+            if d0 < d1 {
+                dst[d0..d1].copy_from_slice(&plane[(d0 as i64 + off) as usize..(d1 as i64 + off) as usize]);
+            }
             for row in dst[lo * ow..hi * ow].chunks_exact_mut(ow) {
                 row[..xs.start].fill(fill);
                 row[xs.end..].fill(fill);
@@ -450,6 +454,9 @@ mod tests {
             ([1, 2, 7, 7], [3, 2], [2, 3], [1, 2], [0, 2, 3, 1]),
             ([2, 1, 6, 9], [2, 3], [1, 2], [2, 1], [-1, 0, 2, -1]),
             ([3, 2, 4, 4], [1, 1], [1, 1], [1, 1], [0, 0, 0, 0]),
+            // a kernel wider than the padded plane's edge: rows that are all padding
+            ([1, 2, 1, 1], [5, 5], [1, 1], [1, 1], [2, 2, 2, 2]),
+            ([1, 3, 2, 2], [7, 7], [1, 1], [1, 1], [3, 3, 3, 3]),
         ];
         for (nchw, kernel, stride, dilation, pad) in cases {
             let [n, c, h, w] = nchw;

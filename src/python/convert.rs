@@ -120,6 +120,21 @@ fn walk(obj: &Bound<'_, PyAny>, depth: usize, shape: &mut Vec<usize>, out: &mut 
         }
         return Ok(());
     }
+    // a NumPy array inside a list: its elements one by one (NumPy scalars keep their dtype),
+    // with PyTorch's warning about the cost
+    if depth > 0 && obj.hasattr("ndim")? && obj.hasattr("dtype")? && obj.hasattr("__getitem__")? {
+        warn_ndarray_list(obj.py())?;
+        let n = obj.len()?;
+        if depth == shape.len() {
+            shape.push(n);
+        } else if shape[depth] != n {
+            return Err(PyValueError::new_err(format!("expected sequence of length {} at dim {} (got {})", shape[depth], depth, n)));
+        }
+        for i in 0..n {
+            walk(&obj.get_item(i)?, depth + 1, shape, out)?;
+        }
+        return Ok(());
+    }
     let seq = obj.cast::<PySequence>().map_err(|_| {
         PyTypeError::new_err(format!("Could not infer dtype of {}", obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()))
     })?;
@@ -410,4 +425,14 @@ pub fn device_arg(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> 
     let s: String = d.str()?.extract()?;
     let spec: crate::device::DeviceSpec = s.parse()?;
     Ok(spec.resolve(crate::device::current_cuda_device()))
+}
+
+/// PyTorch's (once per process) warning for `torch.tensor([ndarray, ...])`.
+fn warn_ndarray_list(py: Python<'_>) -> PyResult<()> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let msg = c"Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting the list to a single numpy.ndarray with numpy.array() before converting to a tensor.";
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), msg, 1)?;
+    }
+    Ok(())
 }

@@ -662,11 +662,13 @@ impl PyTensor {
         Ok(self.t.item()?.as_f64() != 0.0)
     }
 
-    fn __float__(&self) -> PyResult<f64> {
+    fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        warn_scalar_of_grad(py, &self.t)?;
         Ok(self.t.item()?.as_f64())
     }
 
-    fn __int__(&self) -> PyResult<i64> {
+    fn __int__(&self, py: Python<'_>) -> PyResult<i64> {
+        warn_scalar_of_grad(py, &self.t)?;
         match self.t.item()? {
             crate::Scalar::Float(f) if f.is_nan() => Err(pyo3::exceptions::PyValueError::new_err("cannot convert float NaN to integer")),
             crate::Scalar::Float(f) if f.is_infinite() => Err(pyo3::exceptions::PyOverflowError::new_err("cannot convert float infinity to integer")),
@@ -710,4 +712,15 @@ impl PyTensor {
         }
         Ok(())
     }
+}
+
+/// PyTorch's once-per-process warning when `float(t)` / `int(t)` reads a tensor that requires
+/// grad (the number has no history).
+fn warn_scalar_of_grad(py: Python<'_>, t: &crate::Tensor) -> PyResult<()> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if t.requires_grad() && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let msg = c"Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first.";
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), msg, 1)?;
+    }
+    Ok(())
 }

@@ -2142,6 +2142,864 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return tap(x0, y0) * nw + tap(x1, y0) * ne + tap(x0, y1) * sw + tap(x1, y1) * se
 
 
+# ---- 3-d convolution and pooling (compositions of the 2-d kernels) --------------------
+
+def _triple(v, name="value"):
+    return _pair(v, 3, name)
+
+
+def _shape_str(t):
+    return str(list(t.shape))
+
+
+def _check_conv3d(x, weight, bias, stride, pads, dilation, groups, transposed, output_padding=None):
+    """ATen's check_shape_forward for 5-d input ``x``, with its messages."""
+    if weight.dim() != 5:
+        raise RuntimeError(f"Expected 5-dimensional input for 5-dimensional weight {_shape_str(weight)}, but got "
+                           f"{x.dim()}-dimensional input of size {_shape_str(x)} instead")
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if transposed:
+        for op, s, d in zip(output_padding, stride, dilation):
+            if op < 0:
+                raise RuntimeError("negative output_padding is not supported")
+            if op >= s and op >= d:
+                raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got "
+                                   f"output_padding_depth: {output_padding[0]} output_padding_height: {output_padding[1]} "
+                                   f"output_padding_width: {output_padding[2]} stride_depth: {stride[0]} stride_height: "
+                                   f"{stride[1]} stride_width: {stride[2]} dilation_depth: {dilation[0]} dilation_height: "
+                                   f"{dilation[1]} dilation_width: {dilation[2]}")
+        if weight.shape[0] != x.shape[1]:
+            raise RuntimeError(f"Given transposed=1, weight of size {_shape_str(weight)}, expected input{_shape_str(x)} to "
+                               f"have {weight.shape[0]} channels, but got {x.shape[1]} channels instead")
+        if weight.shape[0] % groups != 0:
+            raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
+                               f"weight of size {_shape_str(weight)} instead")
+        out_ch = weight.shape[1] * groups
+        if bias is not None and (bias.dim() != 1 or bias.shape[0] != out_ch):
+            raise RuntimeError(f"Given transposed=1, weight of size {_shape_str(weight)}, expected bias to be 1-dimensional "
+                               f"with {out_ch} elements, but got bias of size {_shape_str(bias)} instead")
+        return
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight "
+                           f"of size {_shape_str(weight)} instead")
+    if weight.shape[0] % groups != 0:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got "
+                           f"weight of size [{_shape_str(weight)}] instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {_shape_str(weight)}, expected input{_shape_str(x)} to "
+                           f"have {weight.shape[1] * groups} channels, but got {x.shape[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(f"Given weight of size {_shape_str(weight)}, expected bias to be 1-dimensional with "
+                           f"{weight.shape[0]} elements, but got bias of size {_shape_str(bias)} instead")
+    padded = [x.shape[2 + i] + pads[i][0] + pads[i][1] for i in range(3)]
+    kern = [dilation[i] * (weight.shape[2 + i] - 1) + 1 for i in range(3)]
+    if any(p < k for p, k in zip(padded, kern)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(str(p) for p in padded)}). "
+                           f"Kernel size: ({' x '.join(str(k) for k in kern)}). Kernel size can't be greater than actual "
+                           "input size")
+
+
+_SAME3D_WARNED = False
+
+
+def _zeros_like_shape(ref, shape):
+    from .. import zeros
+
+    return zeros(shape, dtype=ref.dtype, device=ref.device)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Applies a 3D convolution over an input image composed of several input planes (``padding``
+    may be ``'same'`` or ``'valid'``). Computed as a sum over the kernel depth of ``conv2d`` on
+    the depth slices (the gradients are those of that composition, not one ConvolutionBackward0)."""
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: {list(input.shape)}")
+    batched = input.dim() == 5
+    x = input if batched else input.unsqueeze(0)
+    stride = _triple(stride, "stride")
+    dilation = _triple(dilation, "dilation")
+    ks = tuple(weight.shape[2:])
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [(0, 0)] * 3
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for d, k in zip(dilation, ks):
+                total = d * (k - 1)
+                lo = total // 2
+                pads.append((lo, total - lo))
+            global _SAME3D_WARNED
+            if any(lo != hi for lo, hi in pads) and not _SAME3D_WARNED:
+                # TORCH_WARN_ONCE: once per process
+                _SAME3D_WARNED = True
+                _warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                               "copy of the input be created (Triggered internally at "
+                               "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", stacklevel=2)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        pads = [(p, p) for p in _triple(padding, "padding")]
+    _check_conv3d(x, weight, bias, stride, pads, dilation, int(groups), False)
+    if any(lo or hi for lo, hi in pads):
+        x = pad(x, [pads[2][0], pads[2][1], pads[1][0], pads[1][1], pads[0][0], pads[0][1]])
+    n, c, d, h, w = x.shape
+    kd = ks[0]
+    od = (d - dilation[0] * (kd - 1) - 1) // stride[0] + 1
+    acc = None
+    for k in range(kd):
+        start = k * dilation[0]
+        sl = x[:, :, start:start + (od - 1) * stride[0] + 1:stride[0]]
+        sl = sl.transpose(1, 2).reshape(n * od, c, h, w)
+        y = conv2d(sl, weight[:, :, k], None, stride[1:], 0, dilation[1:], groups)
+        acc = y if acc is None else acc + y
+    out = acc.reshape(n, od, acc.shape[1], acc.shape[2], acc.shape[3]).transpose(1, 2)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    out = out.contiguous()
+    return out if batched else out.squeeze(0)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Applies a 3D transposed convolution operator over an input image composed of several input
+    planes. Computed from ``conv_transpose2d`` over each kernel depth, placed at its output depths
+    (the gradients are those of that composition)."""
+    from .. import cat
+
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv_transpose3d, but got input of size: {list(input.shape)}")
+    if isinstance(padding, str):
+        raise RuntimeError("conv_transpose3d(): argument 'padding' (position 5) must be tuple of ints, not str")
+    batched = input.dim() == 5
+    x = input if batched else input.unsqueeze(0)
+    stride = _triple(stride, "stride")
+    dilation = _triple(dilation, "dilation")
+    padding = _triple(padding, "padding")
+    output_padding = _triple(output_padding, "output_padding")
+    _check_conv3d(x, weight, bias, stride, [(p, p) for p in padding], dilation, int(groups), True, output_padding)
+    n, cin, d, h, w = x.shape
+    kd = weight.shape[2]
+    sd, pd, dd, opd = stride[0], padding[0], dilation[0], output_padding[0]
+    full = (d - 1) * sd + dd * (kd - 1) + 1 + opd
+    od = full - 2 * pd
+    if od <= 0:
+        raise RuntimeError(f"Given input size per channel: ({d} x {h} x {w}). Calculated output size per channel: "
+                           f"({od} x ...). Output size is too small")
+    xs = x.transpose(1, 2).reshape(n * d, cin, h, w)
+    span = (d - 1) * sd + 1
+    acc = None
+    for k in range(kd):
+        y = conv_transpose2d(xs, weight[:, :, k], None, stride[1:], padding[1:], output_padding[1:], groups, dilation[1:])
+        cout, oh, ow = y.shape[1], y.shape[2], y.shape[3]
+        y = y.reshape(n, d, cout, oh, ow)
+        if sd > 1:
+            z = _zeros_like_shape(y, (n, d, sd - 1, cout, oh, ow))
+            y = cat([y.unsqueeze(2), z], 2).reshape(n, d * sd, cout, oh, ow)[:, :span]
+        left = k * dd
+        right = full - left - span
+        parts = []
+        if left:
+            parts.append(_zeros_like_shape(y, (n, left, cout, oh, ow)))
+        parts.append(y)
+        if right:
+            parts.append(_zeros_like_shape(y, (n, right, cout, oh, ow)))
+        y = cat(parts, 1) if len(parts) > 1 else y
+        acc = y if acc is None else acc + y
+    out = acc[:, pd:pd + od].transpose(1, 2)
+    if bias is not None:
+        out = out + bias.reshape(1, -1, 1, 1, 1)
+    out = out.contiguous()
+    return out if batched else out.squeeze(0)
+
+
+def _pool_out_size(size, k, s, p, d, ceil_mode):
+    # ATen's pooling_output_shape (with its pad check)
+    if p > ((k - 1) * d + 1) // 2:
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}")
+    num = size + 2 * p - d * (k - 1) - 1 + ((s - 1) if ceil_mode else 0)
+    out = num // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _pool3d_geometry(input, k, s, p, d, ceil_mode):
+    if input.dim() not in (4, 5) or any(input.shape[i] == 0 for i in range(1, input.dim())):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if any(v <= 0 for v in k):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {k[0]} kH: {k[1]} kW: {k[2]}")
+    if any(v <= 0 for v in s):
+        raise RuntimeError(f"stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} dW: {s[2]}")
+    if any(v <= 0 for v in d):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationT: {d[0]} dilationH: {d[1]} dilationW: {d[2]}")
+    sizes = list(input.shape[-3:])
+    outs = [_pool_out_size(sizes[i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(3)]
+    if any(o < 1 for o in outs):
+        c = input.shape[-4]
+        raise RuntimeError(f"Given input size: ({c}x{sizes[0]}x{sizes[1]}x{sizes[2]}). Calculated output size: "
+                           f"({c}x{outs[0]}x{outs[1]}x{outs[2]}). Output size is too small")
+    return outs
+
+
+def _planes(input):
+    """``input`` (4-d or 5-d) as ``(planes, D, H, W)`` and the leading shape to restore."""
+    lead = tuple(input.shape[:-3])
+    return input.reshape(-1, *input.shape[-3:]), lead
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=True):
+    """3D max pooling that returns ``(output, indices)`` (indices flat over ``D*H*W``); computed as
+    a 2D max pool over (H, W) followed by a 1D max pool over depth (same argmax, same gradient)."""
+    k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, 3)
+    _pool3d_geometry(input, k, s, p, d, ceil_mode)
+    x, lead = _planes(input)
+    nc, dd, hh, ww = x.shape
+    o2, i2 = _C._nn_max_pool2d(x, list(k[1:]), list(s[1:]), list(p[1:]), list(d[1:]), bool(ceil_mode))
+    oh, ow = o2.shape[-2], o2.shape[-1]
+    t = o2.reshape(nc, dd, oh * ow).transpose(1, 2)
+    o1, i1 = _C._nn_max_pool2d(t.unsqueeze(-2), [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], bool(ceil_mode))
+    o1, i1 = o1.squeeze(-2), i1.squeeze(-2)
+    od = o1.shape[-1]
+    hw = i2.reshape(nc, dd, oh * ow).transpose(1, 2).gather(2, i1)
+    idx = i1 * (hh * ww) + hw
+    out = o1.transpose(1, 2).reshape(*lead, od, oh, ow)
+    idx = idx.transpose(1, 2).reshape(*lead, od, oh, ow)
+    return out, idx
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Applies a 3D max pooling over an input signal composed of several input planes; with
+    ``return_indices=True`` also the argmax indices."""
+    out, idx = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, idx) if return_indices else out
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """1D max pooling that returns ``(output, indices)``."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """Applies 3D average-pooling operation in ``kT x kH x kW`` regions by step size
+    ``sT x sH x sW`` steps (a 2D average pool over (H, W), then a 1D one over depth)."""
+    k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, 3)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _pool3d_geometry(input, k, s, p, (1, 1, 1), ceil_mode)
+    x, lead = _planes(input)
+    nc, dd = x.shape[0], x.shape[1]
+    div = 1 if divisor_override is not None else None
+    o2 = _C._nn_avg_pool2d(x, list(k[1:]), list(s[1:]), list(p[1:]), bool(ceil_mode), bool(count_include_pad), div)
+    oh, ow = o2.shape[-2], o2.shape[-1]
+    t = o2.reshape(nc, dd, oh * ow).transpose(1, 2).unsqueeze(-2)
+    o1 = _C._nn_avg_pool2d(t, [1, k[0]], [1, s[0]], [0, p[0]], bool(ceil_mode), bool(count_include_pad), div).squeeze(-2)
+    out = o1.transpose(1, 2).reshape(*lead, o1.shape[-1], oh, ow)
+    if divisor_override is not None:
+        out = out / divisor_override
+    return out
+
+
+def _adaptive3d_size(output_size, input, name):
+    sizes = list(output_size) if isinstance(output_size, (list, tuple)) else [output_size] * 3
+    if len(sizes) != 3:
+        if name == "adaptive_avg_pool3d":
+            raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    return [input.shape[input.dim() - 3 + i] if v is None else int(v) for i, v in enumerate(sizes)]
+
+
+def _adaptive3d_check(input, name):
+    if input.dim() not in (4, 5):
+        sep = ": " if name == "adaptive_max_pool3d" else " "
+        raise RuntimeError(f"{name}(): Expected 4D or 5D tensor, but got{sep}{list(input.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                               f"sizes {list(input.shape)} with dimension {i} being empty")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Applies a 3D adaptive average pooling over an input signal composed of several input planes
+    (output size ``output_size``)."""
+    _adaptive3d_check(input, "adaptive_avg_pool3d")
+    size = _adaptive3d_size(output_size, input, "adaptive_avg_pool3d")
+    if size == [1, 1, 1]:
+        # ATen computes the 1x1x1 case as a mean over the last three dims (MeanBackward1)
+        return input.mean((-1, -2, -3), keepdim=True)
+    x, lead = _planes(input)
+    nc, dd = x.shape[0], x.shape[1]
+    o2 = _C._nn_adaptive_avg_pool2d(x, size[1:])
+    t = o2.reshape(nc, dd, size[1] * size[2]).transpose(1, 2).unsqueeze(-2)
+    o1 = _C._nn_adaptive_avg_pool2d(t, [1, size[0]]).squeeze(-2)
+    return o1.transpose(1, 2).reshape(*lead, *size)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """3D adaptive max pooling that returns ``(output, indices)`` (indices flat over ``D*H*W``)."""
+    _adaptive3d_check(input, "adaptive_max_pool3d")
+    size = _adaptive3d_size(output_size, input, "adaptive_max_pool3d")
+    x, lead = _planes(input)
+    nc, dd, hh, ww = x.shape
+    o2, i2 = _C._nn_adaptive_max_pool2d(x, size[1:])
+    hw_n = size[1] * size[2]
+    t = o2.reshape(nc, dd, hw_n).transpose(1, 2).unsqueeze(-2)
+    o1, i1 = _C._nn_adaptive_max_pool2d(t, [1, size[0]])
+    o1, i1 = o1.squeeze(-2), i1.squeeze(-2)
+    hw = i2.reshape(nc, dd, hw_n).transpose(1, 2).gather(2, i1)
+    idx = i1 * (hh * ww) + hw
+    return o1.transpose(1, 2).reshape(*lead, *size), idx.transpose(1, 2).reshape(*lead, *size)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Applies a 3D adaptive max pooling over an input signal composed of several input planes;
+    with ``return_indices=True`` also the argmax indices."""
+    out, idx = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, idx) if return_indices else out
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """1D adaptive max pooling that returns ``(output, indices)``."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Partial inverse of ``max_pool3d``: each value is put back at the position its index names
+    (from ``return_indices=True``), zeros elsewhere."""
+    from .. import int64, zeros
+
+    kernel_size = _single_or_tuple(kernel_size, 3)
+    _stride = _single_or_tuple(stride, 3) if stride is not None else kernel_size
+    padding = _single_or_tuple(padding, 3)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    if indices.dtype != int64:
+        raise RuntimeError("elements in indices should be type int64")
+    if input.dim() not in (4, 5):
+        raise RuntimeError(f"Input to max_unpooling3d should be a 4d or 5d Tensor, but got a tensor with {input.dim()} dimensions.")
+    if len(output_size) != 3:
+        raise RuntimeError(f"There should be exactly three elements (depth, height, width) in output_size, but got "
+                           f"{len(output_size)} elements.")
+    if tuple(input.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) "
+                           f"but got indices tensor with shape: {list(indices.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"max_unpooling3d_forward_out_cpu(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got {list(input.shape)} with dimension {i} being empty.")
+    od, oh, ow = (int(v) for v in output_size)
+    flat_idx = indices.flatten(-3)
+    if flat_idx.numel():
+        bad = (flat_idx < 0) | (flat_idx >= od * oh * ow)
+        if bool(bad.any()):
+            v = int(flat_idx[bad][0])
+            raise RuntimeError(f"Found an invalid max index: {v} (output volumes are of size {od}x{oh}x{ow})")
+    lead = tuple(input.shape[:-3])
+    out = zeros(lead + (od * oh * ow,), dtype=input.dtype, device=input.device)
+    return out.scatter(-1, flat_idx, input.flatten(-3)).view(lead + (od, oh, ow))
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """3D power-average pooling: ``(sum over each window of x^p)^(1/p)`` (max of ``|x|`` for
+    ``p = inf``)."""
+    from .. import sign
+
+    kd, kw, kh = _single_or_tuple(kernel_size, 3)
+    if isinstance(norm_type, (int, float)):
+        if norm_type == float("inf"):
+            return max_pool3d(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+        if norm_type == -float("inf"):
+            return -max_pool3d(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (sign(out) * relu(out.abs())).mul(kd * kw * kh).pow(1.0 / norm_type)
+
+
+# ---- CTC loss -------------------------------------------------------------------------
+
+def _ctc_arg_type(v):
+    if hasattr(v, "grad_fn"):
+        return "Tensor"
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_ctc_arg_type(e) for e in v)
+        return f"list of [{inner}]" if isinstance(v, list) else f"tuple of ({inner})"
+    return type(v).__name__
+
+
+def _ctc_lengths(input_lengths, target_lengths, args):
+    def is_int_seq(v):
+        return isinstance(v, (list, tuple)) and all(isinstance(e, int) and not isinstance(e, bool) for e in v)
+
+    tensors = hasattr(input_lengths, "grad_fn") and hasattr(target_lengths, "grad_fn")
+    if not tensors and not (is_int_seq(input_lengths) and is_int_seq(target_lengths)):
+        got = [_ctc_arg_type(a) for a in args]
+
+        def marked(ok):
+            out, bad = [], False
+            for g, good in zip(got, ok):
+                bad = bad or not good
+                out.append(f"!{g}!" if bad else g)
+            return "(" + ", ".join(out) + ")"
+
+        ok1 = [True, True, is_int_seq(input_lengths), is_int_seq(target_lengths), True, True, True]
+        ok2 = [True, True, hasattr(input_lengths, "grad_fn"), hasattr(target_lengths, "grad_fn"), True, True, True]
+        raise TypeError(
+            f"ctc_loss() received an invalid combination of arguments - got ({', '.join(g.split(' of ')[0] for g in got)}), "
+            "but expected one of:\n"
+            " * (Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, int blank = 0, "
+            "int reduction = at::Reduction::Mean, bool zero_infinity = False)\n"
+            f"      didn't match because some of the arguments have invalid types: {marked(ok1)}\n"
+            " * (Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, "
+            "int reduction = at::Reduction::Mean, bool zero_infinity = False)\n"
+            f"      didn't match because some of the arguments have invalid types: {marked(ok2)}\n")
+    if tensors:
+        if input_lengths.is_floating_point() or input_lengths.is_complex():
+            raise RuntimeError("input_lengths must be integral")
+        if target_lengths.is_floating_point() or target_lengths.is_complex():
+            raise RuntimeError("target_lengths must be integral")
+        il = [int(v) for v in input_lengths.reshape(-1).tolist()]
+        tl = [int(v) for v in target_lengths.reshape(-1).tolist()]
+    else:
+        il, tl = [int(v) for v in input_lengths], [int(v) for v in target_lengths]
+    return il, tl
+
+
+def _ctc_lse3(a1, a2, a3):
+    # ATen's CPU recursion: the max (0 when it is -inf) taken out, then log of the sum of exps
+    from .. import maximum, where
+
+    m = maximum(maximum(a1, a2), a3)
+    m = where(m == float("-inf"), 0.0, m)
+    return ((a1 - m).exp() + (a2 - m).exp() + (a3 - m).exp()).log() + m
+
+
+def _ctc_shift(t, k, fill):
+    """``t`` (N, S) shifted right (k > 0) or left (k < 0) along dim 1, ``fill`` coming in."""
+    from .. import cat, full
+
+    n, s = t.shape
+    pad = full((n, abs(k)), fill, dtype=t.dtype, device=t.device)
+    if k > 0:
+        return cat([pad, t[:, :s - k]], 1)
+    return cat([t[:, -k:], pad], 1)
+
+
+from ..autograd import Function as _Function  # noqa: E402
+
+
+class _CtcLoss(_Function):
+    """The CTC negative log likelihood per batch element (ATen's CPU alpha / beta recursions in
+    log space); its backward is ATen's ``_ctc_loss_backward`` (the gradient with respect to the
+    log-probabilities as ATen writes it: ``exp(lp) - exp(log(alpha·beta) + nll - lp)``)."""
+
+    @staticmethod
+    def forward(ctx, log_probs, lprime, skip, il, tl, blank, zero_infinity):
+        from .. import full, stack, tensor
+
+        t_max, n, _ = log_probs.shape
+        s_len = lprime.shape[1]
+        ninf = float("-inf")
+        lp_ext = log_probs.gather(2, lprime.unsqueeze(0).expand(t_max, n, s_len))  # (T, N, S')
+        pos = tensor(list(range(s_len)), device=log_probs.device).unsqueeze(0)
+        valid = pos <= (tensor(tl, device=log_probs.device).unsqueeze(1) * 2)
+        init = full((n, s_len), ninf, dtype=log_probs.dtype, device=log_probs.device)
+        first = pos < tensor([2 if v > 0 else 1 for v in tl], device=log_probs.device).unsqueeze(1)
+        la = lp_ext[0].where(first, init) if t_max > 0 else init
+        alphas = [la]
+        for t in range(1, t_max):
+            a2 = _ctc_shift(la, 1, ninf)
+            a3 = _ctc_shift(la, 2, ninf).where(skip, init)
+            la = (_ctc_lse3(la, a2, a3) + lp_ext[t]).where(valid, init)
+            alphas.append(la)
+        log_alpha = stack(alphas, 0) if alphas else init.unsqueeze(0)
+        nll = []
+        for b in range(n):
+            if il[b] == 0:
+                nll.append(float("inf") if tl[b] > 0 else 0.0)
+                continue
+            last = log_alpha[il[b] - 1, b]
+            l1 = float(last[2 * tl[b]])
+            l2 = float(last[2 * tl[b] - 1]) if tl[b] > 0 else ninf
+            m = max(l1, l2)
+            if m == ninf:
+                m = 0.0
+            tot = _math.exp(l1 - m) + _math.exp(l2 - m)
+            nll.append(-(_math.log(tot) + m) if tot > 0 else float("inf"))
+        out = tensor(nll, dtype=log_probs.dtype, device=log_probs.device)
+        ctx.save_for_backward(log_probs, lprime, skip, log_alpha, out)
+        ctx.il, ctx.tl, ctx.zero_infinity = il, tl, zero_infinity
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        from .. import full, tensor, zeros
+
+        log_probs, lprime, skip, log_alpha, nll = ctx.saved_tensors
+        il, tl = ctx.il, ctx.tl
+        t_max, n, c = log_probs.shape
+        s_len = lprime.shape[1]
+        ninf = float("-inf")
+        dev = log_probs.device
+        lp_ext = log_probs.gather(2, lprime.unsqueeze(0).expand(t_max, n, s_len))
+        pos = tensor(list(range(s_len)), device=dev).unsqueeze(0)
+        tl_t = tensor(tl, device=dev).unsqueeze(1)
+        valid = pos <= tl_t * 2
+        last_pos = (pos >= tl_t * 2 - 1) & valid
+        init = full((n, s_len), ninf, dtype=log_probs.dtype, device=dev)
+        skip_back = _ctc_shift(skip.to(log_probs.dtype), -2, 0.0) > 0.5  # s + 2 may be skipped to from s
+        il_t = tensor(il, device=dev).unsqueeze(1)
+        lb = init
+        grads = [None] * t_max
+        for t in range(t_max - 1, -1, -1):
+            b2 = _ctc_shift(lb, -1, ninf)
+            b3 = _ctc_shift(lb, -2, ninf).where(skip_back, init)
+            rec = (_ctc_lse3(lb, b2, b3) + lp_ext[t]).where(valid, init)
+            start = lp_ext[t].where(last_pos, init)
+            lb = rec.where(il_t - 1 > t, start.where(il_t - 1 == t, init))
+            lab = (log_alpha[t] + lb).where(valid, init)
+            m = lab.max(1, keepdim=True)[0]
+            m = m.where(m != ninf, zeros((), dtype=m.dtype, device=dev))
+            sums = zeros((n, c), dtype=log_probs.dtype, device=dev).scatter_add(1, lprime, (lab - m).exp())
+            grads[t] = sums.log() + m
+        from .. import stack
+
+        lcab = stack(grads, 0)  # (T, N, C)
+        lp = log_probs
+        res = (lp.exp() - (lcab + nll.view(1, n, 1) - lp).exp()) * grad_out.view(1, n, 1)
+        t_idx = tensor(list(range(t_max)), device=dev).view(t_max, 1, 1)
+        keep = t_idx < tensor(il, device=dev).view(1, n, 1)
+        if ctx.zero_infinity:
+            keep = keep & (nll != float("inf")).view(1, n, 1)
+        res = res.where(keep, zeros((), dtype=res.dtype, device=dev))
+        return res, None, None, None, None, None, None
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """The Connectionist Temporal Classification loss: ``-log p(target | log_probs)`` summed over
+    the alignments (log-space alpha recursion), for ``log_probs`` ``(T, N, C)`` or ``(T, C)``,
+    targets padded ``(N, S)`` or concatenated ``(sum(target_lengths),)``, lengths as tensors or
+    tuples. Its gradient is ATen's (with respect to log-probabilities from a log_softmax)."""
+    from .. import int64, tensor, zeros
+
+    r = _reduction_enum(reduction)
+    il, tl = _ctc_lengths(input_lengths, target_lengths,
+                          (log_probs, targets, input_lengths, target_lengths, blank, r, zero_infinity))
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    where_ = "(while checking arguments for ctc_loss_allocate_outputs)"
+    if lp.dim() != 3:
+        raise RuntimeError(f"Expected {lp.dim()}-dimensional tensor, but got 3-dimensional tensor for argument #1 "
+                           f"'log_probs' {where_}")
+    t_max, n, num_labels = lp.shape
+    if not (0 <= blank < num_labels):
+        raise RuntimeError("blank must be in label range")
+    if len(il) != n:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tl) != n:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    tg = targets.to(int64)
+    for v in tl:
+        if v < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {v} {where_}")
+    s_max = max(tl) if tl else 0
+    if tg.dim() == 1:
+        total = sum(tl)
+        if tg.shape[0] != total:
+            raise RuntimeError(f"Expected tensor to have size {total} at dimension 0, but got size {tg.shape[0]} for "
+                               f"argument #2 'targets' {where_}")
+        offs = [sum(tl[:b]) for b in range(n)]
+        rows = [tg[offs[b]:offs[b] + tl[b]].tolist() for b in range(n)]
+    else:
+        if tg.shape[0] != n:
+            raise RuntimeError(f"Expected tensor to have size {n} at dimension 0, but got size {tg.shape[0]} for "
+                               f"argument #2 'targets' {where_}")
+        if tg.shape[1] < s_max:
+            raise RuntimeError(f"Expected tensor to have size at least {s_max} at dimension 1, but got size "
+                               f"{tg.shape[1]} for argument #2 'targets' {where_}")
+        rows = [tg[b, :tl[b]].tolist() for b in range(n)]
+    for v in il:
+        if v < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {v} {where_}")
+        if v > t_max:
+            raise RuntimeError(f"Expected input_lengths to have value at most {t_max}, but got value {v} {where_}")
+    s_len = 2 * s_max + 1
+    lprime_rows, skip_rows = [], []
+    for b in range(n):
+        ext = [blank] * s_len
+        for i, lab in enumerate(rows[b]):
+            ext[2 * i + 1] = int(lab)
+        lprime_rows.append(ext)
+        skip_rows.append([s >= 2 and s % 2 == 1 and ext[s] != ext[s - 2] for s in range(s_len)])
+    lprime = tensor(lprime_rows, dtype=int64, device=lp.device)
+    skip = tensor(skip_rows, device=lp.device)
+    res = _CtcLoss.apply(lp, lprime, skip, il, tl, int(blank), bool(zero_infinity))
+    if zero_infinity:
+        res = res.where(res != float("inf"), zeros((), dtype=res.dtype, device=res.device))
+    if r == 1:
+        tlt = tensor(tl, dtype=res.dtype, device=res.device).clamp_min(1)
+        return (res / tlt).mean()
+    if r == 2:
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+# ---- deprecated / in-place aliases, pdist, triplet loss with a distance function ---------
+
+def relu_(input):
+    """In-place version of :func:`relu`."""
+    return relu(input, inplace=True)
+
+
+def elu_(input, alpha=1.0):
+    """In-place version of :func:`elu`."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu_(input):
+    """In-place version of :func:`selu`."""
+    return selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    """In-place version of :func:`celu`."""
+    return celu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    """In-place version of :func:`leaky_relu`."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    """In-place version of :func:`hardtanh`."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input, threshold, value):
+    """In-place version of :func:`threshold`."""
+    return _act(input, "threshold", threshold, value, True)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated alias of :func:`interpolate` (warns as PyTorch does)."""
+    _warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='nearest')`` (warns as PyTorch does)."""
+    _warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                   stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: ``interpolate(..., mode='bilinear', align_corners=True)`` (warns as PyTorch does)."""
+    _warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                   stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def pdist(input, p=2):
+    """The p-norm distance between every pair of rows of ``input`` ``(N, M)``: the upper triangle
+    (row-major, without the diagonal) of ``cdist(input, input)``, shape ``(N*(N-1)/2,)``."""
+    from .. import tensor
+
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if not input.is_floating_point():
+        raise RuntimeError(f"pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = input.shape[0]
+    ii = [i for i in range(n) for _ in range(i + 1, n)]
+    jj = [j for i in range(n) for j in range(i + 1, n)]
+    if not ii:
+        return input.new_empty((0,))
+    a = input.index_select(0, tensor(ii, device=input.device))
+    b = input.index_select(0, tensor(jj, device=input.device))
+    return (a - b).norm(p, 1)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean"):
+    """Triplet margin loss with a custom distance function (``pairwise_distance`` by default):
+    ``max(d(a, p) - d(a, n) + margin, 0)``, with the distance swap when ``swap``."""
+    from .. import clamp_min, minimum
+
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    a_dim, p_dim, n_dim = anchor.ndim, positive.ndim, negative.ndim
+    if not (a_dim == p_dim and p_dim == n_dim):
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs")
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_swap = distance_function(positive, negative)
+        dist_neg = minimum(dist_neg, dist_swap)
+    loss = clamp_min(margin + dist_pos - dist_neg, 0)
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    return loss
+
+
+# ---- fractional max pooling -----------------------------------------------------------
+
+def _f32(v):
+    import struct
+
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _frac_intervals(sample, in_size, out_size, pool, single):
+    # ATen's generate_intervals, in the input's precision (float32 rounding after each op)
+    rnd = _f32 if single else (lambda v: v)
+    seq = [0] * out_size
+    if out_size > 1:
+        alpha = rnd(float(in_size - pool) / float(out_size - 1))
+        for i in range(out_size - 1):
+            seq[i] = int(rnd(rnd(i + sample) * alpha)) - int(rnd(sample * alpha))
+    if out_size > 0:
+        seq[out_size - 1] = in_size - pool
+    return seq
+
+
+def _fractional_max_pool(input, kernel_size, output_size, samples, nd):
+    from .. import float32, tensor
+
+    name = f"fractional_max_pool{nd}d"
+    pool = list(_single_or_tuple(kernel_size, nd))
+    outs = list(_single_or_tuple(output_size, nd))
+    if len(pool) != nd:
+        raise RuntimeError(f"{name}: kernel_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    if len(outs) != nd:
+        raise RuntimeError(f"{name}: output_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {list(input.shape)}")
+    for i in range(1, input.dim()):
+        if input.shape[i] <= 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got"
+                               f"{list(input.shape)} with dimension {i} being empty.")
+    sizes = list(input.shape[-nd:])
+    words = ["time", "height", "width"][-nd:]
+    for w, o, k, s in zip(words, outs, pool, sizes):
+        if o + k - 1 > s:
+            raise RuntimeError(f"{name}(): pool {w} {k} too large relative to input {w} {s}")
+    batched = input.dim() == nd + 2
+    x = input if batched else input.unsqueeze(0)
+    n, c = x.shape[0], x.shape[1]
+    single = x.dtype == float32
+    samp = samples.tolist()
+    strides = [1] * nd
+    for d in range(nd - 2, -1, -1):
+        strides[d] = strides[d + 1] * sizes[d + 1]
+    kvol = 1
+    for k in pool:
+        kvol *= k
+    idx_rows = []
+    for b in range(n):
+        for ch in range(c):
+            s = samp[b][ch]
+            if nd == 2:
+                # the plane's first sample is for the width, the second for the height
+                seqs = [_frac_intervals(s[1], sizes[0], outs[0], pool[0], single),
+                        _frac_intervals(s[0], sizes[1], outs[1], pool[1], single)]
+            else:
+                seqs = [_frac_intervals(s[d], sizes[d], outs[d], pool[d], single) for d in range(3)]
+            row = []
+            if nd == 2:
+                for h0 in seqs[0]:
+                    for w0 in seqs[1]:
+                        row.extend((h0 + i) * strides[0] + (w0 + j) for i in range(pool[0]) for j in range(pool[1]))
+            else:
+                for t0 in seqs[0]:
+                    for h0 in seqs[1]:
+                        for w0 in seqs[2]:
+                            row.extend((t0 + a) * strides[0] + (h0 + i) * strides[1] + (w0 + j)
+                                       for a in range(pool[0]) for i in range(pool[1]) for j in range(pool[2]))
+            idx_rows.append(row)
+    idx = tensor(idx_rows, device=x.device).view(n, c, -1)
+    g = x.reshape(n, c, -1).gather(2, idx).view(n, c, *outs, kvol)
+    out, arg = g.max(-1)
+    ind = idx.view(n, c, *outs, kvol).gather(-1, arg.unsqueeze(-1)).squeeze(-1)
+    return (out, ind) if batched else (out.squeeze(0), ind.squeeze(0))
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    """2D fractional max pooling (Graham): ``kH x kW`` windows at pseudo-random steps that reach
+    ``output_size``; returns ``(output, indices)``. The steps come from ``_random_samples`` or,
+    as in PyTorch, from ``rand(N, C, 2)`` on the global generator."""
+    from .. import rand
+
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool2d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if len(output_ratio) > 2:
+            raise ValueError("fractional_max_pool2d requires output_ratio to either be a single Int or tuple of Ints.")
+        _output_ratio = _single_or_tuple(output_ratio, 2)
+        output_size = [int(input.size(-2) * _output_ratio[0]), int(input.size(-1) * _output_ratio[1])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 3 else input.size(0)
+        _random_samples = rand(n_batch, input.size(-3), 2, dtype=input.dtype, device=input.device)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 2)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Applies 2D fractional max pooling over an input signal composed of several input planes;
+    with ``return_indices=True`` also the argmax indices."""
+    out, idx = fractional_max_pool2d_with_indices(input, kernel_size, output_size, output_ratio, True, _random_samples)
+    return (out, idx) if return_indices else out
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    """3D fractional max pooling; returns ``(output, indices)``. The steps come from
+    ``_random_samples`` or, as in PyTorch, from ``rand(N, C, 3)`` on the global generator."""
+    from .. import rand
+
+    if output_size is None and output_ratio is None:
+        raise ValueError("fractional_max_pool3d requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        _output_ratio = _single_or_tuple(output_ratio, 3)
+        output_size = [int(input.size(-3) * _output_ratio[0]), int(input.size(-2) * _output_ratio[1]),
+                       int(input.size(-1) * _output_ratio[2])]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == 4 else input.size(0)
+        _random_samples = rand(n_batch, input.size(-4), 3, dtype=input.dtype, device=input.device)
+    return _fractional_max_pool(input, kernel_size, output_size, _random_samples, 3)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """Applies 3D fractional max pooling over an input signal composed of several input planes;
+    with ``return_indices=True`` also the argmax indices."""
+    out, idx = fractional_max_pool3d_with_indices(input, kernel_size, output_size, output_ratio, True, _random_samples)
+    return (out, idx) if return_indices else out
+
+
 def _install_vmap_hooks():
     """Every public function here hands BatchedTensor arguments (inside ``func.vmap``) to the
     batching rules (``func/_batched.py``)."""
@@ -2153,7 +3011,10 @@ def _install_vmap_hooks():
                 or getattr(f, "__module__", None) != __name__):
             continue
         g[name] = _vmappable(f, name, random=name in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-                                                    "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax"))
+                                                    "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax",
+                                                    "fractional_max_pool2d", "fractional_max_pool3d",
+                                                    "fractional_max_pool2d_with_indices",
+                                                    "fractional_max_pool3d_with_indices"))
 
 
 _install_vmap_hooks()

@@ -20,7 +20,7 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
-        if requires_grad and not data.is_floating_point():
+        if requires_grad and not (data.is_floating_point() or data.is_complex()):
             # torch's Tensor._make_subclass message (Tensor.requires_grad_ words it differently)
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t = Tensor.__new__(cls, _alias=data)

@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _add_,
@@ -110,6 +111,8 @@ class Adadelta(Optimizer):
 def adadelta(params, grads, square_avgs, acc_deltas, state_steps, capturable=False, foreach=None,
              differentiable=False, has_complex=False, *, lr, rho, eps, weight_decay, maximize):
     r"""Functional API that performs the Adadelta update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, square_avgs, acc_deltas = _view_as_real(params, grads, square_avgs, acc_deltas)
     _check_state_steps(state_steps)
     if foreach is None:
         _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)

@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _addcdiv_,
@@ -206,6 +207,8 @@ def adagrad(
     maximize,
 ):
     r"""Functional API that performs the Adagrad update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, state_sums = _view_as_real(params, grads, state_sums)
     if not all(isinstance(t, torch.Tensor) for t in state_steps):
         raise RuntimeError(
             "API has changed, `state_steps` argument must contain a list of singleton tensors"

@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _addcdiv_,
@@ -236,6 +237,8 @@ def adam(
     The foreach, fused and for-loop implementations of PyTorch compute the same update; each
     choice keeps PyTorch's checks.
     """
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs = _view_as_real(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs)
     if fused is None and foreach is None:
         _, foreach = _default_to_fused_or_foreach(params, differentiable, use_fused=False)
         if foreach and isinstance(lr, torch.Tensor) and not capturable:

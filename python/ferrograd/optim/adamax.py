@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _addcdiv_,
@@ -108,6 +109,8 @@ def adamax(params, grads, exp_avgs, exp_infs, state_steps, foreach=None, maximiz
            differentiable=False, capturable=False, has_complex=False, *, eps, beta1, beta2, lr,
            weight_decay):
     r"""Functional API that performs the Adamax update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, exp_avgs, exp_infs = _view_as_real(params, grads, exp_avgs, exp_infs)
     _check_state_steps(state_steps)
     run, check_per_param = _resolve_foreach(
         params, foreach, differentiable, capturable,

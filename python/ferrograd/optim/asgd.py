@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _add_,
@@ -117,6 +118,8 @@ def asgd(params, grads, axs, mus, etas, state_steps, foreach=None, maximize=Fals
          differentiable=False, capturable=False, has_complex=False, *, lambd, lr, t0, alpha,
          weight_decay):
     r"""Functional API that performs the ASGD update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, axs = _view_as_real(params, grads, axs)
     what = "params, mus, etas, and state_steps"
     run, check_per_param = _resolve_foreach(
         params, foreach, differentiable, capturable,

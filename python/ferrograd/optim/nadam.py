@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _addcdiv_,
@@ -129,6 +130,8 @@ def nadam(params, grads, exp_avgs, exp_avg_sqs, mu_products, state_steps,
           has_complex=False, maximize=False, *, beta1, beta2, lr, weight_decay, momentum_decay,
           eps):
     r"""Functional API that performs the NAdam update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, exp_avgs, exp_avg_sqs = _view_as_real(params, grads, exp_avgs, exp_avg_sqs)
     _check_state_steps(state_steps)
     _check_state_steps(mu_products, "mu_products")
     run, check_per_param = _resolve_foreach(

@@ -707,3 +707,10 @@ class Optimizer:
             raise ValueError("some parameters appear in more than one parameter group")
 
         self.param_groups.append(param_group)
+
+
+def _view_as_real(*tensorlists):
+    """The lists with each complex tensor replaced by its real view (``view_as_real``): as in
+    PyTorch's optimizers, a complex parameter is updated as pairs of real numbers (so Adam's
+    second moment is per real component, not ``|g|²``). The views write through."""
+    return tuple([torch.view_as_real(t) if t is not None and t.is_complex() else t for t in tl] for tl in tensorlists)

@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _add_,
@@ -112,6 +113,8 @@ def radam(params, grads, exp_avgs, exp_avg_sqs, state_steps, decoupled_weight_de
           foreach=None, differentiable=False, capturable=False, has_complex=False, maximize=False,
           *, beta1, beta2, lr, weight_decay, eps):
     r"""Functional API that performs the RAdam update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, exp_avgs, exp_avg_sqs = _view_as_real(params, grads, exp_avgs, exp_avg_sqs)
     _check_state_steps(state_steps)
     run, check_per_param = _resolve_foreach(
         params, foreach, differentiable, capturable,

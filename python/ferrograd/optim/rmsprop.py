@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _add,
     _add_,
@@ -165,6 +166,8 @@ def rmsprop(
     centered,
 ):
     r"""Functional API that performs the RMSprop update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, square_avgs, grad_avgs, momentum_buffer_list = _view_as_real(params, grads, square_avgs, grad_avgs, momentum_buffer_list)
     if not all(isinstance(t, torch.Tensor) for t in state_steps):
         raise RuntimeError(
             "API has changed, `state_steps` argument must contain a list of singleton tensors"

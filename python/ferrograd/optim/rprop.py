@@ -3,6 +3,7 @@
 import ferrograd as torch
 
 from .optimizer import (
+    _view_as_real,
     Optimizer,
     _addcmul_,
     _check_capturable,
@@ -105,6 +106,8 @@ def rprop(params, grads, prevs, step_sizes, state_steps, foreach=None, capturabl
           maximize=False, differentiable=False, has_complex=False, *, step_size_min,
           step_size_max, etaminus, etaplus):
     r"""Functional API that performs the Rprop update over lists of tensors (in place)."""
+    # complex parameters update as pairs of reals (as PyTorch; its has_complex flag)
+    params, grads, prevs, step_sizes = _view_as_real(params, grads, prevs, step_sizes)
     _check_state_steps(state_steps)
     run, check_per_param = _resolve_foreach(
         params, foreach, differentiable, capturable,

@@ -7,9 +7,12 @@ from .activation import *  # noqa: F401,F403
 from .activation import __all__ as _activation_all
 from .loss import *  # noqa: F401,F403
 from .loss import __all__ as _loss_all
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .conv import (Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, LazyConv1d, LazyConv2d,
+                   LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d)
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
-                      LPPool1d, LPPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d)
+                      LPPool1d, LPPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxPool3d, AvgPool3d,
+                      AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d, FractionalMaxPool2d,
+                      FractionalMaxPool3d)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .normalization import CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
@@ -29,6 +32,7 @@ from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .fold import Fold, Unfold
 from .channelshuffle import ChannelShuffle
 from .lazy import LazyModuleMixin
+from .adaptive import AdaptiveLogSoftmaxWithLoss
 
 __all__ = [
     "Module",
@@ -45,4 +49,7 @@ __all__ = [
     "CosineSimilarity", "PairwiseDistance", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "Bilinear", "LazyLinear", "LPPool1d", "LPPool2d", "MaxUnpool1d", "MaxUnpool2d", "LocalResponseNorm", "CrossMapLRN2d",
     "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "EmbeddingBag", "Fold", "Unfold", "ChannelShuffle",
+    "Conv3d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
+    "LazyConvTranspose3d", "AdaptiveLogSoftmaxWithLoss", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
+    "FractionalMaxPool2d", "FractionalMaxPool3d",
 ] + list(_activation_all) + list(_loss_all) + list(_padding_all)

@@ -1,19 +1,47 @@
-"""Convolution layers: Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d."""
+"""Convolution layers: Conv1d/2d/3d, ConvTranspose1d/2d/3d and their lazy forms."""
 
 import math
 
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d",
+           "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 
 def _ntuple(v, n):
     if isinstance(v, (list, tuple)):
         return tuple(v)
     return tuple(v for _ in range(n))
+
+
+def _index_pad3d(input, pads, mode):
+    """Reflect / replicate padding of the last three dims (``pads`` in F.pad order) by
+    index_select along each dim (differentiable: IndexSelectBackward0)."""
+    from ... import tensor
+
+    x = input
+    for i in range(3):
+        lo, hi = pads[2 * i], pads[2 * i + 1]
+        if lo == 0 and hi == 0:
+            continue
+        dim = x.dim() - 1 - i
+        n = x.shape[dim]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({lo}, {hi}) at dimension {dim} of input {list(input.shape)}")
+        idx = []
+        for j in range(-lo, n + hi):
+            if mode == "reflect":
+                k = -j if j < 0 else (2 * (n - 1) - j if j >= n else j)
+            else:
+                k = min(max(j, 0), n - 1)
+            idx.append(k)
+        x = x.index_select(dim, tensor(idx, device=x.device))
+    return x
 
 
 class _ConvNd(Module):
@@ -102,6 +130,8 @@ class _ConvNd(Module):
             self.padding_mode = "zeros"
 
     def _padded(self, input):
+        if len(self.kernel_size) == 3 and self.padding_mode in ("reflect", "replicate"):
+            return _index_pad3d(input, self._reversed_padding_repeated_twice, self.padding_mode)
         pad = getattr(F, "pad", None)
         if pad is None:
             raise NotImplementedError(f"padding_mode='{self.padding_mode}' needs F.pad, which ferrograd does not have yet")
@@ -140,6 +170,27 @@ class Conv2d(_ConvNd):
         return self._conv_forward(input, self.weight, self.bias)
 
 
+class Conv3d(_ConvNd):
+    """Applies a 3D convolution over an input signal composed of several input planes
+    (``padding`` may be ``'same'``/``'valid'``; padding modes ``zeros``, ``reflect``,
+    ``replicate``, ``circular``). Computed from 2D convolutions of the depth slices."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        padding_ = padding if isinstance(padding, str) else _ntuple(padding, 3)
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3), padding_,
+                         _ntuple(dilation, 3), False, _ntuple(0, 3), groups, bias, padding_mode, device, dtype)
+
+    def _conv_forward(self, input, weight, bias):
+        if self.padding_mode != "zeros":
+            return F.conv3d(self._padded(input), weight, bias, self.stride, 0, self.dilation, self.groups)
+        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        """The 3D convolution of ``input`` ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``."""
+        return self._conv_forward(input, self.weight, self.bias)
+
+
 class _ConvTransposeNd(_ConvNd):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -149,21 +200,24 @@ class _ConvTransposeNd(_ConvNd):
     def _output_padding(self, input, output_size, stride, padding, kernel_size, num_spatial_dims, dilation=None):
         if output_size is None:
             return tuple(self.output_padding)
-        has_batch = input.dim() == num_spatial_dims + 2
-        output_size = list(output_size)
-        if len(output_size) == num_spatial_dims + (2 if has_batch else 1):
-            output_size = output_size[-num_spatial_dims:]
+        has_batch_dim = input.dim() == num_spatial_dims + 2
+        num_non_spatial_dims = 2 if has_batch_dim else 1
+        if len(output_size) == num_non_spatial_dims + num_spatial_dims:
+            output_size = output_size[num_non_spatial_dims:]
         if len(output_size) != num_spatial_dims:
-            raise ValueError(f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have {num_spatial_dims} or {num_spatial_dims + (2 if has_batch else 1)} elements (got {len(output_size)})")
-        res = []
+            raise ValueError(f"ConvTranspose{num_spatial_dims}D: for {input.dim()}D input, output_size must have "
+                             f"{num_spatial_dims} or {num_non_spatial_dims + num_spatial_dims} elements (got {len(output_size)})")
+        min_sizes, max_sizes = [], []
         for d in range(num_spatial_dims):
-            dim_size = input.shape[d + input.dim() - num_spatial_dims]
-            min_size = (dim_size - 1) * stride[d] - 2 * padding[d] + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1
-            max_size = min_size + stride[d] - 1
-            if output_size[d] < min_size or output_size[d] > max_size:
-                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {[min_size]} to {[max_size]} (for an input of {list(input.shape[2:])})")
-            res.append(output_size[d] - min_size)
-        return tuple(res)
+            dim_size = ((input.size(d + num_non_spatial_dims) - 1) * stride[d] - 2 * padding[d]
+                        + (dilation[d] if dilation is not None else 1) * (kernel_size[d] - 1) + 1)
+            min_sizes.append(dim_size)
+            max_sizes.append(min_sizes[d] + stride[d] - 1)
+        for i in range(len(output_size)):
+            if output_size[i] < min_sizes[i] or output_size[i] > max_sizes[i]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes range from {min_sizes} to "
+                                 f"{max_sizes} (for an input of {input.size()[2:]})")
+        return tuple(output_size[d] - min_sizes[d] for d in range(num_spatial_dims))
 
 
 class ConvTranspose1d(_ConvTransposeNd):
@@ -186,3 +240,149 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input, output_size=None):
         op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2, self.dilation)
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """Applies a 3D transposed convolution operator over an input image composed of several input
+    planes (computed from 2D transposed convolutions over the kernel depth)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, _ntuple(kernel_size, 3), _ntuple(stride, 3), _ntuple(padding, 3),
+                         _ntuple(dilation, 3), True, _ntuple(output_padding, 3), groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input, output_size=None):
+        """The transposed convolution of ``input``; ``output_size`` picks the output padding."""
+        op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 3, self.dilation)
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
+
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    def reset_parameters(self):
+        """Initialise as the convolution once the parameters are materialized (nothing to do before)."""
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs):
+        """Materialize weight and bias from the channels of the first input, then initialise them."""
+        from ... import no_grad
+
+        if self.has_uninitialized_params():
+            self.in_channels = self._get_in_channels(input)
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            with no_grad():
+                if self.transposed:
+                    self.weight.materialize((self.in_channels, self.out_channels // self.groups, *self.kernel_size))
+                else:
+                    self.weight.materialize((self.out_channels, self.in_channels // self.groups, *self.kernel_size))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_channels,))
+                self.reset_parameters()
+
+    def _get_in_channels(self, input):
+        num_spatial_dims = self._get_num_spatial_dims()
+        num_dims_no_batch = num_spatial_dims + 1
+        num_dims_batch = num_dims_no_batch + 1
+        if input.dim() not in (num_dims_no_batch, num_dims_batch):
+            raise RuntimeError(f"Expected {num_dims_no_batch}D (unbatched) or {num_dims_batch}D (batched) input to "
+                               f"{self.__class__.__name__}, but got input of size: {input.shape}")
+        return input.shape[1] if input.dim() == num_dims_batch else input.shape[0]
+
+    def _get_num_spatial_dims(self):
+        raise NotImplementedError
+
+
+def _lazy_conv():
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        # bias is hardcoded to False to avoid creating a tensor that will soon be overwritten
+        LazyModuleMixin.__init__(self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode,
+                                 **factory_kwargs)
+        self.weight = UninitializedParameter(**factory_kwargs)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(**factory_kwargs)
+
+    return __init__
+
+
+def _lazy_conv_transpose():
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, padding_mode="zeros", device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        LazyModuleMixin.__init__(self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
+                                 padding_mode, **factory_kwargs)
+        self.weight = UninitializedParameter(**factory_kwargs)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(**factory_kwargs)
+
+    return __init__
+
+
+class LazyConv1d(_LazyConvXdMixin, Conv1d):
+    """A Conv1d whose ``in_channels`` is inferred from the first input (``input.size(1)``);
+    becomes a :class:`Conv1d` after that first call."""
+
+    cls_to_become = Conv1d
+    __init__ = _lazy_conv()
+
+    def _get_num_spatial_dims(self):
+        return 1
+
+
+class LazyConv2d(_LazyConvXdMixin, Conv2d):
+    """A Conv2d whose ``in_channels`` is inferred from the first input (``input.size(1)``);
+    becomes a :class:`Conv2d` after that first call."""
+
+    cls_to_become = Conv2d
+    __init__ = _lazy_conv()
+
+    def _get_num_spatial_dims(self):
+        return 2
+
+
+class LazyConv3d(_LazyConvXdMixin, Conv3d):
+    """A Conv3d whose ``in_channels`` is inferred from the first input (``input.size(1)``);
+    becomes a :class:`Conv3d` after that first call."""
+
+    cls_to_become = Conv3d
+    __init__ = _lazy_conv()
+
+    def _get_num_spatial_dims(self):
+        return 3
+
+
+class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
+    """A ConvTranspose1d whose ``in_channels`` is inferred from the first input; becomes a
+    :class:`ConvTranspose1d` after that first call."""
+
+    cls_to_become = ConvTranspose1d
+    __init__ = _lazy_conv_transpose()
+
+    def _get_num_spatial_dims(self):
+        return 1
+
+
+class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
+    """A ConvTranspose2d whose ``in_channels`` is inferred from the first input; becomes a
+    :class:`ConvTranspose2d` after that first call."""
+
+    cls_to_become = ConvTranspose2d
+    __init__ = _lazy_conv_transpose()
+
+    def _get_num_spatial_dims(self):
+        return 2
+
+
+class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
+    """A ConvTranspose3d whose ``in_channels`` is inferred from the first input; becomes a
+    :class:`ConvTranspose3d` after that first call."""
+
+    cls_to_become = ConvTranspose3d
+    __init__ = _lazy_conv_transpose()
+
+    def _get_num_spatial_dims(self):
+        return 3
