@@ -829,6 +829,10 @@ class Tensor:
         """``Tensor.polygamma(n)``: the ``n``-th derivative of digamma."""
     def polygamma_(self, n: Any) -> Tensor:
         """``Tensor.polygamma_(n)``: ``polygamma`` in place."""
+    def fill_diagonal_(self, fill_value: Any, wrap: Any = False) -> Tensor:
+        """Fill the main diagonal of a 2-d tensor (or of one whose dims are all equal) with
+        ``fill_value`` in place; ``wrap=True`` restarts the diagonal below a tall matrix's square
+        part every ``columns + 1`` rows, as NumPy's ``fill_diagonal``."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
         """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:

@@ -130,12 +130,54 @@ def _like(fn):
         if mf is None or mf is preserve_format:
             mf = next((f for f in (channels_last, channels_last_3d) if input.dim() == (4 if f is channels_last else 5)
                        and not input.is_contiguous() and input.is_contiguous(memory_format=f)), None)
+        strides = _like_strides(input) if mf is None and (memory_format is None or memory_format is preserve_format) else None
+        if strides is not None:
+            # preserve_format: a dense, non-overlapping input's own strides (else dense ones in
+            # its stride order), over a buffer filled in memory order, so random fills draw in
+            # the same order as PyTorch's
+            flat = fn(_FlatShape(input.numel()), *args, dtype=dtype or input.dtype, requires_grad=False, device=device, **kw)
+            out = flat.as_strided(tuple(input.shape), strides).detach()
+            return out.requires_grad_(requires_grad) if requires_grad else out
         if mf is None or mf is contiguous_format:
             return fn(input, *args, dtype=dtype or input.dtype, requires_grad=requires_grad, device=device, **kw)
         out = fn(input, *args, dtype=dtype or input.dtype, requires_grad=False, device=device, **kw)
         return out.contiguous(memory_format=mf).requires_grad_(requires_grad)
 
     return make
+
+
+class _FlatShape:
+    """Stands for a 1-d tensor of ``n`` elements where a ``*_like`` factory reads ``.shape``."""
+
+    def __init__(self, n):
+        self.shape = (n,)
+
+
+def _like_strides(t):
+    """The strides ``*_like(t)`` gets under preserve_format: ``t``'s own when it is dense and
+    non-overlapping, else dense strides in ``t``'s stride order; None for a contiguous or an
+    expanded ``t`` (those get contiguous results)."""
+    if t.dim() < 2 or t.is_contiguous():
+        return None
+    shape, strides = tuple(t.shape), t.stride()
+    if _builtins.any(st == 0 and sz > 1 for sz, st in zip(shape, strides)):
+        return None
+    order = sorted(_builtins.range(t.dim()), key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(order):
+        if shape[d] == 1:
+            continue
+        if strides[d] != expected:
+            break
+        expected *= shape[d]
+    else:
+        return tuple(strides)
+    out = [0] * t.dim()
+    acc = 1
+    for d in reversed(order):
+        out[d] = acc
+        acc *= _builtins.max(shape[d], 1)
+    return tuple(out)
 
 
 zeros_like = _like(lambda x, dtype, requires_grad, device: zeros(tuple(x.shape), dtype=dtype, requires_grad=requires_grad, device=device))
@@ -283,6 +325,14 @@ def _dim_aliases(f):
                 kwargs["dim"] = kwargs.pop("axis")
             if "keepdims" in kwargs and "keepdim" not in kwargs:
                 kwargs["keepdim"] = kwargs.pop("keepdims")
+            try:
+                return f(*args, **kwargs)
+            except TypeError as e:
+                # PyTorch names the function alone: "sum() got an unexpected keyword ..."
+                msg = str(e)
+                if msg.startswith("Tensor.") and "got an unexpected keyword" in msg:
+                    raise TypeError(msg[len("Tensor."):]) from None
+                raise
         return f(*args, **kwargs)
 
     aliased.__name__ = aliased.__qualname__ = f.__name__

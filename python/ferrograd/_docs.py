@@ -150,8 +150,6 @@ _FROM_STUBS = {
     'ferrograd.autograd.grad_mode.set_grad_enabled.clone': 'A new context manager with the same mode (used when decorating functions).',
     'ferrograd.bitwise_not': 'Bitwise NOT of an integer or bool tensor.',
     'ferrograd.cat': 'Concatenate tensors of the same shape (except in ``dim``) along ``dim``.',
-    'ferrograd.concat': 'Alias for ``cat``.',
-    'ferrograd.concatenate': 'Alias for ``cat``.',
     'ferrograd.empty_like': 'An uninitialised tensor with the size of ``input`` (and its dtype and device unless given).',
     'ferrograd.full_like': 'A tensor filled with ``fill_value`` with the size of ``input`` (and its dtype and device unless given).',
     'ferrograd.get_default_device': 'The device factories use when no ``device=`` is given.',

@@ -174,6 +174,12 @@ pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> 
     let value = if lead > 0 { super::reshape(&value, &vs[lead..].iter().map(|&s| s as i64).collect::<Vec<_>>())? } else { value };
     let (view, adv) = apply_basic(x, key, true)?;
     if adv.is_empty() {
+        // torch expands the value to the selection first: its errors are expand's
+        let target = view.shape();
+        if value.shape() != target {
+            let _g = crate::autograd::raw_mode();
+            super::expand(&value.detach(), &target.iter().map(|&s| s as i64).collect::<Vec<_>>())?;
+        }
         inplace_overlapping(&view, |inp| copy_from(inp, &value))
     } else {
         inplace_overlapping(&view, |inp| index_put(inp, &adv, &value, false))

@@ -286,7 +286,15 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         bail!(Runtime, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i);
     }
     let target: Dims = sizes.iter().enumerate().map(|(i, &s)| if s == -1 && i >= lead { l.shape[i - lead] } else { s.max(0) as usize }).collect();
-    let nl = if target == l.shape { l.clone() } else { l.broadcast_to(&target)? };
+    let nl = if target == l.shape { l.clone() } else {
+        // torch's message names the first dim (of the target) that cannot grow
+        for (i, &s) in l.shape.iter().enumerate() {
+            let t = target[lead + i];
+            ensure!(s == t || s == 1, Runtime, "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
+                t, s, lead + i, fmt_list(&sizes.iter().map(|&v| v.max(0) as usize).collect::<Vec<_>>()), fmt_list(&l.shape));
+        }
+        l.broadcast_to(&target)?
+    };
     let out = make_view(x, nl);
     let in_shape = l.shape.clone();
     record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;

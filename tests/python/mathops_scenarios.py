@@ -8,6 +8,8 @@ weighted sum, so no cancellation) and the error PyTorch raises for bad input. Ru
 ``torch`` bound to PyTorch (tools/record_mathops_goldens.py records fixtures/mathops.json)
 or to ferrograd (test_mathops.py compares)."""
 
+import numpy as np
+
 
 def _v(t):
     return [v if v == v else "nan" for v in t.detach().double().flatten().tolist()]
@@ -43,6 +45,34 @@ def _grads(torch, outs, inputs):
     need = [i for i in inputs if i.requires_grad]
     gs = torch.autograd.grad(loss, need, allow_unused=True)
     return [None if g is None else _v(g) for g in gs]
+
+
+def _like_strides(torch):
+    x = torch.ones(3, 4).t()
+    y = torch.ones(2, 3, 4).permute(2, 0, 1)
+    out = [list(f(x).stride()) for f in (torch.rand_like, torch.empty_like, torch.zeros_like, torch.ones_like)]
+    out.append(list(torch.empty_like(y).stride()))
+    out.append(list(torch.zeros_like(x[::2]).stride()))
+    torch.manual_seed(0)
+    out.append(_v(torch.randn_like(x)))
+    torch.manual_seed(0)
+    out.append(_v(torch.nn.functional.dropout(torch.ones(3, 4).t(), 0.5)))
+    torch.manual_seed(1)
+    out.append(_v(torch.nn.functional.dropout(y, 0.3)))
+    return out
+
+
+def _complex_optim(torch):
+    out = []
+    for name in ("Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "NAdam", "RAdam", "Adamax"):
+        p = torch.tensor([1 + 2j, -0.5 + 0.25j]).requires_grad_()
+        opt = getattr(torch.optim, name)([p], lr=0.1)
+        for _ in range(3):
+            opt.zero_grad()
+            (p * torch.tensor([0.3 - 1j, 2 + 0.5j])).abs().sum().backward()
+            opt.step()
+        out.append(_v(torch.view_as_real(p)))
+    return out
 
 
 def _double(t):
@@ -212,6 +242,29 @@ def run(torch):
                                      torch.set_float32_matmul_precision("highest")],
         "jit": lambda: [torch.jit.script(_double)(torch.tensor([1.5])).tolist(), torch.jit.is_scripting(), torch.jit.annotate(int, 3)],
         "grad_scaler": lambda: _scaler(torch),
+        # ---- NumPy-style keywords and small fixes found by running real programs
+        "axis_aliases": lambda: [_res(torch, x.sum(axis=1)), _res(torch, x.sum(1, keepdims=True)),
+                                 _res(torch, torch.cumprod(y[0], axis=0)), list(torch.cat([x, y], axis=1).shape),
+                                 _res(torch, torch.max(x, axis=1).values), _res(torch, x.argmax(axis=1)),
+                                 _res(torch, torch.mean(x, axis=0, keepdims=True)), _res(torch, x.std(axis=0)),
+                                 list(torch.stack([x, y], axis=2).shape), _res(torch, x.softmax(axis=-1))],
+        "axis_and_dim": r(lambda: x.sum(dim=1, axis=1)),
+        "fill_diagonal": lambda: [_res(torch, torch.zeros(5, 3).fill_diagonal_(2.0, wrap=True)), _res(torch, torch.zeros(5, 3).fill_diagonal_(2.0)),
+                                  _res(torch, torch.zeros(2, 2, 2).fill_diagonal_(3)), _res(torch, torch.ones(4, 4).t().fill_diagonal_(0)),
+                                  _res(torch, x.clone().fill_diagonal_(-1.0))],
+        "fill_diagonal_3d": r(lambda: torch.zeros(2, 3, 4).fill_diagonal_(1)), "fill_diagonal_1d": r(lambda: torch.zeros(3).fill_diagonal_(1)),
+        "tensor_of_ndarrays": lambda: [_res(torch, torch.tensor([np.zeros(2), np.ones(2)], dtype=torch.float)),
+                                       _res(torch, torch.tensor([np.zeros(2), np.arange(2.0)])),
+                                       _res(torch, torch.tensor([np.arange(3, dtype=np.int32), np.arange(3, dtype=np.int32)]))],
+        "type_tensor": r(lambda: torch.arange(3).type(torch.Tensor)),
+        "complex_parameter": lambda: _res(torch, torch.nn.Parameter(torch.zeros(2, dtype=torch.cfloat)).detach().real),
+        "complex_optimizers": lambda: _complex_optim(torch),
+        "like_strides": lambda: _like_strides(torch),
+        "setitem_shape_errors": lambda: [_caught(lambda: torch.zeros(2, 16, 16).__setitem__((slice(None), slice(None), slice(0, 14)), torch.ones(2, 14, 14))),
+                                         _caught(lambda: torch.zeros(2, 16, 16).__setitem__(0, torch.ones(3))),
+                                         _caught(lambda: torch.zeros(2, 16, 16).__setitem__(0, torch.ones(2, 16, 16))),
+                                         _caught(lambda: torch.ones(2, 3).expand(4, 2))],
+        "conv_wide_kernel": r(lambda: torch.nn.functional.conv2d(x[:2, :2].reshape(1, 2, 2, 1), y[:2].reshape(2, 2, 1, 2).repeat(1, 1, 5, 3)[:, :, :5, :5], padding=2)),
     }
     out = {}
     for name, f in cases.items():

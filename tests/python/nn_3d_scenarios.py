@@ -286,14 +286,224 @@ def _ctc(torch, out):
     out["ctc_err_int"] = _caught(lambda: F.ctc_loss(lp[:, 0], tg[0], 7, 4))
     out["ctc_err_float_lengths"] = _caught(lambda: F.ctc_loss(lp, tg, torch.tensor([7.0, 6.0, 7.0]), torch.tensor(tl)))
 
-    def module(**kw):
+    def module(targets=tg, **kw):
         m = nn.CTCLoss(**kw)
-        r = _fres(torch, lambda lp: m(lp, tg, torch.tensor(il), torch.tensor(tl)), lp)
+        r = _fres(torch, lambda lp: m(lp, targets, torch.tensor(il), torch.tensor(tl)), lp)
         r["repr"] = repr(m)
         return r
 
     out["CTCLoss"] = _caught(lambda: module())
-    out["CTCLoss_opts"] = _caught(lambda: module(blank=4, reduction="sum", zero_infinity=True))
+    out["CTCLoss_opts"] = _caught(lambda: module(tg % 4, blank=4, reduction="sum", zero_infinity=True))
+
+
+def _fractional(torch, out):
+    F = torch.nn.functional
+    nn = torch.nn
+    x = _x(torch, 2, 3, 9, 10, scale=3.0)
+    x3 = _x(torch, 2, 2, 7, 8, 9, scale=3.0)
+    samples = torch.linspace(0.05, 0.95, 12).reshape(2, 3, 2)
+    samples3 = torch.linspace(0.05, 0.95, 12).reshape(2, 2, 3)
+    out["frac2d_samples"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool2d(
+        x, 3, output_size=(4, 5), return_indices=True, _random_samples=samples), x))
+    out["frac2d_samples_double"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool2d(
+        x, (2, 3), output_size=5, return_indices=True, _random_samples=samples.double()), x.double()))
+    out["frac3d_samples"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool3d_with_indices(
+        x, 2, output_size=(3, 4, 5), _random_samples=samples3), x3))
+
+    def seeded(f, inp, seed=3):
+        torch.manual_seed(seed)
+        return _fres(torch, f, inp)
+
+    out["frac2d_random"] = _caught(lambda: seeded(lambda x: F.fractional_max_pool2d(x, 2, output_ratio=(0.5, 0.6),
+                                                                                    return_indices=True), x))
+    out["frac2d_random_unbatched"] = _caught(lambda: seeded(lambda x: F.fractional_max_pool2d(x, 3, output_size=4), x[0]))
+    out["frac3d_random"] = _caught(lambda: seeded(lambda x: F.fractional_max_pool3d(x, 2, output_ratio=0.5,
+                                                                                    return_indices=True), x3))
+    out["frac2d_err_none"] = _caught(lambda: F.fractional_max_pool2d(x, 2))
+    out["frac2d_err_big"] = _caught(lambda: F.fractional_max_pool2d(x, 4, output_size=8))
+    out["frac2d_err_dim"] = _caught(lambda: F.fractional_max_pool2d(x[0, 0], 2, output_size=3))
+    out["frac3d_err_none"] = _caught(lambda: F.fractional_max_pool3d(x3, 2))
+
+    def module(m, inp):
+        torch.manual_seed(5)
+        r = _mres(torch, m, inp)
+        return r
+
+    out["FractionalMaxPool2d"] = _caught(lambda: module(nn.FractionalMaxPool2d(3, output_ratio=0.5), x))
+    out["FractionalMaxPool2d_idx"] = _caught(lambda: module(nn.FractionalMaxPool2d(2, output_size=(4, 4),
+                                                                                   return_indices=True), x))
+    out["FractionalMaxPool3d"] = _caught(lambda: module(nn.FractionalMaxPool3d(2, output_size=(3, 3, 4)), x3))
+    out["FractionalMaxPool2d_err"] = _caught(lambda: nn.FractionalMaxPool2d(2))
+    out["FractionalMaxPool2d_err_both"] = _caught(lambda: nn.FractionalMaxPool2d(2, 3, 0.5))
+    out["FractionalMaxPool2d_err_ratio"] = _caught(lambda: nn.FractionalMaxPool2d(2, output_ratio=1.5))
+    out["FractionalMaxPool3d_err_ratio"] = _caught(lambda: nn.FractionalMaxPool3d(2, output_ratio=(0.5, 0.5, 1.0)))
+
+
+def _losses_misc(torch, out):
+    F = torch.nn.functional
+    nn = torch.nn
+    a = _x(torch, 4, 5)
+    p = _x(torch, 4, 5, scale=1.7)
+    n = _x(torch, 4, 5, scale=-0.8)
+    for red in ("mean", "sum", "none"):
+        out[f"tmwd_{red}"] = _caught(lambda red=red: _fres(
+            torch, lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, reduction=red), a, p, n))
+    cos = lambda u, v: 1.0 - F.cosine_similarity(u, v)  # noqa: E731
+    out["tmwd_fn_swap"] = _caught(lambda: _fres(torch, lambda a, p, n: F.triplet_margin_with_distance_loss(
+        a, p, n, distance_function=cos, margin=0.5, swap=True), a, p, n))
+    out["tmwd_err_margin"] = _caught(lambda: F.triplet_margin_with_distance_loss(a, p, n, margin=0))
+    out["tmwd_err_red"] = _caught(lambda: F.triplet_margin_with_distance_loss(a, p, n, reduction="x"))
+    out["tmwd_err_dim"] = _caught(lambda: F.triplet_margin_with_distance_loss(a, p, n[0]))
+
+    def tmwd_module(**kw):
+        m = nn.TripletMarginWithDistanceLoss(**kw)
+        r = _fres(torch, lambda a, p, n: m(a, p, n), a, p, n)
+        r["repr"] = repr(m)
+        return r
+
+    out["TripletMarginWithDistanceLoss"] = _caught(lambda: tmwd_module())
+    out["TripletMarginWithDistanceLoss_opts"] = _caught(lambda: tmwd_module(
+        distance_function=nn.PairwiseDistance(p=1.0), margin=2.0, swap=True, reduction="sum"))
+    out["TripletMarginWithDistanceLoss_err"] = _caught(lambda: nn.TripletMarginWithDistanceLoss(margin=-1))
+    lp = _x(torch, 3, 4, 5).log_softmax(1)
+    tg = torch.tensor([[0, 1, 3, 2, 1], [3, 3, 0, 1, 2], [2, 0, 1, 3, 0]])
+
+    def nll2d():
+        m = nn.NLLLoss2d(weight=torch.tensor([1.0, 2.0, 0.5, 1.5]), ignore_index=2)
+        r = _fres(torch, lambda lp: m(lp, tg), lp)
+        r["repr"] = repr(m)
+        return r
+
+    out["NLLLoss2d"] = _warned(nll2d)
+
+    def asm(head_bias):
+        m = _fill(torch, nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0, head_bias=head_bias))
+        x = _x(torch, 6, 8)
+        t = torch.tensor([0, 4, 9, 2, 7, 5])
+        xs = x.clone().requires_grad_()
+        o = m(xs, t)
+        gs = torch.autograd.grad(o.loss + (o.output * torch.linspace(0, 1, 6)).sum(), list(m.parameters()) + [xs])
+        return {"output": _v(o.output), "loss": _v(o.loss), "grads": [_v(g) for g in gs], "repr": repr(m),
+                "log_prob": _v(m.log_prob(x)), "predict": m.predict(x).tolist(), "fields": list(o._fields),
+                "unbatched": _v(m(x[1], t[1]).output)}
+
+    out["AdaptiveLogSoftmaxWithLoss"] = _caught(lambda: asm(False))
+    out["AdaptiveLogSoftmaxWithLoss_bias"] = _caught(lambda: asm(True))
+    out["AdaptiveLogSoftmaxWithLoss_err_cutoffs"] = _caught(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3]))
+    out["AdaptiveLogSoftmaxWithLoss_err_empty"] = _caught(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 10, []))
+    out["AdaptiveLogSoftmaxWithLoss_err_target"] = _caught(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3])(
+        _x(torch, 2, 8), torch.tensor([1, 12])))
+    out["AdaptiveLogSoftmaxWithLoss_err_dims"] = _caught(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3])(
+        _x(torch, 2, 8), torch.tensor([[1, 2]])))
+    # pdist
+    xs = _x(torch, 5, 3)
+    for pp in (2, 1, 0.5, 3, float("inf"), 0):
+        out[f"pdist_{pp}"] = _caught(lambda pp=pp: _fres(torch, lambda x: F.pdist(x, pp), xs))
+    out["pdist_err_dim"] = _caught(lambda: F.pdist(xs[0]))
+    out["pdist_err_p"] = _caught(lambda: F.pdist(xs, -1))
+    out["pdist_one_row"] = _caught(lambda: _res(F.pdist(xs[:1])))
+
+
+def _misc(torch, out):
+    F = torch.nn.functional
+    nn = torch.nn
+    x = _x(torch, 2, 3, 4)
+    for name, args in (("relu_", ()), ("elu_", (0.7,)), ("selu_", ()), ("celu_", (1.3,)), ("leaky_relu_", (0.2,)),
+                       ("hardtanh_", (-0.5, 0.8)), ("threshold_", (0.1, -2.0))):
+        def run_inplace(name=name, args=args):
+            y = x.clone()
+            r = getattr(F, name)(y, *args)
+            return {"same": r is y, "y": _v(y)}
+
+        out[f"inplace_{name}"] = _caught(run_inplace)
+    img = _x(torch, 1, 2, 3, 4)
+    out["upsample"] = _warned(lambda: _fres(torch, lambda x: F.upsample(x, scale_factor=2), img))
+    out["upsample_bilinear_mode"] = _warned(lambda: _fres(
+        torch, lambda x: F.upsample(x, size=(5, 7), mode="bilinear", align_corners=False), img))
+    out["upsample_nearest"] = _warned(lambda: _fres(torch, lambda x: F.upsample_nearest(x, size=(6, 5)), img))
+    out["upsample_bilinear"] = _warned(lambda: _fres(torch, lambda x: F.upsample_bilinear(x, scale_factor=2), img))
+
+    def lazy(cls, args, inp, seed=0):
+        torch.manual_seed(seed)
+        m = cls(*args)
+        before = repr(m)
+        n_uninit = sum(1 for p in m.parameters() if isinstance(p, nn.UninitializedParameter))
+        y = m(inp)
+        return {"before": before, "after": repr(m), "cls": type(m).__name__, "n_uninit": n_uninit,
+                "params": [_v(p) for p in m.parameters()], "y": _v(y), "shape": list(y.shape)}
+
+    out["LazyConv1d"] = _caught(lambda: lazy(nn.LazyConv1d, (4, 3), _x(torch, 2, 3, 8)))
+    out["LazyConv2d"] = _caught(lambda: lazy(nn.LazyConv2d, (4, 2, 1, 1, 1, 2), _x(torch, 2, 6, 5, 5)))
+    out["LazyConv3d"] = _caught(lambda: lazy(nn.LazyConv3d, (2, 2), _x(torch, 3, 4, 4, 4)))
+    out["LazyConvTranspose1d"] = _caught(lambda: lazy(nn.LazyConvTranspose1d, (4, 3, 2), _x(torch, 2, 3, 5)))
+    out["LazyConvTranspose2d"] = _caught(lambda: lazy(nn.LazyConvTranspose2d, (4, 2), _x(torch, 2, 3, 4, 4)))
+    out["LazyConvTranspose3d"] = _caught(lambda: lazy(nn.LazyConvTranspose3d, (2, 2, 2), _x(torch, 1, 3, 3, 3, 3)))
+    out["LazyConv2d_err_groups"] = _caught(lambda: nn.LazyConv2d(4, 2, groups=2)(_x(torch, 1, 3, 4, 4)))
+    out["LazyConv2d_err_dim"] = _caught(lambda: nn.LazyConv2d(4, 2)(_x(torch, 4, 4)))
+    out["LazyBatchNorm1d"] = _caught(lambda: lazy(nn.LazyBatchNorm1d, (), _x(torch, 4, 3)))
+    out["LazyBatchNorm2d"] = _caught(lambda: lazy(nn.LazyBatchNorm2d, (1e-3, 0.2), _x(torch, 2, 3, 4, 4)))
+    out["LazyBatchNorm3d"] = _caught(lambda: lazy(nn.LazyBatchNorm3d, (1e-5, 0.1, False), _x(torch, 2, 3, 2, 2, 2)))
+    out["LazyInstanceNorm1d"] = _caught(lambda: lazy(nn.LazyInstanceNorm1d, (), _x(torch, 2, 3, 5)))
+    out["LazyInstanceNorm2d"] = _caught(lambda: lazy(nn.LazyInstanceNorm2d, (1e-5, 0.1, False, False), _x(torch, 2, 3, 4, 4)))
+    out["LazyInstanceNorm3d"] = _caught(lambda: lazy(nn.LazyInstanceNorm3d, (), _x(torch, 2, 3, 2, 3, 2)))
+
+    def lazy_state():
+        m = nn.LazyBatchNorm1d()
+        sd = m.state_dict()
+        return {"keys": sorted(sd), "reprs": [repr(v) for k, v in sorted(sd.items()) if k != "num_batches_tracked"],
+                "buf": repr(nn.UninitializedBuffer()), "lazy": nn.parameter.is_lazy(m.running_mean)}
+
+    out["lazy_state"] = _caught(lazy_state)
+
+    def sync_bn():
+        m = _fill(torch, nn.SyncBatchNorm(3))
+        inp = _x(torch, 4, 3, 5)
+        r = _mres(torch, m, inp)
+        r["running"] = [_v(m.running_mean), _v(m.running_var), int(m.num_batches_tracked)]
+        m.eval()
+        r["eval"] = _v(m(inp))
+        r["err_dim"] = _caught(lambda: m(inp[0, 0]))
+        r["err_channels"] = _caught(lambda: m(inp[:, :0]))
+        return r
+
+    out["SyncBatchNorm"] = _caught(sync_bn)
+
+    def convert():
+        net = nn.Sequential(nn.Conv2d(2, 3, 1), nn.BatchNorm2d(3), nn.Sequential(nn.BatchNorm1d(3, affine=False)))
+        net[1].running_mean.fill_(0.5)
+        s = nn.SyncBatchNorm.convert_sync_batchnorm(net)
+        return {"repr": repr(s), "shared": s[1].running_mean is net[1].running_mean, "mean": _v(s[1].running_mean),
+                "single": repr(nn.SyncBatchNorm.convert_sync_batchnorm(nn.BatchNorm3d(2, momentum=None)))}
+
+    out["convert_sync_batchnorm"] = _caught(convert)
+
+    def data_parallel():
+        inner = _fill(torch, nn.Linear(3, 2))
+        dp = nn.DataParallel(inner)
+        inp = _x(torch, 4, 3)
+        r = _mres(torch, dp, inp)
+        r["device_ids"] = dp.device_ids
+        r["module_is"] = dp.module is inner
+        r["keys"] = sorted(dp.state_dict())
+        return r
+
+    out["DataParallel"] = _caught(data_parallel)
+
+    def attention():
+        SDPBackend, sdpa_kernel = nn.attention.SDPBackend, nn.attention.sdpa_kernel
+
+        q = _x(torch, 1, 2, 3, 4)
+        k = _x(torch, 1, 2, 5, 4, scale=1.3)
+        v = _x(torch, 1, 2, 5, 4, scale=0.7)
+        with sdpa_kernel(SDPBackend.MATH):
+            a = F.scaled_dot_product_attention(q, k, v)
+        with sdpa_kernel([SDPBackend.MATH, SDPBackend.FLASH_ATTENTION, SDPBackend.MATH], set_priority=True) as ctx:
+            b = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return {"a": _v(a), "b": _v(b), "ctx": ctx, "members": [[n, int(m)] for n, m in SDPBackend.__members__.items()],
+                "repr": repr(SDPBackend.MATH), "str": str(SDPBackend.EFFICIENT_ATTENTION),
+                "err": _caught(lambda: sdpa_kernel("math").__enter__())}
+
+    out["attention"] = _caught(attention)
 
 
 def run(torch):
@@ -302,4 +512,7 @@ def run(torch):
     _conv(torch, out)
     _pool(torch, out)
     _ctc(torch, out)
+    _fractional(torch, out)
+    _losses_misc(torch, out)
+    _misc(torch, out)
     return out

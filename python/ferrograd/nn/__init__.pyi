@@ -144,7 +144,39 @@ from .modules.loss import MultiLabelMarginLoss as MultiLabelMarginLoss
 from .modules.loss import MultiLabelSoftMarginLoss as MultiLabelSoftMarginLoss
 from .parameter import UninitializedParameter as UninitializedParameter
 
+from .modules.conv import Conv3d as Conv3d
+from .modules.conv import ConvTranspose3d as ConvTranspose3d
+from .modules.conv import LazyConv1d as LazyConv1d
+from .modules.conv import LazyConv2d as LazyConv2d
+from .modules.conv import LazyConv3d as LazyConv3d
+from .modules.conv import LazyConvTranspose1d as LazyConvTranspose1d
+from .modules.conv import LazyConvTranspose2d as LazyConvTranspose2d
+from .modules.conv import LazyConvTranspose3d as LazyConvTranspose3d
+from .modules.pooling import MaxPool3d as MaxPool3d
+from .modules.pooling import AvgPool3d as AvgPool3d
+from .modules.pooling import AdaptiveAvgPool3d as AdaptiveAvgPool3d
+from .modules.pooling import AdaptiveMaxPool3d as AdaptiveMaxPool3d
+from .modules.pooling import LPPool3d as LPPool3d
+from .modules.pooling import MaxUnpool3d as MaxUnpool3d
+from .modules.pooling import FractionalMaxPool2d as FractionalMaxPool2d
+from .modules.pooling import FractionalMaxPool3d as FractionalMaxPool3d
+from .modules.loss import NLLLoss2d as NLLLoss2d
+from .modules.loss import CTCLoss as CTCLoss
+from .modules.loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from .modules.batchnorm import LazyBatchNorm1d as LazyBatchNorm1d
+from .modules.batchnorm import LazyBatchNorm2d as LazyBatchNorm2d
+from .modules.batchnorm import LazyBatchNorm3d as LazyBatchNorm3d
+from .modules.batchnorm import SyncBatchNorm as SyncBatchNorm
+from .modules.instancenorm import LazyInstanceNorm1d as LazyInstanceNorm1d
+from .modules.instancenorm import LazyInstanceNorm2d as LazyInstanceNorm2d
+from .modules.instancenorm import LazyInstanceNorm3d as LazyInstanceNorm3d
+from .modules.adaptive import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
+from .parameter import UninitializedBuffer as UninitializedBuffer
+from .parallel import DataParallel as DataParallel
+from . import attention as attention
+
 __all__ = [
+    "Conv3d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "NLLLoss2d", "CTCLoss", "TripletMarginWithDistanceLoss", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "AdaptiveLogSoftmaxWithLoss", "UninitializedBuffer", "DataParallel", "attention",
     "Parameter",
     "Buffer",
     "functional",

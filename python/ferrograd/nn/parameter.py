@@ -4,7 +4,7 @@ not-yet-shaped parameter of a lazy module)."""
 
 from .. import Tensor
 
-__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedTensorMixin"]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer", "is_lazy", "Buffer", "UninitializedTensorMixin"]
 
 
 class Parameter(Tensor):
@@ -137,6 +137,45 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
         if id(self) in memo:
             return memo[id(self)]
         result = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        memo[id(self)] = result
+        return result
+
+
+class _MaterializedBuffer(Tensor):
+    """What an :class:`UninitializedBuffer` becomes once materialized (a plain tensor; lazy
+    modules re-register a detached plain Tensor in its place)."""
+
+    def __new__(cls, data=None):
+        return Tensor.__new__(cls, _alias=data)
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    """A buffer that is not initialized yet (of a lazy module such as ``LazyBatchNorm1d``): it
+    holds no data until ``materialize(shape)``."""
+
+    cls_to_become = _MaterializedBuffer
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        from .. import empty
+
+        t = Tensor.__new__(cls, _alias=empty(0, device=device, dtype=dtype))
+        t._register()
+        if requires_grad:
+            t.requires_grad_(True)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass
+
+    def __reduce_ex__(self, proto):
+        return (self.__class__, (self.requires_grad,))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, self.data.device, self.data.dtype, getattr(self, "persistent", True))
         memo[id(self)] = result
         return result
 

@@ -4,7 +4,7 @@ from typing import Any, Optional, Sequence, Union
 
 from .._C import Tensor
 
-__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedTensorMixin"]
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedTensorMixin", "UninitializedBuffer"]
 
 class Parameter(Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
@@ -44,3 +44,12 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
 def is_lazy(param: Any) -> bool:
     """Whether ``param`` is an uninitialized parameter (of a lazy module)."""
+
+class _MaterializedBuffer(Tensor):
+    def __new__(cls, data: Any = None) -> _MaterializedBuffer: ...
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    def __new__(cls, requires_grad: Any = False, device: Any = None, dtype: Any = None, persistent: Any = True) -> UninitializedBuffer: ...
+    cls_to_become: type
+    def __init__(self, requires_grad: Any = False, device: Any = None, dtype: Any = None, persistent: Any = True) -> Any: ...
+

@@ -13,7 +13,8 @@ from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, A
                       LPPool1d, LPPool2d, MaxPool1d, MaxPool2d, MaxUnpool1d, MaxUnpool2d, MaxPool3d, AvgPool3d,
                       AdaptiveAvgPool3d, AdaptiveMaxPool3d, LPPool3d, MaxUnpool3d, FractionalMaxPool2d,
                       FractionalMaxPool3d)
-from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .batchnorm import (BatchNorm1d, BatchNorm2d, BatchNorm3d, LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d,
+                        SyncBatchNorm)
 from .normalization import CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout
 from .sparse import Embedding, EmbeddingBag
@@ -28,7 +29,8 @@ from .padding import __all__ as _padding_all
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .distance import CosineSimilarity, PairwiseDistance
-from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .instancenorm import (InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LazyInstanceNorm1d, LazyInstanceNorm2d,
+                           LazyInstanceNorm3d)
 from .fold import Fold, Unfold
 from .channelshuffle import ChannelShuffle
 from .lazy import LazyModuleMixin
@@ -51,5 +53,6 @@ __all__ = [
     "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "EmbeddingBag", "Fold", "Unfold", "ChannelShuffle",
     "Conv3d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d",
     "LazyConvTranspose3d", "AdaptiveLogSoftmaxWithLoss", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d",
-    "FractionalMaxPool2d", "FractionalMaxPool3d",
+    "FractionalMaxPool2d", "FractionalMaxPool3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm",
+    "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
 ] + list(_activation_all) + list(_loss_all) + list(_padding_all)

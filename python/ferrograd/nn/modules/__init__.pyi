@@ -154,7 +154,37 @@ from .loss import MultiLabelMarginLoss as MultiLabelMarginLoss
 from .loss import MultiLabelSoftMarginLoss as MultiLabelSoftMarginLoss
 from .lazy import LazyModuleMixin as LazyModuleMixin
 
+from . import adaptive as adaptive
+from .conv import Conv3d as Conv3d
+from .conv import ConvTranspose3d as ConvTranspose3d
+from .conv import LazyConv1d as LazyConv1d
+from .conv import LazyConv2d as LazyConv2d
+from .conv import LazyConv3d as LazyConv3d
+from .conv import LazyConvTranspose1d as LazyConvTranspose1d
+from .conv import LazyConvTranspose2d as LazyConvTranspose2d
+from .conv import LazyConvTranspose3d as LazyConvTranspose3d
+from .pooling import MaxPool3d as MaxPool3d
+from .pooling import AvgPool3d as AvgPool3d
+from .pooling import AdaptiveAvgPool3d as AdaptiveAvgPool3d
+from .pooling import AdaptiveMaxPool3d as AdaptiveMaxPool3d
+from .pooling import LPPool3d as LPPool3d
+from .pooling import MaxUnpool3d as MaxUnpool3d
+from .pooling import FractionalMaxPool2d as FractionalMaxPool2d
+from .pooling import FractionalMaxPool3d as FractionalMaxPool3d
+from .loss import NLLLoss2d as NLLLoss2d
+from .loss import CTCLoss as CTCLoss
+from .loss import TripletMarginWithDistanceLoss as TripletMarginWithDistanceLoss
+from .batchnorm import LazyBatchNorm1d as LazyBatchNorm1d
+from .batchnorm import LazyBatchNorm2d as LazyBatchNorm2d
+from .batchnorm import LazyBatchNorm3d as LazyBatchNorm3d
+from .batchnorm import SyncBatchNorm as SyncBatchNorm
+from .instancenorm import LazyInstanceNorm1d as LazyInstanceNorm1d
+from .instancenorm import LazyInstanceNorm2d as LazyInstanceNorm2d
+from .instancenorm import LazyInstanceNorm3d as LazyInstanceNorm3d
+from .adaptive import AdaptiveLogSoftmaxWithLoss as AdaptiveLogSoftmaxWithLoss
+
 __all__ = [
+    "Conv3d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d", "MaxPool3d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "NLLLoss2d", "CTCLoss", "TripletMarginWithDistanceLoss", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "AdaptiveLogSoftmaxWithLoss",
     "Softmax2d",
     "RMSNorm",
     "ConstantPad1d",

@@ -6,12 +6,13 @@ from ..._C import Tensor
 from ..._C import dtype as _dtype
 from ..._helpers import device as _device
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm"]
 
 class _NormBase(Module):
     __constants__: list[str]
@@ -42,3 +43,24 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     """Applies Batch Normalization over a 5D input ``(N, C, D, H, W)``, with running statistics for evaluation."""
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    def __init__(self, eps: Any = 1e-05, momentum: Any = 0.1, affine: Any = True, track_running_stats: Any = True, device: Any = None, dtype: Any = None, *, bias: Any = True) -> Any: ...
+    def reset_parameters(self) -> Any: ...
+    def initialize_parameters(self, input: Any) -> Any: ...
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    cls_to_become: type
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    cls_to_become: type
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    cls_to_become: type
+
+class SyncBatchNorm(_BatchNorm):
+    def __init__(self, num_features: Any, eps: Any = 1e-05, momentum: Any = 0.1, affine: Any = True, track_running_stats: Any = True, process_group: Any = None, device: Any = None, dtype: Any = None, *, bias: Any = True) -> Any: ...
+    def forward(self, input: Any) -> Any: ...
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Any, process_group: Any = None) -> Any: ...
+

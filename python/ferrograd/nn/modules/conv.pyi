@@ -6,12 +6,13 @@ from ..._C import Tensor
 from ..._C import dtype as _dtype
 from ..._helpers import device as _device
 from ..parameter import Parameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 _DeviceLike = Union[_device, str, int]
 _size_any = Union[int, Sequence[int]]
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Conv3d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d"]
 
 class _ConvNd(Module):
     __constants__: list[str]
@@ -55,3 +56,40 @@ class ConvTranspose2d(_ConvTransposeNd):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: _size_any, stride: _size_any = 1, padding: _size_any = 0, output_padding: _size_any = 0, groups: int = 1, bias: bool = True, dilation: _size_any = 1, padding_mode: str = "zeros", device: Optional[_DeviceLike] = None, dtype: Optional[_dtype] = None) -> None: ...
     def forward(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
     def __call__(self, input: Tensor, output_size: Optional[Sequence[int]] = None) -> Tensor: ...
+
+class Conv3d(_ConvNd):
+    def __init__(self, in_channels: Any, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1, bias: Any = True, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+    def forward(self, input: Any) -> Any: ...
+
+class ConvTranspose3d(_ConvTransposeNd):
+    def __init__(self, in_channels: Any, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, bias: Any = True, dilation: Any = 1, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+    def forward(self, input: Any, output_size: Any = None) -> Any: ...
+
+class _LazyConvXdMixin(LazyModuleMixin):
+    def reset_parameters(self) -> Any: ...
+    def initialize_parameters(self, input: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+class LazyConv1d(_LazyConvXdMixin, Conv1d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1, bias: Any = True, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+
+class LazyConv2d(_LazyConvXdMixin, Conv2d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1, bias: Any = True, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+
+class LazyConv3d(_LazyConvXdMixin, Conv3d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: Any = 1, bias: Any = True, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+
+class LazyConvTranspose1d(_LazyConvXdMixin, ConvTranspose1d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, bias: Any = True, dilation: Any = 1, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+
+class LazyConvTranspose2d(_LazyConvXdMixin, ConvTranspose2d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, bias: Any = True, dilation: Any = 1, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+
+class LazyConvTranspose3d(_LazyConvXdMixin, ConvTranspose3d):
+    cls_to_become: type
+    def __init__(self, out_channels: Any, kernel_size: Any, stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: Any = 1, bias: Any = True, dilation: Any = 1, padding_mode: Any = 'zeros', device: Any = None, dtype: Any = None) -> Any: ...
+

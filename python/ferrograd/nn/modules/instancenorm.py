@@ -4,17 +4,18 @@ normalised over their spatial positions, through ``F.instance_norm``."""
 import warnings
 
 from .. import functional as F
-from .batchnorm import _NormBase
+from .batchnorm import _LazyNormBase, _NormBase
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+           "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
     _spatial = 1
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
-                 device=None, dtype=None):
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype)
+                 device=None, dtype=None, *, bias=True):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device=device, dtype=dtype, bias=bias)
 
     def _check_input_dim(self, input):
         n = self._spatial
@@ -55,4 +56,28 @@ class InstanceNorm2d(_InstanceNorm):
 
 class InstanceNorm3d(_InstanceNorm):
     """Instance norm over ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input."""
+    _spatial = 3
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm1d whose ``num_features`` is inferred from ``input.size(1)`` of the first
+    input; becomes an :class:`InstanceNorm1d` after that first call."""
+
+    cls_to_become = InstanceNorm1d
+    _spatial = 1
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm2d whose ``num_features`` is inferred from ``input.size(1)`` of the first
+    input; becomes an :class:`InstanceNorm2d` after that first call."""
+
+    cls_to_become = InstanceNorm2d
+    _spatial = 2
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """An InstanceNorm3d whose ``num_features`` is inferred from ``input.size(1)`` of the first
+    input; becomes an :class:`InstanceNorm3d` after that first call."""
+
+    cls_to_become = InstanceNorm3d
     _spatial = 3
