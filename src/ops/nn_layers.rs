@@ -257,8 +257,29 @@ fn lift2(v: &[usize], one: usize) -> [usize; 2] {
     if v.len() == 1 { [one, v[0]] } else { [v[0], v[1]] }
 }
 
-/// `conv1d/conv2d/conv_transpose1d/conv_transpose2d` (ConvolutionBackward0).
+/// `conv1d/conv2d/conv_transpose1d/conv_transpose2d` (ConvolutionBackward0, with
+/// derivatives.yaml's saved fields: input, weight, stride, padding, dilation, transposed,
+/// output_padding, groups, bias_sym_sizes_opt).
 pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> Result<Tensor> {
+    let out = convolution_impl(x, w, b, o)?;
+    if out.grad_fn().is_some_and(|n| n.name == "ConvolutionBackward0") {
+        let ints = |v: &[usize]| SavedValue::Ints(v.iter().map(|&d| d as i64).collect());
+        let sd = o.stride.len();
+        let op = if o.output_padding.is_empty() { vec![0; sd] } else { o.output_padding.clone() };
+        crate::autograd::Node::annotate(&out, &[
+            ("stride", ints(&o.stride)),
+            ("padding", SavedValue::Ints(o.padding.iter().map(|p| p.0).collect())),
+            ("dilation", ints(&o.dilation)),
+            ("transposed", SavedValue::Bool(o.transposed)),
+            ("output_padding", ints(&op)),
+            ("groups", SavedValue::Int(o.groups as i64)),
+            ("bias_sym_sizes_opt", b.map_or(SavedValue::None, |b| ints(&b.shape()))),
+        ], &[(0, "input"), (1, "weight")]);
+    }
+    Ok(out)
+}
+
+fn convolution_impl(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> Result<Tensor> {
     let xs = x.shape();
     let ws = w.shape();
     let sd = ws.len().saturating_sub(2);
@@ -801,7 +822,7 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
     let has_w = w.is_some();
     if let Some(w) = w { ins.push(w); save.push(Save::In(w)); }
     let has_b = b.is_some();
-    if let Some(b) = b { ins.push(b); }
+    if let Some(b) = b { ins.push(b); save.push(Save::In(b)); }
     let wshape = w.map(|w| w.shape());
     let bshape = b.map(|b| b.shape());
     record(name, &ins, &[&out], &save, move |s, g, need| {
@@ -872,7 +893,16 @@ pub fn layer_norm(x: &Tensor, normalized_shape: &[usize], w: Option<&Tensor>, b:
     let mut aff = vec![1; nd - k];
     aff.extend_from_slice(normalized_shape);
     let wdims: Vec<usize> = (0..nd - k).collect();
-    row_norm("NativeLayerNormBackward0", x, [m, r], w, b, aff, wdims, eps)
+    let out = row_norm("NativeLayerNormBackward0", x, [m, r], w, b, aff, wdims, eps)?;
+    if out.grad_fn().is_some_and(|n| n.name == "NativeLayerNormBackward0") {
+        // derivatives.yaml's names: input, weight, bias (None when absent), normalized_shape
+        let mut values = vec![("normalized_shape", SavedValue::Ints(normalized_shape.iter().map(|&d| d as i64).collect()))];
+        let mut tensors = vec![(0, "input")];
+        match w { Some(_) => tensors.push((1, "weight")), None => values.push(("weight", SavedValue::None)) }
+        match b { Some(_) => tensors.push((1 + w.is_some() as usize, "bias")), None => values.push(("bias", SavedValue::None)) }
+        crate::autograd::Node::annotate(&out, &values, &tensors);
+    }
+    Ok(out)
 }
 
 /// `group_norm` (NativeGroupNormBackward0).

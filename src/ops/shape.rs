@@ -287,8 +287,8 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     }
     let target: Dims = sizes.iter().enumerate().map(|(i, &s)| if s == -1 && i >= lead { l.shape[i - lead] } else { s.max(0) as usize }).collect();
     let nl = if target == l.shape { l.clone() } else {
-        // torch's message names the first dim (of the target) that cannot grow
-        for (i, &s) in l.shape.iter().enumerate() {
+        // torch's message names the last dim (of the target) that cannot grow
+        for (i, &s) in l.shape.iter().enumerate().rev() {
             let t = target[lead + i];
             ensure!(s == t || s == 1, Runtime, "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  Target sizes: {}.  Tensor sizes: {}",
                 t, s, lead + i, fmt_list(&sizes.iter().map(|&v| v.max(0) as usize).collect::<Vec<_>>()), fmt_list(&l.shape));

@@ -18,6 +18,8 @@ enum Val {
     F(f64),
     /// A NumPy float scalar: it carries its dtype (float32 or float64) into inference.
     NpF(f64, DType),
+    /// A NumPy integer scalar, with its dtype (int32 stays int32 in a list of them).
+    NpI(i64, DType),
     /// A complex number (`1+2j`, a NumPy complex scalar with its dtype).
     C(f64, f64, Option<DType>),
 }
@@ -27,7 +29,7 @@ impl Val {
     fn pair(self) -> (f64, f64) {
         match self {
             Val::B(b) => (b as u8 as f64, 0.0),
-            Val::I(i) => (i as f64, 0.0),
+            Val::I(i) | Val::NpI(i, _) => (i as f64, 0.0),
             Val::F(f) | Val::NpF(f, _) => (f, 0.0),
             Val::C(r, i, _) => (r, i),
         }
@@ -73,7 +75,12 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
         if obj.hasattr("dtype")? {
             let kind: String = obj.getattr("dtype")?.getattr("kind")?.extract()?;
             if kind == "b" { return Ok(Some(Val::B(obj.extract::<bool>().or_else(|_| obj.call_method0("__bool__")?.extract())?))); }
-            if kind == "i" || kind == "u" { return Ok(Some(Val::I(obj.call_method0("__int__")?.extract()?))); }
+            if kind == "i" || kind == "u" {
+                let v: i64 = obj.call_method0("__int__")?.extract()?;
+                let name: String = obj.getattr("dtype")?.getattr("name")?.extract()?;
+                let dt = match name.as_str() { "int8" => DType::Int8, "int16" => DType::Int16, "int32" => DType::Int32, "uint8" => DType::UInt8, _ => DType::Int64 };
+                return Ok(Some(Val::NpI(v, dt)));
+            }
             if kind == "c" {
                 let size: usize = obj.getattr("dtype")?.getattr("itemsize")?.extract()?;
                 let c = obj.call_method0("__complex__")?;
@@ -174,6 +181,10 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         default_float()
     } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Val::B(_))) {
         DType::Bool
+    } else if !vals.is_empty() && vals.iter().all(|v| matches!(v, Val::NpI(..) | Val::B(_))) {
+        // matches torch: NumPy integer scalars keep their dtype (promoted among themselves)
+        vals.iter().filter_map(|v| if let Val::NpI(_, d) = v { Some(*d) } else { None })
+            .reduce(DType::promote).unwrap_or(DType::Int64)
     } else if vals.is_empty() {
         default_float()
     } else {
@@ -188,7 +199,7 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         return Err(PyTypeError::new_err("must be real number, not complex"));
     }
     for v in &vals {
-        let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => crate::Scalar::Float(f) };
+        let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) | Val::NpI(i, _) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => crate::Scalar::Float(f) };
         if dt.overflows(sc) {
             return Err(crate::Error::Runtime(format!("value cannot be converted to type {} without overflow", dt.name())).into());
         }
@@ -197,7 +208,7 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
         let f: Vec<f64> = vals.iter().map(|v| v.pair().0).collect();
         crate::tensor::from_f64s(&f, &shape, dt)?
     } else {
-        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) => i, Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => f as i64 }).collect();
+        let i: Vec<i64> = vals.iter().map(|v| match *v { Val::B(b) => b as i64, Val::I(i) | Val::NpI(i, _) => i, Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => f as i64 }).collect();
         crate::tensor::from_i64s(&i, &shape, dt)?
     })
 }
