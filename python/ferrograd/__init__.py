@@ -337,6 +337,7 @@ def _dim_aliases(f):
 
     aliased.__name__ = aliased.__qualname__ = f.__name__
     aliased.__doc__ = f.__doc__
+    aliased._dim_alias = True  # vmap's BatchedTensor sends these to the native method's rule
     try:
         aliased.__signature__ = _inspect.signature(f)
     except (TypeError, ValueError):
@@ -356,8 +357,8 @@ for _name in [n for n in dir(Tensor) if not n.startswith("_") and n not in ("siz
     _m = getattr(Tensor, _name)
     if type(_m).__name__ == "method_descriptor" and _takes_dim(_m):
         setattr(Tensor, _name, _dim_aliases(_m))
-cat = concat = concatenate = _dim_aliases(_C.cat)
-stack = _dim_aliases(_C.stack)
+# (over the vmap-aware wrappers made above)
+cat, concat, concatenate, stack = (_dim_aliases(f) for f in (cat, concat, concatenate, stack))
 del _name, _m
 
 

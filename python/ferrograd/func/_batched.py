@@ -379,6 +379,15 @@ class BatchedTensor:
         if name in _NEW_FACTORIES:
             # new_zeros & co. of a BatchedTensor are batched, as in PyTorch (their rule)
             return lambda *args, **kwargs: dispatch(name, (self,) + args, kwargs)
+        if getattr(attr, "_dim_alias", False):
+            # a native method behind the axis=/keepdims= renaming: its rule, with the names renamed
+            def call(*args, **kwargs):
+                if "axis" in kwargs and "dim" not in kwargs:
+                    kwargs["dim"] = kwargs.pop("axis")
+                if "keepdims" in kwargs and "keepdim" not in kwargs:
+                    kwargs["keepdim"] = kwargs.pop("keepdims")
+                return dispatch(name, (self,) + args, kwargs)
+            return call
         if type(attr).__name__ == "function":
             # a Python-level Tensor method (to, float, new_zeros...): run it on the batched tensor
             return attr.__get__(self, BatchedTensor)
