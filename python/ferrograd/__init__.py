@@ -353,7 +353,13 @@ def _takes_dim(f):
     return "dim" in params or "keepdim" in params
 
 
-for _name in [n for n in dir(Tensor) if not n.startswith("_") and n not in ("size", "stride")]:
+# (the reductions and scans NumPy-style code calls with axis=; the view ops such as
+# unsqueeze / transpose / select stay native, as they sit on every model's hot path)
+_AXIS_METHODS = frozenset(
+    "sum mean prod max min amax amin aminmax argmax argmin std var norm logsumexp median nanmedian "
+    "nansum any all cumsum cumprod cummax cummin logcumsumexp softmax log_softmax squeeze kthvalue "
+    "sort topk".split())
+for _name in sorted(_AXIS_METHODS):
     _m = getattr(Tensor, _name)
     if type(_m).__name__ == "method_descriptor" and _takes_dim(_m):
         setattr(Tensor, _name, _dim_aliases(_m))
