@@ -365,6 +365,7 @@ for _name in sorted(_AXIS_METHODS):
         setattr(Tensor, _name, _dim_aliases(_m))
 # (over the vmap-aware wrappers made above)
 cat, concat, concatenate, stack = (_dim_aliases(f) for f in (cat, concat, concatenate, stack))
+concat.__doc__ = concatenate.__doc__ = "Alias for ``cat``."
 del _name, _m
 
 
