@@ -8,6 +8,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::ensure;
 use crate::runtime::ForkLock;
+use crate::storage::{CpuStorage, StorageElem};
 use std::sync::Arc;
 
 const N: usize = 624;
@@ -78,12 +79,31 @@ impl CpuGenerator {
         if self.left == 0 {
             self.next_state();
         }
-        let mut y = self.state[self.next as usize];
+        let y = self.state[self.next as usize];
         self.next += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        temper(y)
+    }
+
+    /// `out.len()` draws of `random()` in order, a state block at a time (no per-draw branch;
+    /// the tempering vectorises).
+    pub fn fill_u32(&mut self, out: &mut [u32]) {
+        let mut done = 0;
+        while done < out.len() {
+            // `random()` decrements `left` before it reads: `left - 1` draws remain in this
+            // block; at none, it twists and the next N draws are the new block from index 0
+            if self.left <= 1 {
+                self.next_state();
+                self.left = N as i32 + 1;
+            }
+            let take = ((self.left - 1) as usize).min(out.len() - done);
+            let start = self.next as usize;
+            for (o, &s) in out[done..done + take].iter_mut().zip(&self.state[start..start + take]) {
+                *o = temper(s);
+            }
+            self.next += take as u32;
+            self.left -= take as i32;
+            done += take;
+        }
     }
 
     /// One 64-bit draw: the first 32-bit draw is the high half (`random64()`).
@@ -162,6 +182,44 @@ impl CpuGenerator {
     }
 }
 
+/// MT19937's output tempering.
+#[inline(always)]
+fn temper(mut y: u32) -> u32 {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c_5680;
+    y ^= (y << 15) & 0xefc6_0000;
+    y ^ (y >> 18)
+}
+
+/// Draws taken from the stream at a time by the bulk fills (a buffer on the stack).
+const CHUNK: usize = 2048;
+
+/// U[0, 1) float32 samples into `out` (`uniform_f32` per element, in order).
+fn uniform01_f32(g: &mut CpuGenerator, out: &mut [f32]) {
+    let mut buf = [0u32; CHUNK];
+    for c in out.chunks_mut(CHUNK) {
+        let b = &mut buf[..c.len()];
+        g.fill_u32(b);
+        for (o, &u) in c.iter_mut().zip(b.iter()) {
+            *o = (u & ((1 << 24) - 1)) as f32 * (1.0 / (1u32 << 24) as f32);
+        }
+    }
+}
+
+/// U[0, 1) float64 samples into `out` (`uniform_f64` per element: two draws each, the first
+/// the high half).
+fn uniform01_f64(g: &mut CpuGenerator, out: &mut [f64]) {
+    let mut buf = [0u32; CHUNK];
+    for c in out.chunks_mut(CHUNK / 2) {
+        let b = &mut buf[..2 * c.len()];
+        g.fill_u32(b);
+        for (o, p) in c.iter_mut().zip(b.chunks_exact(2)) {
+            let r = ((p[0] as u64) << 32) | p[1] as u64;
+            *o = (r & ((1 << 53) - 1)) as f64 * (1.0 / (1u64 << 53) as f64);
+        }
+    }
+}
+
 /// A shareable generator handle (`torch.Generator`).
 #[derive(Clone)]
 pub struct Generator(Arc<ForkLock<CpuGenerator>>);
@@ -204,97 +262,196 @@ pub(crate) unsafe fn fork_lock(lock: bool) {
     }
 }
 
-/// Samples of U[from, to) for `n` elements of `dtype` in fill order (as f64; each value is
-/// exactly representable in `dtype`). torch computes `x * (to - from) + from` in the dtype's
-/// accumulation type (float for float16/float32, double for float64), compiled as one fused
-/// multiply-add (one rounding).
-pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<Vec<f64>> {
-    let mut out = crate::cpu::alloc::try_with(n, |_| 0.0)?;
-    match dtype {
-        DType::Float64 => out.iter_mut().for_each(|o| *o = g.uniform_f64().mul_add(to - from, from)),
+/// Samples of U[from, to) for `n` elements of `dtype` in fill order, as a buffer of `dtype`.
+/// torch computes `x * (to - from) + from` in the dtype's accumulation type (float for
+/// float16/bfloat16/float32, double for float64), compiled as one fused multiply-add (one
+/// rounding); reduced-precision dtypes draw float's 24-bit uniforms and round; a float,
+/// half or bfloat16 sample equal to `to` is replaced by `from`.
+pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<CpuStorage> {
+    if dtype == DType::Float64 {
+        let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+        uniform01_f64(g, &mut v);
+        affine_fused(&mut v, to - from, from);
+        return Ok(f64::wrap(v));
+    }
+    let (f, t) = match dtype {
+        DType::Float32 => (from as f32, to as f32),
+        DType::BFloat16 => (half::bf16::from_f64(from).to_f32(), half::bf16::from_f64(to).to_f32()),
+        _ => (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32()),
+    };
+    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    uniform01_f32(g, &mut v);
+    affine_fused(&mut v, t - f, f);
+    // torch keeps these dtypes' samples below `to`: one that rounds up to it is `from`
+    // (measured against 2.13; float64 keeps it)
+    Ok(match dtype {
         DType::Float32 => {
-            let (f, t) = (from as f32, to as f32);
-            out.iter_mut().for_each(|o| *o = g.uniform_f32().mul_add(t - f, f) as f64)
+            v.iter_mut().for_each(|x| if *x == t { *x = f });
+            f32::wrap(v)
         }
         DType::BFloat16 => {
-            // torch draws reduced-precision uniforms with float's 24 bits and rounds
-            let (f, t) = (half::bf16::from_f64(from).to_f32(), half::bf16::from_f64(to).to_f32());
-            out.iter_mut().for_each(|o| *o = half::bf16::from_f32(g.uniform_f32().mul_add(t - f, f)).to_f64())
+            let (f, t) = (half::bf16::from_f32(f), half::bf16::from_f32(t));
+            half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| match half::bf16::from_f32(v[i]) { x if x == t => f, x => x })?)
         }
         _ => {
-            // float16 as bfloat16: float's 24-bit uniforms, rounded
-            let (f, t) = (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32());
-            out.iter_mut().for_each(|o| *o = half::f16::from_f32(g.uniform_f32().mul_add(t - f, f)).to_f64())
+            let (f, t) = (half::f16::from_f32(f), half::f16::from_f32(t));
+            half::f16::wrap(crate::cpu::alloc::try_with(n, |i| match half::f16::from_f32(v[i]) { x if x == t => f, x => x })?)
         }
-    }
-    Ok(out)
+    })
 }
 
-/// Normal samples for `n` elements of `dtype` in fill order. A contiguous tensor of at least 16
-/// elements takes torch's `normal_fill` (uniforms for all, then Box-Muller on blocks of 16, the
-/// tail block redrawn); anything else draws `normal_distribution<double>` per element.
-pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<Vec<f64>> {
-    let mut out = crate::cpu::alloc::try_with(n, |_| 0.0)?;
-    if n >= 16 && contiguous {
-        if dtype == DType::Float64 {
-            normal_fill(&mut out, || g.uniform_f64(), |block| {
-                for j in 0..8 {
-                    let u1 = 1.0 - block[j];
-                    let u2 = block[j + 8];
+/// float32 values as a buffer of `dtype` (float32 itself, or rounded to float16/bfloat16).
+fn round_f32(v: Vec<f32>, dtype: DType) -> Result<CpuStorage> {
+    Ok(match dtype {
+        DType::Float32 => f32::wrap(v),
+        DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(v.len(), |i| half::bf16::from_f32(v[i]))?),
+        _ => half::f16::wrap(crate::cpu::alloc::try_with(v.len(), |i| half::f16::from_f32(v[i]))?),
+    })
+}
+
+/// Normal samples for `n` elements of `dtype` in fill order, as a buffer of `dtype`. A
+/// contiguous tensor of at least 16 elements takes torch's `normal_fill` (uniforms for all,
+/// then Box-Muller on blocks of 16, the tail block redrawn); anything else draws
+/// `normal_distribution<double>` per element.
+pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<CpuStorage> {
+    if !(n >= 16 && contiguous) {
+        let v: Vec<f64> = crate::cpu::alloc::try_with(n, |_| g.normal_f64() * std + mean)?;
+        return Ok(match dtype {
+            DType::Float64 => f64::wrap(v),
+            DType::Float32 => f32::wrap(crate::cpu::alloc::try_with(n, |i| v[i] as f32)?),
+            DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| half::bf16::from_f64(v[i]))?),
+            _ => half::f16::wrap(crate::cpu::alloc::try_with(n, |i| half::f16::from_f64(v[i]))?),
+        });
+    }
+    if dtype == DType::Float64 {
+        let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+        normal_fill(&mut v, true, |d| uniform01_f64(g, d), |data| {
+            for block in data.chunks_exact_mut(16) {
+                let (lo, hi) = block.split_at_mut(8);
+                for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let u1 = 1.0 - *a;
+                    let u2 = *b;
                     let radius = (-2.0 * u1.ln()).sqrt();
                     let theta = 2.0 * std::f64::consts::PI * u2;
-                    block[j] = radius * theta.cos() * std + mean;
-                    block[j + 8] = radius * theta.sin() * std + mean;
+                    *a = radius * theta.cos() * std + mean;
+                    *b = radius * theta.sin() * std + mean;
                 }
-            });
-        } else if matches!(dtype, DType::Float16 | DType::BFloat16) {
-            // torch's reduced-precision path: float32 math (then rounded when stored), but the
-            // uniforms are drawn block by block (16, transform, next 16), and the tail block
-            // from 16 fresh ones
-            let (m, s) = (mean as f32, std as f32);
-            let mut v = vec![0f32; n];
-            let bm = |block: &mut [f32]| box_muller16_f32(block, m, s);
-            let full = n / 16;
-            for b in 0..full {
-                let block = &mut v[16 * b..16 * b + 16];
-                block.iter_mut().for_each(|d| *d = g.uniform_f32());
-                bm(block);
             }
-            if n % 16 != 0 {
-                let tail = &mut v[n - 16..];
-                tail.iter_mut().for_each(|d| *d = g.uniform_f32());
-                bm(tail);
-            }
-            out.iter_mut().zip(v).for_each(|(o, x)| *o = x as f64);
-        } else {
-            // float32: torch's vectorised float path
-            let (m, s) = (mean as f32, std as f32);
-            let mut v = vec![0f32; n];
-            normal_fill(&mut v, || g.uniform_f32(), |block| box_muller16_f32(block, m, s));
-            out.iter_mut().zip(v).for_each(|(o, x)| *o = x as f64);
-        }
-    } else {
-        for o in out.iter_mut() {
-            *o = g.normal_f64() * std + mean;
+        });
+        return Ok(f64::wrap(v));
+    }
+    // float32: torch's vectorised float path. float16/bfloat16 do the float32 math (rounded
+    // when stored) but draw their uniforms block by block, so the leftover elements past the
+    // last full block draw nothing before the tail block's 16 fresh ones.
+    let (m, s) = (mean as f32, std as f32);
+    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    normal_fill(&mut v, dtype == DType::Float32, |d| uniform01_f32(g, d), |data| box_muller_blocks(data, m, s));
+    round_f32(v, dtype)
+}
+
+/// `box_muller16_f32` on each whole 16-element block of `data`, built for AVX2+FMA where the
+/// CPU has them (a closure handed to `simd` is not reliably inlined into the wide build: its
+/// fused multiply-adds would become calls to a software `fmaf`).
+fn box_muller_blocks(data: &mut [f32], m: f32, s: f32) {
+    #[inline(always)]
+    fn body(data: &mut [f32], m: f32, s: f32) {
+        for block in data.chunks_exact_mut(16) {
+            box_muller16_f32(block, m, s);
         }
     }
-    Ok(out)
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::math::has_avx2_fma() {
+        /// # Safety
+        /// Only call on a CPU with AVX2 and FMA.
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn wide(data: &mut [f32], m: f32, s: f32) {
+            body(data, m, s)
+        }
+        // SAFETY: `has_avx2_fma` checked that the CPU has AVX2 and FMA.
+        return unsafe { wide(data, m, s) };
+    }
+    body(data, m, s)
+}
+
+/// `x * scale + shift` with one rounding on each element (FMA instructions where the CPU has
+/// them, see `box_muller_blocks`).
+fn affine_fused<T: Fused>(v: &mut [T], scale: T, shift: T) {
+    #[inline(always)]
+    fn body<T: Fused>(v: &mut [T], scale: T, shift: T) {
+        for x in v.iter_mut() {
+            *x = x.fused(scale, shift);
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::math::has_avx2_fma() {
+        /// # Safety
+        /// Only call on a CPU with AVX2 and FMA.
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn wide<T: Fused>(v: &mut [T], scale: T, shift: T) {
+            body(v, scale, shift)
+        }
+        // SAFETY: `has_avx2_fma` checked that the CPU has AVX2 and FMA.
+        return unsafe { wide(v, scale, shift) };
+    }
+    body(v, scale, shift)
+}
+
+/// `mul_add` for the two float widths.
+trait Fused: Copy {
+    fn fused(self, a: Self, b: Self) -> Self;
+}
+impl Fused for f32 {
+    #[inline(always)]
+    fn fused(self, a: f32, b: f32) -> f32 {
+        self.mul_add(a, b)
+    }
+}
+impl Fused for f64 {
+    #[inline(always)]
+    fn fused(self, a: f64, b: f64) -> f64 {
+        self.mul_add(a, b)
+    }
+}
+
+/// torch's `normal_fill` on `data` (at least 16 elements): `uniform` fills it, `transform`
+/// turns whole 16-element blocks into normal samples, and a partial last block is redone from
+/// 16 fresh uniforms on the last 16 elements. `draw_all`: the uniforms cover every element
+/// (float32, float64), else only the whole blocks (torch's reduced-precision path).
+fn normal_fill<T>(data: &mut [T], draw_all: bool, mut uniform: impl FnMut(&mut [T]), mut transform: impl FnMut(&mut [T])) {
+    let n = data.len();
+    let whole = n - n % 16;
+    // uniforms and transforms a piece at a time (same draws, in the same order, as drawing
+    // everything first: each block's transform reads only its own uniforms)
+    for piece in data[..whole].chunks_mut(64 * 16) {
+        uniform(piece);
+        transform(piece);
+    }
+    if n % 16 != 0 {
+        if draw_all {
+            uniform(&mut data[whole..]);
+        }
+        let tail = &mut data[n - 16..];
+        uniform(tail);
+        transform(tail);
+    }
 }
 
 /// Box-Muller on a block of 16 float32 uniforms, as torch's vectorised float path
 /// (`normal_fill_16_AVX2`): the first 8 give the radii, the last 8 the angles, with the
 /// logarithm and sine/cosine of `avx_mathfun` (Cephes polynomials, `cephes_logf` and
 /// `cephes_sincosf` below) rather than libm's, so the values agree to the bit; results scaled
-/// by `s` and shifted by `m` with FMA.
+/// by `s` and shifted by `m` with FMA. Branch-free per lane, so the 8 lanes vectorise.
+#[inline(always)]
 fn box_muller16_f32(block: &mut [f32], m: f32, s: f32) {
     let two_pi = (2.0 * std::f64::consts::PI) as f32;
-    for j in 0..8 {
-        let u1 = 1.0 - block[j];
-        let u2 = block[j + 8];
+    let (lo, hi) = block.split_at_mut(8);
+    for (a, b) in lo.iter_mut().zip(hi.iter_mut()) {
+        let u1 = 1.0 - *a;
+        let u2 = *b;
         let radius = (-2.0 * cephes_logf(u1)).sqrt();
         let (sin, cos) = cephes_sincosf(two_pi * u2);
-        block[j] = (radius * cos).mul_add(s, m);
-        block[j + 8] = (radius * sin).mul_add(s, m);
+        *a = (radius * cos).mul_add(s, m);
+        *b = (radius * sin).mul_add(s, m);
     }
 }
 
@@ -302,22 +459,18 @@ fn box_muller16_f32(block: &mut [f32], m: f32, s: f32) {
 /// [sqrt(1/2), sqrt(2)) and a degree-9 Cephes polynomial; the multiply-adds fused where the
 /// compiled kernel fuses them. Non-positive input gives NaN.
 #[allow(clippy::excessive_precision)]
+#[inline(always)]
 fn cephes_logf(x: f32) -> f32 {
-    if x.is_nan() || x <= 0.0 {
-        return f32::NAN;
-    }
+    let invalid = !(x > 0.0); // NaN or x <= 0
     let x = x.max(f32::MIN_POSITIVE);
     let bits = x.to_bits();
-    let mut e = ((bits >> 23) as i32 - 0x7f) as f32 + 1.0;
-    let mut x = f32::from_bits((bits & !0x7f80_0000) | 0.5f32.to_bits());
+    let e = ((bits >> 23) as i32 - 0x7f) as f32 + 1.0;
+    let x = f32::from_bits((bits & !0x7f80_0000) | 0.5f32.to_bits());
     // x < sqrt(1/2): e -= 1, x = 2x - 1; else x = x - 1
     let small = x < 0.707106781186547524_f32;
     let tmp = if small { x } else { 0.0 };
-    x -= 1.0;
-    if small {
-        e -= 1.0;
-    }
-    x += tmp;
+    let e = if small { e - 1.0 } else { e };
+    let x = (x - 1.0) + tmp;
     let z = x * x;
     let mut y = 7.0376836292E-2_f32;
     for p in [-1.1514610310E-1_f32, 1.1676998740E-1, -1.2420140846E-1, 1.4249322787E-1, -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1] {
@@ -326,12 +479,14 @@ fn cephes_logf(x: f32) -> f32 {
     y *= x;
     y = y.mul_add(z, e * -2.12194440e-4);
     y = (-z).mul_add(0.5, y);
-    e.mul_add(0.693359375, x + y)
+    let r = e.mul_add(0.693359375, x + y);
+    if invalid { f32::NAN } else { r }
 }
 
 /// `sincos256_ps` of avx_mathfun, one lane: reduction by multiples of pi/4 in three parts
 /// (Cephes' DP1..DP3), then the sine or cosine polynomial of the octant. Returns (sin, cos).
 #[allow(clippy::excessive_precision)]
+#[inline(always)]
 fn cephes_sincosf(x: f32) -> (f32, f32) {
     let sign_sin = x.is_sign_negative();
     let mut x = x.abs();
@@ -357,28 +512,63 @@ fn cephes_sincosf(x: f32) -> (f32, f32) {
     (if sign_sin != swap { -s } else { s }, if cos_neg { -c } else { c })
 }
 
-fn normal_fill<T: Copy>(data: &mut [T], mut uniform: impl FnMut() -> T, mut block16: impl FnMut(&mut [T])) {
-    let n = data.len();
-    data.iter_mut().for_each(|d| *d = uniform());
-    let mut i = 0;
-    while i + 16 <= n {
-        block16(&mut data[i..i + 16]);
-        i += 16;
-    }
-    if n % 16 != 0 {
-        // torch recomputes the last 16 values from fresh uniforms
-        let tail = &mut data[n - 16..];
-        tail.iter_mut().for_each(|d| *d = uniform());
-        block16(tail);
-    }
-}
-
 /// Integers uniform in [low, low + range) (`random_from_to`): a 64-bit draw when the range
-/// needs it (for 64-bit and floating dtypes), else a 32-bit one.
+/// needs it (for 64-bit and floating dtypes), else a 32-bit one. `range` 0 stands for 2**64
+/// (int64's whole range): the 64-bit draw as it is.
 pub fn int_from_to(g: &mut CpuGenerator, dtype: DType, range: u64, low: i64) -> i64 {
+    if range == 0 {
+        return g.random64() as i64;
+    }
     let wide = matches!(dtype, DType::Int64 | DType::Float64 | DType::Float32) && range >= 1 << 32;
     let v = if wide { g.random64() } else { g.random() as u64 };
     (v % range).wrapping_add(low as u64) as i64
+}
+
+/// `n` draws of `int_from_to`, in order, taken from the stream in bulk.
+pub fn ints_from_to(g: &mut CpuGenerator, dtype: DType, n: usize, range: u64, low: i64) -> Result<Vec<i64>> {
+    let mut out = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+    let mut buf = [0u32; CHUNK];
+    let wide = range == 0 || (matches!(dtype, DType::Int64 | DType::Float64 | DType::Float32) && range >= 1 << 32);
+    if wide {
+        for c in out.chunks_mut(CHUNK / 2) {
+            let b = &mut buf[..2 * c.len()];
+            g.fill_u32(b);
+            for (o, p) in c.iter_mut().zip(b.chunks_exact(2)) {
+                let v = ((p[0] as u64) << 32) | p[1] as u64;
+                *o = if range == 0 { v as i64 } else { (v % range).wrapping_add(low as u64) as i64 };
+            }
+        }
+    } else {
+        for c in out.chunks_mut(CHUNK) {
+            let b = &mut buf[..c.len()];
+            g.fill_u32(b);
+            if let Ok(r) = u32::try_from(range) {
+                // a 32-bit draw modulo a 32-bit range: the same value as in 64 bits, faster
+                for (o, &v) in c.iter_mut().zip(b.iter()) {
+                    *o = ((v % r) as u64).wrapping_add(low as u64) as i64;
+                }
+            } else {
+                for (o, &v) in c.iter_mut().zip(b.iter()) {
+                    *o = (v as u64 % range).wrapping_add(low as u64) as i64;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `n` U[0, 1) float32 samples (`uniform_f32` each), drawn in bulk.
+pub fn uniforms_f32(g: &mut CpuGenerator, n: usize) -> Result<Vec<f32>> {
+    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    uniform01_f32(g, &mut v);
+    Ok(v)
+}
+
+/// `n` U[0, 1) float64 samples (`uniform_f64` each), drawn in bulk.
+pub fn uniforms_f64(g: &mut CpuGenerator, n: usize) -> Result<Vec<f64>> {
+    let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+    uniform01_f64(g, &mut v);
+    Ok(v)
 }
 
 /// `random_()` without bounds: uniform over [0, 2**mantissa] for floats, [0, max] for
@@ -404,10 +594,25 @@ pub fn int_full_range(g: &mut CpuGenerator, dtype: DType) -> i64 {
 /// draws).
 pub fn randperm(g: &mut CpuGenerator, n: usize) -> Result<Vec<i64>> {
     let mut v = crate::cpu::alloc::try_with(n, |i| i as i64)?;
-    for i in 0..n.saturating_sub(1) {
-        let span = (n - i) as u64;
-        let z = if n < (u32::MAX / 20) as usize { g.random() as u64 % span } else { g.random64() % span };
-        v.swap(i, i + z as usize);
+    if n < (u32::MAX / 20) as usize {
+        // 32-bit draws taken in bulk; a 32-bit draw modulo a 32-bit span is the same value
+        // as in 64 bits
+        let mut buf = [0u32; CHUNK];
+        let mut i = 0;
+        while i + 1 < n {
+            let take = CHUNK.min(n - 1 - i);
+            g.fill_u32(&mut buf[..take]);
+            for &r in &buf[..take] {
+                let z = r % (n - i) as u32;
+                v.swap(i, i + z as usize);
+                i += 1;
+            }
+        }
+    } else {
+        for i in 0..n.saturating_sub(1) {
+            let z = g.random64() % (n - i) as u64;
+            v.swap(i, i + z as usize);
+        }
     }
     Ok(v)
 }
@@ -432,6 +637,42 @@ mod tests {
         let mut g = CpuGenerator::new(1);
         assert_eq!(g.normal_f64() as f32, 0.661_352_16);
         assert_eq!(g.normal_f64() as f32, 0.266_924_1);
+    }
+
+    #[test]
+    fn bulk_draws_equal_single_draws() {
+        // across the 624-word blocks, from every position in a block
+        for skip in [0usize, 1, 5, 622, 623, 624, 1000] {
+            let mut a = CpuGenerator::new(7);
+            let mut b = a.clone();
+            for _ in 0..skip {
+                a.random();
+                b.random();
+            }
+            let mut bulk = vec![0u32; 2000];
+            a.fill_u32(&mut bulk[..3]);
+            a.fill_u32(&mut bulk[3..]);
+            let single: Vec<u32> = (0..2000).map(|_| b.random()).collect();
+            assert_eq!(bulk, single, "skip {skip}");
+            assert_eq!(a.random(), b.random());
+            let mut f = vec![0f64; 700];
+            uniform01_f64(&mut a, &mut f);
+            assert!(f.iter().all(|&x| x == b.uniform_f64()));
+            let mut f = vec![0f32; 700];
+            uniform01_f32(&mut a, &mut f);
+            assert!(f.iter().all(|&x| x == b.uniform_f32()));
+            assert_eq!(a.get_state(), b.get_state());
+        }
+    }
+
+    #[test]
+    fn vectorised_box_muller_matches_the_lane_formula() {
+        // torch.manual_seed(1); torch.randn(16)[:2] (the 16-wide float path)
+        let mut g = CpuGenerator::new(1);
+        match normal(&mut g, DType::Float32, 16, true, 0.0, 1.0).unwrap() {
+            CpuStorage::F32(v) => assert_eq!(&v[..2], &[-1.525_595_9_f32, -0.750_231_8][..]),
+            _ => panic!("float32 expected"),
+        }
     }
 
     #[test]

@@ -957,7 +957,12 @@ class Tensor:
         """Fill with numbers sampled from the normal distribution ``N(mean, std**2)``."""
     def exponential_(self, lambd: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
         """Fill with numbers drawn from the exponential distribution with rate ``lambd``."""
-    def random_(self, from_: Optional[_int] = None, to: Optional[_int] = None, *, generator: Optional[Generator] = None) -> Tensor:
+    @overload
+    def random_(self, *, generator: Optional[Generator] = None) -> Tensor: ...
+    @overload
+    def random_(self, to: _int, *, generator: Optional[Generator] = None) -> Tensor: ...
+    @overload
+    def random_(self, from_: _int, to: Optional[_int], *, generator: Optional[Generator] = None) -> Tensor:
         """``random_()``, ``random_(to)``, ``random_(from, to)``: fill with integers sampled
         uniformly from ``[from, to - 1]`` (by default the range of the dtype's mantissa or values)."""
     def bernoulli(self, p: Optional[_float] = None, *, generator: Optional[Generator] = None) -> Tensor:

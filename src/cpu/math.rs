@@ -148,6 +148,12 @@ dispatched!(exp_slice, exp_f32);
 dispatched!(tanh_slice, tanh_f32);
 dispatched!(sigmoid_slice, sigmoid_f32);
 
+/// Whether this CPU runs the AVX2+FMA builds (`#[target_feature(enable = "avx2,fma")]`).
+#[inline]
+pub(crate) fn has_avx2_fma() -> bool {
+    tier() != Tier::Base
+}
+
 /// Run `f` compiled for AVX2+FMA where the CPU has them (`f`'s body is inlined into a
 /// function built with those features), else as built: for loops the compiler vectorises
 /// (the crate itself targets baseline x86-64).

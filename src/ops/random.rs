@@ -20,8 +20,13 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
         match values {
             Values::F(v) => from_f64s(&v, &shape, x.dtype())?,
             Values::I(v) => from_i64s(&v, &shape, x.dtype())?,
+            Values::S(s) => Tensor::from_storage(s, &shape),
         }
     } else {
+        let values = match values {
+            Values::S(s) => Values::F(Tensor::from_storage(s, &[n]).to_f64_vec()?),
+            v => v,
+        };
         permuted_to_logical(&layout, n, &shape, x.dtype(), values)?
     };
     let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
@@ -54,12 +59,15 @@ fn permuted_to_logical(layout: &crate::shape::Layout, n: usize, shape: &[usize],
             }
             from_i64s(&logical, shape, dtype)?
         }
+        Values::S(_) => unreachable!("typed values are converted by the caller"),
     })
 }
 
 enum Values {
     F(Vec<f64>),
     I(Vec<i64>),
+    /// A buffer of the target's dtype.
+    S(crate::storage::CpuStorage),
 }
 
 fn float_only(x: &Tensor, kernel: &str) -> Result<()> {
@@ -77,7 +85,7 @@ pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Resu
     ensure!(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
     let n = x.numel();
     let v = random::or_default(gen).with(|g| random::uniform(g, x.dtype(), n, from, to))?;
-    fill_in_memory_order(x, Values::F(v))
+    fill_in_memory_order(x, Values::S(v))
 }
 
 /// `x.normal_(mean, std)`.
@@ -90,43 +98,43 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Resu
     ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
     let (n, contiguous) = (x.numel(), x.is_contiguous());
     let v = random::or_default(gen).with(|g| random::normal(g, x.dtype(), n, contiguous, mean, std))?;
-    fill_in_memory_order(x, Values::F(v))
+    fill_in_memory_order(x, Values::S(v))
 }
 
 /// `x.random_(from, to)`; `to = None` means up to the dtype's largest exactly representable
 /// integer; no bounds at all is `random_()`.
 pub fn random_(x: &Tensor, bounds: Option<(i64, Option<i64>)>, gen: Option<&Generator>) -> Result<()> {
-    let dt = x.dtype();
+    let v = random_values(x.dtype(), x.numel(), bounds, gen)?;
+    fill_in_memory_order(x, Values::I(v))
+}
+
+/// The draws of `random_` for `n` elements of `dt`, in fill order.
+fn random_values(dt: DType, n: usize, bounds: Option<(i64, Option<i64>)>, gen: Option<&Generator>) -> Result<Vec<i64>> {
     if dt.is_complex() {
         return Err(super::complex::unsupported(if bounds.is_some() { "random_from_to" } else { "random_" }, dt));
     }
-    let n = x.numel();
-    let v = match bounds {
-        None => random::or_default(gen).with(|g| (0..n).map(|_| random::int_full_range(g, dt)).collect::<Vec<_>>()),
-        Some((from, to)) => {
-            let to = match to {
-                Some(t) => t,
-                None => match dt {
-                    DType::Float64 => (1i64 << 53) + 1,
-                    DType::Float32 => (1i64 << 24) + 1,
-                    DType::Float16 => (1i64 << 11) + 1,
-                    DType::BFloat16 => (1i64 << 8) + 1,
-                    DType::Bool => 2,
-                    DType::Int64 => {
-                        // [from, 2**63): the range is 2**63 - from, as torch computes it
-                        let range = (i64::MAX as u64 + 1).wrapping_sub(from as u64);
-                        let v = random::or_default(gen).with(|g| (0..n).map(|_| random::int_from_to(g, dt, range, from)).collect());
-                        return fill_in_memory_order(x, Values::I(v));
-                    }
-                    d => int_max(d) + 1,
-                },
-            };
-            ensure!(from < to, Runtime, "random_ expects 'from' to be less than 'to', but got from={} >= to={}", from, to);
-            let range = (to as u64).wrapping_sub(from as u64);
-            random::or_default(gen).with(|g| (0..n).map(|_| random::int_from_to(g, dt, range, from)).collect())
-        }
+    let Some((from, to)) = bounds else {
+        return Ok(random::or_default(gen).with(|g| (0..n).map(|_| random::int_full_range(g, dt)).collect()));
     };
-    fill_in_memory_order(x, Values::I(v))
+    let to = match to {
+        Some(t) => t,
+        None => match dt {
+            DType::Float64 => (1i64 << 53) + 1,
+            DType::Float32 => (1i64 << 24) + 1,
+            DType::Float16 => (1i64 << 11) + 1,
+            DType::BFloat16 => (1i64 << 8) + 1,
+            DType::Bool => 2,
+            DType::Int64 => {
+                // [from, 2**63): the range is 2**63 - from, as torch computes it (0: all 2**64)
+                let range = (i64::MAX as u64 + 1).wrapping_sub(from as u64);
+                return random::or_default(gen).with(|g| random::ints_from_to(g, dt, n, range, from));
+            }
+            d => int_max(d) + 1,
+        },
+    };
+    ensure!(from < to, Runtime, "random_ expects 'from' to be less than 'to', but got from={} >= to={}", from, to);
+    let range = (to as u64).wrapping_sub(from as u64);
+    random::or_default(gen).with(|g| random::ints_from_to(g, dt, n, range, from))
 }
 
 fn int_max(d: DType) -> i64 {
@@ -144,7 +152,8 @@ pub fn bernoulli_scalar_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<
     ensure!(!x.dtype().is_complex(), NotImplemented, "\"bernoulli_scalar_cpu_\" not implemented for '{}'", x.dtype().scalar_name());
     ensure!((0.0..=1.0).contains(&p), Runtime, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
     let n = x.numel();
-    let v = random::or_default(gen).with(|g| (0..n).map(|_| f64::from(u8::from(g.uniform_f64() < p))).collect());
+    let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, n))?;
+    v.iter_mut().for_each(|u| *u = f64::from(u8::from(*u < p)));
     fill_in_memory_order(x, Values::F(v))
 }
 
@@ -154,14 +163,16 @@ pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Res
     let p = super::expand(&p.detach(), &x.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?;
     let probs = p.to_f64_vec()?;
     ensure!(probs.iter().all(|v| (0.0..=1.0).contains(v)), Runtime, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
-    // probabilities are read in x's memory order too
-    let layout = x.layout();
-    let offsets = super::index::storage_offsets(&layout);
-    let mut order: Vec<usize> = (0..probs.len()).collect();
-    if !x.is_contiguous() {
+    let u = random::or_default(gen).with(|g| random::uniforms_f32(g, probs.len()))?;
+    let v = if x.is_contiguous() {
+        crate::cpu::alloc::try_with(probs.len(), |k| f64::from(u8::from(u[k] < probs[k] as f32)))?
+    } else {
+        // probabilities are read in x's memory order too
+        let offsets = super::index::storage_offsets(&x.layout());
+        let mut order: Vec<usize> = (0..probs.len()).collect();
         order.sort_by_key(|&i| offsets[i]);
-    }
-    let v = random::or_default(gen).with(|g| order.iter().map(|&i| f64::from(u8::from(g.uniform_f32() < probs[i] as f32))).collect());
+        order.iter().zip(&u).map(|(&i, &u)| f64::from(u8::from(u < probs[i] as f32))).collect()
+    };
     fill_in_memory_order(x, Values::F(v))
 }
 
@@ -178,8 +189,9 @@ pub fn bernoulli(p: &Tensor, gen: Option<&Generator>) -> Result<Tensor> {
 pub fn exponential_(x: &Tensor, lambd: f64, gen: Option<&Generator>) -> Result<()> {
     float_only(x, "exponential_cpu")?;
     ensure!(lambd > 0.0 && lambd.is_finite(), Runtime, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
-    let n = x.numel();
-    let v = random::or_default(gen).with(|g| (0..n).map(|_| random::exponential(g, lambd)).collect());
+    let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, x.numel()))?;
+    // `exponential_distribution<double>`: -1/lambda * log1p(-u)
+    v.iter_mut().for_each(|u| *u = -1.0 / lambd * (-*u).ln_1p());
     fill_in_memory_order(x, Values::F(v))
 }
 
@@ -259,6 +271,12 @@ pub fn normal_tensors(mean: &Tensor, std: &Tensor, gen: Option<&Generator>) -> R
 /// Uniform [0, 1) samples of a new tensor.
 pub fn rand(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
     ensure!(dtype.is_float() || dtype.is_complex(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", dtype.scalar_name());
+    if dtype.is_float() {
+        // drawn straight into the new tensor's buffer
+        let n = crate::shape::numel_checked(shape)?;
+        let s = random::or_default(gen).with(|g| random::uniform(g, dtype, n, 0.0, 1.0))?;
+        return Ok(Tensor::from_storage(s, shape));
+    }
     let out = crate::tensor::zeros(shape, dtype)?;
     uniform_(&out, 0.0, 1.0, gen)?;
     Ok(out)
@@ -269,6 +287,11 @@ pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<T
     if !dtype.is_float() && !dtype.is_complex() {
         bail!(NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dtype.scalar_name());
     }
+    if dtype.is_float() {
+        let n = crate::shape::numel_checked(shape)?;
+        let s = random::or_default(gen).with(|g| random::normal(g, dtype, n, true, 0.0, 1.0))?;
+        return Ok(Tensor::from_storage(s, shape));
+    }
     let out = crate::tensor::zeros(shape, dtype)?;
     normal_(&out, 0.0, 1.0, gen)?;
     Ok(out)
@@ -276,9 +299,12 @@ pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<T
 
 /// Integers uniform in [low, high).
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
-    let out = crate::tensor::zeros(shape, dtype)?;
-    random_(&out, Some((low, Some(high))), gen)?;
-    Ok(out)
+    let n = crate::shape::numel_checked(shape)?;
+    let v = random_values(dtype, n, Some((low, Some(high))), gen)?;
+    if dtype == DType::Int64 {
+        return Tensor::from_vec(v, shape);
+    }
+    from_i64s(&v, shape, dtype)
 }
 
 /// A random permutation of 0..n.

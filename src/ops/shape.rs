@@ -34,8 +34,12 @@ fn i64s(s: &[usize]) -> Vec<i64> {
 
 /// Name the node's saved fields (`_saved_dim`, `_saved_self_sym_sizes`, ...) as
 /// derivatives.yaml does; nothing happens when `out` has no node.
-fn fields(out: &Tensor, values: &[(&'static str, SavedValue)]) {
-    crate::autograd::Node::annotate(out, values, &[]);
+/// `values` runs only when there is a node (views are hot: no allocation without grad).
+#[inline]
+fn fields(out: &Tensor, values: impl FnOnce() -> Vec<(&'static str, SavedValue)>) {
+    if out.has_grad_fn() {
+        crate::autograd::Node::annotate(out, &values(), &[]);
+    }
 }
 
 /// `_saved_self_sym_sizes` of a node over `x`.
@@ -57,7 +61,7 @@ fn view_named(x: &Tensor, shape: &[i64], name: &'static str) -> Result<Tensor> {
     let out = make_view(x, Layout { shape: new_shape, strides, offset: l.offset });
     let in_shape = i64s(&l.shape);
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
-    fields(&out, &[("self_sym_sizes", sizes(&l.shape))]);
+    fields(&out, || vec![("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -98,7 +102,7 @@ pub fn unsafe_view(x: &Tensor, shape: &[i64]) -> Result<Tensor> {
     let out = Tensor::build_with(d, false, x.0.is_inference || crate::autograd::is_inference_mode());
     let in_shape = i64s(&l.shape);
     record("UnsafeViewBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
-    fields(&out, &[("self_sym_sizes", sizes(&l.shape))]);
+    fields(&out, || vec![("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -116,7 +120,7 @@ pub fn transpose(x: &Tensor, d0: i64, d1: i64) -> Result<Tensor> {
     let (a, b) = (wrap_dim(d0, nd)?, wrap_dim(d1, nd)?);
     let out = make_view(x, if nd == 0 { x.layout() } else { layout_transpose(&x.layout(), a, b) });
     record("TransposeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(transpose(&g[0], a as i64, b as i64)?)]))?;
-    fields(&out, &[("dim0", SavedValue::Int64(d0)), ("dim1", SavedValue::Int64(d1))]);
+    fields(&out, || vec![("dim0", SavedValue::Int64(d0)), ("dim1", SavedValue::Int64(d1))]);
     Ok(out)
 }
 
@@ -199,7 +203,7 @@ pub fn permute(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
         inv[d] = i as i64;
     }
     record("PermuteBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(permute(&g[0], &inv)?)]))?;
-    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec()))]);
+    fields(&out, || vec![("dims", SavedValue::Ints(dims.to_vec()))]);
     Ok(out)
 }
 
@@ -233,8 +237,8 @@ pub fn squeeze(x: &Tensor, dim: Option<i64>) -> Result<Tensor> {
     let name = if dim.is_none() { "SqueezeBackward0" } else { "SqueezeBackward1" };
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
     match dim {
-        Some(d) => fields(&out, &[("dim", SavedValue::Int64(d)), ("self_sym_sizes", sizes(&l.shape))]),
-        None => fields(&out, &[("self_sym_sizes", sizes(&l.shape))]),
+        Some(d) => fields(&out, || vec![("dim", SavedValue::Int64(d)), ("self_sym_sizes", sizes(&l.shape))]),
+        None => fields(&out, || vec![("self_sym_sizes", sizes(&l.shape))]),
     }
     Ok(out)
 }
@@ -262,7 +266,7 @@ pub fn squeeze_dims(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = i64s(&l.shape);
     record("SqueezeBackward2", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
-    fields(&out, &[("dim", SavedValue::Ints(dims.to_vec())), ("self_sym_sizes", sizes(&l.shape))]);
+    fields(&out, || vec![("dim", SavedValue::Ints(dims.to_vec())), ("self_sym_sizes", sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -272,7 +276,7 @@ pub fn unsqueeze(x: &Tensor, dim: i64) -> Result<Tensor> {
     let out = make_view(x, layout_unsqueeze(&l, dim)?);
     let in_shape = i64s(&l.shape);
     record("UnsqueezeBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(reshape(&g[0], &in_shape)?)]))?;
-    fields(&out, &[("dim", SavedValue::Int64(dim))]);
+    fields(&out, || vec![("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -298,7 +302,7 @@ pub fn expand(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = l.shape.clone();
     record("ExpandBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(sum_to(&g[0], &in_shape)?)]))?;
-    fields(&out, &[("self_sym_sizes", self::sizes(&l.shape))]);
+    fields(&out, || vec![("self_sym_sizes", self::sizes(&l.shape))]);
     Ok(out)
 }
 
@@ -322,15 +326,15 @@ pub fn layout_select(l: &Layout, dim: usize, index: usize) -> Layout {
 }
 
 /// A view node whose backward scatters the gradient into zeros of the input's shape.
-fn view_with_scatter(x: &Tensor, name: &'static str, nl: Layout, rel: Layout, values: &[(&'static str, SavedValue)]) -> Result<Tensor> {
+fn view_with_scatter(x: &Tensor, name: &'static str, nl: Layout, rel: Layout, values: impl FnOnce() -> Vec<(&'static str, SavedValue)>) -> Result<Tensor> {
     let out = make_view(x, nl);
     let in_shape = x.shape();
     record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(as_strided_scatter(&g[0], &rel, &in_shape)?)]))?;
-    if out.grad_fn().is_some() {
-        let mut v = values.to_vec();
+    fields(&out, || {
+        let mut v = values();
         v.push(("self_sym_sizes", sizes(&x.shape())));
-        fields(&out, &v);
-    }
+        v
+    });
     Ok(out)
 }
 
@@ -346,7 +350,7 @@ pub fn slice(x: &Tensor, dim: i64, start: Option<i64>, end: Option<i64>, step: i
     let nl = layout_slice(&l, d, s, e, step as usize);
     let rel = layout_slice(&Layout::contiguous(&l.shape), d, s, e, step as usize);
     let f = [("dim", SavedValue::Int64(dim)), ("start", SavedValue::Int(start.unwrap_or(0))), ("end", SavedValue::Int(end.unwrap_or(i64::MAX))), ("step", SavedValue::Int(step))];
-    view_with_scatter(x, "SliceBackward0", nl, rel, &f)
+    view_with_scatter(x, "SliceBackward0", nl, rel, || f.to_vec())
 }
 
 /// `narrow(dim, start, length)`.
@@ -372,7 +376,7 @@ pub fn select(x: &Tensor, dim: i64, index: i64) -> Result<Tensor> {
     let i = if index < 0 { index + n } else { index } as usize;
     let nl = layout_select(&l, d, i);
     let rel = layout_select(&Layout::contiguous(&l.shape), d, i);
-    view_with_scatter(x, "SelectBackward0", nl, rel, &[("dim", SavedValue::Int64(dim)), ("index", SavedValue::Int(index))])
+    view_with_scatter(x, "SelectBackward0", nl, rel, || vec![("dim", SavedValue::Int64(dim)), ("index", SavedValue::Int(index))])
 }
 
 /// `clone()`, differentiable (CloneBackward0): a copy laid out as torch's `preserve_format`
@@ -550,7 +554,7 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(vec![Some(cat(&parts, d as i64)?)])
         })?;
-    fields(&out, &[("dim", SavedValue::Int64(dim))]);
+    fields(&out, || vec![("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -574,7 +578,7 @@ pub fn stack(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     record("StackBackward0", &refs, &[&out], &[], move |_, g, need| {
         (0..n).map(|i| if need[i] { select(&g[0], d as i64, i as i64).map(Some) } else { Ok(None) }).collect()
     })?;
-    fields(&out, &[("dim", SavedValue::Int64(dim))]);
+    fields(&out, || vec![("dim", SavedValue::Int64(dim))]);
     Ok(out)
 }
 
@@ -634,7 +638,7 @@ pub fn split(x: &Tensor, size: usize, dim: i64) -> Result<Vec<Tensor>> {
     }
     let outs = split_views(x, d, &lens, "SplitBackward0")?;
     if let Some(o) = outs.first() {
-        fields(o, &[("dim", SavedValue::Int64(dim)), ("split_size", SavedValue::Int(size as i64)), ("self_sym_sizes", sizes(&x.shape()))]);
+        fields(o, || vec![("dim", SavedValue::Int64(dim)), ("split_size", SavedValue::Int(size as i64)), ("self_sym_sizes", sizes(&x.shape()))]);
     }
     Ok(outs)
 }
@@ -651,7 +655,7 @@ pub fn split_with_sizes(x: &Tensor, sizes: &[i64], dim: i64) -> Result<Vec<Tenso
     let lens: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
     let outs = split_views(x, d, &lens, "SplitWithSizesBackward0")?;
     if let Some(o) = outs.first() {
-        fields(o, &[("dim", SavedValue::Int64(dim)), ("split_sizes", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&x.shape()))]);
+        fields(o, || vec![("dim", SavedValue::Int64(dim)), ("split_sizes", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&x.shape()))]);
     }
     Ok(outs)
 }
@@ -699,7 +703,7 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let out = crate::backend::relayout_like(&out, &l)?;
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
-    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec()))]);
+    fields(&out, || vec![("dims", SavedValue::Ints(dims.to_vec()))]);
     Ok(out)
 }
 
@@ -798,7 +802,7 @@ pub fn repeat(x: &Tensor, sizes: &[i64]) -> Result<Tensor> {
         let summed = super::sum_dims(&r, &dims, false, None)?;
         Ok(vec![Some(reshape(&summed, &orig.iter().map(|&d| d as i64).collect::<Vec<_>>())?)])
     })?;
-    fields(&out, &[("repeats", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&shape))]);
+    fields(&out, || vec![("repeats", SavedValue::Ints(sizes.to_vec())), ("self_sym_sizes", self::sizes(&shape))]);
     Ok(out)
 }
 
@@ -862,7 +866,7 @@ pub fn tril(x: &Tensor, k: i64, upper: bool) -> Result<Tensor> {
         &[],
         move |_, g, _| Ok(vec![Some(tril(&g[0], k, upper)?)]),
     )?;
-    fields(&out, &[("diagonal", SavedValue::Int64(k))]);
+    fields(&out, || vec![("diagonal", SavedValue::Int64(k))]);
     Ok(out)
 }
 
@@ -909,7 +913,7 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
     record("RollBackward0", &[x], &[&out], &[], move |_, g, _| {
         Ok(vec![Some(roll(&g[0], &back, &dims_v)?)])
     })?;
-    fields(&out, &[("dims", SavedValue::Ints(dims.to_vec())), ("shifts", SavedValue::Ints(shifts.to_vec()))]);
+    fields(&out, || vec![("dims", SavedValue::Ints(dims.to_vec())), ("shifts", SavedValue::Ints(shifts.to_vec()))]);
     Ok(out)
 }
 
@@ -947,7 +951,7 @@ pub fn diagonal(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tensor>
     let l = x.layout();
     let nl = diagonal_layout(&l, offset, d1, d2);
     let rel = diagonal_layout(&Layout::contiguous(&l.shape), offset, d1, d2);
-    view_with_scatter(x, "DiagonalBackward0", nl, rel, &[("offset", SavedValue::Int64(offset)), ("dim1", SavedValue::Int64(dim1)), ("dim2", SavedValue::Int64(dim2))])
+    view_with_scatter(x, "DiagonalBackward0", nl, rel, || vec![("offset", SavedValue::Int64(offset)), ("dim1", SavedValue::Int64(dim1)), ("dim2", SavedValue::Int64(dim2))])
 }
 
 /// `diag_embed(offset, dim1, dim2)`: zeros with `x`'s last dim on the diagonal `offset` of two
@@ -1004,6 +1008,6 @@ pub fn trace(x: &Tensor) -> Result<Tensor> {
         }
         Ok(vec![Some(super::mul(&eye, &g[0])?)])
     })?;
-    fields(&out, &[("self_sym_sizes", self::sizes(&x.shape()))]);
+    fields(&out, || vec![("self_sym_sizes", self::sizes(&x.shape()))]);
     Ok(out)
 }

@@ -219,6 +219,10 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
         } else if it.is_instance_of::<PyEllipsis>() {
             out.push(TensorIndex::Ellipsis);
         } else if let Ok(s) = it.cast::<PySlice>() {
+            if let Some(item) = unpack_slice(s) {
+                out.push(item);
+                continue;
+            }
             let get = |n: &str| -> PyResult<Option<i64>> {
                 let v = s.getattr(n)?;
                 if v.is_none() { Ok(None) } else { Ok(Some(index_int(&v)?)) }
@@ -248,6 +252,22 @@ fn parse_key(key: &Bound<'_, PyAny>) -> PyResult<Vec<TensorIndex>> {
         }
     }
     Ok(out)
+}
+
+/// A slice with a positive step, read in one C call (`PySlice_Unpack`: a missing start is 0,
+/// a missing stop the largest index, as `slice` treats them); None for anything else, which
+/// the attribute path reads and reports.
+fn unpack_slice(s: &Bound<'_, PySlice>) -> Option<TensorIndex> {
+    let (mut start, mut stop, mut step): (pyo3::ffi::Py_ssize_t, pyo3::ffi::Py_ssize_t, pyo3::ffi::Py_ssize_t) = (0, 0, 0);
+    // SAFETY: `s` is a live slice object (the GIL is held through `Bound`); the three
+    // out-pointers are valid locals.
+    let rc = unsafe { pyo3::ffi::PySlice_Unpack(s.as_ptr(), &mut start, &mut stop, &mut step) };
+    if rc < 0 {
+        // the attribute path raises the error again, with its own wording
+        let _ = PyErr::take(s.py());
+        return None;
+    }
+    (step > 0).then_some(TensorIndex::Slice { start: Some(start as i64), stop: Some(stop as i64), step: step as i64 })
 }
 
 fn index_int(v: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -691,7 +711,12 @@ impl PyTensor {
         let items = parse_key(key)?;
         let t = &self.t;
         let tuple = key.is_instance_of::<PyTuple>();
-        let out = py.detach(|| ops::get_index_with(t, &items, tuple))?;
+        // views are cheap: the GIL is let go only for advanced (copying) indexing
+        let out = if items.iter().any(|i| matches!(i, TensorIndex::Tensor(_))) {
+            py.detach(|| ops::get_index_with(t, &items, tuple))?
+        } else {
+            ops::get_index_with(t, &items, tuple)?
+        };
         wrap(py, out)
     }
 

@@ -9,7 +9,7 @@ use crate::ops::{self, BinOp};
 use crate::tensor::{Scalar, Tensor};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 /// Elements above which an op releases the GIL while it runs.
 const DETACH_AT: usize = 1 << 15;
@@ -1575,14 +1575,28 @@ impl PyTensor {
     }
     /// ``random_()``, ``random_(to)``, ``random_(from, to)``: fill with integers sampled
     /// uniformly from ``[from, to - 1]`` (by default the range of the dtype's mantissa or values).
-    #[pyo3(signature = (from_=None, to=None, *, generator=None))]
-    fn random_<'py>(slf: &Bound<'py, Self>, from_: Option<i64>, to: Option<&Bound<'py, PyAny>>, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
-        let to: Option<i64> = match to { Some(t) if !t.is_none() => Some(t.extract()?), _ => None };
+    #[pyo3(signature = (*args, generator=None, **kw))]
+    fn random_<'py>(slf: &Bound<'py, Self>, args: &Bound<'py, PyTuple>, generator: Option<&Bound<'py, PyAny>>, kw: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, Self>> {
+        // `to` given as None (`random_(from, None)`) differs from `to` left out (`random_(to)`)
+        let mut from_ = args.get_item(0).ok();
+        let mut to = args.get_item(1).ok();
+        if args.len() > 2 {
+            return Err(PyTypeError::new_err(format!("random_() takes from 0 to 2 positional arguments but {} were given", args.len())));
+        }
+        if let Some(d) = kw {
+            for (k, v) in d.iter() {
+                match k.extract::<String>()?.as_str() {
+                    "from" if from_.is_none() => from_ = Some(v),
+                    "to" if to.is_none() => to = Some(v),
+                    k => return Err(PyTypeError::new_err(format!("random_() got an unexpected keyword argument '{k}'"))),
+                }
+            }
+        }
+        let int = |o: &Bound<'py, PyAny>| -> PyResult<i64> { o.extract() };
         let bounds = match (from_, to) {
             (None, None) => None,
-            (Some(hi), None) => Some((0, Some(hi))),
-            (Some(lo), Some(hi)) => Some((lo, Some(hi))),
-            (None, Some(hi)) => Some((0, Some(hi))),
+            (Some(hi), None) | (None, Some(hi)) => Some((0, Some(int(&hi)?))),
+            (Some(lo), Some(hi)) => Some((int(&lo)?, if hi.is_none() { None } else { Some(int(&hi)?) })),
         };
         ops::random_(&slf.get().t, bounds, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())

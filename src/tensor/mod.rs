@@ -312,6 +312,11 @@ impl Tensor {
         let m = self.meta();
         m.requires_grad || m.grad_fn.is_some()
     }
+    /// Whether the tensor has a node (cheaper than `grad_fn()`: no view refresh, no clone).
+    #[inline]
+    pub fn has_grad_fn(&self) -> bool {
+        self.meta().grad_fn.is_some()
+    }
     pub fn grad_fn(&self) -> Option<NodeRef> {
         self.refresh_view();
         self.meta().grad_fn.clone()

@@ -94,4 +94,48 @@ def small_ints(lib):
     return out
 
 
-SCENARIOS = {"streams": streams, "generators": generators, "small_ints": small_ints}
+def _summary(t):
+    """Every 97th value and the float64 sum of a long draw (any misplaced draw shows)."""
+    flat = t.reshape(-1)
+    return [_v(flat[::97]), flat.double().sum().item(), list(t.shape), str(t.dtype)]
+
+
+def bulk(lib):
+    """Draws long enough to cross the Mersenne Twister's 624-word blocks, in every dtype and
+    fill path (the bulk fills must take the same draws in the same order)."""
+    out = {}
+    lib.manual_seed(11)
+    out["randn"] = _summary(lib.randn(5003))
+    out["rand"] = _summary(lib.rand(3001))
+    out["rand64"] = _summary(lib.rand(1500, dtype=lib.float64))
+    out["randn64"] = _summary(lib.randn(999, dtype=lib.float64))
+    out["randn_half"] = _summary(lib.randn(37, dtype=lib.float16))
+    out["randn_bf16"] = _summary(lib.randn(1000, dtype=lib.bfloat16))
+    out["rand_bf16"] = _summary(lib.rand(700, dtype=lib.bfloat16))
+    out["normal_half"] = _summary(lib.empty(40, dtype=lib.float16).normal_(2, 3))
+    out["uniform"] = _summary(lib.empty(2000).uniform_(-1, 1))
+    out["uniform64"] = _summary(lib.empty(700, dtype=lib.float64).uniform_(2, 5))
+    # samples that round up to `to` (torch makes them `from`, except in float64)
+    for key, t, lo in (("uniform_edge", lib.empty(200000).uniform_(1000, 1001), 1000),
+                       ("uniform_edge64", lib.empty(1000, dtype=lib.float64).uniform_(1000, 1001), 1000),
+                       ("uniform_edge_bf16", lib.empty(20000, dtype=lib.bfloat16).uniform_(2, 3), 2),
+                       ("uniform_edge_half", lib.empty(20000, dtype=lib.float16).uniform_(-1, 1), -1)):
+        out[key] = [t.double().sum().item(), int((t == lo).sum().item()), t.max().item()]
+    out["normal_t"] = _summary(lib.empty(100, 50).t().normal_(1, 2))
+    out["normal_strided"] = _summary(lib.empty(64, 64)[:, ::2].normal_())
+    out["randint"] = _summary(lib.randint(0, 7, (4000,)))
+    out["randint_wide"] = _summary(lib.randint(-2**40, 2**40, (1000,)).double())
+    out["randint32"] = _summary(lib.randint(-100, 100, (900,), dtype=lib.int32))
+    out["random_uint8"] = _summary(lib.empty(800, dtype=lib.uint8).random_(0, 256))
+    out["random_full64"] = [str(v) for v in lib.empty(700, dtype=lib.int64).random_(-2**63, None)[::50].tolist()]
+    out["bernoulli"] = _summary(lib.bernoulli(lib.full((1000,), 0.3)))
+    out["bernoulli_t"] = _summary(lib.bernoulli(lib.rand(40, 30).t()))
+    out["bernoulli_scalar"] = _summary(lib.empty(1000).bernoulli_(0.7))
+    out["exponential"] = _summary(lib.empty(1000).exponential_(2.0))
+    out["exponential64"] = _summary(lib.empty(500, dtype=lib.float64).exponential_(0.5))
+    out["randperm"] = _summary(lib.randperm(2000))
+    out["randn_after"] = _summary(lib.randn(17))
+    return out
+
+
+SCENARIOS = {"streams": streams, "generators": generators, "small_ints": small_ints, "bulk": bulk}
