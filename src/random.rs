@@ -60,7 +60,8 @@ impl CpuGenerator {
     }
 
     fn next_state(&mut self) {
-        let twist = |u: u32, v: u32| (((u & UMASK) | (v & LMASK)) >> 1) ^ if v & 1 != 0 { MATRIX_A } else { 0 };
+        // branch-free (the low bit is a coin flip: a branch would mispredict half the time)
+        let twist = |u: u32, v: u32| (((u & UMASK) | (v & LMASK)) >> 1) ^ (0u32.wrapping_sub(v & 1) & MATRIX_A);
         let s = &mut self.state;
         for i in 0..N - M {
             s[i] = s[i + M] ^ twist(s[i], s[i + 1]);
@@ -527,6 +528,12 @@ pub fn int_from_to(g: &mut CpuGenerator, dtype: DType, range: u64, low: i64) -> 
 /// `n` draws of `int_from_to`, in order, taken from the stream in bulk.
 pub fn ints_from_to(g: &mut CpuGenerator, dtype: DType, n: usize, range: u64, low: i64) -> Result<Vec<i64>> {
     let mut out = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+    ints_from_to_into(g, dtype, range, low, &mut out, |v| v);
+    Ok(out)
+}
+
+/// `ints_from_to` written into `out` through `conv` (the target dtype's cast).
+pub fn ints_from_to_into<T>(g: &mut CpuGenerator, dtype: DType, range: u64, low: i64, out: &mut [T], conv: impl Fn(i64) -> T) {
     let mut buf = [0u32; CHUNK];
     let wide = range == 0 || (matches!(dtype, DType::Int64 | DType::Float64 | DType::Float32) && range >= 1 << 32);
     if wide {
@@ -535,26 +542,37 @@ pub fn ints_from_to(g: &mut CpuGenerator, dtype: DType, n: usize, range: u64, lo
             g.fill_u32(b);
             for (o, p) in c.iter_mut().zip(b.chunks_exact(2)) {
                 let v = ((p[0] as u64) << 32) | p[1] as u64;
-                *o = if range == 0 { v as i64 } else { (v % range).wrapping_add(low as u64) as i64 };
+                *o = conv(if range == 0 { v as i64 } else { (v % range).wrapping_add(low as u64) as i64 });
+            }
+        }
+    } else if let Ok(r) = u32::try_from(range) {
+        // a 32-bit draw modulo a 32-bit range: the same value as in 64 bits, and computed
+        // with Lemire's exact multiply-based remainder instead of a divide
+        let m = (u64::MAX / r as u64).wrapping_add(1);
+        for c in out.chunks_mut(CHUNK) {
+            let b = &mut buf[..c.len()];
+            g.fill_u32(b);
+            for (o, &v) in c.iter_mut().zip(b.iter()) {
+                *o = conv((fastmod_u32(v, m, r) as u64).wrapping_add(low as u64) as i64);
             }
         }
     } else {
         for c in out.chunks_mut(CHUNK) {
             let b = &mut buf[..c.len()];
             g.fill_u32(b);
-            if let Ok(r) = u32::try_from(range) {
-                // a 32-bit draw modulo a 32-bit range: the same value as in 64 bits, faster
-                for (o, &v) in c.iter_mut().zip(b.iter()) {
-                    *o = ((v % r) as u64).wrapping_add(low as u64) as i64;
-                }
-            } else {
-                for (o, &v) in c.iter_mut().zip(b.iter()) {
-                    *o = (v as u64 % range).wrapping_add(low as u64) as i64;
-                }
+            for (o, &v) in c.iter_mut().zip(b.iter()) {
+                *o = conv((v as u64 % range).wrapping_add(low as u64) as i64);
             }
         }
     }
-    Ok(out)
+}
+
+/// `a % d` for 32-bit operands, exactly, given `m = u64::MAX / d + 1` (wrapping; Lemire,
+/// Kaser and Kurz, "Faster remainder by direct computation", 2019).
+#[inline(always)]
+fn fastmod_u32(a: u32, m: u64, d: u32) -> u32 {
+    let low = m.wrapping_mul(a as u64);
+    ((low as u128 * d as u128) >> 64) as u32
 }
 
 /// `n` U[0, 1) float32 samples (`uniform_f32` each), drawn in bulk.
@@ -670,8 +688,18 @@ mod tests {
         // torch.manual_seed(1); torch.randn(16)[:2] (the 16-wide float path)
         let mut g = CpuGenerator::new(1);
         match normal(&mut g, DType::Float32, 16, true, 0.0, 1.0).unwrap() {
-            CpuStorage::F32(v) => assert_eq!(&v[..2], &[-1.525_595_9_f32, -0.750_231_8][..]),
+            CpuStorage::F32(ref v) => assert_eq!(&v[..2], &[-1.525_595_9_f32, -0.750_231_8][..]),
             _ => panic!("float32 expected"),
+        }
+    }
+
+    #[test]
+    fn fastmod_is_the_remainder() {
+        for d in [1u32, 2, 3, 7, 10, 255, 256, 1000, 65_537, 1 << 31, u32::MAX - 1, u32::MAX] {
+            let m = (u64::MAX / d as u64).wrapping_add(1);
+            for a in [0u32, 1, 2, 9, 255, 256, 65_535, 1 << 31, u32::MAX - 1, u32::MAX, 123_456_789] {
+                assert_eq!(fastmod_u32(a, m, d), a % d, "{a} % {d}");
+            }
         }
     }
 

@@ -40,43 +40,104 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
     s
 }
 
+/// Columns per block of the blocked factorizations (`lu`, `cholesky`): a block's trailing
+/// update is one matrix product on the `gemm` crate; smaller matrices run unblocked.
+const NB: usize = 48;
+
+/// `dst (m×n, row stride dst_rs) -= lhs (m×k) · rhs (k×n)`, all three inside one buffer at
+/// disjoint places, through the `gemm` crate (the blocked factorizations' trailing updates).
+///
+/// # Safety
+/// Every element addressed (`base + i*rs + j*cs` within the given sizes) lies in `buf`, and
+/// the region written (dst) overlaps neither operand.
+#[allow(clippy::too_many_arguments)]
+unsafe fn sub_product(buf: &mut [f64], m: usize, n: usize, k: usize, dst: usize, dst_rs: usize, lhs: usize, lhs_rs: usize, lhs_cs: usize, rhs: usize, rhs_rs: usize, rhs_cs: usize) {
+    if m == 0 || n == 0 || k == 0 {
+        return;
+    }
+    let threads = crate::runtime::num_threads();
+    let par = if m * n * k >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
+    let p = crate::cpu::team::SendPtr(buf.as_mut_ptr());
+    let run = move || {
+        let p = p.get();
+        // SAFETY: the caller's contract (in bounds, dst disjoint from lhs and rhs); all three
+        // pointers derive from the same `as_mut_ptr`; dst = 1·dst + (-1)·lhs·rhs.
+        unsafe {
+            gemm::gemm(
+                m, n, k,
+                p.add(dst), 1, dst_rs as isize, true,
+                p.add(lhs) as *const f64, lhs_cs as isize, lhs_rs as isize,
+                p.add(rhs) as *const f64, rhs_cs as isize, rhs_rs as isize,
+                1.0, -1.0, false, false, false, par,
+            )
+        }
+    };
+    if matches!(par, gemm::Parallelism::None) { run() } else { crate::runtime::install(run) }
+}
+
 /// LU of the n×n `a` in place: L (unit diagonal, not stored) below the diagonal, U on and
 /// above; `piv[k]` is the row swapped with row k at step k. Returns LAPACK's `info`: 0, or
 /// the 1-based index of the first exactly-zero pivot (the factorization still completes).
+/// Right-looking and blocked as LAPACK's getrf (same pivots: each panel column is fully
+/// updated before its pivot is chosen), with the trailing updates as matrix products.
 pub fn lu(a: &mut [f64], n: usize, piv: &mut [usize]) -> usize {
     let mut info = 0;
-    for k in 0..n {
-        let mut p = k;
-        let mut best = a[k * n + k].abs();
-        for i in k + 1..n {
-            let v = a[i * n + k].abs();
-            if v > best || (best.is_nan() && !v.is_nan()) {
-                best = v;
-                p = i;
+    let mut k0 = 0;
+    while k0 < n {
+        // the panel: unblocked elimination on columns k0..k1 (rows swapped whole)
+        let k1 = if n - k0 <= 2 * NB { n } else { k0 + NB };
+        for k in k0..k1 {
+            let mut p = k;
+            let mut best = a[k * n + k].abs();
+            for i in k + 1..n {
+                let v = a[i * n + k].abs();
+                if v > best || (best.is_nan() && !v.is_nan()) {
+                    best = v;
+                    p = i;
+                }
             }
-        }
-        piv[k] = p;
-        if p != k {
-            for j in 0..n {
-                a.swap(k * n + j, p * n + j);
+            piv[k] = p;
+            if p != k {
+                for j in 0..n {
+                    a.swap(k * n + j, p * n + j);
+                }
             }
-        }
-        let d = a[k * n + k];
-        if d == 0.0 {
-            if info == 0 {
-                info = k + 1;
+            let d = a[k * n + k];
+            if d == 0.0 {
+                if info == 0 {
+                    info = k + 1;
+                }
+                continue;
             }
-            continue;
-        }
-        for i in k + 1..n {
-            let f = a[i * n + k] / d;
-            a[i * n + k] = f;
-            if f != 0.0 {
-                for j in k + 1..n {
-                    a[i * n + j] -= f * a[k * n + j];
+            for i in k + 1..n {
+                let f = a[i * n + k] / d;
+                a[i * n + k] = f;
+                if f != 0.0 {
+                    for j in k + 1..k1 {
+                        a[i * n + j] -= f * a[k * n + j];
+                    }
                 }
             }
         }
+        if k1 < n {
+            // U12 = L11⁻¹ A12 (unit lower triangle), then A22 -= L21 U12
+            for i in k0 + 1..k1 {
+                for p in k0..i {
+                    let f = a[i * n + p];
+                    if f != 0.0 {
+                        let (top, bottom) = a.split_at_mut(i * n);
+                        let src = &top[p * n + k1..p * n + n];
+                        for (x, y) in bottom[k1..n].iter_mut().zip(src) {
+                            *x -= f * y;
+                        }
+                    }
+                }
+            }
+            // SAFETY: rows k1..n × columns k1..n (written) are disjoint from L21 (rows
+            // k1..n × columns k0..k1) and U12 (rows k0..k1 × columns k1..n); all in a (n×n).
+            unsafe { sub_product(a, n - k1, n - k1, k1 - k0, k1 * n + k1, n, k1 * n + k0, n, 1, k0 * n + k1, n, 1) };
+        }
+        k0 = k1;
     }
     info
 }
@@ -138,23 +199,42 @@ pub fn tri_solve(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit
 
 /// The lower Cholesky factor of the n×n `a` (only its lower triangle is read) in place, the
 /// upper triangle zeroed. Returns LAPACK's `info`: 0, or the order of the first leading minor
-/// that is not positive-definite.
+/// that is not positive-definite. Blocked as LAPACK's potrf: a diagonal block, the panel below
+/// it by substitution, then the trailing matrix less the panel's product with itself.
 pub fn cholesky(a: &mut [f64], n: usize) -> usize {
+    let info = cholesky_blocks(a, n);
     for j in 0..n {
-        let rj = &a[j * n..j * n + j];
-        let s = a[j * n + j] - dot(rj, rj);
-        if !(s > 0.0) {
-            return j + 1;
+        a[j * n + j + 1..(j + 1) * n].fill(0.0);
+    }
+    info
+}
+
+fn cholesky_blocks(a: &mut [f64], n: usize) -> usize {
+    let mut k0 = 0;
+    while k0 < n {
+        let k1 = if n - k0 <= 2 * NB { n } else { k0 + NB };
+        // the diagonal block and the panel below it: left-looking within the block (the
+        // earlier blocks' parts were taken off by the trailing updates)
+        for j in k0..k1 {
+            let rj = &a[j * n + k0..j * n + j];
+            let s = a[j * n + j] - dot(rj, rj);
+            if !(s > 0.0) {
+                return j + 1;
+            }
+            let d = s.sqrt();
+            a[j * n + j] = d;
+            for i in j + 1..n {
+                let v = a[i * n + j] - dot(&a[i * n + k0..i * n + j], &a[j * n + k0..j * n + j]);
+                a[i * n + j] = v / d;
+            }
         }
-        let d = s.sqrt();
-        a[j * n + j] = d;
-        for i in j + 1..n {
-            let v = a[i * n + j] - dot(&a[i * n..i * n + j], &a[j * n..j * n + j]);
-            a[i * n + j] = v / d;
+        if k1 < n {
+            // A22 -= L21 L21ᵀ (the whole square; only its lower triangle is read later)
+            // SAFETY: rows and columns k1..n (written) are disjoint from L21 (rows k1..n ×
+            // columns k0..k1), read as both operands; all in a (n×n).
+            unsafe { sub_product(a, n - k1, n - k1, k1 - k0, k1 * n + k1, n, k1 * n + k0, n, 1, k1 * n + k0, 1, n) };
         }
-        for k in j + 1..n {
-            a[j * n + k] = 0.0;
-        }
+        k0 = k1;
     }
     0
 }
@@ -554,6 +634,49 @@ mod tests {
         transposed(a, m, n)
     }
     const A: [f64; 9] = [2.0, -1.0, 0.5, 4.0, 3.0, -2.0, -1.0, 0.25, 5.0];
+
+    /// A reproducible n×n matrix with entries in [-1, 1).
+    fn noise(n: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..n * n).map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }).collect()
+    }
+
+    #[test]
+    fn blocked_factorizations_reconstruct() {
+        // sizes on both sides of the blocking threshold (2 * NB) and not multiples of NB
+        for n in [5, 96, 97, 150, 211] {
+            let g = noise(n, n as u64);
+            // SPD: G Gᵀ + n I
+            let mut spd = mm(&g, &tr(&g, n, n), n, n, n);
+            (0..n).for_each(|i| spd[i * n + i] += n as f64);
+            let mut l = spd.clone();
+            assert_eq!(cholesky(&mut l, n), 0);
+            assert!((0..n).all(|i| l[i * n + i + 1..(i + 1) * n].iter().all(|&v| v == 0.0)));
+            assert!(close(&mm(&l, &tr(&l, n, n), n, n, n), &spd, 1e-10), "cholesky n={n}");
+            // LU with pivots: P A = L U
+            let mut f = g.clone();
+            let mut piv = vec![0; n];
+            assert_eq!(lu(&mut f, n, &mut piv), 0);
+            let mut pa = g.clone();
+            for k in 0..n {
+                for j in 0..n {
+                    pa.swap(k * n + j, piv[k] * n + j);
+                }
+            }
+            let lo: Vec<f64> = (0..n * n).map(|x| match (x / n, x % n) { (i, j) if i == j => 1.0, (i, j) if j < i => f[x], _ => 0.0 }).collect();
+            let up: Vec<f64> = (0..n * n).map(|x| if x % n >= x / n { f[x] } else { 0.0 }).collect();
+            assert!(close(&mm(&lo, &up, n, n, n), &pa, 1e-10), "lu n={n}");
+        }
+        // not positive-definite: the order of the first failing minor, past a block
+        let n = 150;
+        let mut spd = mm(&noise(n, 3), &tr(&noise(n, 3), n, n), n, n, n);
+        (0..n).for_each(|i| spd[i * n + i] += n as f64);
+        spd[120 * n + 120] = -1e6;
+        assert_eq!(cholesky(&mut spd, n), 121);
+    }
 
     #[test]
     fn lu_solves_and_determines() {

@@ -300,11 +300,22 @@ pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<T
 /// Integers uniform in [low, high).
 pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Tensor> {
     let n = crate::shape::numel_checked(shape)?;
-    let v = random_values(dtype, n, Some((low, Some(high))), gen)?;
-    if dtype == DType::Int64 {
-        return Tensor::from_vec(v, shape);
+    if matches!(dtype, DType::Int64 | DType::Int32) && low < high {
+        // drawn straight into the new tensor's buffer
+        let range = (high as u64).wrapping_sub(low as u64);
+        return random::or_default(gen).with(|g| {
+            if dtype == DType::Int64 {
+                let mut v = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+                random::ints_from_to_into(g, dtype, range, low, &mut v, |x| x);
+                Tensor::from_vec(v, shape)
+            } else {
+                let mut v = crate::cpu::alloc::try_with(n, |_| 0i32)?;
+                random::ints_from_to_into(g, dtype, range, low, &mut v, |x| x as i32);
+                Tensor::from_vec(v, shape)
+            }
+        });
     }
-    from_i64s(&v, shape, dtype)
+    from_i64s(&random_values(dtype, n, Some((low, Some(high))), gen)?, shape, dtype)
 }
 
 /// A random permutation of 0..n.
