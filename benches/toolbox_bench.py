@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark of the nn toolbox layers (and of large buffers and torch.linalg):
+"""Side-by-side benchmark of the nn toolbox layers (and of large buffers, torch.linalg, the random fills and the view ops):
 ferrograd against PyTorch.
 
 Each library runs in its own subprocess, interleaved round by round (the machines are shared
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -135,7 +135,7 @@ def workloads(T, np):
             m = t((n, n))
             return m @ m.mT + n * T.eye(n)
 
-        a64, a256, s256 = t((64, 64)), t((256, 256)), spd(256)
+        a64, a256, s256, s512 = t((64, 64)), t((256, 256)), spd(256), spd(512)
         rhs = t((256, 16))
         batch = t((512, 4, 4))
         pts1, pts2 = t((256, 32)), t((256, 32))
@@ -150,9 +150,41 @@ def workloads(T, np):
         yield "inv 64x64 fwd+bwd", fwd_bwd(lambda: la.inv(a64r), [a64r]), None
         yield "cdist 256x256, 32 dims (p=2, mm path)", lambda: T.cdist(pts1, pts2), None
         yield "cdist 256x256, 32 dims, p=1", lambda: T.cdist(pts1, pts2, p=1), None
+        a512, rhs512 = t((512, 512)), t((512, 16))
+        yield "solve 512x512, 16 rhs", lambda: la.solve(a512, rhs512), None
+        yield "cholesky 512x512", lambda: la.cholesky(s512), None
 
-    return {"conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
-            "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases}
+    def rng_cases():
+        # the generator's own streams (both libraries draw the same values from a seed)
+        n = 1 << 22
+        x, p = T.empty(n), T.full((n,), 0.5)
+        T.manual_seed(0)
+        yield "randn 4M", lambda: T.randn(n), None
+        yield "rand 4M", lambda: T.rand(n), None
+        yield "normal_ 4M", lambda: x.normal_(), None
+        yield "uniform_ 4M", lambda: x.uniform_(-1, 1), None
+        yield "randint 4M in [0, 10)", lambda: T.randint(0, 10, (n,)), None
+        yield "randperm 1M", lambda: T.randperm(1 << 20), None
+        yield "bernoulli of 4M probabilities", lambda: T.bernoulli(p), None
+        yield "bernoulli_(0.5) 4M", lambda: x.bernoulli_(0.5), None
+        yield "randn(64)", lambda: T.randn(64), None
+        yield "nn.Linear(256, 256) init", lambda: T.nn.Linear(256, 256), None
+
+    def view_cases():
+        # the per-call cost of the view ops (1000 calls a repeat; ms per repeat = µs per call)
+        for rg in (False, True):
+            x = t((8, 16), rg=rg)
+            tag = ", requires_grad" if rg else ""
+            for name, f in (("x[1]", lambda x: x[1]), ("x[:, 2:5]", lambda x: x[:, 2:5]),
+                            ("x.view(16, 8)", lambda x: x.view(16, 8)), ("x.transpose(0, 1)", lambda x: x.transpose(0, 1))):
+                def run(f=f, x=x):
+                    for _ in range(1000):
+                        out = f(x)
+                    return out
+                yield f"{name} x1000{tag}", run, None
+
+    return {"views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+            "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 
 def check_value(out):

@@ -8,6 +8,30 @@
 //! Every kernel works in f64 whatever the tensor's dtype (PyTorch calls LAPACK in the
 //! tensor's own precision, so float32 results agree to float32 rounding, not bit for bit).
 
+/// `$vis fn $name(args) -> ret` running `$body(args)` built for AVX2+FMA where the CPU has
+/// them (the crate targets baseline x86-64): these kernels are scalar f64 loops that the
+/// compiler vectorises four wide there. No multiply-add is fused that was not (Rust does not
+/// contract), and the explicit lanes of `dot` fix the summation order: the same results.
+macro_rules! avx2_dispatch {
+    ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:ident) => {
+        $(#[$m])*
+        $vis fn $name($($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::math::has_avx2_fma() {
+                /// # Safety
+                /// Only call on a CPU with AVX2 and FMA.
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn wide($($arg: $ty),*) -> $ret {
+                    $body($($arg),*)
+                }
+                // SAFETY: `has_avx2_fma` checked that the CPU has AVX2 and FMA.
+                return unsafe { wide($($arg),*) };
+            }
+            $body($($arg),*)
+        }
+    };
+}
+
 /// The n×m transpose of the row-major m×n `a`.
 pub fn transposed(a: &[f64], m: usize, n: usize) -> Vec<f64> {
     let mut t = vec![0.0; m * n];
@@ -21,7 +45,7 @@ pub fn transposed(a: &[f64], m: usize, n: usize) -> Vec<f64> {
 
 /// Σ xᵢyᵢ over eight independent lanes (so the compiler vectorises it; a single running sum
 /// would wait on each add).
-#[inline]
+#[inline(always)]
 fn dot(x: &[f64], y: &[f64]) -> f64 {
     let n = x.len().min(y.len());
     let (x, y) = (&x[..n], &y[..n]);
@@ -52,21 +76,34 @@ const NB: usize = 48;
 /// the region written (dst) overlaps neither operand.
 #[allow(clippy::too_many_arguments)]
 unsafe fn sub_product(buf: &mut [f64], m: usize, n: usize, k: usize, dst: usize, dst_rs: usize, lhs: usize, lhs_rs: usize, lhs_cs: usize, rhs: usize, rhs_rs: usize, rhs_cs: usize) {
+    // SAFETY: forwarded (lhs inside buf)
+    unsafe { sub_product_from(buf, None, m, n, k, dst, dst_rs, lhs, lhs_rs, lhs_cs, rhs, rhs_rs, rhs_cs) }
+}
+
+/// `sub_product` with the left operand read from `lhs_buf` when given (else from `buf`).
+///
+/// # Safety
+/// As `sub_product`, the left operand's elements lying in `lhs_buf` where it is given.
+#[allow(clippy::too_many_arguments)]
+unsafe fn sub_product_from(buf: &mut [f64], lhs_buf: Option<&[f64]>, m: usize, n: usize, k: usize, dst: usize, dst_rs: usize, lhs: usize, lhs_rs: usize, lhs_cs: usize, rhs: usize, rhs_rs: usize, rhs_cs: usize) {
     if m == 0 || n == 0 || k == 0 {
         return;
     }
     let threads = crate::runtime::num_threads();
     let par = if m * n * k >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
-    let p = crate::cpu::team::SendPtr(buf.as_mut_ptr());
+    let base = buf.as_mut_ptr();
+    let p = crate::cpu::team::SendPtr(base);
+    // (read only: handed to gemm as a const pointer)
+    let l = crate::cpu::team::SendPtr(lhs_buf.map_or(base, |b| b.as_ptr().cast_mut()));
     let run = move || {
-        let p = p.get();
+        let (p, l) = (p.get(), l.get());
         // SAFETY: the caller's contract (in bounds, dst disjoint from lhs and rhs); all three
         // pointers derive from the same `as_mut_ptr`; dst = 1·dst + (-1)·lhs·rhs.
         unsafe {
             gemm::gemm(
                 m, n, k,
                 p.add(dst), 1, dst_rs as isize, true,
-                p.add(lhs) as *const f64, lhs_cs as isize, lhs_rs as isize,
+                l.add(lhs) as *const f64, lhs_cs as isize, lhs_rs as isize,
                 p.add(rhs) as *const f64, rhs_cs as isize, rhs_rs as isize,
                 1.0, -1.0, false, false, false, par,
             )
@@ -75,17 +112,22 @@ unsafe fn sub_product(buf: &mut [f64], m: usize, n: usize, k: usize, dst: usize,
     if matches!(par, gemm::Parallelism::None) { run() } else { crate::runtime::install(run) }
 }
 
+avx2_dispatch! {
 /// LU of the n×n `a` in place: L (unit diagonal, not stored) below the diagonal, U on and
 /// above; `piv[k]` is the row swapped with row k at step k. Returns LAPACK's `info`: 0, or
 /// the 1-based index of the first exactly-zero pivot (the factorization still completes).
 /// Right-looking and blocked as LAPACK's getrf (same pivots: each panel column is fully
 /// updated before its pivot is chosen), with the trailing updates as matrix products.
-pub fn lu(a: &mut [f64], n: usize, piv: &mut [usize]) -> usize {
+    pub fn lu(a: &mut [f64], n: usize, piv: &mut [usize]) -> usize => lu_body
+}
+
+#[inline(always)]
+fn lu_body(a: &mut [f64], n: usize, piv: &mut [usize]) -> usize {
     let mut info = 0;
     let mut k0 = 0;
     while k0 < n {
         // the panel: unblocked elimination on columns k0..k1 (rows swapped whole)
-        let k1 = if n - k0 <= 2 * NB { n } else { k0 + NB };
+        let k1 = if n <= 2 * NB { n } else { (k0 + NB).min(n) };
         for k in k0..k1 {
             let mut p = k;
             let mut best = a[k * n + k].abs();
@@ -167,9 +209,37 @@ pub fn lu_solve(lu: &[f64], n: usize, piv: &[usize], b: &mut [f64], r: usize) {
     tri_solve(lu, n, b, r, true, false);
 }
 
+avx2_dispatch! {
 /// Solve T X = B for the n×r `b` in place, T the upper or lower triangle of `t` (the other
 /// triangle is not read), with ones on the diagonal where `unit` (the diagonal not read).
-pub fn tri_solve(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit: bool) {
+    pub fn tri_solve(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit: bool) -> () => tri_solve_body
+}
+
+#[inline(always)]
+fn tri_solve_body(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit: bool) {
+    if n > 2 * NB && r >= 16 {
+        // blocks of NB rows: first what the solved rows contribute, as one matrix product,
+        // then the block's own triangle row by row
+        let blocks: Vec<usize> = (0..n).step_by(NB).collect();
+        let order: Box<dyn Iterator<Item = &usize>> = if upper { Box::new(blocks.iter().rev()) } else { Box::new(blocks.iter()) };
+        for &i0 in order {
+            let i1 = (i0 + NB).min(n);
+            let (k0, k1) = if upper { (i1, n) } else { (0, i0) };
+            // SAFETY: rows i0..i1 of b (written) are disjoint from its rows k0..k1 (read);
+            // T's block (rows i0..i1, columns k0..k1) lies in `t`, a separate buffer.
+            unsafe { sub_product_from(b, Some(t), i1 - i0, r, k1 - k0, i0 * r, r, i0 * n + k0, n, 1, k0 * r, r, 1) };
+            tri_solve_rows(t, n, b, r, unit, i0, i1, upper);
+        }
+        return;
+    }
+    tri_solve_rows(t, n, b, r, unit, 0, n, upper)
+}
+
+/// `tri_solve` on rows i0..i1 of `b`, given that the rows outside the block are solved and
+/// already subtracted: only T's diagonal block is read.
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
+#[allow(clippy::too_many_arguments)]
+fn tri_solve_rows(t: &[f64], n: usize, b: &mut [f64], r: usize, unit: bool, i0: usize, i1: usize, upper: bool) {
     let row = |i: usize, b: &mut [f64], ks: &mut dyn Iterator<Item = usize>| {
         for k in ks {
             let f = t[i * n + k];
@@ -187,21 +257,26 @@ pub fn tri_solve(t: &[f64], n: usize, b: &mut [f64], r: usize, upper: bool, unit
         }
     };
     if upper {
-        for i in (0..n).rev() {
-            row(i, b, &mut (i + 1..n));
+        for i in (i0..i1).rev() {
+            row(i, b, &mut (i + 1..i1));
         }
     } else {
-        for i in 0..n {
-            row(i, b, &mut (0..i));
+        for i in i0..i1 {
+            row(i, b, &mut (i0..i));
         }
     }
 }
 
+avx2_dispatch! {
 /// The lower Cholesky factor of the n×n `a` (only its lower triangle is read) in place, the
 /// upper triangle zeroed. Returns LAPACK's `info`: 0, or the order of the first leading minor
 /// that is not positive-definite. Blocked as LAPACK's potrf: a diagonal block, the panel below
 /// it by substitution, then the trailing matrix less the panel's product with itself.
-pub fn cholesky(a: &mut [f64], n: usize) -> usize {
+    pub fn cholesky(a: &mut [f64], n: usize) -> usize => cholesky_body
+}
+
+#[inline(always)]
+fn cholesky_body(a: &mut [f64], n: usize) -> usize {
     let info = cholesky_blocks(a, n);
     for j in 0..n {
         a[j * n + j + 1..(j + 1) * n].fill(0.0);
@@ -209,10 +284,11 @@ pub fn cholesky(a: &mut [f64], n: usize) -> usize {
     info
 }
 
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn cholesky_blocks(a: &mut [f64], n: usize) -> usize {
     let mut k0 = 0;
     while k0 < n {
-        let k1 = if n - k0 <= 2 * NB { n } else { k0 + NB };
+        let k1 = (k0 + NB).min(n);
         // the diagonal block and the panel below it: left-looking within the block (the
         // earlier blocks' parts were taken off by the trailing updates)
         for j in k0..k1 {
@@ -223,50 +299,110 @@ fn cholesky_blocks(a: &mut [f64], n: usize) -> usize {
             }
             let d = s.sqrt();
             a[j * n + j] = d;
-            for i in j + 1..n {
+            for i in j + 1..k1 {
                 let v = a[i * n + j] - dot(&a[i * n + k0..i * n + j], &a[j * n + k0..j * n + j]);
                 a[i * n + j] = v / d;
             }
         }
         if k1 < n {
-            // A22 -= L21 L21ᵀ (the whole square; only its lower triangle is read later)
-            // SAFETY: rows and columns k1..n (written) are disjoint from L21 (rows k1..n ×
-            // columns k0..k1), read as both operands; all in a (n×n).
-            unsafe { sub_product(a, n - k1, n - k1, k1 - k0, k1 * n + k1, n, k1 * n + k0, n, 1, k1 * n + k0, 1, n) };
+            // the panel L21 = A21 L11⁻ᵀ, column by column on a column-major copy (long
+            // vectors: each step subtracts earlier columns from one whole column)
+            let rows = n - k1;
+            let kb = k1 - k0;
+            let mut pc = vec![0.0; kb * rows];
+            for r in 0..rows {
+                for c in 0..kb {
+                    pc[c * rows + r] = a[(k1 + r) * n + k0 + c];
+                }
+            }
+            for c in 0..kb {
+                let j = k0 + c;
+                let (done, rest) = pc.split_at_mut(c * rows);
+                let col = &mut rest[..rows];
+                for p in 0..c {
+                    let f = a[j * n + k0 + p];
+                    if f != 0.0 {
+                        for (x, y) in col.iter_mut().zip(&done[p * rows..(p + 1) * rows]) {
+                            *x -= f * y;
+                        }
+                    }
+                }
+                let d = a[j * n + j];
+                col.iter_mut().for_each(|x| *x /= d);
+            }
+            for r in 0..rows {
+                for c in 0..kb {
+                    a[(k1 + r) * n + k0 + c] = pc[c * rows + r];
+                }
+            }
+            // A22 -= L21 L21ᵀ, its lower triangle only (the upper one is never read): a
+            // product per block of NB columns, from the block's diagonal down
+            let mut c0 = k1;
+            while c0 < n {
+                let w = NB.min(n - c0);
+                // SAFETY: rows c0..n × columns c0..c0+w (written, c0 >= k1) are disjoint from
+                // L21 (columns k0..k1), read as both operands; all in a (n×n).
+                unsafe { sub_product(a, n - c0, w, kb, c0 * n + c0, n, c0 * n + k0, n, 1, c0 * n + k0, 1, n) };
+                c0 += w;
+            }
         }
         k0 = k1;
     }
     0
 }
 
+avx2_dispatch! {
 /// Householder QR of the m×n `a`: (Q as m×qc, R as rr×n) with k = min(m, n), qc = k or m
 /// (`complete`), rr = k or m. The reflectors are LAPACK's (dlarfg): H = I - τ v vᵀ with
 /// v₀ = 1, β = -sign(α)·‖(α, x)‖, so R's diagonal carries LAPACK's signs. The work is done
 /// on columns stored contiguously (every reflector reads and updates whole columns).
-pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>) {
+    pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>) => qr_body
+}
+
+#[inline(always)]
+fn qr_body(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>) {
     let k = m.min(n);
     let mut w = transposed(a, m, n);
     let mut taus = vec![0.0; k];
-    for j in 0..k {
-        let (head, tail) = w.split_at_mut((j + 1) * m);
-        let col = &mut head[j * m..];
-        let alpha = col[j];
-        let xnorm = dot(&col[j + 1..], &col[j + 1..]).sqrt();
-        if xnorm == 0.0 {
-            continue; // H = I (τ = 0)
+    // blocks of reflectors (LAPACK's geqrf): each block is made on its own columns, then
+    // applied to the columns right of it at once as I - V T Vᵀ (two matrix products); the
+    // last block (or a small matrix, one block) applies its reflectors one by one
+    let mut blocks: Vec<(usize, usize, Vec<f64>, Vec<f64>)> = Vec::new();
+    let mut j0 = 0;
+    while j0 < k {
+        let j1 = if k - j0 <= 2 * NB { k } else { j0 + NB };
+        let reach = if j1 == k { n } else { j1 };
+        for j in j0..j1 {
+            let (head, tail) = w.split_at_mut((j + 1) * m);
+            let col = &mut head[j * m..];
+            let alpha = col[j];
+            let xnorm = dot(&col[j + 1..], &col[j + 1..]).sqrt();
+            if xnorm == 0.0 {
+                continue; // H = I (τ = 0)
+            }
+            let beta = if alpha > 0.0 { -alpha.hypot(xnorm) } else if alpha < 0.0 { alpha.abs().hypot(xnorm) } else { -xnorm };
+            let tau = (beta - alpha) / beta;
+            taus[j] = tau;
+            let scale = 1.0 / (alpha - beta);
+            for x in &mut col[j + 1..] {
+                *x *= scale;
+            }
+            col[j] = beta;
+            let v = &col[j + 1..];
+            for c in tail[..(reach - j - 1) * m].chunks_exact_mut(m) {
+                reflect(v, tau, &mut c[j..]);
+            }
         }
-        let beta = if alpha > 0.0 { -alpha.hypot(xnorm) } else if alpha < 0.0 { alpha.abs().hypot(xnorm) } else { -xnorm };
-        let tau = (beta - alpha) / beta;
-        taus[j] = tau;
-        let scale = 1.0 / (alpha - beta);
-        for x in &mut col[j + 1..] {
-            *x *= scale;
+        if j0 == 0 && j1 == k {
+            break; // one block: Q below by single reflectors
         }
-        col[j] = beta;
-        let v = &col[j + 1..];
-        for c in tail.chunks_exact_mut(m) {
-            reflect(v, tau, &mut c[j..]);
+        let (v, t) = block_reflector(&w, m, j0, j1, &taus);
+        if j1 < k {
+            // columns j1..n, rows j0..m: C ← (I - V T Vᵀ)ᵀ C = C - V Tᵀ (Vᵀ C)
+            apply_block(&mut w, m, j0, j1, n, &v, &t, true);
         }
+        blocks.push((j0, j1, v, t));
+        j0 = j1;
     }
     let rr = if complete { m } else { k };
     let mut r = vec![0.0; rr * n];
@@ -280,21 +416,107 @@ pub fn qr(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>)
     for c in 0..qc {
         qcols[c * m + c] = 1.0;
     }
-    // Q = H₀ H₁ ... H_{k-1} I: the last reflector first
-    for j in (0..k).rev() {
-        if taus[j] == 0.0 {
-            continue;
+    // Q = H₀ H₁ ... H_{k-1} I: the last reflector (block) first
+    if blocks.is_empty() {
+        for j in (0..k).rev() {
+            if taus[j] == 0.0 {
+                continue;
+            }
+            let v = &w[j * m + j + 1..(j + 1) * m];
+            for c in qcols.chunks_exact_mut(m) {
+                reflect(v, taus[j], &mut c[j..]);
+            }
         }
-        let v = &w[j * m + j + 1..(j + 1) * m];
-        for c in qcols.chunks_exact_mut(m) {
-            reflect(v, taus[j], &mut c[j..]);
+    } else {
+        for (j0, j1, v, t) in blocks.iter().rev() {
+            // only Q's columns j0.. are not yet e_c in rows j0..
+            apply_block(&mut qcols, m, *j0, *j1, qc, v, t, false);
         }
     }
     (transposed(&qcols, qc, m), r)
 }
 
+/// The compact WY form of reflectors j0..j1 of the column-major `w` (columns of length m):
+/// V ((m - j0) × kb, column-major, unit diagonal, zeros above) and the kb × kb upper
+/// triangular T (row-major) with H_{j0} ⋯ H_{j1-1} = I - V T Vᵀ (LAPACK's larft).
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
+fn block_reflector(w: &[f64], m: usize, j0: usize, j1: usize, taus: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let (mb, kb) = (m - j0, j1 - j0);
+    let mut v = vec![0.0; mb * kb];
+    for c in 0..kb {
+        v[c * mb + c] = 1.0;
+        v[c * mb + c + 1..(c + 1) * mb].copy_from_slice(&w[(j0 + c) * m + j0 + c + 1..(j0 + c + 1) * m]);
+    }
+    let mut t = vec![0.0; kb * kb];
+    let mut z = vec![0.0; kb];
+    for i in 0..kb {
+        let tau = taus[j0 + i];
+        if tau == 0.0 {
+            continue;
+        }
+        // z = V[:, ..i]ᵀ v_i (v_i is zero above row i), then T[..i, i] = -τ T[..i, ..i] z
+        let vi = &v[i * mb + i..(i + 1) * mb];
+        for p in 0..i {
+            z[p] = dot(&v[p * mb + i..(p + 1) * mb], vi);
+        }
+        for r in 0..i {
+            let s: f64 = (r..i).map(|p| t[r * kb + p] * z[p]).sum();
+            t[r * kb + i] = -tau * s;
+        }
+        t[i * kb + i] = tau;
+    }
+    (v, t)
+}
+
+/// C ← (I - V T Vᵀ) C, or with Tᵀ (`transpose`), for C the rows j0..m of the columns j1..nc
+/// (or j0..nc for Q) of the column-major `buf` (columns of length m); V, T from
+/// `block_reflector`. Two matrix products on the `gemm` crate around a small triangular one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
+fn apply_block(buf: &mut [f64], m: usize, j0: usize, j1: usize, nc: usize, v: &[f64], t: &[f64], transpose: bool) {
+    let (mb, kb) = (m - j0, j1 - j0);
+    let c0 = if transpose { j1 } else { j0 };
+    let ncols = nc - c0;
+    if ncols == 0 {
+        return;
+    }
+    let base = c0 * m + j0;
+    // W = Vᵀ C (kb × ncols, row-major)
+    let mut wk = vec![0.0; kb * ncols];
+    // SAFETY: V is mb×kb (element (r, i) at i*mb + r), C is mb×ncols inside `buf` (element
+    // (r, c) at base + c*m + r, within buf as c0 + ncols <= nc columns of length m), W is a
+    // fresh kb×ncols buffer; gemm writes only W.
+    unsafe {
+        gemm::gemm(kb, ncols, mb, wk.as_mut_ptr(), 1, ncols as isize, false,
+            v.as_ptr(), 1, mb as isize, buf.as_ptr().add(base), m as isize, 1,
+            0.0, 1.0, false, false, false, gemm::Parallelism::None)
+    }
+    // W ← T W or Tᵀ W (T upper triangular), in place row by row
+    for c in 0..ncols {
+        if transpose {
+            for i in (0..kb).rev() {
+                let s: f64 = (0..=i).map(|p| t[p * kb + i] * wk[p * ncols + c]).sum();
+                wk[i * ncols + c] = s;
+            }
+        } else {
+            for i in 0..kb {
+                let s: f64 = (i..kb).map(|p| t[i * kb + p] * wk[p * ncols + c]).sum();
+                wk[i * ncols + c] = s;
+            }
+        }
+    }
+    // C -= V W
+    // SAFETY: as above; C (inside buf) is the only region written, and it overlaps neither
+    // V nor W (separate buffers).
+    unsafe {
+        gemm::gemm(mb, ncols, kb, buf.as_mut_ptr().add(base), m as isize, 1, true,
+            v.as_ptr(), mb as isize, 1, wk.as_ptr(), 1, ncols as isize,
+            1.0, -1.0, false, false, false, gemm::Parallelism::None)
+    }
+}
+
 /// x ← (I - τ v vᵀ) x for v = (1, `v`...) over `x` (its first element pairs with the 1).
-#[inline]
+#[inline(always)]
 fn reflect(v: &[f64], tau: f64, x: &mut [f64]) {
     let s = tau * (x[0] + dot(v, &x[1..]));
     x[0] -= s;
@@ -303,10 +525,15 @@ fn reflect(v: &[f64], tau: f64, x: &mut [f64]) {
     }
 }
 
+avx2_dispatch! {
 /// Eigenvalues (ascending) and eigenvectors (the columns of the n×n result) of the symmetric
 /// matrix whose lower (or `upper`) triangle `a` holds: Householder reduction to tridiagonal
 /// form, then the implicit QL iteration (EISPACK's tred2 / tql2, as in JAMA).
-pub fn eigh(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
+    pub fn eigh(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) => eigh_body
+}
+
+#[inline(always)]
+fn eigh_body(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
     if n == 0 {
         return (Vec::new(), Vec::new());
     }
@@ -335,6 +562,7 @@ pub fn eigh(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
 
 /// Householder tridiagonalisation of the symmetric `v` (n×n, row-major) in place: `v`
 /// becomes the accumulated orthogonal transform, `d` the diagonal, `e` the subdiagonal.
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     let at = |r: usize, c: usize| r * n + c;
     for j in 0..n {
@@ -431,6 +659,7 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
 }
 
 /// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into `v`.
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     let at = |r: usize, c: usize| r * n + c;
     for i in 1..n {
@@ -497,11 +726,16 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     }
 }
 
+avx2_dispatch! {
 /// Singular values (descending) and vectors of the m×n `a`: (U as m×uc, S of length k,
 /// Vᵀ as vr×n) with k = min(m, n), uc = vr = k, or m and n (`full`). One-sided Jacobi on
 /// the columns of A (or of Aᵀ when m < n); singular vectors of zero singular values and the
 /// `full` completions are orthonormal completions (Gram-Schmidt on the unit vectors).
-pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) => svd_body
+}
+
+#[inline(always)]
+fn svd_body(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     if m < n {
         // Aᵀ = V S Uᵀ
         let (u2, s, vt2) = svd(&transposed(a, m, n), n, m, full);
@@ -579,6 +813,7 @@ pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Ve
 
 /// Fill the columns `missing` of `cols` and append columns up to `total`, each orthonormal to
 /// all the others: Gram-Schmidt (twice) on the unit vectors in order, skipping dependent ones.
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn complete_basis(cols: &mut Vec<Vec<f64>>, missing: &[usize], m: usize, total: usize) {
     let need: Vec<usize> = missing.iter().copied().chain(cols.len()..total).collect();
     while cols.len() < total {
@@ -669,6 +904,26 @@ mod tests {
             let lo: Vec<f64> = (0..n * n).map(|x| match (x / n, x % n) { (i, j) if i == j => 1.0, (i, j) if j < i => f[x], _ => 0.0 }).collect();
             let up: Vec<f64> = (0..n * n).map(|x| if x % n >= x / n { f[x] } else { 0.0 }).collect();
             assert!(close(&mm(&lo, &up, n, n, n), &pa, 1e-10), "lu n={n}");
+            // solves through both triangles (blocked from 2 * NB rows with 16+ columns)
+            for r in [3, 20] {
+                let x = noise(n.max(r), 5)[..n * r].to_vec();
+                let mut bx = mm(&g, &x, n, n, r);
+                lu_solve(&f, n, &piv, &mut bx, r);
+                assert!(close(&bx, &x, 1e-8), "lu_solve n={n} r={r}");
+            }
+        }
+        // blocked QR (more than 2 * NB columns): Q R = A, Qᵀ Q = I, R upper, as the
+        // one-reflector-at-a-time path gives
+        for (m, n) in [(150, 120), (120, 150), (211, 211)] {
+            let a = noise(m.max(n), 9)[..m * n].to_vec();
+            for complete in [false, true] {
+                let (q, r) = qr(&a, m, n, complete);
+                let qc = if complete { m } else { m.min(n) };
+                assert!(close(&mm(&q, &r, m, qc, n), &a, 1e-10), "qr {m}x{n}");
+                let qtq = mm(&tr(&q, m, qc), &q, qc, m, qc);
+                let eye: Vec<f64> = (0..qc * qc).map(|x| f64::from(u8::from(x / qc == x % qc))).collect();
+                assert!(close(&qtq, &eye, 1e-12), "qr {m}x{n} orthogonal");
+            }
         }
         // not positive-definite: the order of the first failing minor, past a block
         let n = 150;
