@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::ensure;
 use crate::runtime::ForkLock;
 use crate::storage::{CpuStorage, StorageElem};
+use crate::tensor::Tensor;
 use std::sync::Arc;
 
 const N: usize = 624;
@@ -268,7 +269,11 @@ pub(crate) unsafe fn fork_lock(lock: bool) {
 /// float16/bfloat16/float32, double for float64), compiled as one fused multiply-add (one
 /// rounding); reduced-precision dtypes draw float's 24-bit uniforms and round; a float,
 /// half or bfloat16 sample equal to `to` is replaced by `from`.
-pub fn uniform(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<CpuStorage> {
+pub fn uniform(g: &mut CpuGenerator, dtype: DType, shape: &[usize], from: f64, to: f64) -> Result<Tensor> {
+    uniform_buffer(g, dtype, crate::shape::numel_checked(shape)?, from, to).map(|s| Tensor::from_storage(s, shape))
+}
+
+fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<CpuStorage> {
     if dtype == DType::Float64 {
         let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
         uniform01_f64(g, &mut v);
@@ -314,7 +319,11 @@ fn round_f32(v: Vec<f32>, dtype: DType) -> Result<CpuStorage> {
 /// contiguous tensor of at least 16 elements takes torch's `normal_fill` (uniforms for all,
 /// then Box-Muller on blocks of 16, the tail block redrawn); anything else draws
 /// `normal_distribution<double>` per element.
-pub fn normal(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<CpuStorage> {
+pub fn normal(g: &mut CpuGenerator, dtype: DType, shape: &[usize], contiguous: bool, mean: f64, std: f64) -> Result<Tensor> {
+    normal_buffer(g, dtype, crate::shape::numel_checked(shape)?, contiguous, mean, std).map(|s| Tensor::from_storage(s, shape))
+}
+
+fn normal_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<CpuStorage> {
     if !(n >= 16 && contiguous) {
         let v: Vec<f64> = crate::cpu::alloc::try_with(n, |_| g.normal_f64() * std + mean)?;
         return Ok(match dtype {
@@ -567,12 +576,36 @@ pub fn ints_from_to_into<T>(g: &mut CpuGenerator, dtype: DType, range: u64, low:
     }
 }
 
+/// A new int64 or int32 tensor of `shape` holding `int_from_to` draws (drawn into its buffer).
+pub fn ints_tensor(g: &mut CpuGenerator, dtype: DType, shape: &[usize], range: u64, low: i64) -> Result<Tensor> {
+    let n = crate::shape::numel_checked(shape)?;
+    if dtype == DType::Int32 {
+        let mut v = crate::cpu::alloc::try_with(n, |_| 0i32)?;
+        ints_from_to_into(g, dtype, range, low, &mut v, |x| x as i32);
+        return Tensor::from_vec(v, shape);
+    }
+    ensure!(dtype == DType::Int64, Runtime, "ints_tensor: int32 or int64 expected, got {:?}", dtype);
+    let mut v = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+    ints_from_to_into(g, dtype, range, low, &mut v, |x| x);
+    Tensor::from_vec(v, shape)
+}
+
 /// `a % d` for 32-bit operands, exactly, given `m = u64::MAX / d + 1` (wrapping; Lemire,
 /// Kaser and Kurz, "Faster remainder by direct computation", 2019).
 #[inline(always)]
 fn fastmod_u32(a: u32, m: u64, d: u32) -> u32 {
     let low = m.wrapping_mul(a as u64);
     ((low as u128 * d as u128) >> 64) as u32
+}
+
+/// Bernoulli draws (1.0 or 0.0) for the probabilities `p` taken in `order` (float32
+/// uniforms, one per element in fill order, as torch's `bernoulli_tensor_cpu_p_`).
+pub fn bernoulli_f32(g: &mut CpuGenerator, p: &[f64], order: Option<&[usize]>) -> Result<Vec<f64>> {
+    let u = uniforms_f32(g, p.len())?;
+    Ok(match order {
+        None => crate::cpu::alloc::try_with(p.len(), |k| f64::from(u8::from(u[k] < p[k] as f32)))?,
+        Some(o) => crate::cpu::alloc::try_with(p.len(), |k| f64::from(u8::from(u[k] < p[o[k]] as f32)))?,
+    })
 }
 
 /// `n` U[0, 1) float32 samples (`uniform_f32` each), drawn in bulk.
@@ -687,7 +720,7 @@ mod tests {
     fn vectorised_box_muller_matches_the_lane_formula() {
         // torch.manual_seed(1); torch.randn(16)[:2] (the 16-wide float path)
         let mut g = CpuGenerator::new(1);
-        match normal(&mut g, DType::Float32, 16, true, 0.0, 1.0).unwrap() {
+        match normal_buffer(&mut g, DType::Float32, 16, true, 0.0, 1.0).unwrap() {
             CpuStorage::F32(ref v) => assert_eq!(&v[..2], &[-1.525_595_9_f32, -0.750_231_8][..]),
             _ => panic!("float32 expected"),
         }

@@ -20,11 +20,11 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
         match values {
             Values::F(v) => from_f64s(&v, &shape, x.dtype())?,
             Values::I(v) => from_i64s(&v, &shape, x.dtype())?,
-            Values::S(s) => Tensor::from_storage(s, &shape),
+            Values::T(t) => t,
         }
     } else {
         let values = match values {
-            Values::S(s) => Values::F(Tensor::from_storage(s, &[n]).to_f64_vec()?),
+            Values::T(t) => Values::F(t.to_f64_vec()?),
             v => v,
         };
         permuted_to_logical(&layout, n, &shape, x.dtype(), values)?
@@ -59,15 +59,15 @@ fn permuted_to_logical(layout: &crate::shape::Layout, n: usize, shape: &[usize],
             }
             from_i64s(&logical, shape, dtype)?
         }
-        Values::S(_) => unreachable!("typed values are converted by the caller"),
+        Values::T(_) => unreachable!("typed values are converted by the caller"),
     })
 }
 
 enum Values {
     F(Vec<f64>),
     I(Vec<i64>),
-    /// A buffer of the target's dtype.
-    S(crate::storage::CpuStorage),
+    /// A contiguous tensor of the target's dtype and shape.
+    T(Tensor),
 }
 
 fn float_only(x: &Tensor, kernel: &str) -> Result<()> {
@@ -83,9 +83,8 @@ pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Resu
     }
     float_only(x, "check_uniform_bounds")?;
     ensure!(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
-    let n = x.numel();
-    let v = random::or_default(gen).with(|g| random::uniform(g, x.dtype(), n, from, to))?;
-    fill_in_memory_order(x, Values::S(v))
+    let v = random::or_default(gen).with(|g| random::uniform(g, x.dtype(), &x.shape(), from, to))?;
+    fill_in_memory_order(x, Values::T(v))
 }
 
 /// `x.normal_(mean, std)`.
@@ -96,9 +95,9 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Resu
     }
     float_only(x, "normal_kernel_cpu")?;
     ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
-    let (n, contiguous) = (x.numel(), x.is_contiguous());
-    let v = random::or_default(gen).with(|g| random::normal(g, x.dtype(), n, contiguous, mean, std))?;
-    fill_in_memory_order(x, Values::S(v))
+    let contiguous = x.is_contiguous();
+    let v = random::or_default(gen).with(|g| random::normal(g, x.dtype(), &x.shape(), contiguous, mean, std))?;
+    fill_in_memory_order(x, Values::T(v))
 }
 
 /// `x.random_(from, to)`; `to = None` means up to the dtype's largest exactly representable
@@ -163,15 +162,14 @@ pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Res
     let p = super::expand(&p.detach(), &x.shape().iter().map(|&s| s as i64).collect::<Vec<_>>())?;
     let probs = p.to_f64_vec()?;
     ensure!(probs.iter().all(|v| (0.0..=1.0).contains(v)), Runtime, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)");
-    let u = random::or_default(gen).with(|g| random::uniforms_f32(g, probs.len()))?;
     let v = if x.is_contiguous() {
-        crate::cpu::alloc::try_with(probs.len(), |k| f64::from(u8::from(u[k] < probs[k] as f32)))?
+        random::or_default(gen).with(|g| random::bernoulli_f32(g, &probs, None))?
     } else {
         // probabilities are read in x's memory order too
         let offsets = super::index::storage_offsets(&x.layout());
         let mut order: Vec<usize> = (0..probs.len()).collect();
         order.sort_by_key(|&i| offsets[i]);
-        order.iter().zip(&u).map(|(&i, &u)| f64::from(u8::from(u < probs[i] as f32))).collect()
+        random::or_default(gen).with(|g| random::bernoulli_f32(g, &probs, Some(&order)))?
     };
     fill_in_memory_order(x, Values::F(v))
 }
@@ -273,9 +271,7 @@ pub fn rand(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<Te
     ensure!(dtype.is_float() || dtype.is_complex(), NotImplemented, "\"check_uniform_bounds\" not implemented for '{}'", dtype.scalar_name());
     if dtype.is_float() {
         // drawn straight into the new tensor's buffer
-        let n = crate::shape::numel_checked(shape)?;
-        let s = random::or_default(gen).with(|g| random::uniform(g, dtype, n, 0.0, 1.0))?;
-        return Ok(Tensor::from_storage(s, shape));
+        return random::or_default(gen).with(|g| random::uniform(g, dtype, shape, 0.0, 1.0));
     }
     let out = crate::tensor::zeros(shape, dtype)?;
     uniform_(&out, 0.0, 1.0, gen)?;
@@ -288,9 +284,7 @@ pub fn randn(shape: &[usize], dtype: DType, gen: Option<&Generator>) -> Result<T
         bail!(NotImplemented, "\"normal_kernel_cpu\" not implemented for '{}'", dtype.scalar_name());
     }
     if dtype.is_float() {
-        let n = crate::shape::numel_checked(shape)?;
-        let s = random::or_default(gen).with(|g| random::normal(g, dtype, n, true, 0.0, 1.0))?;
-        return Ok(Tensor::from_storage(s, shape));
+        return random::or_default(gen).with(|g| random::normal(g, dtype, shape, true, 0.0, 1.0));
     }
     let out = crate::tensor::zeros(shape, dtype)?;
     normal_(&out, 0.0, 1.0, gen)?;
@@ -303,17 +297,7 @@ pub fn randint(low: i64, high: i64, shape: &[usize], dtype: DType, gen: Option<&
     if matches!(dtype, DType::Int64 | DType::Int32) && low < high {
         // drawn straight into the new tensor's buffer
         let range = (high as u64).wrapping_sub(low as u64);
-        return random::or_default(gen).with(|g| {
-            if dtype == DType::Int64 {
-                let mut v = crate::cpu::alloc::try_with(n, |_| 0i64)?;
-                random::ints_from_to_into(g, dtype, range, low, &mut v, |x| x);
-                Tensor::from_vec(v, shape)
-            } else {
-                let mut v = crate::cpu::alloc::try_with(n, |_| 0i32)?;
-                random::ints_from_to_into(g, dtype, range, low, &mut v, |x| x as i32);
-                Tensor::from_vec(v, shape)
-            }
-        });
+        return random::or_default(gen).with(|g| random::ints_tensor(g, dtype, shape, range, low));
     }
     from_i64s(&random_values(dtype, n, Some((low, Some(high))), gen)?, shape, dtype)
 }
