@@ -522,19 +522,10 @@ fn cephes_sincosf(x: f32) -> (f32, f32) {
     (if sign_sin != swap { -s } else { s }, if cos_neg { -c } else { c })
 }
 
-/// Integers uniform in [low, low + range) (`random_from_to`): a 64-bit draw when the range
-/// needs it (for 64-bit and floating dtypes), else a 32-bit one. `range` 0 stands for 2**64
-/// (int64's whole range): the 64-bit draw as it is.
-pub fn int_from_to(g: &mut CpuGenerator, dtype: DType, range: u64, low: i64) -> i64 {
-    if range == 0 {
-        return g.random64() as i64;
-    }
-    let wide = matches!(dtype, DType::Int64 | DType::Float64 | DType::Float32) && range >= 1 << 32;
-    let v = if wide { g.random64() } else { g.random() as u64 };
-    (v % range).wrapping_add(low as u64) as i64
-}
-
-/// `n` draws of `int_from_to`, in order, taken from the stream in bulk.
+/// `n` integers uniform in [low, low + range) (`random_from_to`), in order, taken from the
+/// stream in bulk: a 64-bit draw each when the range needs it (for 64-bit and floating
+/// dtypes), else a 32-bit one. `range` 0 stands for 2**64 (int64's whole range): the 64-bit
+/// draws as they are.
 pub fn ints_from_to(g: &mut CpuGenerator, dtype: DType, n: usize, range: u64, low: i64) -> Result<Vec<i64>> {
     let mut out = crate::cpu::alloc::try_with(n, |_| 0i64)?;
     ints_from_to_into(g, dtype, range, low, &mut out, |v| v);
@@ -576,7 +567,7 @@ pub fn ints_from_to_into<T>(g: &mut CpuGenerator, dtype: DType, range: u64, low:
     }
 }
 
-/// A new int64 or int32 tensor of `shape` holding `int_from_to` draws (drawn into its buffer).
+/// A new int64 or int32 tensor of `shape` holding `ints_from_to` draws (drawn into its buffer).
 pub fn ints_tensor(g: &mut CpuGenerator, dtype: DType, shape: &[usize], range: u64, low: i64) -> Result<Tensor> {
     let n = crate::shape::numel_checked(shape)?;
     if dtype == DType::Int32 {
@@ -666,12 +657,6 @@ pub fn randperm(g: &mut CpuGenerator, n: usize) -> Result<Vec<i64>> {
         }
     }
     Ok(v)
-}
-
-/// An exponential sample with rate `lambda` (`exponential_distribution<double>`).
-pub fn exponential(g: &mut CpuGenerator, lambda: f64) -> f64 {
-    let u = g.uniform_f64();
-    -1.0 / lambda * (-u).ln_1p()
 }
 
 #[cfg(test)]
