@@ -853,6 +853,8 @@ def pinverse(input: Tensor, rcond: builtins.float = 1e-15) -> Tensor:
     """``torch.pinverse``: ``linalg.pinv`` with ``rtol = rcond``."""
 def matrix_power(input: Tensor, n: _int) -> Tensor:
     """``torch.matrix_power``: ``linalg.matrix_power``."""
+def matrix_exp(input: Tensor) -> Tensor:
+    """``torch.matrix_exp``: ``linalg.matrix_exp``."""
 def cdist(x1: Tensor, x2: Tensor, p: builtins.float = 2.0, compute_mode: Optional[str] = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
     """``torch.cdist``: the p-norm distance between each row of ``x1`` and each row of ``x2``."""
 def cross(input: Tensor, other: Tensor, dim: Optional[_int] = None) -> Tensor:

@@ -787,17 +787,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 def pdist(input, p=2):
     """The ``p``-norm distances between the rows of the 2-d ``input``, for each pair ``i < j``
-    in row-major order."""
-    torch = _torch()
-    if input.dim() != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if p < 0:
-        raise RuntimeError("pdist only supports non-negative p values")
-    n = input.shape[0]
-    if n < 2:
-        return input.new_zeros(0) if hasattr(input, "new_zeros") else torch.zeros(0, dtype=input.dtype)
-    i, j = torch.triu_indices(n, n, 1, device=input.device)
-    return (input[i] - input[j]).norm(p, dim=1)
+    in row-major order (PdistBackward0)."""
+    return _F().pdist(input, p)
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):

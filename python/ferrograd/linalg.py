@@ -15,7 +15,7 @@ from ._helpers import _named
 __all__ = [
     "cross", "vector_norm", "matrix_norm", "norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
     "solve", "solve_triangular", "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-    "pinv", "matrix_rank", "cond", "matrix_power", "multi_dot",
+    "pinv", "matrix_rank", "cond", "matrix_power", "multi_dot", "matrix_exp",
 ]
 
 
@@ -163,6 +163,11 @@ def inv(A, *, out=None):
     """The inverse of each square matrix (LinalgInvExBackward0); a singular one raises
     ``LinAlgError``."""
     return _out(_C._linalg_inv_ex(A, True, "linalg.inv")[0], out)
+
+
+def matrix_exp(A):
+    """The matrix exponential of each square matrix (LinalgMatrixExpBackward0)."""
+    return _C._linalg_matrix_exp(A)
 
 
 def det(A, *, out=None):
@@ -498,6 +503,11 @@ def _t_logdet(self):
     return _C._logdet(self)
 
 
+def _t_matrix_exp(self):
+    """``torch.matrix_exp``: ``linalg.matrix_exp``."""
+    return matrix_exp(self)
+
+
 def _t_det(self):
     """``torch.det``: ``linalg.det``."""
     return det(self)
@@ -556,7 +566,8 @@ def _install(torch, Tensor):
     """Bind the torch.* functions and Tensor methods that are linear algebra."""
     for name, f in (("inverse", _t_inverse), ("det", _t_det), ("logdet", _t_logdet), ("slogdet", _t_slogdet),
                     ("cholesky", _t_cholesky), ("cholesky_solve", _t_cholesky_solve), ("cholesky_inverse", _t_cholesky_inverse), ("qr", _t_qr),
-                    ("svd", _t_svd), ("pinverse", _t_pinverse), ("matrix_power", _t_matrix_power)):
+                    ("svd", _t_svd), ("pinverse", _t_pinverse), ("matrix_power", _t_matrix_power),
+                    ("matrix_exp", _t_matrix_exp)):
         setattr(Tensor, name, f)
         setattr(torch, name, _functional(f))
     torch.cdist = cdist

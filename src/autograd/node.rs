@@ -297,6 +297,14 @@ impl Node {
             info.tensors[i] = Some(n);
         }
     }
+    /// `annotate` for a hot op: `values` runs only when `out` has a node (no allocation
+    /// without grad).
+    #[inline]
+    pub fn annotate_with(out: &Tensor, tensors: &[(usize, &'static str)], values: impl FnOnce() -> Vec<(&'static str, SavedValue)>) {
+        if out.has_grad_fn() {
+            Node::annotate(out, &values(), tensors);
+        }
+    }
     pub fn is_accumulate_grad(&self) -> bool {
         self.variable.is_some()
     }
@@ -537,6 +545,16 @@ pub enum Save<'a> {
 /// Whether an op over `inputs` must record history.
 pub fn needs_record(inputs: &[&Tensor]) -> bool {
     super::is_grad_enabled() && inputs.iter().any(|t| t.requires_grad())
+}
+
+/// ATen's `check_no_requires_grad`: an argument that `f`'s formula does not differentiate
+/// (a loss's class weights) may not require grad while grad mode is on.
+pub fn check_no_requires_grad(t: Option<&Tensor>, arg: &str, f: &str) -> Result<()> {
+    if t.is_some_and(|t| t.requires_grad()) && super::is_grad_enabled() {
+        return Err(crate::error::Error::Runtime(format!(
+            "The function '{f}' is not differentiable with respect to argument '{arg}'. This input cannot have requires_grad True.")));
+    }
+    Ok(())
 }
 
 /// Whether an op over `inputs` must record history or propagate a tangent (forward AD).

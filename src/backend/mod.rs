@@ -57,8 +57,10 @@ pub trait BackendStorage: Sized {
         Ok(None)
     }
     /// Layer norm of each row of `r` elements of the contiguous `l`, with the per-column
-    /// affine `w`/`b` (contiguous, `r` elements). `None` where the backend has no kernel.
-    fn layer_norm_rows(&self, _l: &Layout, _r: usize, _w: Option<(&Self, &Layout)>, _b: Option<(&Self, &Layout)>, _eps: f64) -> Result<Option<Self>> {
+    /// affine `w`/`b` (contiguous, `r` elements): (output, each row's mean, each row's
+    /// 1/sqrt(var + eps)). `None` where the backend has no kernel.
+    #[allow(clippy::type_complexity)]
+    fn layer_norm_rows(&self, _l: &Layout, _r: usize, _w: Option<(&Self, &Layout)>, _b: Option<(&Self, &Layout)>, _eps: f64) -> Result<Option<(Self, Self, Self)>> {
         Ok(None)
     }
     /// The layer norm's (input, weight, bias) gradients given `self` = the output gradient
@@ -804,7 +806,7 @@ fn cuda_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a crate::stora
 /// `layer_norm` of the rows of `r` elements of `x` with per-column `w`/`b`, or None where
 /// the backend has no kernel (or an operand is not contiguous, or they differ in device or
 /// dtype).
-pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Option<Tensor>> {
+pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tensor>, eps: f64) -> Result<Option<(Tensor, Tensor, Tensor)>> {
     if x.dtype().is_complex() {
         return Ok(None);
     }
@@ -818,16 +820,18 @@ pub fn layer_norm_rows(x: &Tensor, r: usize, w: Option<&Tensor>, b: Option<&Tens
         let bv = b.map(|_| v[ts.len() - 1]);
         Ok(match xs {
             Storage::Cpu(c) => {
-                c.layer_norm_rows(xl, r, cpu_of(wv), cpu_of(bv), eps)?.map(Storage::Cpu)
+                c.layer_norm_rows(xl, r, cpu_of(wv), cpu_of(bv), eps)?.map(|(y, m, v)| (Storage::Cpu(y), Storage::Cpu(m), Storage::Cpu(v)))
             }
             Storage::Cuda(c) => {
-                c.layer_norm_rows(xl, r, cuda_of(wv), cuda_of(bv), eps)?.map(Storage::Cuda)
+                c.layer_norm_rows(xl, r, cuda_of(wv), cuda_of(bv), eps)?.map(|(y, m, v)| (Storage::Cuda(y), Storage::Cuda(m), Storage::Cuda(v)))
             }
         })
     })?;
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::native_layer_norm".into(), crate::profiler::EventKind::Op);
-    Ok(Some(Tensor::from_storage_on(out, &x.shape())))
+    let rows = if r == 0 { 0 } else { x.numel() / r };
+    let (y, m, v) = out;
+    Ok(Some((Tensor::from_storage_on(y, &x.shape()), Tensor::from_storage_on(m, &[rows]), Tensor::from_storage_on(v, &[rows]))))
 }
 
 /// The layer norm's (input, weight, bias) gradients from the output gradient `g` (see

@@ -51,13 +51,14 @@ impl BackendStorage for CpuStorage {
     fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
         reduce::sum_leading(self, l, inner)
     }
-    fn layer_norm_rows(&self, l: &Layout, r: usize, w: Option<(&Self, &Layout)>, b: Option<(&Self, &Layout)>, eps: f64) -> Result<Option<Self>> {
+    fn layer_norm_rows(&self, l: &Layout, r: usize, w: Option<(&Self, &Layout)>, b: Option<(&Self, &Layout)>, eps: f64) -> Result<Option<(Self, Self, Self)>> {
         let n = l.numel();
         macro_rules! go {
             ($T:ty) => {{
                 let wv = w.map(|(s, wl)| &<$T>::get(s)[wl.offset..wl.offset + r]);
                 let bv = b.map(|(s, bl)| &<$T>::get(s)[bl.offset..bl.offset + r]);
-                Some(<$T>::wrap(super::norm::layer_norm(&<$T>::get(self)[l.offset..l.offset + n], r, wv, bv, eps)?))
+                let (y, m, v) = super::norm::layer_norm(&<$T>::get(self)[l.offset..l.offset + n], r, wv, bv, eps)?;
+                Some((<$T>::wrap(y), <$T>::wrap(m), <$T>::wrap(v)))
             }};
         }
         Ok(match CpuStorage::dtype(self) {

@@ -35,28 +35,39 @@ fn row_stats<T: Elem>(row: &[T], eps: f64) -> (f64, f64) {
     (mean, 1.0 / (var + eps).sqrt())
 }
 
-/// `y = (x - mean) * rstd * w + b` per row of `x` (`rows` × `r`), `w`/`b` per column; rows
-/// in blocks on the team, each block's loops built for AVX2+FMA where the CPU has them.
-pub(crate) fn layer_norm<T: Elem + alloc::Cached>(x: &[T], r: usize, w: Option<&[T]>, b: Option<&[T]>, eps: f64) -> crate::Result<Vec<T>> {
+/// `y = (x - mean) * rstd * w + b` per row of `x` (`rows` × `r`), `w`/`b` per column, with
+/// each row's mean and rstd (PyTorch's `result1`/`result2`); rows in blocks on the team,
+/// each block's loops built for AVX2+FMA where the CPU has them.
+#[allow(clippy::type_complexity)]
+pub(crate) fn layer_norm<T: Elem + alloc::Cached>(x: &[T], r: usize, w: Option<&[T]>, b: Option<&[T]>, eps: f64) -> crate::Result<(Vec<T>, Vec<T>, Vec<T>)> {
     let mut out = alloc::take::<T>(x.len())?;
+    let rows = if r == 0 { 0 } else { x.len() / r };
+    let (mut means, mut rstds) = (vec![T::from_f64(0.0); rows], vec![T::from_f64(0.0); rows]);
     if r == 0 {
-        return Ok(out);
+        return Ok((out, means, rstds));
     }
-    let per = super::rows_per_block(x.len() / r, r, super::CHUNK, usize::MAX);
+    let (mp, rp) = (super::team::SendPtr(means.as_mut_ptr()), super::team::SendPtr(rstds.as_mut_ptr()));
+    let per = super::rows_per_block(rows, r, super::CHUNK, usize::MAX);
     super::par_row_blocks(&mut out, r, per, |_, row0, ob| super::math::simd(#[inline(always)] || {
         let xb = &x[row0 * r..row0 * r + ob.len()];
+        let nb = ob.len() / r;
+        // SAFETY: this block owns rows row0..row0+nb of `means` and `rstds` (disjoint from
+        // every other block's), which outlive the blocks.
+        let (mb, rb) = unsafe { (std::slice::from_raw_parts_mut(mp.get().add(row0), nb), std::slice::from_raw_parts_mut(rp.get().add(row0), nb)) };
         if let (Some(xb), Some(ob), Some(w), Some(b)) = (as_f32(xb), as_f32_mut(ob), opt_f32(w), opt_f32(b)) {
             // float32 in float32 arithmetic, as PyTorch's kernel (its opmath type for float)
-            for (xr, yr) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)) {
-                layer_norm_row_f32(xr, yr, w, b, eps);
+            for (i, (xr, yr)) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)).enumerate() {
+                let (m, rs) = layer_norm_row_f32(xr, yr, w, b, eps);
+                (mb[i], rb[i]) = (T::from_f64(m as f64), T::from_f64(rs as f64));
             }
             return;
         }
-        for (xr, yr) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)) {
-            layer_norm_row(xr, yr, w, b, eps);
+        for (i, (xr, yr)) in xb.chunks_exact(r).zip(ob.chunks_exact_mut(r)).enumerate() {
+            let (m, rs) = layer_norm_row(xr, yr, w, b, eps);
+            (mb[i], rb[i]) = (T::from_f64(m), T::from_f64(rs));
         }
     }));
-    Ok(out)
+    Ok((out, means, rstds))
 }
 
 /// `x` as `[f32]` when `T` is f32.
@@ -122,7 +133,7 @@ fn affine_row<T: Copy>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>,
 
 /// `layer_norm_row` for float32 with an optional affine (two passes for the statistics).
 #[inline(always)]
-fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&[f32]>, eps: f64) {
+fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&[f32]>, eps: f64) -> (f32, f32) {
     let n = xr.len().max(1) as f64;
     let mean = (lanes_sum_f32(xr, |v| v) / n) as f32;
     let var = lanes_sum_f32(xr, |v| (v - mean) * (v - mean)) / n;
@@ -132,16 +143,18 @@ fn layer_norm_row_f32(xr: &[f32], yr: &mut [f32], w: Option<&[f32]>, b: Option<&
         let t = wj.map_or(t, |w| t * w);
         bj.map_or(t, |b| t + b)
     });
+    (mean, rstd)
 }
 
 #[inline(always)]
-fn layer_norm_row<T: Elem>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>, eps: f64) {
+fn layer_norm_row<T: Elem>(xr: &[T], yr: &mut [T], w: Option<&[T]>, b: Option<&[T]>, eps: f64) -> (f64, f64) {
     let (mean, rstd) = row_stats(xr, eps);
     affine_row(xr, yr, w, b, |v, wj, bj| {
         let t = (v.to_f64() - mean) * rstd;
         let t = wj.map_or(t, |w| t * w.to_f64());
         T::from_f64(bj.map_or(t, |b| t + b.to_f64()))
     });
+    (mean, rstd)
 }
 
 /// The gradients of `layer_norm` given `g`: `gx = rstd (gxhat - mean(gxhat) - xhat

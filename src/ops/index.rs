@@ -405,7 +405,8 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
     // the index shows as `_saved_index` (gather) or `_saved_indices` (sort, topk)
     let gather = name == "GatherBackward0";
-    let keep: Vec<&Tensor> = if gather || matches!(name, "SortBackward0" | "TopkBackward0") { vec![index] } else { vec![] };
+    // (gather also saves `self`, as derivatives.yaml does)
+    let keep: Vec<&Tensor> = if gather { vec![index, x] } else if matches!(name, "SortBackward0" | "TopkBackward0") { vec![index] } else { vec![] };
     let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order, &keep)?;
     if gather {
         crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("sparse_grad", crate::autograd::SavedValue::Bool(false))], &[(0, "index")]);
@@ -948,12 +949,12 @@ pub fn index_copy(x: &Tensor, dim: i64, index: &Tensor, source: &Tensor) -> Resu
     let offs = backend::offsets_tensor(&dim_positions(&xs, d, &pos, &ss), x.device())?;
     let out = write_at(x, &offs, source)?;
     let sshape = source.shape();
-    record("IndexCopyBackward0", &[x, source], &[&out], &[Save::In(index)], move |_, g, n| {
+    record("IndexCopyBackward0", &[x, source], &[&out], &[Save::In(index), Save::In(source)], move |_, g, n| {
         let gx = if n[0] { Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?) } else { None };
         let gs = if n[1] { Some(take(&g[0], &offs, &sshape)?) } else { None };
         Ok(vec![gx, gs])
     })?;
-    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("source_dim", crate::autograd::SavedValue::Int(source.dim() as i64))], &[(0, "index")]);
+    crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("source_dim", crate::autograd::SavedValue::Int(source.dim() as i64))], &[(0, "index"), (1, "source")]);
     Ok(out)
 }
 
@@ -1049,14 +1050,14 @@ pub fn put_flat(x: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -
     let src = super::contiguous(&source.detach())?;
     let out = backend::put(x, &offs, &src, accumulate)?;
     let sshape = source.shape();
-    record("PutBackward0", &[x, source], &[&out], &[Save::In(index)], move |_, g, n| {
+    record("PutBackward0", &[x, source], &[&out], &[Save::In(index), Save::In(source)], move |_, g, n| {
         let gx = if !n[0] { None } else if accumulate { Some(g[0].clone()) } else {
             Some(super::mul(&g[0], &kept_mask(&g[0].shape(), &offs, g[0].dtype(), g[0].device())?)?)
         };
         let gs = if n[1] { Some(take(&g[0], &offs, &sshape)?) } else { None };
         Ok(vec![gx, gs])
     })?;
-    crate::autograd::Node::annotate(&out, &[("accumulate", crate::autograd::SavedValue::Bool(accumulate))], &[(0, "index")]);
+    crate::autograd::Node::annotate(&out, &[("accumulate", crate::autograd::SavedValue::Bool(accumulate))], &[(0, "index"), (1, "source")]);
     Ok(out)
 }
 

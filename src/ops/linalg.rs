@@ -8,7 +8,7 @@
 //! double backward works; forward-mode tangents come from the same formulas.
 
 use super::{add, diag_embed, diagonal, div, expand, matmul, mul, neg, sub, sum_dims, sum_to, transpose, tril, unsqueeze, where_};
-use crate::autograd::{record, record_jvp, Save};
+use crate::autograd::{record, record_jvp, Node, Save, SavedValue};
 use crate::backend::host_linalg as k;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -136,6 +136,7 @@ pub fn inv_ex(a: &Tensor, check_errors: bool, f: &str) -> Result<(Tensor, Tensor
         let inv_t = mt(&s.get(0)?)?;
         Ok(vec![Some(neg(&matmul(&matmul(&inv_t, &g[0])?, &inv_t)?)?)])
     })?;
+    Node::annotate_with(&inv, &[(0, "inverse")], Vec::new);
     Ok((inv, info))
 }
 
@@ -155,6 +156,22 @@ fn dets(m: &Mats) -> Vec<f64> {
             k::lu_det(&lu, n, &piv)
         })
         .collect()
+}
+
+/// LAPACK getrf's (LU, pivots) of each matrix of `m`: LU packed (L's unit diagonal
+/// implied) in `like`'s dtype, 1-based int32 pivots (the `_saved_LU` and `_saved_pivots` of
+/// det, slogdet and solve).
+fn lu_tensors(m: &Mats, like: &Tensor) -> Result<(Tensor, Tensor)> {
+    let n = m.n;
+    let (mut lus, mut pivs) = (Vec::with_capacity(m.data.len()), Vec::with_capacity(m.count * n));
+    let mut piv = vec![0; n];
+    for b in 0..m.count {
+        let mut lu = m.get(b).to_vec();
+        k::lu(&mut lu, n, &mut piv);
+        lus.extend(lu);
+        pivs.extend(piv.iter().map(|&p| (p + 1) as f64));
+    }
+    Ok((build(&lus, &dims(&m.batch, &[n, n]), like)?, build_as(&pivs, &dims(&m.batch, &[n]), DType::Int32, like)?))
 }
 
 /// scale·A⁻ᵀ for the n×n `a`, from its LU with exactly-zero pivots replaced by `bump`
@@ -211,7 +228,11 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
     let d = dets(&m);
     let out = build(&d, &m.batch, a)?;
     let eps = if a.dtype() == DType::Float64 { f64::EPSILON } else { f32::EPSILON as f64 };
-    record("LinalgDetBackward0", &[a], &[&out], &[Save::In(a), Save::Out(0)], move |s, g, _| {
+    // A, LU and pivots saved as derivatives.yaml does (the formula refactors A)
+    let lu = if crate::autograd::needs_record(&[a]) { Some(lu_tensors(&m, a)?) } else { None };
+    let mut save = vec![Save::In(a), Save::Out(0)];
+    if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
+    record("LinalgDetBackward0", &[a], &[&out], &save, move |s, g, _| {
         let (a, det) = (s.get(0)?, s.get(1)?);
         let dets = det.to_f64_vec()?;
         let gd = unsqueeze(&unsqueeze(&mul(&g[0], &det)?, -1)?, -1)?;
@@ -238,6 +259,7 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
         })?;
         Ok(vec![Some(mul(&unsqueeze(&unsqueeze(&g[0], -1)?, -1)?, &cof)?)])
     })?;
+    Node::annotate_with(&out, &[(0, "A"), (2, "LU"), (3, "pivots")], Vec::new);
     Ok(out)
 }
 
@@ -251,7 +273,11 @@ pub fn slogdet(a: &Tensor, f: &str) -> Result<(Tensor, Tensor)> {
     let logabs: Vec<f64> = d.iter().map(|v| v.abs().ln()).collect();
     let sign = build(&sign, &m.batch, a)?;
     let logabs = build(&logabs, &m.batch, a)?;
-    record("LinalgSlogdetBackward0", &[a], &[&sign, &logabs], &[Save::In(a)], |s, g, _| {
+    // ATen's slogdet factors Aᵀ (LAPACK reads the row-major A as its transpose)
+    let lu = if crate::autograd::needs_record(&[a]) { Some(lu_tensors(&Mats::of(&mt(a)?)?, a)?) } else { None };
+    let mut save = vec![Save::In(a), Save::Out(0)];
+    if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
+    record("LinalgSlogdetBackward0", &[a], &[&sign, &logabs], &save, |s, g, _| {
         let a = s.get(0)?;
         if !crate::autograd::is_grad_enabled() {
             let gl = unsqueeze(&unsqueeze(&g[1], -1)?, -1)?;
@@ -259,6 +285,7 @@ pub fn slogdet(a: &Tensor, f: &str) -> Result<(Tensor, Tensor)> {
         }
         Ok(vec![Some(solve(&mt(&a)?, &diag_of(&g[1], a.shape()[a.dim() - 1])?, true)?)])
     })?;
+    Node::annotate_with(&sign, &[(0, "A"), (1, "sign"), (2, "LU"), (3, "pivots")], Vec::new);
     Ok((sign, logabs))
 }
 
@@ -335,7 +362,11 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
     }
     let x = build(&out, &shape, a)?;
     let (sa, sb) = (a.shape(), b.shape());
-    record("LinalgSolveExBackward0", &[a, b], &[&x], &[Save::In(a), Save::Out(0)], move |s, g, need| {
+    // A, LU and pivots saved as derivatives.yaml does (the LU of A itself)
+    let lu = if crate::autograd::needs_record(&[a, b]) { Some(lu_tensors(&Mats::of(a)?, a)?) } else { None };
+    let mut save = vec![Save::In(a), Save::Out(0)];
+    if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
+    record("LinalgSolveExBackward0", &[a, b], &[&x], &save, move |s, g, need| {
         let (a, x) = (s.get(0)?, s.get(1)?);
         let gb = solve(&mt(&a)?, &g[0], left)?;
         let ga = if need[0] {
@@ -353,6 +384,7 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
         let gb = if need.len() > 1 && need[1] { Some(sum_to(&gb, &sb)?) } else { None };
         Ok(vec![ga, gb])
     })?;
+    Node::annotate_with(&x, &[(0, "A"), (2, "LU"), (3, "pivots")], || vec![("left", SavedValue::Bool(left))]);
     Ok(x)
 }
 
@@ -469,6 +501,9 @@ pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool, f: &str, node: &
             let dl = matmul(&l_, &x)?;
             Ok(vec![Some(if upper { mt(&dl)? } else { dl })])
         })?;
+    // LinalgCholeskyExBackward0 names its saved factor L; CholeskyBackward0 `result`
+    let named: &[(usize, &'static str)] = if node == "LinalgCholeskyExBackward0" { &[(0, "L")] } else { &[] };
+    Node::annotate_with(&l, named, || vec![("upper", SavedValue::Bool(upper))]);
     Ok((l, info))
 }
 
@@ -583,6 +618,8 @@ pub fn qr(a: &Tensor, mode: &str) -> Result<(Tensor, Tensor)> {
         ensure!(compute_q, Runtime, "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
         Ok(vec![Some(qr_backward(&g[0], &g[1], &s.get(0)?, &s.get(1)?, complete)?)])
     })?;
+    let mode: &'static str = if complete { "complete" } else if compute_q { "reduced" } else { "r" };
+    Node::annotate_with(&r, &[(0, "Q"), (1, "R")], || vec![("mode", SavedValue::Str(mode))]);
     Ok((q, r))
 }
 
@@ -609,6 +646,48 @@ fn qr_backward(gq: &Tensor, gr: &Tensor, q: &Tensor, r: &Tensor, complete: bool)
         let z = crate::tensor::zeros_on(&zshape, ga.dtype(), ga.device())?;
         add(&super::cat(&[ga, z], -1)?, &matmul(q, gr)?)
     }
+}
+
+/// `linalg.matrix_exp(A)` (LinalgMatrixExpBackward0, saving `self`): scaling and squaring,
+/// a degree-18 Taylor polynomial of A / 2^s with ‖A / 2^s‖₁ ≤ 1/2 (remainder below 1e-22),
+/// then s squarings. d A = the upper-right block of exp([[Aᵀ, G], [0, Aᵀ]]) (Mathias 1996,
+/// as ATen's `linalg_matrix_exp_differential`), itself differentiable.
+pub fn matrix_exp(a: &Tensor) -> Result<Tensor> {
+    const F: &str = "linalg.matrix_exp";
+    square_only(a, F, "A")?;
+    check_float(a, F)?;
+    let out = no_grad(|| matrix_exp_raw(a))?;
+    record("LinalgMatrixExpBackward0", &[a], &[&out], &[Save::In(a)], |s, g, _| {
+        let a = s.get(0)?;
+        let n = a.shape()[a.dim() - 1] as i64;
+        let at = mt(&a)?;
+        let z = crate::tensor::zeros_on(&at.shape(), at.dtype(), at.device())?;
+        let top = super::cat(&[at.clone(), g[0].clone()], -1)?;
+        let big = matrix_exp(&super::cat(&[top, super::cat(&[z, at], -1)?], -2)?)?;
+        Ok(vec![Some(super::narrow(&super::narrow(&big, -2, 0, n)?, -1, n, n)?)])
+    })?;
+    Ok(out)
+}
+
+fn matrix_exp_raw(a: &Tensor) -> Result<Tensor> {
+    if a.numel() == 0 {
+        return super::contiguous(&a.detach()).and_then(|t| super::cast_raw(&t, t.dtype()));
+    }
+    // the largest column-sum norm in the batch sets the scaling
+    let cols = sum_dims(&super::abs(a)?, &[a.dim() - 2], false, None)?;
+    let norm1 = cols.to_f64_vec()?.into_iter().fold(0.0f64, f64::max);
+    let s = if norm1 > 0.5 && norm1.is_finite() { (norm1 / 0.5).log2().ceil().max(0.0) as i32 } else { 0 };
+    let x = if s > 0 { a.mul_scalar(0.5f64.powi(s))? } else { a.clone() };
+    let eye = eye_like(a)?;
+    // Horner: E = I + X E / j for j = 18 … 1
+    let mut e = add(&eye, &matmul(&x, &eye)?.mul_scalar(1.0 / 18.0)?)?;
+    for j in (1..18).rev() {
+        e = add(&eye, &matmul(&x, &e)?.mul_scalar(1.0 / j as f64)?)?;
+    }
+    for _ in 0..s {
+        e = matmul(&e, &e)?;
+    }
+    Ok(e)
 }
 
 /// `linalg.eigh(A, UPLO)` / `eigvalsh` (LinalgEighBackward0): ascending eigenvalues and the
@@ -646,6 +725,7 @@ pub fn eigh(a: &Tensor, upper: bool, vectors: bool, f: &str) -> Result<(Tensor, 
         let x = add(&sub(&x, &diag_embed(&diagonal(&x, 0, -2, -1)?, 0, -2, -1)?)?, &diag_embed(gl, 0, -2, -1)?)?;
         Ok(vec![Some(matmul(&v, &matmul(&x, &mt(&v)?)?)?)])
     })?;
+    Node::annotate_with(&w, &[(0, "eigenvalues"), (1, "eigenvectors")], Vec::new);
     Ok((w, v))
 }
 
@@ -685,6 +765,7 @@ pub fn svd(a: &Tensor, full: bool, vectors: bool, f: &str) -> Result<(Tensor, Te
         }
         Ok(vec![Some(svd_backward(&gu, gs, &gvt, &u, &s, &vt)?)])
     })?;
+    Node::annotate_with(&s, &[(0, "U"), (1, "Vh"), (2, "S")], || vec![("full_matrices", SavedValue::Bool(full)), ("S_sym_argsize_minus_1", SavedValue::Int(kk as i64))]);
     Ok((u, s, vt))
 }
 
@@ -784,6 +865,73 @@ pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -
 
 // ------------------------------------------------------------------ cdist
 
+/// ‖u − v‖_p (p = 0 counts the differing entries, p = ∞ is the largest difference).
+fn p_distance(u: &[f64], v: &[f64], p: f64) -> f64 {
+    let d = u.iter().zip(v).map(|(a, b)| (a - b).abs());
+    if p == 0.0 {
+        d.filter(|&x| x != 0.0).count() as f64
+    } else if p == 1.0 {
+        d.sum()
+    } else if p == 2.0 {
+        d.map(|x| x * x).sum::<f64>().sqrt()
+    } else if p.is_infinite() {
+        d.fold(0.0, f64::max)
+    } else {
+        d.map(|x| x.powf(p)).sum::<f64>().powf(1.0 / p)
+    }
+}
+
+/// ∂‖diff‖_p / ∂diff_k for one entry `diff` of a difference whose norm is `dist` (ATen's
+/// pdist backward kernels: 0 at a zero distance, and for p < 1 at a zero entry).
+fn p_distance_grad(diff: f64, dist: f64, p: f64) -> f64 {
+    let sign = if diff > 0.0 { 1.0 } else if diff < 0.0 { -1.0 } else { 0.0 };
+    if p == 0.0 {
+        0.0
+    } else if p == 1.0 {
+        sign
+    } else if p.is_infinite() {
+        if diff.abs() == dist { sign } else { 0.0 }
+    } else if dist == 0.0 || (p < 1.0 && diff == 0.0) {
+        0.0
+    } else if p == 2.0 {
+        diff / dist
+    } else {
+        sign * diff.abs().powf(p - 1.0) / dist.powf(p - 1.0)
+    }
+}
+
+/// `pdist(x, p)` (PdistBackward0, saving self, p and result): the p-norm distance of every
+/// pair of rows i < j of the (n, m) `x`, in row-major order.
+pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
+    ensure!(x.dim() == 2, Runtime, "pdist only supports 2D tensors, got: {}D", x.dim());
+    ensure!(x.dtype().is_float(), Runtime, "pdist only supports floating-point dtypes");
+    ensure!(p >= 0.0, Runtime, "pdist only supports non-negative p values");
+    let (n, c) = (x.shape()[0], x.shape()[1]);
+    let pairs = move || (0..n).flat_map(move |i| (i + 1..n).map(move |j| (i, j)));
+    let xv = x.to_f64_vec()?;
+    let out: Vec<f64> = pairs().map(|(i, j)| p_distance(&xv[i * c..(i + 1) * c], &xv[j * c..(j + 1) * c], p)).collect();
+    let out = build(&out, &[out.len()], x)?;
+    record("PdistBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
+        let (x, d) = (s.get(0)?, s.get(1)?);
+        let (xv, dv, gv) = (x.to_f64_vec()?, d.to_f64_vec()?, g[0].to_f64_vec()?);
+        // differences in the input's precision (the ∞-norm compares them with the distance)
+        let narrow = x.dtype() != DType::Float64;
+        let mut gx = vec![0.0; n * c];
+        for (k, (i, j)) in pairs().enumerate() {
+            for e in 0..c {
+                let diff = xv[i * c + e] - xv[j * c + e];
+                let diff = if narrow { diff as f32 as f64 } else { diff };
+                let w = gv[k] * p_distance_grad(diff, dv[k], p);
+                gx[i * c + e] += w;
+                gx[j * c + e] -= w;
+            }
+        }
+        Ok(vec![Some(build(&gx, &[n, c], &x)?)])
+    })?;
+    Node::annotate_with(&out, &[], || vec![("p", SavedValue::Float(p))]);
+    Ok(out)
+}
+
 /// `torch.cdist(x1, x2, p)` (CdistBackward0): the p-norm distance between each row of x1 and
 /// each row of x2, batch dims broadcast.
 pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
@@ -803,19 +951,7 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
         let (xa, xb) = (ma.get(b), mb.get(b));
         for i in 0..r1 {
             for j in 0..r2 {
-                let (u, v) = (&xa[i * c..(i + 1) * c], &xb[j * c..(j + 1) * c]);
-                let d = u.iter().zip(v).map(|(a, b)| (a - b).abs());
-                out[(b * r1 + i) * r2 + j] = if p == 0.0 {
-                    d.filter(|&x| x != 0.0).count() as f64
-                } else if p == 1.0 {
-                    d.sum()
-                } else if p == 2.0 {
-                    d.map(|x| x * x).sum::<f64>().sqrt()
-                } else if p.is_infinite() {
-                    d.fold(0.0, f64::max)
-                } else {
-                    d.map(|x| x.powf(p)).sum::<f64>().powf(1.0 / p)
-                };
+                out[(b * r1 + i) * r2 + j] = p_distance(&xa[i * c..(i + 1) * c], &xb[j * c..(j + 1) * c], p);
             }
         }
     }
@@ -849,5 +985,6 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
         let g2 = if need.len() > 1 && need[1] { Some(sum_to(&neg(&sum_dims(&gw, &[(n - 3) as usize], false, None)?)?, &sb)?) } else { None };
         Ok(vec![g1, g2])
     })?;
+    Node::annotate_with(&dist, &[(0, "x1"), (1, "x2")], || vec![("p", SavedValue::Float(p))]);
     Ok(dist)
 }

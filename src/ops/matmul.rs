@@ -153,6 +153,7 @@ pub fn bmm(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     },
         // JVP: bilinear, t_a·b + a·t_b
         |t| crate::autograd::forward::linear(2, t, |i, t| if i == 0 { bmm(t, b) } else { bmm(a, t) }))?;
+    crate::autograd::Node::annotate_with(&out, &[(1, "mat2")], Vec::new);
     Ok(out)
 }
 

@@ -11,7 +11,7 @@ use super::{
     matmul, mean, mul, neg, permute, put_add, reshape, sigmoid, sqrt, sub, sum, sum_dims, sum_to, t, tanh,
     transpose, where_, write_into, BinOp,
 };
-use crate::autograd::{record, record_ew, record_jvp, Save, SavedValue};
+use crate::autograd::{record, record_ew, record_jvp, Node, Save, SavedValue};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::Result;
@@ -44,7 +44,7 @@ fn sel(cond: &Tensor, a: &Tensor, b: &Tensor) -> Result<Tensor> {
 }
 /// `t` as a fresh dense tensor of its own (not a view of anything), so the node recorded on
 /// it is the whole story (an in-place op on a layer's output must not rebase onto a base).
-fn fresh(t: &Tensor) -> Result<Tensor> {
+pub(super) fn fresh(t: &Tensor) -> Result<Tensor> {
     let is_view = t.meta().view_base.is_some();
     let d = t.data();
     let dense = d.layout.offset == 0 && d.layout.is_contiguous() && d.storage.data.read().len() == d.layout.numel();
@@ -80,6 +80,13 @@ pub struct Window2d {
 }
 
 impl Window2d {
+    /// `_saved_kernel_size`, `_saved_dilation`, `_saved_padding`, `_saved_stride` of the
+    /// unfold / fold nodes (the padding symmetric, as `F.unfold` takes it).
+    fn fields(&self) -> Vec<(&'static str, SavedValue)> {
+        let ints = |v: [usize; 2]| SavedValue::Ints(v.iter().map(|&e| e as i64).collect());
+        vec![("kernel_size", ints(self.kernel)), ("dilation", ints(self.dilation)),
+             ("padding", SavedValue::Ints(vec![self.pad[0], self.pad[2]])), ("stride", ints(self.stride))]
+    }
     fn padded(&self, h: usize, w: usize) -> (i64, i64) {
         (h as i64 + self.pad[0] + self.pad[1], w as i64 + self.pad[2] + self.pad[3])
     }
@@ -218,6 +225,12 @@ pub fn im2col(x: &Tensor, win: Window2d) -> Result<Tensor> {
     let hw = [s[2], s[3]];
     let out = no_grad(|| im2col_raw(x, &win, 0.0))?.0;
     record("Im2ColBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(col2im(&g[0], hw, win)?)]))?;
+    Node::annotate_with(&out, &[], || {
+        let mut v = win.fields();
+        v.push(("self_sym_argsize_minus_2", SavedValue::Int(hw[0] as i64)));
+        v.push(("self_sym_argsize_minus_1", SavedValue::Int(hw[1] as i64)));
+        v
+    });
     Ok(out)
 }
 
@@ -234,6 +247,7 @@ pub fn col2im(cols: &Tensor, hw: [usize; 2], win: Window2d) -> Result<Tensor> {
         hw[0], hw[1], win.kernel[0], win.kernel[1], win.dilation[0], win.dilation[1], win.pad[0], win.pad[2], win.stride[0], win.stride[1], ob[0], ob[1], ob[0] * ob[1], s[2]);
     let out = no_grad(|| col2im_raw(cols, hw, &win))?;
     record("Col2ImBackward0", &[cols], &[&out], &[], move |_, g, _| Ok(vec![Some(im2col(&g[0], win)?)]))?;
+    Node::annotate_with(&out, &[], || win.fields());
     Ok(out)
 }
 
@@ -273,7 +287,7 @@ pub fn convolution(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) -> 
             ("transposed", SavedValue::Bool(o.transposed)),
             ("output_padding", ints(&op)),
             ("groups", SavedValue::Int(o.groups as i64)),
-            ("bias_sym_sizes_opt", b.map_or(SavedValue::None, |b| ints(&b.shape()))),
+            ("bias_sym_sizes_opt", b.map_or(SavedValue::Ints(vec![0]), |b| ints(&b.shape()))),
         ], &[(0, "input"), (1, "weight")]);
     }
     Ok(out)
@@ -530,7 +544,9 @@ fn pool_window(h: usize, w: usize, k: [usize; 2], s: [usize; 2], p: [usize; 2], 
 }
 
 /// `max_pool2d_with_indices` (MaxPool2DWithIndicesBackward0): (values, flat int64 indices).
-pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [usize; 2], ceil: bool) -> Result<(Tensor, Tensor)> {
+/// A stride of None is the kernel size (ATen's empty `stride`, kept so in `_saved_stride`).
+pub fn max_pool2d(x: &Tensor, k: [usize; 2], stride: Option<[usize; 2]>, p: [usize; 2], d: [usize; 2], ceil: bool) -> Result<(Tensor, Tensor)> {
+    let s = stride.unwrap_or(k);
     let (nb, c, h, w, [oh, ow]) = pool_check(x, "max", k, s, p, d, ceil)?;
     let xs = x.shape();
     let win = pool_window(h, w, k, s, p, d, [oh, ow]);
@@ -566,7 +582,8 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [u
     let ind = idx.clone();
     let (hw, xs2) = (h * w, xs.clone());
     // dx: g scattered (added) to the argmax positions
-    record("MaxPool2DWithIndicesBackward0", &[x], &[&out], &[], move |_, g, _| {
+    // saved as derivatives.yaml does (self, result1 = the indices); the formula keeps its own
+    record("MaxPool2DWithIndicesBackward0", &[x], &[&out], &[Save::In(x), Save::In(&idx)], move |_, g, _| {
         if !crate::autograd::needs_record(&[&g[0]]) {
             // the backend's scatter-add kernel (the put below is the differentiable form)
             let gc = contiguous(&g[0])?;
@@ -581,12 +598,24 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], d: [u
         let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
         Ok(vec![Some(rs(&gx, &xs2)?)])
     })?;
+    Node::annotate_with(&out, &[(1, "result1")], || pool_fields(k, stride, p, Some(d), ceil));
     Ok((out, idx))
+}
+
+/// The `_saved_*` numbers of a 2-d pooling node (the stride as given: empty for None).
+fn pool_fields(k: [usize; 2], stride: Option<[usize; 2]>, p: [usize; 2], d: Option<[usize; 2]>, ceil: bool) -> Vec<(&'static str, SavedValue)> {
+    let ints = |v: [usize; 2]| SavedValue::Ints(v.iter().map(|&e| e as i64).collect());
+    let mut v = vec![("kernel_size", ints(k)), ("stride", stride.map_or(SavedValue::Ints(Vec::new()), ints)), ("padding", ints(p)), ("ceil_mode", SavedValue::Bool(ceil))];
+    if let Some(d) = d {
+        v.push(("dilation", ints(d)));
+    }
+    v
 }
 
 /// `avg_pool2d` (AvgPool2DBackward0).
 #[allow(clippy::too_many_arguments)]
-pub fn avg_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], ceil: bool, count_include_pad: bool, divisor_override: Option<i64>) -> Result<Tensor> {
+pub fn avg_pool2d(x: &Tensor, k: [usize; 2], stride: Option<[usize; 2]>, p: [usize; 2], ceil: bool, count_include_pad: bool, divisor_override: Option<i64>) -> Result<Tensor> {
+    let s = stride.unwrap_or(k);
     let (nb, c, h, w, [oh, ow]) = pool_check(x, "avg", k, s, p, [1, 1], ceil)?;
     if let Some(dv) = divisor_override {
         ensure!(dv != 0, Runtime, "divisor must be not zero");
@@ -623,11 +652,17 @@ pub fn avg_pool2d(x: &Tensor, k: [usize; 2], s: [usize; 2], p: [usize; 2], ceil:
     let out = fresh(&out)?;
     let xs2 = xs.clone();
     // dx: g / divisor spread back over each window
-    record("AvgPool2DBackward0", &[x], &[&out], &[], move |_, g, _| {
+    record("AvgPool2DBackward0", &[x], &[&out], &[Save::In(x)], move |_, g, _| {
         let gg = div(&rs(&g[0], &[nc, 1, l])?, &div_t)?;
         let gg = expand(&gg, &[nc as i64, kk as i64, l as i64])?;
         Ok(vec![Some(rs(&col2im(&gg, [h, w], win)?, &xs2)?)])
     })?;
+    Node::annotate_with(&out, &[], || {
+        let mut v = pool_fields(k, stride, p, None, ceil);
+        v.push(("count_include_pad", SavedValue::Bool(count_include_pad)));
+        v.push(("divisor_override", divisor_override.map_or(SavedValue::None, SavedValue::Int)));
+        v
+    });
     Ok(out)
 }
 
@@ -660,7 +695,7 @@ pub fn adaptive_avg_pool2d(x: &Tensor, out: [usize; 2]) -> Result<Tensor> {
     let cnt = hostf(&cnt, &[out[0], out[1]], dt, x.device())?;
     let y = no_grad(|| div(&matmul(&matmul(&ih, x)?, &iwt)?, &cnt))?;
     let y = fresh(&y)?;
-    record("AdaptiveAvgPool2DBackward0", &[x], &[&y], &[], move |_, g, _| {
+    record("AdaptiveAvgPool2DBackward0", &[x], &[&y], &[Save::In(x)], move |_, g, _| {
         let gg = div(&g[0], &cnt)?;
         Ok(vec![Some(matmul(&matmul(&t(&ih)?, &gg)?, &t(&iwt)?)?)])
     })?;
@@ -763,6 +798,32 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     let has_b = b.is_some();
     if let Some(b) = b { ins.push(b); }
     let (mean_c, invstd_c) = (mean_t.detach(), invstd.detach());
+    // derivatives.yaml's other saved fields, for `_saved_*` and the saved-tensor hooks:
+    // running_mean, running_var, result1 (the batch mean), result2 (the inverse standard
+    // deviation; both empty in evaluation mode); the formulas below do not read them
+    let mut names: Vec<(usize, &'static str)> = vec![(0, "input")];
+    let mut values = vec![("eps", SavedValue::Float(eps)), ("training", SavedValue::Bool(training))];
+    let stats_saved = if crate::autograd::needs_record(&ins) {
+        match w { Some(_) => names.push((1, "weight")), None => values.push(("weight", SavedValue::None)) }
+        for (nm, t) in [("running_mean", rm), ("running_var", rv)] {
+            match t {
+                Some(t) => { names.push((save.len(), nm)); save.push(Save::In(t)); }
+                None => values.push((nm, SavedValue::None)),
+            }
+        }
+        Some(if training {
+            (rs(&mean_c, &[c])?, rs(&invstd_c, &[c])?)
+        } else {
+            let e = crate::tensor::zeros_on(&[0], x.dtype(), x.device())?;
+            (e.clone(), e)
+        })
+    } else { None };
+    if let Some((r1, r2)) = &stats_saved {
+        names.push((save.len(), "result1"));
+        names.push((save.len() + 1, "result2"));
+        save.push(Save::In(r1));
+        save.push(Save::In(r2));
+    }
     let spatial = count / xs[0].max(1);
     record("NativeBatchNormBackward0", &ins, &[&out], &save, move |s, g, need| {
         let x = s.get(0)?;
@@ -798,23 +859,33 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
         }
         Ok(v)
     })?;
+    if stats_saved.is_some() {
+        Node::annotate(&out, &values, &names);
+    }
     Ok(out)
 }
 
 /// Shared by layer_norm and group_norm: rows of `rows` (m, r) normalised, then an affine
 /// transform with `w`/`b` broadcast as `aff_shape`; the weight gradient sums over `wdims`.
 #[allow(clippy::too_many_arguments)]
-fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64) -> Result<Tensor> {
+/// Each row's mean and 1/sqrt(var + eps) are saved as `result1`/`result2`, shaped
+/// `stat_shape` (PyTorch's `_saved_result1`/`_saved_result2`).
+#[allow(clippy::too_many_arguments)]
+fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64, stat_shape: &[usize]) -> Result<Tensor> {
     let xs = x.shape();
     // layer norm (the affine per column of the rows): the backend's fused kernels if it has them
     let fused = name == "NativeLayerNormBackward0";
     let kernel = if fused { no_grad(|| backend::layer_norm_rows(x, rows[1], w, b, eps))? } else { None };
-    let out = if let Some(k) = kernel { Ok(k) } else { no_grad(|| {
+    let (out, mean_r, rstd_r) = if let Some(k) = kernel { Ok(k) } else { no_grad(|| {
         let x2 = rs(x, &rows)?;
-        let (xc, rstd) = stats(&x2, &[1], eps)?;
+        let mean_r = mean(&x2, Some(&[1]), true, None)?;
+        let xc = sub(&x2, &mean_r)?;
+        let var = mean(&mul(&xc, &xc)?, Some(&[1]), true, None)?;
+        let rstd = div(&sc(1.0), &sqrt(&add(&var, &sc(eps))?)?)?;
         let y = rs(&mul(&xc, &rstd)?, &xs)?;
         let y = match w { Some(w) => mul(&y, &rs(w, &aff_shape)?)?, None => y };
-        match b { Some(b) => add(&y, &rs(b, &aff_shape)?), None => Ok(y) }
+        let y = match b { Some(b) => add(&y, &rs(b, &aff_shape)?)?, None => y };
+        Ok((y, mean_r, rstd))
     }) }?;
     let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
@@ -822,7 +893,14 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
     let has_w = w.is_some();
     if let Some(w) = w { ins.push(w); save.push(Save::In(w)); }
     let has_b = b.is_some();
-    if let Some(b) = b { ins.push(b); save.push(Save::In(b)); }
+    // layer norm saves the bias (derivatives.yaml), group norm does not; neither formula reads it
+    if let Some(b) = b { ins.push(b); if fused { save.push(Save::In(b)); } }
+    let stats_saved = if crate::autograd::needs_record(&ins) { Some((rs(&mean_r, stat_shape)?, rs(&rstd_r, stat_shape)?)) } else { None };
+    let stat_slot = save.len();
+    if let Some((r1, r2)) = &stats_saved {
+        save.push(Save::In(r1));
+        save.push(Save::In(r2));
+    }
     let wshape = w.map(|w| w.shape());
     let bshape = b.map(|b| b.shape());
     record(name, &ins, &[&out], &save, move |s, g, need| {
@@ -868,6 +946,7 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
         }
         Ok(v)
     })?;
+    Node::annotate_with(&out, &[(stat_slot, "result1"), (stat_slot + 1, "result2")], Vec::new);
     Ok(out)
 }
 
@@ -893,7 +972,9 @@ pub fn layer_norm(x: &Tensor, normalized_shape: &[usize], w: Option<&Tensor>, b:
     let mut aff = vec![1; nd - k];
     aff.extend_from_slice(normalized_shape);
     let wdims: Vec<usize> = (0..nd - k).collect();
-    let out = row_norm("NativeLayerNormBackward0", x, [m, r], w, b, aff, wdims, eps)?;
+    let mut stat_shape = xs[..nd - k].to_vec();
+    stat_shape.resize(nd, 1);
+    let out = row_norm("NativeLayerNormBackward0", x, [m, r], w, b, aff, wdims, eps, &stat_shape)?;
     if out.grad_fn().is_some_and(|n| n.name == "NativeLayerNormBackward0") {
         // derivatives.yaml's names: input, weight, bias (None when absent), normalized_shape
         let mut values = vec![("normalized_shape", SavedValue::Ints(normalized_shape.iter().map(|&d| d as i64).collect()))];
@@ -922,7 +1003,15 @@ pub fn group_norm(x: &Tensor, groups: usize, w: Option<&Tensor>, b: Option<&Tens
     let nd = xs.len();
     let aff = channel_shape(nd, c);
     let wdims: Vec<usize> = (0..nd).filter(|&d| d != 1).collect();
-    row_norm("NativeGroupNormBackward0", x, [m, r], w, b, aff, wdims, eps)
+    let out = row_norm("NativeGroupNormBackward0", x, [m, r], w, b, aff, wdims, eps, &[n, groups])?;
+    // derivatives.yaml's names: input, weight (None when absent), N, C, HxW, group, eps
+    Node::annotate_with(&out, if w.is_some() { &[(0, "input"), (1, "weight")] } else { &[(0, "input")] }, || {
+        let mut v = vec![("N", SavedValue::Int(n as i64)), ("C", SavedValue::Int(c as i64)), ("HxW", SavedValue::Int((r / (c / groups).max(1)) as i64)),
+                         ("group", SavedValue::Int(groups as i64)), ("eps", SavedValue::Float(eps))];
+        if w.is_none() { v.push(("weight", SavedValue::None)); }
+        v
+    });
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -971,7 +1060,8 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
     let m = iv.len();
     let scale = hostf(&scale, &[m, 1], w.dtype(), w.device())?;
     let iv = std::sync::Arc::new(iv);
-    record("EmbeddingBackward0", &[w], &[&out], &[], move |_, g, _| {
+    // saved as derivatives.yaml does: the indices (the formula keeps its own row list)
+    record("EmbeddingBackward0", &[w], &[&out], &[Save::In(idx)], move |_, g, _| {
         let g2 = rs(&g[0], &[m, d])?;
         let g2 = contiguous(&if trivial { g2 } else { mul(&g2, &scale)? })?;
         if !crate::autograd::needs_history(&[&g2]) {
@@ -994,6 +1084,12 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
         };
         Ok(vec![Some(rs(&put_add(&rs(&g2, &[m * d])?, &offs, &[v * d])?, &[v, d])?)])
     })?;
+    Node::annotate_with(&out, &[(0, "indices")], || vec![
+        ("weight_sym_argsize_0", SavedValue::Int(v as i64)),
+        ("padding_idx", SavedValue::Int64(padding_idx.map_or(-1, |p| if p < 0 { p + v as i64 } else { p }))),
+        ("scale_grad_by_freq", SavedValue::Bool(scale_grad_by_freq)),
+        ("sparse", SavedValue::Bool(false)),
+    ]);
     Ok(out)
 }
 
@@ -1424,19 +1520,52 @@ pub fn prelu(x: &Tensor, w: &Tensor) -> Result<Tensor> {
         ensure!(xs[1] == wn, Runtime, "Mismatch of parameter numbers and input channel size. Found parameter numbers = {} and channel size = {}.", wn, xs[1]);
     }
     let wshape: Vec<usize> = if wn == 1 { vec![1; xs.len()] } else { channel_shape(xs.len(), wn) };
-    let wshape0 = w.shape();
-    let out = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &rs(w, &wshape)?)?))?;
+    // as ATen's prelu: the weight viewed (ViewBackward0) to broadcast over an input of more
+    // than one dim, then the kernel on (input, that view), which it saves
+    let wv = if xs.len() > 1 { rs(w, &wshape)? } else { w.clone() };
+    let out = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &wv)?))?;
     let out = fresh(&out)?;
-    record("PreluKernelBackward0", &[x, w], &[&out], &[Save::In(x), Save::In(w)], move |s, g, need| {
+    let wvshape = wv.shape();
+    record("PreluKernelBackward0", &[x, &wv], &[&out], &[Save::In(x), Save::In(&wv)], move |s, g, need| {
         let (x, w) = (s.get(0)?, s.get(1)?);
         let pos = cmp(&x, 0.0, BinOp::Gt)?;
-        let gx = if need[0] { Some(sel(&pos, &g[0], &mul(&g[0], &rs(&w, &wshape)?)?)?) } else { None };
+        let gx = if need[0] { Some(sel(&pos, &g[0], &mul(&g[0], &w)?)?) } else { None };
         let gw = if need[1] {
             let p = sel(&pos, &sc(0.0), &mul(&g[0], &x)?)?;
-            Some(rs(&sum_to(&p, &wshape)?, &wshape0)?)
+            Some(sum_to(&p, &wvshape)?)
         } else { None };
         Ok(vec![gx, gw])
     })?;
+    Node::annotate_with(&out, &[(1, "weight")], Vec::new);
+    Ok(out)
+}
+
+/// `pixel_shuffle(x, r)`: (*, C·r², H, W) → (*, C, H·r, W·r) (PixelShuffleBackward0), or
+/// with `down` `pixel_unshuffle(x, r)`: (*, C, H·r, W·r) → (*, C·r², H, W)
+/// (PixelUnshuffleBackward0); each one's gradient is the other applied to `g`. The shape
+/// checks are the caller's.
+pub fn pixel_shuffle(x: &Tensor, r: usize, down: bool) -> Result<Tensor> {
+    let xs = x.shape();
+    let n = xs.len() - 3;
+    let (c, h, w) = (xs[n], xs[n + 1], xs[n + 2]);
+    let lead: Vec<i64> = xs[..n].iter().map(|&d| d as i64).collect();
+    let with = |tail: &[usize]| -> Vec<i64> { lead.iter().copied().chain(tail.iter().map(|&d| d as i64)).collect() };
+    let mut perm: Vec<i64> = (0..n as i64).collect();
+    let n1 = n as i64;
+    let out = no_grad(|| {
+        let (split, order, joined) = if down {
+            (with(&[c, h / r, r, w / r, r]), [n1, n1 + 2, n1 + 4, n1 + 1, n1 + 3], with(&[c * r * r, h / r, w / r]))
+        } else {
+            (with(&[c / (r * r), r, r, h, w]), [n1, n1 + 3, n1 + 1, n1 + 4, n1 + 2], with(&[c / (r * r), h * r, w * r]))
+        };
+        perm.extend(order);
+        let y = permute(&reshape(x, &split)?, &perm)?;
+        cast_raw(&y, y.dtype()).and_then(|y| reshape(&y, &joined))
+    })?;
+    let out = fresh(&out)?;
+    let name = if down { "PixelUnshuffleBackward0" } else { "PixelShuffleBackward0" };
+    record(name, &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(pixel_shuffle(&g[0], r, !down)?)]))?;
+    Node::annotate_with(&out, &[], || vec![(if down { "downscale_factor" } else { "upscale_factor" }, SavedValue::Int(r as i64))]);
     Ok(out)
 }
 
@@ -1604,6 +1733,7 @@ fn loss_backward(kind: &str, g: &Tensor, x: &Tensor, y: &Tensor, red: i64, a: f6
 
 /// `binary_cross_entropy(p, y, weight)` (BinaryCrossEntropyBackward0).
 pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64) -> Result<Tensor> {
+    crate::autograd::check_no_requires_grad(w, "weight", "binary_cross_entropy")?;
     same_shape(x, y)?;
     let bad = no_grad(|| {
         let lo = cmp(x, 0.0, BinOp::Lt)?;
@@ -1645,6 +1775,8 @@ pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64
 /// `binary_cross_entropy_with_logits(z, y, weight, pos_weight)`
 /// (BinaryCrossEntropyWithLogitsBackward0).
 pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tensor>, pw: Option<&Tensor>, red: i64) -> Result<Tensor> {
+    crate::autograd::check_no_requires_grad(w, "weight", "binary_cross_entropy_with_logits")?;
+    crate::autograd::check_no_requires_grad(pw, "pos_weight", "binary_cross_entropy_with_logits")?;
     same_shape(x, y)?;
     let wv = w.map(|w| w.detach());
     let pwv = pw.map(|w| w.detach());
@@ -1660,7 +1792,18 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
     })?;
     let out = fresh(&out)?;
     let shape = x.shape();
-    record("BinaryCrossEntropyWithLogitsBackward0", &[x, y], &[&out], &[Save::In(x), Save::In(y)], move |s, g, need| {
+    // saved as derivatives.yaml does: self, target, weight, pos_weight (the formula reads the
+    // first two; the weights are kept detached in it)
+    let mut save = vec![Save::In(x), Save::In(y)];
+    let mut names: Vec<(usize, &'static str)> = vec![(1, "target")];
+    let mut values = vec![("reduction", SavedValue::Int(red))];
+    for (nm, t) in [("weight", w), ("pos_weight", pw)] {
+        match t {
+            Some(t) => { names.push((save.len(), nm)); save.push(Save::In(t)); }
+            None => values.push((nm, SavedValue::None)),
+        }
+    }
+    record("BinaryCrossEntropyWithLogitsBackward0", &[x, y], &[&out], &save, move |s, g, need| {
         let (x, y) = (s.get(0)?, s.get(1)?);
         // torch: (d * grad [* weight]) / numel for the mean (DivBackward1 under create_graph)
         let ge = loss_grad(&g[0], if red == 1 { 2 } else { red }, &shape)?;
@@ -1683,12 +1826,16 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
         } else { None };
         Ok(vec![gx, gy])
     })?;
+    if out.has_grad_fn() {
+        Node::annotate(&out, &values, &names);
+    }
     Ok(out)
 }
 
 /// `nll_loss` on (C), (N, C) or (N, C, H, W) log-probabilities (NllLossBackward0 /
 /// NllLoss2DBackward0).
 pub fn nll_loss(x: &Tensor, target: &Tensor, w: Option<&Tensor>, red: i64, ignore_index: i64) -> Result<Tensor> {
+    crate::autograd::check_no_requires_grad(w, "weight", if x.dim() > 2 { "nll_loss2d_forward" } else { "nll_loss_forward" })?;
     let xs = x.shape();
     let ts = target.shape();
     let nd = xs.len();
@@ -1836,6 +1983,8 @@ pub fn constant_pad(x: &Tensor, pads: &[(i64, i64)], value: f64) -> Result<Tenso
     let out = pad_raw(x, pads, value)?;
     let neg: Vec<(i64, i64)> = pads.iter().map(|&(a, b)| (-a, -b)).collect();
     record("ConstantPadNdBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(constant_pad(&g[0], &neg, 0.0)?)]))?;
+    // `_saved_pad` as F.pad takes it: (left, right) of the last dim first
+    Node::annotate_with(&out, &[], || vec![("pad", SavedValue::Ints(pads.iter().rev().flat_map(|&(a, b)| [a, b]).collect()))]);
     Ok(out)
 }
 
@@ -1892,15 +2041,18 @@ pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tenso
         (false, _) => "ReplicationPad2DBackward0",
     };
     let n_in = x.numel();
-    record(name, &[x], &[&out], &[], move |_, g, _| {
+    record(name, &[x], &[&out], &[Save::In(x)], move |_, g, _| {
         Ok(vec![Some(rs(&put_add(&rs(&contiguous(&g[0])?, &[g[0].numel()])?, &offs, &[n_in])?, &xs)?)])
     })?;
+    Node::annotate_with(&out, &[], || vec![("padding", SavedValue::Ints(pads.iter().rev().flat_map(|&(a, b)| [a, b]).collect()))]);
     Ok(out)
 }
 
 /// Separable resampling of the last one or two dims by weight matrices (out, in):
-/// `y = Mh x Mwᵀ` (interpolate's linear/bilinear/nearest forms), recorded as `name`.
-pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str) -> Result<Tensor> {
+/// `y = Mh x Mwᵀ` (interpolate's linear/bilinear/nearest forms), recorded as `name`, with
+/// the node's `_saved_output_size`, `_saved_scales*` (the scale factors as given, None
+/// for a size) and, for the interpolating modes, `_saved_align_corners`.
+pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str, output_size: &[usize], scales: &[Option<f64>], align_corners: Option<bool>) -> Result<Tensor> {
     let name: &'static str = match name {
         "UpsampleNearest1DBackward0" => "UpsampleNearest1DBackward0",
         "UpsampleNearest2DBackward0" => "UpsampleNearest2DBackward0",
@@ -1919,6 +2071,18 @@ pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str) -> Res
         let gg = match &mh { Some(m) => matmul(&t(m)?, &g[0])?, None => g[0].clone() };
         Ok(vec![Some(matmul(&gg, &t(&mwt)?)?)])
     })?;
+    Node::annotate_with(&out, &[], || {
+        let scale = |s: Option<f64>| s.map_or(SavedValue::None, SavedValue::Float);
+        let mut v = vec![("output_size", SavedValue::Ints(output_size.iter().map(|&d| d as i64).collect())),
+                         ("self_sym_sizes", SavedValue::Ints(x.shape().iter().map(|&d| d as i64).collect()))];
+        match scales {
+            [s] => v.push(("scales", scale(*s))),
+            [h, w] => { v.push(("scales_h", scale(*h))); v.push(("scales_w", scale(*w))); }
+            _ => {}
+        }
+        if let Some(a) = align_corners { v.push(("align_corners", SavedValue::Bool(a))); }
+        v
+    });
     Ok(out)
 }
 
@@ -1970,12 +2134,13 @@ pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tenso
     let vals = fresh(&vals)?;
     let ind = idx.clone();
     let xs2 = xs.clone();
-    record("AdaptiveMaxPool2DBackward0", &[x], &[&vals], &[], move |_, g, _| {
+    record("AdaptiveMaxPool2DBackward0", &[x], &[&vals], &[Save::In(x), Save::In(&idx)], move |_, g, _| {
         let rows = rs(&host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?, &[nc, 1])?;
         let offs = rs(&binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?, &[nc * l])?;
         let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
         Ok(vec![Some(rs(&gx, &xs2)?)])
     })?;
+    Node::annotate_with(&vals, &[(1, "result1")], Vec::new);
     Ok((vals, idx))
 }
 
@@ -2039,7 +2204,7 @@ mod tests {
     #[test]
     fn max_pool_indices_point_at_the_maxima() {
         let x = t(&[1, 2, 5, 6], 0.4);
-        let (v, idx) = max_pool2d(&x, [3, 2], [2, 2], [1, 1], [1, 1], true).unwrap();
+        let (v, idx) = max_pool2d(&x, [3, 2], Some([2, 2]), [1, 1], [1, 1], true).unwrap();
         let xv = x.to_f64_vec().unwrap();
         for (k, (val, i)) in v.to_f64_vec().unwrap().iter().zip(idx.to_i64_vec().unwrap()).enumerate() {
             let plane = k / (v.shape()[2] * v.shape()[3]);

@@ -881,9 +881,14 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
             "shifts and dimensions must align. shifts: {}, dims:0",
             shifts.len()
         );
+        // one RollBackward0 node (dims empty), as ATen's: the flat roll, viewed back
         let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
-        let flat = super::reshape(x, &[-1])?;
-        return super::reshape(&roll(&flat, shifts, &[0])?, &shape);
+        let out = { let _g = crate::autograd::raw_mode(); super::reshape(&roll(&super::reshape(x, &[-1])?, shifts, &[0])?, &shape)? };
+        let out = super::nn_layers::fresh(&out)?;
+        let back: Vec<i64> = shifts.iter().map(|s| -s).collect();
+        record("RollBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(roll(&g[0], &back, &[])?)]))?;
+        fields(&out, || vec![("dims", SavedValue::Ints(Vec::new())), ("shifts", SavedValue::Ints(shifts.to_vec()))]);
+        return Ok(out);
     }
     ensure!(
         shifts.len() == dims.len(),
@@ -969,6 +974,7 @@ pub fn diag_embed(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tenso
     let zeros = crate::tensor::zeros_on(&shape, x.dtype(), x.device())?;
     let out = crate::backend::put(&zeros, &offsets, &super::contiguous(&x.detach())?, false)?;
     record("DiagEmbedBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(diagonal(&g[0], offset, dim1, dim2)?)]))?;
+    fields(&out, || vec![("offset", SavedValue::Int64(offset)), ("dim1", SavedValue::Int64(dim1)), ("dim2", SavedValue::Int64(dim2))]);
     Ok(out)
 }
 
@@ -976,7 +982,7 @@ pub fn diag_embed(x: &Tensor, offset: i64, dim1: i64, dim2: i64) -> Result<Tenso
 /// matrix's diagonal as a copy (DiagonalBackward0_copy, as PyTorch's `diagonal_copy`).
 pub fn diag(x: &Tensor, offset: i64) -> Result<Tensor> {
     match x.dim() {
-        1 => diag_embed(x, offset, 0, 1),
+        1 => diag_embed(x, offset, -2, -1),
         2 => {
             let l = x.layout();
             let rel = diagonal_layout(&Layout::contiguous(&l.shape), offset, 0, 1);

@@ -355,7 +355,8 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
         // mask computed now, so an in-place clamp_ needs no copy of its input; the backward
         // selects (never multiplies), so an infinite gradient outside the range stays 0
         let mask = num_op(&xin, UnaryOp::ClampMask(l, h))?;
-        record_ew(name, x, &out, &[Save::In(&mask)], |s, g, _| {
+        // `self` is saved as derivatives.yaml does (`_saved_self`; the formula reads the mask)
+        record_ew(name, x, &out, &[Save::In(&mask), Save::In(x)], |s, g, _| {
             let m = s.get(0)?;
             if let Some(d) = fused2(&g[0], &m, BinOp::ReluBackward)? {
                 return Ok(vec![Some(d)]);

@@ -22,6 +22,18 @@ fn _linalg_inv_ex(py: Python<'_>, a: T<'_>, check_errors: bool, name: String) ->
 }
 
 #[pyfunction]
+fn _linalg_matrix_exp(py: Python<'_>, a: T<'_>) -> PyResult<Py<PyAny>> {
+    let a = a.t.clone();
+    run(py, a.numel(), || la::matrix_exp(&a))
+}
+
+#[pyfunction]
+fn _pdist(py: Python<'_>, x: T<'_>, p: f64) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || la::pdist(&x, p))
+}
+
+#[pyfunction]
 fn _linalg_det(py: Python<'_>, a: T<'_>, name: String) -> PyResult<Py<PyAny>> {
     let a = a.t.clone();
     run(py, a.numel(), || la::det(&a, &name))
@@ -106,6 +118,8 @@ fn _cdist(py: Python<'_>, x1: T<'_>, x2: T<'_>, p: f64) -> PyResult<Py<PyAny>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_linalg_inv_ex, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_det, m)?)?;
+    m.add_function(wrap_pyfunction!(_linalg_matrix_exp, m)?)?;
+    m.add_function(wrap_pyfunction!(_pdist, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_slogdet, m)?)?;
     m.add_function(wrap_pyfunction!(_logdet, m)?)?;
     m.add_function(wrap_pyfunction!(_linalg_solve, m)?)?;

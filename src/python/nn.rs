@@ -47,17 +47,28 @@ fn _nn_col2im(py: Python<'_>, x: T<'_>, output_size: [usize; 2], kernel: [usize;
     run(py, x.numel(), || ops::col2im(&x, output_size, window(kernel, dilation, padding, stride)))
 }
 
+/// A pooling stride: empty (the kernel size, as ATen's) or two numbers.
+fn pool_stride(s: Vec<usize>) -> PyResult<Option<[usize; 2]>> {
+    match s[..] {
+        [] => Ok(None),
+        [a, b] => Ok(Some([a, b])),
+        _ => Err(pyo3::exceptions::PyRuntimeError::new_err("max_pool2d: stride must either be omitted, a single int, or a tuple of two ints")),
+    }
+}
+
 #[pyfunction]
-fn _nn_max_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], ceil_mode: bool) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+fn _nn_max_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: Vec<usize>, padding: [usize; 2], dilation: [usize; 2], ceil_mode: bool) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let x = x.t.clone();
+    let stride = pool_stride(stride)?;
     let (a, b) = py.detach(|| super::errors::guard(|| ops::max_pool2d(&x, kernel, stride, padding, dilation, ceil_mode)))?;
     Ok((wrap(py, a)?, wrap(py, b)?))
 }
 
 #[pyfunction]
 #[pyo3(signature = (x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None))]
-fn _nn_avg_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: [usize; 2], padding: [usize; 2], ceil_mode: bool, count_include_pad: bool, divisor_override: Option<i64>) -> PyResult<Py<PyAny>> {
+fn _nn_avg_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: Vec<usize>, padding: [usize; 2], ceil_mode: bool, count_include_pad: bool, divisor_override: Option<i64>) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
+    let stride = pool_stride(stride)?;
     run(py, x.numel(), || ops::avg_pool2d(&x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override))
 }
 
@@ -187,6 +198,12 @@ fn _nn_div_scalar(py: Python<'_>, x: T<'_>, s: f64) -> PyResult<Py<PyAny>> {
 }
 
 #[pyfunction]
+fn _nn_pixel_shuffle(py: Python<'_>, x: T<'_>, factor: usize, down: bool) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    run(py, x.numel(), || ops::pixel_shuffle(&x, factor, down))
+}
+
+#[pyfunction]
 fn _nn_constant_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, value: f64) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
     run(py, x.numel(), || ops::constant_pad(&x, &pads, value))
@@ -199,11 +216,12 @@ fn _nn_index_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, reflect: bool)
 }
 
 #[pyfunction]
-#[pyo3(signature = (x, mh, mw, name))]
-fn _nn_resample(py: Python<'_>, x: T<'_>, mh: Option<T<'_>>, mw: T<'_>, name: &str) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (x, mh, mw, name, output_size, scales, align_corners=None))]
+#[allow(clippy::too_many_arguments)]
+fn _nn_resample(py: Python<'_>, x: T<'_>, mh: Option<T<'_>>, mw: T<'_>, name: &str, output_size: Vec<usize>, scales: Vec<Option<f64>>, align_corners: Option<bool>) -> PyResult<Py<PyAny>> {
     let (x, mh, mw) = (x.t.clone(), opt(&mh), mw.t.clone());
     let name = name.to_string();
-    run(py, x.numel(), || ops::resample(&x, mh.as_ref(), &mw, &name))
+    run(py, x.numel(), || ops::resample(&x, mh.as_ref(), &mw, &name, &output_size, &scales, align_corners))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -231,6 +249,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_nll_loss, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_div_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_constant_pad, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_pixel_shuffle, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_index_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_resample, m)?)?;
     Ok(())

@@ -171,7 +171,9 @@ impl PyNode {
                 crate::autograd::SavedValue::Int64(i) => (i as u64).into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::Float(f) => f.into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::Bool(b) => pyo3::types::PyBool::new(py, b).to_owned().into_any().unbind(),
-                crate::autograd::SavedValue::Ints(v) => PyTuple::new(py, v)?.into_any().unbind(),
+                // int64 arrays show as unsigned, as torch's bindings do (a -1 dim or shift
+                // reads 2^64 - 1); sizes are never negative
+                crate::autograd::SavedValue::Ints(v) => PyTuple::new(py, v.iter().map(|&i| i as u64))?.into_any().unbind(),
                 crate::autograd::SavedValue::Str(v) => v.into_pyobject(py)?.into_any().unbind(),
                 crate::autograd::SavedValue::None => py.None(),
             }),
@@ -200,7 +202,7 @@ impl PyNode {
     }
 
     /// Bytes held by this node's saved tensors.
-    fn _saved_bytes(&self) -> PyResult<usize> {
+    fn _nbytes_saved(&self) -> PyResult<usize> {
         let n = self.node()?;
         Ok(n.backward().map_or(0, |b| b.saved().iter().map(|s| s.1).sum()))
     }

@@ -327,6 +327,27 @@ def run(torch, device="cpu"):
         "cdist_batch_p1": C(f=lambda a, b: torch.cdist(a, b, p=1), ins=[T(x1b), T(x2b)]),
         "cdist_batch_bcast": C(f=lambda a, b: torch.cdist(a, b), ins=[T(x1b), T(x2b[0])]),
         "cdist_self_zero": C(f=lambda a, b: torch.cdist(a, b), ins=[T(x1), T([x1[1], x2[0]])]),
+        # pdist (PdistBackward0) and the matrix exponential (LinalgMatrixExpBackward0)
+        "pdist": C(f=lambda a: torch.pdist(a), ins=[T(x1 + x2)]),
+        "pdist_p1": C(f=lambda a: torch.nn.functional.pdist(a, 1), ins=[T(x1 + x2)]),
+        "pdist_pinf": C(f=lambda a: torch.pdist(a, INF), ins=[T(x1 + x2)]),
+        "pdist_p05": C(f=lambda a: torch.pdist(a, 0.5), ins=[T(x1 + x2)]),
+        "pdist_p3_f64": C(f=lambda a: torch.pdist(a, 3), ins=[D(x1 + x2)]),
+        "pdist_p0": C(f=lambda a: torch.pdist(a, 0), ins=[T(x1)]),
+        "pdist_one_row": C(f=lambda a: torch.pdist(a), ins=[T(x1[:1])]),
+        "pdist_repeated_row": C(f=lambda a: torch.pdist(a), ins=[T([x1[0], x1[0], x2[1]])]),
+        "pdist_3d": C(f=lambda a: torch.pdist(a), ins=[T(x1b)]),
+        "pdist_int": C(f=lambda a: torch.pdist(a), ins=[T([[1, 2], [3, 4]])]),
+        "pdist_neg_p": C(f=lambda a: torch.pdist(a, -1), ins=[T(x1)]),
+        "matrix_exp": C(f=lambda a: torch.linalg.matrix_exp(a), ins=[T(g3)]),
+        "matrix_exp_f64": C(f=lambda a: torch.matrix_exp(a), ins=[D(g4)], grad2=True),
+        "matrix_exp_batch": C(f=lambda a: a.matrix_exp(), ins=[T([g3, g3b])]),
+        "matrix_exp_large_norm_f64": C(f=lambda a: torch.linalg.matrix_exp(a * 3), ins=[D(g4)]),
+        "matrix_exp_zero": C(f=lambda a: torch.linalg.matrix_exp(a * 0), ins=[T(g2)]),
+        "matrix_exp_1x1": C(f=lambda a: torch.linalg.matrix_exp(a), ins=[T([[0.7]])]),
+        "matrix_exp_rect": C(f=lambda a: torch.linalg.matrix_exp(a), ins=[T(tall)]),
+        "matrix_exp_vector": C(f=lambda a: torch.linalg.matrix_exp(a), ins=[T(x1[0])]),
+        "matrix_exp_int": C(f=lambda a: torch.linalg.matrix_exp(a), ins=[T([[1, 2], [3, 4]])]),
     }
     out = {}
     for name, c in cases.items():

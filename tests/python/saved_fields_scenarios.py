@@ -17,6 +17,11 @@ def _value(v):
     return str(v)
 
 
+# decompositions whose vectors are defined up to sign (LAPACK's and ferrograd's choices may
+# differ): their saved tensors are compared in absolute value
+SIGN_FREE = {"qr", "qr_complete", "svd", "svd_reduced", "svdvals", "eigh", "eigvalsh"}
+
+
 def run(torch):
     warnings.simplefilter("ignore")
     F = torch.nn.functional
@@ -63,16 +68,52 @@ def run(torch):
      "erfc": lambda: x.erfc(), "hypot": lambda: torch.hypot(x, y), "logaddexp": lambda: torch.logaddexp(x, y), "nansum": lambda: x.nansum(1), "var_mean": lambda: torch.var_mean(x, 1)[0],
      "index_copy": lambda: x.index_copy(0, idx, y[:2]), "index_fill": lambda: x.index_fill(1, idx, 2.0), "masked_scatter": lambda: x.masked_scatter(x > 0.5, y),
      "take": lambda: x.take(idx), "put": lambda: x.put(idx, y[0, :2]), "select_scatter": lambda: torch.select_scatter(x, y[0], 0, 0),
+     # layers' nodes with their numbers and saved statistics
+     "batch_norm_eval": lambda: F.batch_norm(img, torch.zeros(3), torch.ones(3), v[:3], v[:3], training=False),
+     "batch_norm_running": lambda: F.batch_norm(img, torch.zeros(3), torch.ones(3), v[:3], None, training=True, eps=1e-3),
+     "group_norm_affine": lambda: F.group_norm(img, 3, v[:3], v[:3], eps=1e-4),
+     "layer_norm_2d": lambda: F.layer_norm(img, (6, 6)),
+     "max_pool2d_stride": lambda: F.max_pool2d(img, 3, stride=2, padding=1, ceil_mode=True),
+     "max_pool2d_module": lambda: torch.nn.MaxPool2d(2)(img), "max_pool1d": lambda: F.max_pool1d(b3, 2),
+     "avg_pool2d_opts": lambda: F.avg_pool2d(img, 3, 2, 1, count_include_pad=False, divisor_override=2),
+     "adaptive_max_pool2d": lambda: F.adaptive_max_pool2d(img, 2), "adaptive_avg_pool2d_3": lambda: F.adaptive_avg_pool2d(img, 3),
+     "interp_bilinear": lambda: F.interpolate(img, size=(7, 5), mode="bilinear"),
+     "interp_bilinear_ac": lambda: F.interpolate(img, scale_factor=1.5, mode="bilinear", align_corners=True),
+     "interp_linear": lambda: F.interpolate(b3, size=7, mode="linear"), "interp_nearest_size": lambda: F.interpolate(img, size=4),
+     "embedding_pad": lambda: F.embedding(torch.tensor([[1, 2], [0, 1]]), m, padding_idx=-3),
+     "prelu": lambda: F.prelu(img, v[:3]), "prelu_1": lambda: F.prelu(x, v[:1]),
+     "pad_reflect": lambda: F.pad(b3, (1, 2), mode="reflect"), "pad_replicate2d": lambda: F.pad(img, (1, 0, 2, 1), mode="replicate"),
+     "pad_2d": lambda: F.pad(img, (1, 0, 2, 1), value=0.5),
+     "fold": lambda: F.fold(y[:, :1].expand(3, 4).reshape(1, 4, 3).contiguous(), (2, 4), (2, 2)),
+     "unfold_opts": lambda: F.unfold(img, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+     "bce_logits_w": lambda: F.binary_cross_entropy_with_logits(x, y, weight=v.detach(), pos_weight=v.detach() + 1, reduction="sum"),
+     "pixel_shuffle": lambda: F.pixel_shuffle(torch.rand(1, 8, 2, 3, requires_grad=True), 2),
+     "pixel_unshuffle": lambda: F.pixel_unshuffle(img, 2),
+     "roll_dims": lambda: x.roll((1, -1), (0, 1)), "roll_flat": lambda: x.roll(2), "diag": lambda: torch.diag(v, 1),
+     "diag_embed": lambda: torch.diag_embed(x, -1, 0, 2), "gather_neg": lambda: x.gather(-1, torch.tensor([[0], [1], [2]])),
+     # linear algebra (the decompositions' vectors compared up to sign: see SIGN_FREE)
+     "cdist": lambda: torch.cdist(x, y), "cdist_p1": lambda: torch.cdist(x, y, p=1),
+     "qr": lambda: torch.linalg.qr(m)[0], "qr_complete": lambda: torch.linalg.qr(m, mode="complete")[1],
+     "svd": lambda: torch.linalg.svd(m[:, :4] + torch.eye(4))[1], "svd_reduced": lambda: torch.linalg.svd(m, full_matrices=False)[0],
+     "svdvals": lambda: torch.linalg.svdvals(m),
+     "eigh": lambda: torch.linalg.eigh(m[:, :4] + m[:, :4].t())[0], "eigvalsh": lambda: torch.linalg.eigvalsh(m[:, :4] + m[:, :4].t()),
+     "solve": lambda: torch.linalg.solve(m[:, :4] + torch.eye(4), x.t()), "solve_right": lambda: torch.linalg.solve(m[:, :4] + torch.eye(4), x, left=False),
+     "slogdet": lambda: torch.linalg.slogdet(m[:, :4] + torch.eye(4))[1], "cholesky_upper": lambda: torch.linalg.cholesky(m[:, :4] @ m[:, :4].t() + torch.eye(4), upper=True),
+     "matrix_exp": lambda: torch.linalg.matrix_exp(m[:, :4] * 0.3), "pdist": lambda: F.pdist(x),
+     "clamp_inplace": lambda: (x * 1).clamp_(0.2, 0.8),
     }
     res = {}
     for k, f in ops.items():
         try:
             fn = f().grad_fn
-            names = sorted(a for a in dir(fn) if a.startswith("_saved_") and a != "_saved_bytes")
+            names = sorted(a for a in dir(fn) if a.startswith("_saved_"))
             saved = {}
             for a in names:
                 try:
-                    saved[a] = _value(getattr(fn, a))
+                    got = getattr(fn, a)
+                    if k in SIGN_FREE and hasattr(got, "abs"):
+                        got = got.abs()
+                    saved[a] = _value(got)
                 except Exception as e:  # noqa: BLE001 - PyTorch's error is the result
                     saved[a] = {"error": type(e).__name__}
             res[k] = {"fn": type(fn).__name__, "saved": saved}

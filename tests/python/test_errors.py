@@ -42,6 +42,26 @@ def test_autograd_errors():
     raises(RuntimeError, "mean(): could not infer output dtype", lambda: torch.tensor([1, 2]).mean())
 
 
+
+def test_losses_refuse_class_weights_that_require_grad():
+    # PyTorch's check_no_requires_grad: the weights are not differentiated, so they may not
+    # require grad while grad mode is on (fine under no_grad)
+    F = torch.nn.functional
+    x = torch.rand(2, 3, requires_grad=True)
+    w = torch.rand(3, requires_grad=True)
+    msg = "The function '{}' is not differentiable with respect to argument '{}'. This input cannot have requires_grad True."
+    raises(RuntimeError, msg.format("binary_cross_entropy_with_logits", "weight"), lambda: F.binary_cross_entropy_with_logits(x, torch.rand(2, 3), weight=w))
+    raises(RuntimeError, msg.format("binary_cross_entropy_with_logits", "pos_weight"), lambda: F.binary_cross_entropy_with_logits(x, torch.rand(2, 3), pos_weight=w))
+    raises(RuntimeError, msg.format("binary_cross_entropy", "weight"), lambda: F.binary_cross_entropy(x.sigmoid(), torch.rand(2, 3), weight=w))
+    raises(RuntimeError, msg.format("nll_loss_forward", "weight"), lambda: F.nll_loss(x, torch.tensor([0, 2]), weight=w))
+    raises(RuntimeError, msg.format("nll_loss_forward", "weight"), lambda: F.cross_entropy(x, torch.tensor([0, 2]), weight=w))
+    raises(RuntimeError, msg.format("nll_loss2d_forward", "weight"), lambda: F.nll_loss(torch.rand(2, 3, 2, 2), torch.zeros(2, 2, 2, dtype=torch.int64), weight=w))
+    raises(RuntimeError, msg.format("multi_margin_loss", "weight"), lambda: F.multi_margin_loss(x, torch.tensor([0, 2]), weight=w))
+    with torch.no_grad():
+        assert F.nll_loss(x, torch.tensor([0, 2]), weight=w).shape == ()
+    assert F.cross_entropy(x, torch.rand(2, 3), weight=w).grad_fn is not None  # probabilities: differentiable
+
+
 def test_python_exception_in_hook_propagates_unchanged():
     class Boom(Exception):
         pass

@@ -595,7 +595,8 @@ def _pool_args(kernel_size, stride, padding, dilation, n):
 
 def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=True):
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, 2)
-    return _C._nn_max_pool2d(input, list(k), list(s), list(p), list(d), bool(ceil_mode))
+    given = not (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0))
+    return _C._nn_max_pool2d(input, list(k), list(s) if given else [], list(p), list(d), bool(ceil_mode))
 
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -614,7 +615,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, 2)
-    return _C._nn_avg_pool2d(input, list(k), list(s), list(p), bool(ceil_mode), bool(count_include_pad), divisor_override)
+    given = not (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0))
+    return _C._nn_avg_pool2d(input, list(k), list(s) if given else [], list(p), bool(ceil_mode), bool(count_include_pad), divisor_override)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -1377,9 +1379,10 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise NotImplementedError(f"interpolate(mode={mode!r}) on {input.dim()}D input is not supported by ferrograd")
     mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype, device=input.device)
             for i in range(dim)]
+    ac = None if mode == "nearest" else bool(align_corners)
     if dim == 1:
-        return _C._nn_resample(input, None, mats[0], names[1])
-    return _C._nn_resample(input, mats[0], mats[1], names[2])
+        return _C._nn_resample(input, None, mats[0], names[1], output_size, sf, ac)
+    return _C._nn_resample(input, mats[0], mats[1], names[2], output_size, sf, ac)
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -1393,12 +1396,7 @@ def pixel_shuffle(input, upscale_factor):
     if c % (r * r) != 0:
         raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-    lead = tuple(input.shape[:-3])
-    oc = c // (r * r)
-    n = len(lead)
-    x = input.reshape(lead + (oc, r, r, h, w))
-    x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return x.reshape(lead + (oc, h * r, w * r))
+    return _C._nn_pixel_shuffle(input, r, False)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -1413,11 +1411,7 @@ def pixel_unshuffle(input, downscale_factor):
         raise RuntimeError(f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not divisible by {r}")
     if w % r != 0:
         raise RuntimeError(f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not divisible by {r}")
-    lead = tuple(input.shape[:-3])
-    n = len(lead)
-    x = input.reshape(lead + (c, h // r, r, w // r, r))
-    x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return x.reshape(lead + (c * r * r, h // r, w // r))
+    return _C._nn_pixel_shuffle(input, r, True)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
@@ -1448,12 +1442,27 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """``x1·x2 / max(‖x1‖·‖x2‖, eps)`` along ``dim`` (broadcasting)."""
-    w12 = (x1 * x2).sum(dim)
-    w1 = (x1 * x1).sum(dim)
-    w2 = (x2 * x2).sum(dim)
-    n12 = (w1 * w2).clamp_min(eps * eps).sqrt()
-    return w12 / n12
+    """``Σ (x1 / max(‖x1‖, eps)) · (x2 / max(‖x2‖, eps))`` along ``dim`` (broadcasting), as
+    ATen composes it: each input divided by its clamped norm first (the result stays in
+    [-1, 1]), then the product summed (SumBackward1)."""
+    from .. import broadcast_shapes, linalg, no_grad, result_type
+
+    dt = result_type(x1, x2)
+    if not dt.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_name(dt)}")
+    if not (x1.is_floating_point() or x1.is_complex()):
+        x1 = x1.to(dt)
+    if not (x2.is_floating_point() or x2.is_complex()):
+        x2 = x2.to(dt)
+    if x1.shape != x2.shape:
+        shape = broadcast_shapes(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = linalg.vector_norm(x1, 2, dim=dim, keepdim=True).clone()
+    n2 = linalg.vector_norm(x2, 2, dim=dim, keepdim=True).clone()
+    with no_grad():
+        n1.clamp_min_(eps)
+        n2.clamp_min_(eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
@@ -1752,13 +1761,16 @@ def _margin_input_check(input):
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
     """Multi-class hinge loss: for each sample with class ``y``,
     ``sum_{j != y} w[y] · max(0, margin - x[y] + x[j])^p / C`` (``p`` 1 or 2)."""
-    from .. import arange, int64
+    from .. import arange, int64, is_grad_enabled
 
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     r = _reduction_enum(reduction)
     if p != 1 and p != 2:
         raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.requires_grad and is_grad_enabled():
+        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument 'weight'. "
+                           "This input cannot have requires_grad True.")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     nframe, dim = _margin_input_check(input)
@@ -2816,23 +2828,9 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 def pdist(input, p=2):
     """The p-norm distance between every pair of rows of ``input`` ``(N, M)``: the upper triangle
-    (row-major, without the diagonal) of ``cdist(input, input)``, shape ``(N*(N-1)/2,)``."""
-    from .. import tensor
-
-    if input.dim() != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
-    if not input.is_floating_point():
-        raise RuntimeError(f"pdist only supports floating-point dtypes")
-    if p < 0:
-        raise RuntimeError("pdist only supports non-negative p values")
-    n = input.shape[0]
-    ii = [i for i in range(n) for _ in range(i + 1, n)]
-    jj = [j for i in range(n) for j in range(i + 1, n)]
-    if not ii:
-        return input.new_empty((0,))
-    a = input.index_select(0, tensor(ii, device=input.device))
-    b = input.index_select(0, tensor(jj, device=input.device))
-    return (a - b).norm(p, 1)
+    (row-major, without the diagonal) of ``cdist(input, input)``, shape ``(N*(N-1)/2,)``
+    (PdistBackward0)."""
+    return _C._pdist(input, float(p))
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
