@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -183,7 +183,15 @@ def workloads(T, np):
                     return out
                 yield f"{name} x1000{tag}", run, None
 
-    return {"views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def attn_cases():
+        # scaled dot-product attention over (batch 8, 8 heads, 128 positions, 64 dims): PyTorch's
+        # CPU flash kernel and ferrograd's (one node each)
+        q, k, v = (t((8, 8, 128, 64), rg=True) for _ in range(3))
+        yield "sdpa 8x8x128x64 fwd", lambda: F.scaled_dot_product_attention(q.detach(), k.detach(), v.detach()), None
+        yield "sdpa 8x8x128x64 fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v), [q, k, v]), None
+        yield "sdpa causal fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), [q, k, v]), None
+
+    return {"attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 

@@ -191,6 +191,15 @@ pub fn sum_terms(terms: impl IntoIterator<Item = Option<Tensor>>) -> Result<Opti
     Ok(acc)
 }
 
+/// PyTorch's refusal when a tangent reaches an op that has no forward-AD formula in
+/// derivatives.yaml (`op` as ATen names it, e.g. `_pdist_forward`).
+pub fn refuse(inputs: &[&Tensor], op: &str) -> Result<()> {
+    if is_active() && input_tangents(inputs).is_some() {
+        bail!(NotImplemented, "Trying to use forward AD with {op} that does not support it because it has not been implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so that we can prioritize its implementation or submit a PR adding the implementation to derivatives.yaml");
+    }
+    Ok(())
+}
+
 fn input_tangents(inputs: &[&Tensor]) -> Option<Tangents> {
     let ts: Vec<Option<Tensor>> = inputs.iter().map(|t| t.meta().fw_grad.clone()).collect();
     if ts.iter().all(|t| t.is_none()) {

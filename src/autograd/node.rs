@@ -547,6 +547,21 @@ pub fn needs_record(inputs: &[&Tensor]) -> bool {
     super::is_grad_enabled() && inputs.iter().any(|t| t.requires_grad())
 }
 
+/// A backward formula's result that PyTorch cannot differentiate again: when it carries
+/// history (`create_graph`), it gets a node `name` (`PdistBackwardBackward0`) whose own
+/// backward raises "the derivative for '`op`' is not implemented." (as derivatives.yaml's
+/// `not_implemented`), so a first-order use stays fine.
+pub fn not_differentiable_again(result: Tensor, inputs: &[&Tensor], name: &'static str, op: &'static str) -> Result<Tensor> {
+    if !needs_record(inputs) {
+        return Ok(result);
+    }
+    let out = result.detach();
+    record(name, inputs, &[&out], &[], move |_, _, _| {
+        Err(crate::error::Error::NotImplemented(format!("the derivative for '{op}' is not implemented.")))
+    })?;
+    Ok(out)
+}
+
 /// ATen's `check_no_requires_grad`: an argument that `f`'s formula does not differentiate
 /// (a loss's class weights) may not require grad while grad mode is on.
 pub fn check_no_requires_grad(t: Option<&Tensor>, arg: &str, f: &str) -> Result<()> {

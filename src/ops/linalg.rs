@@ -906,6 +906,7 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
     ensure!(x.dim() == 2, Runtime, "pdist only supports 2D tensors, got: {}D", x.dim());
     ensure!(x.dtype().is_float(), Runtime, "pdist only supports floating-point dtypes");
     ensure!(p >= 0.0, Runtime, "pdist only supports non-negative p values");
+    crate::autograd::forward::refuse(&[x], "_pdist_forward")?;
     let (n, c) = (x.shape()[0], x.shape()[1]);
     let pairs = move || (0..n).flat_map(move |i| (i + 1..n).map(move |j| (i, j)));
     let xv = x.to_f64_vec()?;
@@ -926,7 +927,10 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
                 gx[j * c + e] -= w;
             }
         }
-        Ok(vec![Some(build(&gx, &[n, c], &x)?)])
+        let gx = build(&gx, &[n, c], &x)?;
+        // ATen's _pdist_backward has no derivative: under create_graph its result gets a node
+        // that refuses a second backward
+        Ok(vec![Some(crate::autograd::not_differentiable_again(gx, &[&g[0], &x, &d], "PdistBackwardBackward0", "_pdist_backward")?)])
     })?;
     Node::annotate_with(&out, &[], || vec![("p", SavedValue::Float(p))]);
     Ok(out)

@@ -1540,6 +1540,85 @@ pub fn prelu(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
+/// `scaled_dot_product_attention` as PyTorch's CPU flash kernel computes it
+/// (ScaledDotProductFlashAttentionForCpuBackward0): `softmax(q kᵀ · scale + mask) v` over
+/// (B, H, L, E) queries and (B, Hk, S, E) keys and values, Hk dividing H (grouped-query
+/// attention: each key head serves H / Hk query heads). `mask` is additive (a float mask,
+/// -inf where a bool mask was False) and broadcasts to (B, H, L, S); `causal` keeps
+/// position j ≤ i. A row with every position masked gives zeros (and a logsumexp of 0).
+/// Saved: query, key, value, output, logsumexp (B, H, L), attn_mask, dropout_p (0),
+/// is_causal, scale (as given). The caller picks this path where PyTorch does (4-D, equal
+/// head dims, no dropout, a mask that does not require grad).
+pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, causal: bool, scale: Option<f64>) -> Result<Tensor> {
+    let (qs, ks) = (q.shape(), k.shape());
+    ensure!(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, Runtime, "sdpa_flash: expected 4-D query, key and value");
+    let (b, h, l, e) = (qs[0], qs[1], qs[2], qs[3]);
+    let (hk, s_len) = (ks[1], ks[2]);
+    ensure!(hk > 0 && h % hk == 0 && v.shape()[1] == hk && v.shape()[2] == s_len, Runtime, "sdpa_flash: key and value heads must divide the query heads");
+    let g = h / hk;
+    let scl = scale.unwrap_or(1.0 / (e as f64).sqrt());
+    let i = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<i64>>();
+    // (B, Hk, G, L, E) queries against (B, Hk, 1, S, E) keys and values
+    let q5shape = i(&[b, hk, g, l, e]);
+    let mask5 = match mask {
+        Some(m) => {
+            let mut ms: Vec<usize> = vec![1; 4usize.saturating_sub(m.dim())];
+            ms.extend(m.shape().iter().copied());
+            let m4 = reshape(&m.detach(), &i(&ms))?;
+            Some(if ms[1] == 1 { super::unsqueeze(&m4, 2)? } else { reshape(&expand(&m4, &i(&[ms[0], h, ms[2], ms[3]]))?, &i(&[ms[0], hk, g, ms[2], ms[3]]))? })
+        }
+        None if causal => {
+            let cols: Vec<f64> = (0..l).flat_map(|r| (0..s_len).map(move |c| if c <= r { 0.0 } else { f64::NEG_INFINITY })).collect();
+            Some(hostf(&cols, &[l, s_len], q.dtype(), q.device())?)
+        }
+        None => None,
+    };
+    // scores → (probabilities, logsumexp with 0 on fully masked rows)
+    let probs = move |q: &Tensor, k: &Tensor| -> Result<(Tensor, Tensor)> {
+        let s = matmul(&reshape(q, &q5shape)?, &transpose(&super::unsqueeze(k, 2)?, -2, -1)?)?.mul_scalar(scl)?;
+        let s = match &mask5 { Some(m) => add(&s, m)?, None => s };
+        let lse = super::logsumexp(&s, &[4], true)?;
+        let lse = where_(&super::float_test(&lse, "isinf")?, &sc(0.0), &lse)?;
+        Ok((exp(&sub(&s, &lse)?)?, lse))
+    };
+    let (out, lse) = no_grad(|| {
+        let (p, lse) = probs(q, k)?;
+        Ok((reshape(&matmul(&p, &super::unsqueeze(v, 2)?)?, &i(&[b, h, l, e]))?, reshape(&lse, &i(&[b, h, l]))?))
+    })?;
+    let out = fresh(&out)?;
+    let lse = fresh(&lse)?;
+    let mut save = vec![Save::In(q), Save::In(k), Save::In(v), Save::Out(0), Save::In(&lse)];
+    if let Some(m) = mask { save.push(Save::In(m)); }
+    let d5 = i(&[b, hk, g, l, e]);
+    record("ScaledDotProductFlashAttentionForCpuBackward0", &[q, k, v], &[&out], &save, move |sv, gr, need| {
+        let (q, k, v, o) = (sv.get(0)?, sv.get(1)?, sv.get(2)?, sv.get(3)?);
+        let (p, _) = probs(&q, &k)?;
+        let go = reshape(&gr[0], &d5)?;
+        // dV = Pᵀ dO, dS = P ∘ (dO Vᵀ - rowsum(dO ∘ O)), dQ = dS K · scale, dK = dSᵀ Q · scale
+        // (the G query heads of a key head summed)
+        let dv = if need[2] { Some(sum_dims(&matmul(&transpose(&p, -2, -1)?, &go)?, &[2], false, None)?) } else { None };
+        let (dq, dk) = if need[0] || need[1] {
+            let dp = matmul(&go, &transpose(&super::unsqueeze(&v, 2)?, -2, -1)?)?;
+            let delta = sum_dims(&mul(&go, &reshape(&o, &d5)?)?, &[4], true, None)?;
+            let ds = mul(&p, &sub(&dp, &delta)?)?;
+            let dq = if need[0] { Some(reshape(&matmul(&ds, &super::unsqueeze(&k, 2)?)?.mul_scalar(scl)?, &i(&[b, h, l, e]))?) } else { None };
+            let dk = if need[1] {
+                Some(sum_dims(&matmul(&transpose(&ds, -2, -1)?, &reshape(&q, &d5)?)?, &[2], false, None)?.mul_scalar(scl)?)
+            } else { None };
+            (dq, dk)
+        } else { (None, None) };
+        Ok(vec![dq, dk, dv])
+    })?;
+    let named: &[(usize, &'static str)] = &[(0, "query"), (1, "key"), (2, "value"), (3, "output"), (4, "logsumexp"), (5, "attn_mask")];
+    Node::annotate_with(&out, &named[..if mask.is_some() { 6 } else { 5 }], || {
+        let mut vals = vec![("dropout_p", SavedValue::Float(0.0)), ("is_causal", SavedValue::Bool(causal)),
+                            ("scale", scale.map_or(SavedValue::None, SavedValue::Float))];
+        if mask.is_none() { vals.push(("attn_mask", SavedValue::None)); }
+        vals
+    });
+    Ok(out)
+}
+
 /// `pixel_shuffle(x, r)`: (*, C·r², H, W) → (*, C, H·r, W·r) (PixelShuffleBackward0), or
 /// with `down` `pixel_unshuffle(x, r)`: (*, C, H·r, W·r) → (*, C·r², H, W)
 /// (PixelUnshuffleBackward0); each one's gradient is the other applied to `g`. The shape

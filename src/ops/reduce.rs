@@ -135,6 +135,21 @@ fn sum_dtype(d: DType) -> DType {
     if d.is_float() || d.is_complex() { d } else { DType::Int64 }
 }
 
+/// `x.sum(dim=dims)` with the dims as the caller gave them (negative, any order): reduced
+/// over `reduce_dims(dims)`, with `_saved_dim` as given, as PyTorch shows it.
+pub fn sum_dim_list(x: &Tensor, dims: &[i64], keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    let out = sum_dims(x, &reduce_dims(dims, x.dim())?, keepdim, dtype)?;
+    crate::autograd::Node::annotate_with(&out, &[], || vec![("dim", SavedValue::Ints(dims.to_vec()))]);
+    Ok(out)
+}
+
+/// `x.mean(dim=dims)` with the dims as given (see `sum_dim_list`).
+pub fn mean_dim_list(x: &Tensor, dims: &[i64], keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
+    let out = mean(x, Some(&reduce_dims(dims, x.dim())?), keepdim, dtype)?;
+    crate::autograd::Node::annotate_with(&out, &[], || vec![("dim", SavedValue::Ints(dims.to_vec()))]);
+    Ok(out)
+}
+
 /// `sum(x, dims, keepdim, dtype)`; no dims means every dim (SumBackward0), else SumBackward1.
 pub fn sum_dims(x: &Tensor, dims: &[usize], keepdim: bool, dtype: Option<DType>) -> Result<Tensor> {
     check_grad_dtype(x, dtype)?;

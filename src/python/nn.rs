@@ -198,6 +198,14 @@ fn _nn_div_scalar(py: Python<'_>, x: T<'_>, s: f64) -> PyResult<Py<PyAny>> {
 }
 
 #[pyfunction]
+#[pyo3(signature = (q, k, v, mask, causal, scale=None))]
+#[allow(clippy::too_many_arguments)]
+fn _nn_sdpa_flash(py: Python<'_>, q: T<'_>, k: T<'_>, v: T<'_>, mask: Option<T<'_>>, causal: bool, scale: Option<f64>) -> PyResult<Py<PyAny>> {
+    let (q, k, v, m) = (q.t.clone(), k.t.clone(), v.t.clone(), opt(&mask));
+    run(py, q.numel(), || ops::sdpa_flash(&q, &k, &v, m.as_ref(), causal, scale))
+}
+
+#[pyfunction]
 fn _nn_pixel_shuffle(py: Python<'_>, x: T<'_>, factor: usize, down: bool) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
     run(py, x.numel(), || ops::pixel_shuffle(&x, factor, down))
@@ -250,6 +258,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_div_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_constant_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_pixel_shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_sdpa_flash, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_index_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_resample, m)?)?;
     Ok(())

@@ -820,7 +820,7 @@ impl PyTensor {
         let t = &self.t;
         run(py, t.numel(), || match d {
             None => ops::sum(t, dt),
-            Some(d) => ops::sum_dims(t, &ops::reduce_dims(&d, t.dim())?, keepdim, dt),
+            Some(d) => ops::sum_dim_list(t, &d, keepdim, dt),
         })
     }
     /// The sum of all elements, or over ``dim``, treating NaNs as zero.
@@ -842,7 +842,7 @@ impl PyTensor {
         let t = &self.t;
         run(py, t.numel(), || match d {
             None => ops::mean(t, None, false, dt),
-            Some(d) => ops::mean(t, Some(&ops::reduce_dims(&d, t.dim())?), keepdim, dt),
+            Some(d) => ops::mean_dim_list(t, &d, keepdim, dt),
         })
     }
     /// The product of all elements, or over dimension ``dim``.

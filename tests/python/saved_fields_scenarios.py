@@ -31,6 +31,9 @@ def run(torch):
     b3 = torch.rand(2, 3, 4, requires_grad=True); b3b = torch.rand(2, 4, 5, requires_grad=True)
     img = torch.rand(2, 3, 6, 6, requires_grad=True); w = torch.rand(4, 3, 3, 3, requires_grad=True)
     idx = torch.tensor([0, 2]); tgt = torch.tensor([1, 0, 3])
+    q4 = torch.rand(2, 2, 3, 4, requires_grad=True); k4 = torch.rand(2, 2, 5, 4, requires_grad=True)
+    v4 = torch.rand(2, 2, 5, 4, requires_grad=True)
+    mask4 = torch.tensor([[True, True, False, True, False], [False, False, False, False, False], [True] * 5])
     ops = {
      "add": lambda: x + y, "add_alpha": lambda: torch.add(x, y, alpha=2), "sub": lambda: x - y, "mul": lambda: x * y, "mul_s": lambda: x * 2,
      "div": lambda: x / y, "div_s": lambda: x / 2, "pow_s": lambda: x ** 2, "pow_t": lambda: x ** y, "rpow": lambda: 2 ** x,
@@ -101,6 +104,13 @@ def run(torch):
      "slogdet": lambda: torch.linalg.slogdet(m[:, :4] + torch.eye(4))[1], "cholesky_upper": lambda: torch.linalg.cholesky(m[:, :4] @ m[:, :4].t() + torch.eye(4), upper=True),
      "matrix_exp": lambda: torch.linalg.matrix_exp(m[:, :4] * 0.3), "pdist": lambda: F.pdist(x),
      "clamp_inplace": lambda: (x * 1).clamp_(0.2, 0.8),
+     # 4-D attention takes PyTorch's CPU flash kernel (one node saving its logsumexp)
+     "sdpa_4d": lambda: F.scaled_dot_product_attention(q4, k4, v4),
+     "sdpa_4d_causal": lambda: F.scaled_dot_product_attention(q4, k4, v4, is_causal=True),
+     "sdpa_4d_bool_mask": lambda: F.scaled_dot_product_attention(q4, k4, v4, attn_mask=mask4),
+     "sdpa_4d_scale": lambda: F.scaled_dot_product_attention(q4, k4, v4, scale=0.3),
+     "sdpa_gqa": lambda: F.scaled_dot_product_attention(q4, k4[:, :1], v4[:, :1], enable_gqa=True),
+     "sdpa_math": lambda: F.scaled_dot_product_attention(q4, k4, v4[..., :3]),
     }
     res = {}
     for k, f in ops.items():

@@ -104,3 +104,31 @@ def test_cholesky_inverse_matches_pytorch():
         ferrograd.cholesky_inverse(ferrograd.ones(2, 3))
     with pytest.raises(NotImplementedError, match="^\"cholesky_inverse_out_cpu\" not implemented for 'Long'$"):
         ferrograd.cholesky_inverse(ferrograd.ones(2, 2, dtype=ferrograd.int64))
+
+
+def test_pdist_refuses_forward_ad_and_a_second_backward_as_pytorch():
+    # ATen's _pdist_forward has no forward-AD formula and _pdist_backward no derivative: a
+    # tangent raises at once, a create_graph gradient only when differentiated again
+    import ferrograd.autograd.forward_ad as fwAD
+
+    x = ferrograd.tensor([[0.0, 1.0], [1.5, -0.5], [2.0, 2.0]], dtype=ferrograd.float64, requires_grad=True)
+    with fwAD.dual_level():
+        with pytest.raises(NotImplementedError, match="Trying to use forward AD with _pdist_forward that does not support it"):
+            ferrograd.pdist(fwAD.make_dual(x.detach(), ferrograd.ones(3, 2, dtype=ferrograd.float64)))
+    (g,) = ferrograd.autograd.grad(ferrograd.pdist(x).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "PdistBackwardBackward0"
+    with pytest.raises(NotImplementedError, match=r"the derivative for '_pdist_backward' is not implemented\."):
+        g.sum().backward()
+    (g1,) = ferrograd.autograd.grad(ferrograd.pdist(x).sum(), x)
+    assert g1.grad_fn is None and ferrograd.allclose(g1, g.detach())
+
+
+def test_matrix_exp_tangent_matches_central_differences():
+    from ferrograd.func import jvp
+
+    a = ferrograd.tensor([[0.3, -1.2, 0.5], [0.8, 0.1, -0.4], [-0.6, 0.9, 0.2]], dtype=ferrograd.float64)
+    t = ferrograd.tensor([[1.0, 0.5, -0.3], [0.2, -0.7, 0.4], [0.6, 0.1, -0.2]], dtype=ferrograd.float64)
+    _, jt = jvp(ferrograd.linalg.matrix_exp, (a,), (t,))
+    e = 1e-6
+    fd = (ferrograd.linalg.matrix_exp(a + e * t) - ferrograd.linalg.matrix_exp(a - e * t)) / (2 * e)
+    assert float((jt - fd).abs().max()) < 1e-7

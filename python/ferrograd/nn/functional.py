@@ -119,6 +119,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     if not 0.0 <= dropout_p <= 1.0:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if _flash_attention_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
+        # PyTorch's CPU flash kernel (one ScaledDotProductFlashAttentionForCpuBackward0 node)
+        if attn_mask is not None and attn_mask.dtype == _bool:
+            from .. import zeros
+
+            attn_mask = zeros(tuple(attn_mask.shape), dtype=query.dtype, device=query.device) \
+                .masked_fill_(attn_mask.logical_not(), float("-inf"))
+        return _C._nn_sdpa_flash(query, key, value, attn_mask, bool(is_causal), None if scale is None else float(scale))
     L, S = query.size(-2), key.size(-2)
     if scale is None:
         scale = 1.0 / math.sqrt(query.size(-1))
@@ -149,6 +157,30 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
     return attn.matmul(value)
+
+
+def _flash_attention_applies(q, k, v, mask, dropout_p, gqa):
+    """Where PyTorch's CPU dispatch picks the flash kernel: 4-D float32/float64 inputs of one
+    batch size, one head dim, key and value of one length and head count (dividing the
+    query's with ``enable_gqa``), no dropout, a mask that does not require grad."""
+    from .. import float32, float64
+    from .attention import _flash_first
+
+    if q.dim() != 4 or k.dim() != 4 or v.dim() != 4 or dropout_p > 0.0 or q.dtype not in (float32, float64):
+        return False
+    if not _flash_first():
+        return False
+    if q.device.type != "cpu" or not (q.size(0) == k.size(0) == v.size(0)) or not (q.size(-1) == k.size(-1) == v.size(-1)):
+        return False
+    if k.size(-2) != v.size(-2) or k.size(-3) != v.size(-3) or 0 in (q.numel(), k.numel(), v.numel()):
+        return False
+    hq, hk = q.size(-3), k.size(-3)
+    if hq != hk and not (gqa and hq % hk == 0):
+        return False
+    if mask is not None and (mask.requires_grad or mask.dim() > 4 or (mask.dim() >= 3 and mask.size(-3) not in (1, hq))
+                             or (mask.dim() == 4 and mask.size(0) not in (1, q.size(0)))):
+        return False
+    return True
 
 
 def _repeat_heads(t, n):

@@ -1,6 +1,7 @@
-"""``torch.nn.attention``: the scaled-dot-product-attention backend selection. ferrograd has one
-``scaled_dot_product_attention`` implementation (what PyTorch's math backend computes), so
-:func:`sdpa_kernel` records the requested backends and every choice runs that one."""
+"""``torch.nn.attention``: the scaled-dot-product-attention backend selection. On CPU
+ferrograd has PyTorch's two: the math composition and the flash kernel (one
+ScaledDotProductFlashAttentionForCpuBackward0 node), chosen as PyTorch chooses them; the
+switches are ``torch.backends.cuda``'s (``enable_flash_sdp`` ...)."""
 
 import contextlib
 import enum
@@ -28,21 +29,47 @@ class SDPBackend(enum.IntEnum):
 
 
 _ALL = [SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH, SDPBackend.CUDNN_ATTENTION]
-_current = list(_ALL)
+# the backends' switches are torch.backends.cuda's (``enable_flash_sdp`` ...), as in PyTorch
+_FLAGS = {SDPBackend.FLASH_ATTENTION: "flash", SDPBackend.EFFICIENT_ATTENTION: "mem_efficient",
+          SDPBackend.MATH: "math", SDPBackend.CUDNN_ATTENTION: "cudnn"}
+_priority = [None]  # the order set with set_priority=True, else None (PyTorch's default order)
+
+
+def _switches():
+    from ...backends import cuda
+
+    return cuda._SDP
 
 
 def _cur_sdpa_kernel_backends(with_priority=False):
-    return list(_current)
+    on = [b for b in _ALL if _switches()[_FLAGS[b]]]
+    if with_priority and _priority[0] is not None:
+        return [b for b in _priority[0] if b in on] + [b for b in on if b not in _priority[0]]
+    return on
 
 
 def _sdpa_kernel(backends, set_priority=False):
-    _current[:] = list(backends)
+    for b, flag in _FLAGS.items():
+        _switches()[flag] = b in backends
+    if set_priority:
+        _priority[0] = list(backends)
+
+
+def _flash_first():
+    """Whether ``scaled_dot_product_attention`` may take the flash kernel: it is enabled and,
+    where a priority order was set, ranked above the math backend."""
+    if not _switches()["flash"]:
+        return False
+    order = _priority[0]
+    if order is None or SDPBackend.MATH not in order or not _switches()["math"]:
+        return True
+    return order.index(SDPBackend.FLASH_ATTENTION) < order.index(SDPBackend.MATH) if SDPBackend.FLASH_ATTENTION in order else False
 
 
 @contextlib.contextmanager
 def sdpa_kernel(backends, set_priority=False):
-    """Context manager that selects the backends of ``scaled_dot_product_attention`` (accepted and
-    recorded: ferrograd computes every backend with its one, math, implementation)."""
+    """Context manager that selects the backends of ``scaled_dot_product_attention`` (flash and
+    math are computed; the others are accepted switches)."""
     if not isinstance(backends, (list, SDPBackend)):
         raise AssertionError(
             f"Backend must be an instance of SDPBackend or a list of SDPBackend instances, got {type(backends).__name__}")
@@ -50,8 +77,10 @@ def sdpa_kernel(backends, set_priority=False):
         backends = [backends]
     backends = list(dict.fromkeys(backends))
     previous_backends = _cur_sdpa_kernel_backends(with_priority=set_priority)
+    previous_priority = _priority[0]
     try:
         _sdpa_kernel(backends, set_priority)
         yield {}
     finally:
-        _sdpa_kernel(previous_backends, set_priority)
+        _sdpa_kernel(previous_backends, False)
+        _priority[0] = previous_priority
