@@ -144,6 +144,74 @@ macro_rules! dispatched {
     };
 }
 
+/// Softmax (`log` false) or log-softmax of each row of `row` elements of `x` into `out`:
+/// `exp(x - max) / Σ` or `x - max - ln Σ`, each row's Σ added in 16 f32 lanes then in f64.
+/// As PyTorch's kernel: a NaN or an infinite maximum makes the row NaN.
+pub fn softmax_rows_f32(x: &[f32], out: &mut [f32], row: usize, log: bool) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: &mut [f32], row: usize, log: bool) {
+        for (o, r) in out.chunks_exact_mut(row).zip(x.chunks_exact(row)) {
+            let mut mx = [f32::NEG_INFINITY; 16];
+            let chunks = r.chunks_exact(16);
+            let tail = chunks.remainder();
+            for c in chunks {
+                for k in 0..16 {
+                    mx[k] = mx[k].max(c[k]);
+                }
+            }
+            let m = tail.iter().fold(mx.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)), |a, &b| a.max(b));
+            for (oj, &v) in o.iter_mut().zip(r) {
+                *oj = exp_f32::<F>(v - m);
+            }
+            let mut acc = [0.0f32; 16];
+            let chunks = o.chunks_exact(16);
+            let tail = chunks.remainder();
+            for c in chunks {
+                for k in 0..16 {
+                    acc[k] += c[k];
+                }
+            }
+            let sum = acc.iter().map(|&v| v as f64).sum::<f64>() + tail.iter().map(|&v| v as f64).sum::<f64>();
+            if log {
+                let ls = sum.ln() as f32;
+                for (oj, &v) in o.iter_mut().zip(r) {
+                    *oj = v - m - ls;
+                }
+            } else {
+                let inv = (1.0 / sum) as f32;
+                for oj in o.iter_mut() {
+                    *oj *= inv;
+                }
+            }
+        }
+    }
+    match tier() {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx512 => {
+            /// # Safety
+            /// Only call on a CPU with AVX-512F, AVX2 and FMA.
+            #[target_feature(enable = "avx512f,avx2,fma")]
+            unsafe fn wide(x: &[f32], out: &mut [f32], row: usize, log: bool) {
+                body::<true>(x, out, row, log)
+            }
+            // SAFETY: the CPU supports AVX-512F, AVX2 and FMA (checked by `tier`).
+            unsafe { wide(x, out, row, log) }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2Fma => {
+            /// # Safety
+            /// Only call on a CPU with AVX2 and FMA.
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn wide(x: &[f32], out: &mut [f32], row: usize, log: bool) {
+                body::<true>(x, out, row, log)
+            }
+            // SAFETY: the CPU supports AVX2 and FMA (checked by `tier`).
+            unsafe { wide(x, out, row, log) }
+        }
+        Tier::Base => body::<false>(x, out, row, log),
+    }
+}
+
 dispatched!(exp_slice, exp_f32);
 dispatched!(tanh_slice, tanh_f32);
 dispatched!(sigmoid_slice, sigmoid_f32);

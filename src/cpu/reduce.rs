@@ -44,7 +44,7 @@ pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) 
             let is_max = op == ReduceOp::Max;
             all_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
-                T::wrap(reduce_rows(x, row, |r| extreme(r, is_max).0))
+                T::wrap(reduce_rows(x, row, |r| if is_max { extreme_value::<T, true>(r) } else { extreme_value::<T, false>(r) }))
             })
         }
         ReduceOp::All | ReduceOp::Any => {
@@ -76,6 +76,24 @@ fn extreme<T: Elem>(r: &[T], is_max: bool) -> (T, i64) {
         }
     }
     (r[bi], bi as i64)
+}
+
+/// The max (`MAX`) or min of a row, NaN if any element is NaN: eight independent lanes of
+/// branch-free selects (vectorised), then the lanes; `extreme` where the row is empty.
+#[allow(clippy::eq_op)]
+fn extreme_value<T: Elem, const MAX: bool>(r: &[T]) -> T {
+    let Some(&first) = r.first() else { return extreme(r, MAX).0 };
+    let pick = |a: T, v: T| if v != v || (if MAX { v > a } else { v < a }) { v } else { a };
+    let mut lanes = [first; 8];
+    let chunks = r.chunks_exact(8);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..8 {
+            lanes[k] = pick(lanes[k], c[k]);
+        }
+    }
+    let m = lanes.iter().fold(first, |a, &v| pick(a, v));
+    tail.iter().fold(m, |a, &v| pick(a, v))
 }
 
 /// Max or min of each row with its index.
@@ -178,7 +196,16 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
             if !dt.is_float() {
                 bail!(Runtime, "invariant: softmax of a float tensor");
             }
-            float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, op == ScanOp::LogSoftmax)))
+            let log = op == ScanOp::LogSoftmax;
+            if dt == DType::Float32 {
+                // float32: the vectorised row kernel, rows in blocks on the team
+                let x = rows_of::<f32>(s, l)?;
+                let mut out = super::alloc::take::<f32>(x.len())?;
+                let per = super::rows_per_block(x.len() / row, row, super::CHUNK, usize::MAX);
+                super::par_row_blocks(&mut out, row, per, |_, row0, ob| super::math::softmax_rows_f32(&x[row0 * row..row0 * row + ob.len()], ob, row, log));
+                return Ok(f32::wrap(out));
+            }
+            float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, log)))
         }
         ScanOp::Cumsum => match dt {
             DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => all_types!(dt, T => {

@@ -1573,38 +1573,48 @@ pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, cau
         }
         None => None,
     };
-    // scores → (probabilities, logsumexp with 0 on fully masked rows)
-    let probs = move |q: &Tensor, k: &Tensor| -> Result<(Tensor, Tensor)> {
+    // scores → (probabilities, zero on fully masked rows; each row's max score when asked for)
+    let masked = mask5.is_some();
+    let probs = move |q: &Tensor, k: &Tensor, want_max: bool| -> Result<(Tensor, Option<Tensor>)> {
         let s = matmul(&reshape(q, &q5shape)?, &transpose(&super::unsqueeze(k, 2)?, -2, -1)?)?.mul_scalar(scl)?;
         let s = match &mask5 { Some(m) => add(&s, m)?, None => s };
-        let lse = super::logsumexp(&s, &[4], true)?;
-        let lse = where_(&super::float_test(&lse, "isinf")?, &sc(0.0), &lse)?;
-        Ok((exp(&sub(&s, &lse)?)?, lse))
+        let p = super::softmax(&s, -1)?;
+        if !masked && !want_max {
+            return Ok((p, None));
+        }
+        let m = super::amax(&s, &[4], true, true)?;
+        let p = if masked { where_(&super::float_test(&m, "isinf")?, &sc(0.0), &p)? } else { p };
+        Ok((p, Some(m)))
     };
     let (out, lse) = no_grad(|| {
-        let (p, lse) = probs(q, k)?;
+        let (p, m) = probs(q, k, true)?;
+        let m = m.expect("asked for");
+        // logsumexp = max + ln Σ exp(s - max) = max - ln(max p) (the largest p is 1 / Σ);
+        // 0 on a fully masked row, as PyTorch's kernel leaves it
+        let lse = sub(&m, &log(&super::amax(&p, &[4], true, true)?)?)?;
+        let lse = where_(&super::float_test(&m, "isinf")?, &sc(0.0), &lse)?;
         Ok((reshape(&matmul(&p, &super::unsqueeze(v, 2)?)?, &i(&[b, h, l, e]))?, reshape(&lse, &i(&[b, h, l]))?))
     })?;
-    let out = fresh(&out)?;
-    let lse = fresh(&lse)?;
+    // both are reshaped views of this function's own dense results: an alias without the
+    // view base is as fresh, and no copy
+    let (out, lse) = (out.detach(), lse.detach());
     let mut save = vec![Save::In(q), Save::In(k), Save::In(v), Save::Out(0), Save::In(&lse)];
     if let Some(m) = mask { save.push(Save::In(m)); }
     let d5 = i(&[b, hk, g, l, e]);
     record("ScaledDotProductFlashAttentionForCpuBackward0", &[q, k, v], &[&out], &save, move |sv, gr, need| {
         let (q, k, v, o) = (sv.get(0)?, sv.get(1)?, sv.get(2)?, sv.get(3)?);
-        let (p, _) = probs(&q, &k)?;
+        let (p, _) = probs(&q, &k, false)?;
         let go = reshape(&gr[0], &d5)?;
         // dV = Pᵀ dO, dS = P ∘ (dO Vᵀ - rowsum(dO ∘ O)), dQ = dS K · scale, dK = dSᵀ Q · scale
-        // (the G query heads of a key head summed)
-        let dv = if need[2] { Some(sum_dims(&matmul(&transpose(&p, -2, -1)?, &go)?, &[2], false, None)?) } else { None };
+        // (the G query heads of a key head summed; with one, a view drops the axis)
+        let heads_sum = |t: Tensor| -> Result<Tensor> { if g == 1 { super::squeeze(&t, Some(2)) } else { sum_dims(&t, &[2], false, None) } };
+        let dv = if need[2] { Some(heads_sum(matmul(&transpose(&p, -2, -1)?, &go)?)?) } else { None };
         let (dq, dk) = if need[0] || need[1] {
             let dp = matmul(&go, &transpose(&super::unsqueeze(&v, 2)?, -2, -1)?)?;
             let delta = sum_dims(&mul(&go, &reshape(&o, &d5)?)?, &[4], true, None)?;
-            let ds = mul(&p, &sub(&dp, &delta)?)?;
-            let dq = if need[0] { Some(reshape(&matmul(&ds, &super::unsqueeze(&k, 2)?)?.mul_scalar(scl)?, &i(&[b, h, l, e]))?) } else { None };
-            let dk = if need[1] {
-                Some(sum_dims(&matmul(&transpose(&ds, -2, -1)?, &reshape(&q, &d5)?)?, &[2], false, None)?.mul_scalar(scl)?)
-            } else { None };
+            let ds = mul(&p, &sub(&dp, &delta)?)?.mul_scalar(scl)?;
+            let dq = if need[0] { Some(reshape(&matmul(&ds, &super::unsqueeze(&k, 2)?)?, &i(&[b, h, l, e]))?) } else { None };
+            let dk = if need[1] { Some(heads_sum(matmul(&transpose(&ds, -2, -1)?, &reshape(&q, &d5)?)?)?) } else { None };
             (dq, dk)
         } else { (None, None) };
         Ok(vec![dq, dk, dv])
