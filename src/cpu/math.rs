@@ -286,6 +286,33 @@ fn sum_blocks(x: &[f32]) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    /// The row kernel against a float64 softmax: rows with a 16-lane tail, -inf entries
+    /// (probability 0), a NaN row; log-softmax likewise.
+    #[test]
+    fn softmax_rows_match_float64() {
+        let row = 37;
+        let mut x: Vec<f32> = (0..row * 5).map(|i| ((i * 13 % 29) as f32) * 0.37 - 5.0).collect();
+        x[3] = f32::NEG_INFINITY;
+        x[row + 1] = f32::NEG_INFINITY;
+        x[4 * row + 2] = f32::NAN;
+        for log in [false, true] {
+            let mut out = vec![0.0f32; x.len()];
+            super::softmax_rows_f32(&x, &mut out, row, log);
+            for (r, o) in x.chunks(row).zip(out.chunks(row)) {
+                if r.iter().any(|v| v.is_nan()) {
+                    assert!(o.iter().all(|v| v.is_nan()));
+                    continue;
+                }
+                let m = r.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b as f64));
+                let s: f64 = r.iter().map(|&v| (v as f64 - m).exp()).sum();
+                for (&v, &got) in r.iter().zip(o) {
+                    let want = if log { v as f64 - m - s.ln() } else { (v as f64 - m).exp() / s };
+                    assert!(want == got as f64 || (want - got as f64).abs() <= 2e-6 * want.abs().max(1e-6), "{want} vs {got}");
+                }
+            }
+        }
+    }
+
     use super::*;
     #[test]
     fn exp_tanh_match_libm() {

@@ -469,7 +469,7 @@ mod tests {
         let g: Vec<f64> = (0..rows * r).map(|i| ((i * 5 % 7) as f64) * 0.2 - 0.6).collect();
         let eps = 1e-5;
         let loss = |x: &[f64], w: &[f64], b: &[f64]| -> f64 {
-            let y = layer_norm(x, r, Some(w), Some(b), eps).unwrap();
+            let (y, _, _) = layer_norm(x, r, Some(w), Some(b), eps).unwrap();
             y.iter().zip(&g).map(|(a, c)| a * c).sum()
         };
         let (gx, gw, gb) = layer_norm_backward(&g, &x, r, Some(&w), eps, true, true).unwrap();
@@ -489,6 +489,25 @@ mod tests {
             p[j] += h;
             m[j] -= h;
             assert!((gb.as_ref().unwrap()[j] - (loss(&x, &w, &p) - loss(&x, &w, &m)) / (2.0 * h)).abs() < 1e-6);
+        }
+    }
+
+    /// The per-row statistics the forward hands back (`result1`/`result2`) are each row's
+    /// mean and 1/sqrt(var + eps), in float32 and float64.
+    #[test]
+    fn forward_returns_each_rows_mean_and_rstd() {
+        let (rows, r) = (40usize, 37usize);
+        let x: Vec<f64> = (0..rows * r).map(|i| ((i * 7 % 23) as f64) * 0.3 - 2.0).collect();
+        let eps = 1e-5;
+        let (_, m, v) = layer_norm(&x, r, None, None, eps).unwrap();
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let (_, m32, v32) = layer_norm(&x32, r, None, None, eps).unwrap();
+        for (i, row) in x.chunks(r).enumerate() {
+            let mean = row.iter().sum::<f64>() / r as f64;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / r as f64;
+            let rstd = 1.0 / (var + eps).sqrt();
+            assert!((m[i] - mean).abs() < 1e-12 && (v[i] - rstd).abs() < 1e-12);
+            assert!((m32[i] as f64 - mean).abs() < 1e-5 && (v32[i] as f64 - rstd).abs() < 1e-5 * rstd);
         }
     }
 

@@ -271,3 +271,24 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
     })
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::extreme_value;
+
+    #[test]
+    fn extreme_value_matches_a_scan_and_propagates_nan() {
+        for n in [1usize, 7, 8, 9, 16, 37] {
+            let row: Vec<f32> = (0..n).map(|i| ((i * 7 % 11) as f32) - 5.0).collect();
+            let (mx, mn) = (row.iter().cloned().fold(f32::MIN, f32::max), row.iter().cloned().fold(f32::MAX, f32::min));
+            assert_eq!(extreme_value::<f32, true>(&row), mx);
+            assert_eq!(extreme_value::<f32, false>(&row), mn);
+            for at in [0, n / 2, n - 1] {
+                let mut r = row.clone();
+                r[at] = f32::NAN;
+                assert!(extreme_value::<f32, true>(&r).is_nan() && extreme_value::<f32, false>(&r).is_nan(), "n {n} at {at}");
+            }
+        }
+        assert_eq!(extreme_value::<i64, true>(&[3, -2, 9, 4, 1, 1, 1, 1, 1, 8]), 9);
+    }
+}
