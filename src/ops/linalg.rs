@@ -146,32 +146,32 @@ pub fn inv(a: &Tensor) -> Result<Tensor> {
 }
 
 /// The determinant of each matrix (LU with partial pivoting).
-fn dets(m: &Mats) -> Vec<f64> {
+/// The determinant of each matrix of `m` from its LU, and with `keep` the LU factors
+/// themselves (packed, as LAPACK's getrf) and their 1-based pivots.
+#[allow(clippy::type_complexity)]
+fn factor_all(m: &Mats, keep: bool) -> (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>) {
     let n = m.n;
     let mut piv = vec![0; n];
-    (0..m.count)
+    let mut kept = keep.then(|| (Vec::with_capacity(m.data.len()), Vec::with_capacity(m.count * n)));
+    let dets = (0..m.count)
         .map(|b| {
             let mut lu = m.get(b).to_vec();
             k::lu(&mut lu, n, &mut piv);
-            k::lu_det(&lu, n, &piv)
+            let d = k::lu_det(&lu, n, &piv);
+            if let Some((lus, pivs)) = kept.as_mut() {
+                lus.extend_from_slice(&lu);
+                pivs.extend(piv.iter().map(|&p| (p + 1) as f64));
+            }
+            d
         })
-        .collect()
+        .collect();
+    (dets, kept)
 }
 
-/// LAPACK getrf's (LU, pivots) of each matrix of `m`: LU packed (L's unit diagonal
-/// implied) in `like`'s dtype, 1-based int32 pivots (the `_saved_LU` and `_saved_pivots` of
-/// det, slogdet and solve).
-fn lu_tensors(m: &Mats, like: &Tensor) -> Result<(Tensor, Tensor)> {
-    let n = m.n;
-    let (mut lus, mut pivs) = (Vec::with_capacity(m.data.len()), Vec::with_capacity(m.count * n));
-    let mut piv = vec![0; n];
-    for b in 0..m.count {
-        let mut lu = m.get(b).to_vec();
-        k::lu(&mut lu, n, &mut piv);
-        lus.extend(lu);
-        pivs.extend(piv.iter().map(|&p| (p + 1) as f64));
-    }
-    Ok((build(&lus, &dims(&m.batch, &[n, n]), like)?, build_as(&pivs, &dims(&m.batch, &[n]), DType::Int32, like)?))
+/// LAPACK getrf's (LU, pivots) as tensors: LU packed (L's unit diagonal implied) in `like`'s
+/// dtype, 1-based int32 pivots (the `_saved_LU` and `_saved_pivots` of det, slogdet, solve).
+fn lu_tensors((lus, pivs): (Vec<f64>, Vec<f64>), batch: &[usize], n: usize, like: &Tensor) -> Result<(Tensor, Tensor)> {
+    Ok((build(&lus, &dims(batch, &[n, n]), like)?, build_as(&pivs, &dims(batch, &[n]), DType::Int32, like)?))
 }
 
 /// scale·A⁻ᵀ for the n×n `a`, from its LU with exactly-zero pivots replaced by `bump`
@@ -225,11 +225,11 @@ fn cofactors_svd(a: &[f64], n: usize) -> Vec<f64> {
 pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
     check_square(a, f, "A")?;
     let m = Mats::of(a)?;
-    let d = dets(&m);
+    // A, LU and pivots saved as derivatives.yaml does (the formula refactors A)
+    let (d, kept) = factor_all(&m, crate::autograd::needs_record(&[a]));
     let out = build(&d, &m.batch, a)?;
     let eps = if a.dtype() == DType::Float64 { f64::EPSILON } else { f32::EPSILON as f64 };
-    // A, LU and pivots saved as derivatives.yaml does (the formula refactors A)
-    let lu = if crate::autograd::needs_record(&[a]) { Some(lu_tensors(&m, a)?) } else { None };
+    let lu = kept.map(|f| lu_tensors(f, &m.batch, m.n, a)).transpose()?;
     let mut save = vec![Save::In(a), Save::Out(0)];
     if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
     record("LinalgDetBackward0", &[a], &[&out], &save, move |s, g, _| {
@@ -267,14 +267,15 @@ pub fn det(a: &Tensor, f: &str) -> Result<Tensor> {
 /// d A = g_logabsdet·A⁻ᵀ (the sign is locally constant).
 pub fn slogdet(a: &Tensor, f: &str) -> Result<(Tensor, Tensor)> {
     check_square(a, f, "A")?;
-    let m = Mats::of(a)?;
-    let d = dets(&m);
+    // ATen's slogdet factors Aᵀ (LAPACK reads the row-major A as its transpose): the same
+    // determinant, and the factors it saves
+    let m = Mats::of(&mt(a)?)?;
+    let (d, kept) = factor_all(&m, crate::autograd::needs_record(&[a]));
     let sign: Vec<f64> = d.iter().map(|&v| if v == 0.0 { 0.0 } else { v.signum() }).collect();
     let logabs: Vec<f64> = d.iter().map(|v| v.abs().ln()).collect();
     let sign = build(&sign, &m.batch, a)?;
     let logabs = build(&logabs, &m.batch, a)?;
-    // ATen's slogdet factors Aᵀ (LAPACK reads the row-major A as its transpose)
-    let lu = if crate::autograd::needs_record(&[a]) { Some(lu_tensors(&Mats::of(&mt(a)?)?, a)?) } else { None };
+    let lu = kept.map(|f| lu_tensors(f, &m.batch, m.n, a)).transpose()?;
     let mut save = vec![Save::In(a), Save::Out(0)];
     if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
     record("LinalgSlogdetBackward0", &[a], &[&sign, &logabs], &save, |s, g, _| {
@@ -363,7 +364,10 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
     let x = build(&out, &shape, a)?;
     let (sa, sb) = (a.shape(), b.shape());
     // A, LU and pivots saved as derivatives.yaml does (the LU of A itself)
-    let lu = if crate::autograd::needs_record(&[a, b]) { Some(lu_tensors(&Mats::of(a)?, a)?) } else { None };
+    let lu = if crate::autograd::needs_record(&[a, b]) {
+        let ma = Mats::of(a)?;
+        Some(lu_tensors(factor_all(&ma, true).1.expect("kept"), &ma.batch, ma.n, a)?)
+    } else { None };
     let mut save = vec![Save::In(a), Save::Out(0)];
     if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
     record("LinalgSolveExBackward0", &[a, b], &[&x], &save, move |s, g, need| {
