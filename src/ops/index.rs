@@ -21,6 +21,11 @@ pub fn take_named(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static 
     take_in_order(x, offsets, shape, name, None, &[])
 }
 
+/// `take_named` whose node also holds `keep` (shown by its `_saved_*` attributes).
+pub fn take_keeping(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str, keep: &[&Tensor]) -> Result<Tensor> {
+    take_in_order(x, offsets, shape, name, None, keep)
+}
+
 /// `take_named` whose result is laid out in `order` (outermost dim first) when given.
 /// (`keep`: tensors the node holds only so its `_saved_*` attributes can show them.)
 fn take_in_order(x: &Tensor, offsets: &Tensor, shape: &[usize], name: &'static str, order: Option<Vec<usize>>, keep: &[&Tensor]) -> Result<Tensor> {

@@ -105,16 +105,23 @@ pub fn allclose(a: &Tensor, b: &Tensor, rtol: f64, atol: f64, equal_nan: bool) -
 
 /// The value of `x` at `idx` (int64, `d` kept with size 1) along `d` (dropped unless
 /// `keepdim`), recorded as `name`: (values, indices). Its gradient goes to the chosen element.
-fn select_along(x: &Tensor, d: usize, idx: &Tensor, keepdim: bool, name: &'static str) -> Result<(Tensor, Tensor)> {
+/// The node saves the indices and shows `dim` (as the caller gave it), `keepdim` and
+/// `self_sym_sizes`, as derivatives.yaml's value-selecting reductions do.
+fn select_along(x: &Tensor, d: usize, dim: i64, idx: &Tensor, keepdim: bool, name: &'static str) -> Result<(Tensor, Tensor)> {
     let shape = x.shape();
     let mut oshape: Vec<usize> = shape.to_vec();
     if !shape.is_empty() {
         if keepdim { oshape[d] = 1 } else { oshape.remove(d); }
     }
     let offsets = super::index::along_offsets(idx, &shape, d)?;
-    let values = super::index::take_named(x, &offsets, &oshape, name)?;
     let sizes: Vec<i64> = oshape.iter().map(|&s| s as i64).collect();
     let indices = super::contiguous(&super::reshape(&idx.detach(), &sizes)?)?;
+    let values = super::index::take_keeping(x, &offsets, &oshape, name, &[&indices])?;
+    crate::autograd::Node::annotate_with(&values, &[(0, "indices")], || vec![
+        ("dim", crate::autograd::SavedValue::Int64(dim)),
+        ("keepdim", crate::autograd::SavedValue::Bool(keepdim)),
+        ("self_sym_sizes", crate::autograd::SavedValue::Ints(shape.iter().map(|&v| v as i64).collect())),
+    ]);
     Ok((values, indices))
 }
 
@@ -147,7 +154,7 @@ pub fn kthvalue(x: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, 
     ensure!(!x.dtype().is_complex(), NotImplemented, "\"kthvalue_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     if x.dim() == 0 {
         let i = crate::tensor::zeros_on(&[], crate::DType::Int64, x.device())?;
-        return select_along(x, 0, &i, keepdim, "KthvalueBackward0");
+        return select_along(x, 0, dim, &i, keepdim, "KthvalueBackward0");
     }
     // each row through ATen's quickselect (SortingUtils.h), so ties resolve to its index
     let nd = x.dim() as i64;
@@ -161,7 +168,7 @@ pub fn kthvalue(x: &Tensor, k: i64, dim: i64, keepdim: bool) -> Result<(Tensor, 
     let it = crate::tensor::from_f64s(&picks, &kshape, crate::DType::Int64)?;
     let it = if x.device().is_cpu() { it } else { crate::backend::to_device(&it, x.device())? };
     let idx = super::contiguous(&transpose(&it, d as i64, nd - 1)?)?;
-    select_along(x, d, &idx, keepdim, "KthvalueBackward0")
+    select_along(x, d, dim, &idx, keepdim, "KthvalueBackward0")
 }
 
 /// The index in `row` of its `k`-th smallest element (0-based) as ATen's `quick_select_template`
@@ -254,7 +261,7 @@ pub fn median_dim(x: &Tensor, dim: i64, keepdim: bool, ignore_nan: bool) -> Resu
     let pos = super::to_dtype(&pos, crate::DType::Int64)?;
     let sidx = sort_indices(&x.detach(), d, false)?;
     let idx = if x.dim() == 0 { sidx } else { super::contiguous(&super::index::gather(&sidx, d as i64, &pos)?)? };
-    select_along(x, d, &idx, keepdim, if ignore_nan { "NanmedianBackward1" } else { "MedianBackward1" })
+    select_along(x, d, dim, &idx, keepdim, if ignore_nan { "NanmedianBackward1" } else { "MedianBackward1" })
 }
 
 /// `median(x)` / `nanmedian(x)` of all elements (MedianBackward0 / NanmedianBackward0): the

@@ -111,6 +111,8 @@ def run(torch):
      "sdpa_4d_scale": lambda: F.scaled_dot_product_attention(q4, k4, v4, scale=0.3),
      "sdpa_gqa": lambda: F.scaled_dot_product_attention(q4, k4[:, :1], v4[:, :1], enable_gqa=True),
      "sdpa_math": lambda: F.scaled_dot_product_attention(q4, k4, v4[..., :3]),
+     "median_dim": lambda: x.median(1)[0], "nanmedian_dim": lambda: x.nanmedian(0, keepdim=True)[0],
+     "kthvalue_neg": lambda: x.kthvalue(2, -1)[0],
     }
     res = {}
     for k, f in ops.items():

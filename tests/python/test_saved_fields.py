@@ -25,7 +25,6 @@ GOT = saved_fields_scenarios.run(ferrograd)
 GAPS = {
     "index": {"missing": ['_saved_indices']},
     "index_bool": {"missing": ['_saved_indices']},
-    "kthvalue": {"missing": ['_saved_dim', '_saved_indices', '_saved_keepdim', '_saved_self_sym_sizes']},
     "logsigmoid": {"missing": ['_saved_buffer']},
 }
 
