@@ -338,6 +338,11 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
     let (r, c) = (mb.m, mb.n);
     let mut out = vec![0.0; mb.count * r * c];
     let mut piv = vec![0; n];
+    // the LU of A is saved for backward (`_saved_LU`): kept from this loop where it factors
+    // A itself (left, A not broadcast), else factored once more below
+    let recording = crate::autograd::needs_record(&[a, b]);
+    let reuse = recording && left && batch[..] == a.shape()[..a.dim() - 2];
+    let mut kept = reuse.then(|| (Vec::with_capacity(mb.count * n * n), Vec::with_capacity(mb.count * n)));
     for i in 0..mb.count {
         let mut lu = ma.get(i).to_vec();
         if !left {
@@ -345,6 +350,10 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
         }
         if k::lu(&mut lu, n, &mut piv) != 0 {
             return Err(Error::LinAlg(format!("torch.linalg.solve: {}The solver failed because the input matrix is singular.", batch_prefix(&batch, i))));
+        }
+        if let Some((lus, pivs)) = kept.as_mut() {
+            lus.extend_from_slice(&lu);
+            pivs.extend(piv.iter().map(|&p| (p + 1) as f64));
         }
         let o = &mut out[i * r * c..(i + 1) * r * c];
         if left {
@@ -364,10 +373,14 @@ pub fn solve(a: &Tensor, b: &Tensor, left: bool) -> Result<Tensor> {
     let x = build(&out, &shape, a)?;
     let (sa, sb) = (a.shape(), b.shape());
     // A, LU and pivots saved as derivatives.yaml does (the LU of A itself)
-    let lu = if crate::autograd::needs_record(&[a, b]) {
-        let ma = Mats::of(a)?;
-        Some(lu_tensors(factor_all(&ma, true).1.expect("kept"), &ma.batch, ma.n, a)?)
-    } else { None };
+    let lu = match kept {
+        Some(f) => Some(lu_tensors(f, &batch, n, a)?),
+        None if recording => {
+            let ma = Mats::of(a)?;
+            Some(lu_tensors(factor_all(&ma, true).1.expect("kept"), &ma.batch, ma.n, a)?)
+        }
+        None => None,
+    };
     let mut save = vec![Save::In(a), Save::Out(0)];
     if let Some((l, p)) = &lu { save.push(Save::In(l)); save.push(Save::In(p)); }
     record("LinalgSolveExBackward0", &[a, b], &[&x], &save, move |s, g, need| {
