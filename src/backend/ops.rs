@@ -300,6 +300,8 @@ pub enum ReduceOp {
     /// Bool rows.
     All,
     Any,
+    /// `ln Σ exp` of float rows, shifted by the row's finite maximum (PyTorch's logsumexp).
+    LogSumExp,
 }
 
 impl ReduceOp {
@@ -311,6 +313,7 @@ impl ReduceOp {
             ReduceOp::Min => "min",
             ReduceOp::All => "all",
             ReduceOp::Any => "any",
+            ReduceOp::LogSumExp => "logsumexp",
         }
     }
     pub fn kernel(self, dtype: DType) -> String {

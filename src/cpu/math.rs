@@ -105,6 +105,38 @@ fn tier() -> Tier {
     Tier::Base
 }
 
+/// Call `body::<F>(args)` compiled for the widest tier this CPU runs: AVX-512, AVX2+FMA
+/// (both with fused multiply-adds, `F` true) or the baseline build (`F` false).
+macro_rules! tiered {
+    ($body:ident ( $($arg:ident : $ty:ty),* ) -> $ret:ty) => {
+        match tier() {
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx512 => {
+                /// # Safety
+                /// Only call on a CPU with AVX-512F, AVX2 and FMA.
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn wide($($arg: $ty),*) -> $ret {
+                    $body::<true>($($arg),*)
+                }
+                // SAFETY: the CPU supports AVX-512F, AVX2 and FMA (checked by `tier`).
+                unsafe { wide($($arg),*) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2Fma => {
+                /// # Safety
+                /// Only call on a CPU with AVX2 and FMA.
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn wide($($arg: $ty),*) -> $ret {
+                    $body::<true>($($arg),*)
+                }
+                // SAFETY: the CPU supports AVX2 and FMA (checked by `tier`).
+                unsafe { wide($($arg),*) }
+            }
+            Tier::Base => $body::<false>($($arg),*),
+        }
+    };
+}
+
 macro_rules! dispatched {
     ($name:ident, $scalar:ident) => {
         /// Apply the kernel elementwise: `out[i] = f(x[i])`.
@@ -115,33 +147,23 @@ macro_rules! dispatched {
                     *o = $scalar::<F>(v);
                 }
             }
-            match tier() {
-                #[cfg(target_arch = "x86_64")]
-                Tier::Avx512 => {
-                    /// # Safety
-                    /// Only call on a CPU with AVX-512F, AVX2 and FMA.
-                    #[target_feature(enable = "avx512f,avx2,fma")]
-                    unsafe fn wide(x: &[f32], out: &mut [f32]) {
-                        body::<true>(x, out)
-                    }
-                    // SAFETY: the CPU supports AVX-512F, AVX2 and FMA (checked by `tier`).
-                    unsafe { wide(x, out) }
-                }
-                #[cfg(target_arch = "x86_64")]
-                Tier::Avx2Fma => {
-                    /// # Safety
-                    /// Only call on a CPU with AVX2 and FMA.
-                    #[target_feature(enable = "avx2,fma")]
-                    unsafe fn wide(x: &[f32], out: &mut [f32]) {
-                        body::<true>(x, out)
-                    }
-                    // SAFETY: the CPU supports AVX2 and FMA (checked by `tier`).
-                    unsafe { wide(x, out) }
-                }
-                Tier::Base => body::<false>(x, out),
-            }
+            tiered!(body(x: &[f32], out: &mut [f32]) -> ())
         }
     };
+}
+
+/// The maximum of a row in 16 lanes (NaN ignored: callers see it through their sums).
+#[inline(always)]
+fn row_max_f32(r: &[f32]) -> f32 {
+    let mut mx = [f32::NEG_INFINITY; 16];
+    let chunks = r.chunks_exact(16);
+    let tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..16 {
+            mx[k] = mx[k].max(c[k]);
+        }
+    }
+    tail.iter().fold(mx.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)), |a, &b| a.max(b))
 }
 
 /// Softmax (`log` false) or log-softmax of each row of `row` elements of `x` into `out`:
@@ -151,15 +173,7 @@ pub fn softmax_rows_f32(x: &[f32], out: &mut [f32], row: usize, log: bool) {
     #[inline(always)]
     fn body<const F: bool>(x: &[f32], out: &mut [f32], row: usize, log: bool) {
         for (o, r) in out.chunks_exact_mut(row).zip(x.chunks_exact(row)) {
-            let mut mx = [f32::NEG_INFINITY; 16];
-            let chunks = r.chunks_exact(16);
-            let tail = chunks.remainder();
-            for c in chunks {
-                for k in 0..16 {
-                    mx[k] = mx[k].max(c[k]);
-                }
-            }
-            let m = tail.iter().fold(mx.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)), |a, &b| a.max(b));
+            let m = row_max_f32(r);
             for (oj, &v) in o.iter_mut().zip(r) {
                 *oj = exp_f32::<F>(v - m);
             }
@@ -185,31 +199,29 @@ pub fn softmax_rows_f32(x: &[f32], out: &mut [f32], row: usize, log: bool) {
             }
         }
     }
-    match tier() {
-        #[cfg(target_arch = "x86_64")]
-        Tier::Avx512 => {
-            /// # Safety
-            /// Only call on a CPU with AVX-512F, AVX2 and FMA.
-            #[target_feature(enable = "avx512f,avx2,fma")]
-            unsafe fn wide(x: &[f32], out: &mut [f32], row: usize, log: bool) {
-                body::<true>(x, out, row, log)
+    tiered!(body(x: &[f32], out: &mut [f32], row: usize, log: bool) -> ())
+}
+
+/// `ln Σ exp(v)` of a row, as PyTorch's logsumexp: shifted by the row's maximum (by 0 where
+/// that is infinite, so a row of -inf gives -inf and one holding +inf gives +inf), the
+/// exponentials added in 16 f32 lanes, then in f64; a NaN makes the result NaN.
+pub fn logsumexp_row_f32(r: &[f32]) -> f32 {
+    #[inline(always)]
+    fn body<const F: bool>(r: &[f32]) -> f32 {
+        let m = row_max_f32(r);
+        let m = if m.is_infinite() { 0.0 } else { m };
+        let mut acc = [0.0f32; 16];
+        let chunks = r.chunks_exact(16);
+        let tail = chunks.remainder();
+        for c in chunks {
+            for k in 0..16 {
+                acc[k] += exp_f32::<F>(c[k] - m);
             }
-            // SAFETY: the CPU supports AVX-512F, AVX2 and FMA (checked by `tier`).
-            unsafe { wide(x, out, row, log) }
         }
-        #[cfg(target_arch = "x86_64")]
-        Tier::Avx2Fma => {
-            /// # Safety
-            /// Only call on a CPU with AVX2 and FMA.
-            #[target_feature(enable = "avx2,fma")]
-            unsafe fn wide(x: &[f32], out: &mut [f32], row: usize, log: bool) {
-                body::<true>(x, out, row, log)
-            }
-            // SAFETY: the CPU supports AVX2 and FMA (checked by `tier`).
-            unsafe { wide(x, out, row, log) }
-        }
-        Tier::Base => body::<false>(x, out, row, log),
+        let sum = acc.iter().map(|&v| v as f64).sum::<f64>() + tail.iter().map(|&v| exp_f32::<F>(v - m) as f64).sum::<f64>();
+        (sum.ln() + m as f64) as f32
     }
+    tiered!(body(r: &[f32]) -> f32)
 }
 
 dispatched!(exp_slice, exp_f32);
@@ -309,6 +321,24 @@ mod tests {
                     let want = if log { v as f64 - m - s.ln() } else { (v as f64 - m).exp() / s };
                     assert!(want == got as f64 || (want - got as f64).abs() <= 2e-6 * want.abs().max(1e-6), "{want} vs {got}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn logsumexp_rows_match_float64() {
+        let inf = f32::INFINITY;
+        let mut rows: Vec<Vec<f32>> = (1..40).map(|n| (0..n).map(|i| ((i * 13 % 29) as f32) * 3.7 - 50.0).collect()).collect();
+        rows.extend([vec![-inf, -inf], vec![-inf, 1.0, 2.0], vec![inf, 1.0], vec![inf, -inf], vec![f32::NAN, 1.0], vec![1e30, 1e30], vec![-100.0; 20]]);
+        for r in &rows {
+            let got = super::logsumexp_row_f32(r) as f64;
+            let m = r.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b as f64));
+            let m = if m.is_infinite() { 0.0 } else { m };
+            let want = r.iter().map(|&v| (v as f64 - m).exp()).sum::<f64>().ln() + m;
+            if want.is_nan() || want.is_infinite() {
+                assert!(got == want || (got.is_nan() && want.is_nan()), "{r:?}: {want} vs {got}");
+            } else {
+                assert!((want - got).abs() <= 2e-6 * want.abs().max(1.0), "{r:?}: {want} vs {got}");
             }
         }
     }

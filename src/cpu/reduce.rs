@@ -47,6 +47,18 @@ pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) 
                 T::wrap(reduce_rows(x, row, |r| if is_max { extreme_value::<T, true>(r) } else { extreme_value::<T, false>(r) }))
             })
         }
+        ReduceOp::LogSumExp => match dt {
+            DType::Float32 => f32::wrap(reduce_rows(rows_of::<f32>(s, l)?, row, super::math::logsumexp_row_f32)),
+            _ => float_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                T::wrap(reduce_rows(x, row, |r| {
+                    // as the float32 kernel, in f64
+                    let m = r.iter().fold(f64::NEG_INFINITY, |a, v| a.max(v.to_f64()));
+                    let m = if m.is_infinite() { 0.0 } else { m };
+                    T::from_f64(r.iter().map(|v| (v.to_f64() - m).exp()).sum::<f64>().ln() + m)
+                }))
+            }),
+        },
         ReduceOp::All | ReduceOp::Any => {
             if dt != DType::Bool {
                 bail!(Runtime, "invariant: all/any take bool rows");

@@ -758,7 +758,12 @@ pub fn logsumexp(x: &Tensor, dims: &[usize], keepdim: bool) -> Result<Tensor> {
     let x = &super::float_input(x)?;
     let shape = x.shape();
     let dv = dims.to_vec();
-    let out = {
+    let row: usize = dv.iter().map(|&d| shape[d]).product();
+    let out = if x.device().is_cpu() && matches!(x.dtype(), DType::Float32 | DType::Float64) && row > 0 {
+        // one pass per row (the CPU kernel); other backends compose it from their kernels
+        let (c, _, row) = rows_last(&x.detach(), &dv)?;
+        backend::reduce(&c, row, ReduceOp::LogSumExp, x.dtype(), &out_shape(&shape, &dv, keepdim))?
+    } else {
         let _g = crate::autograd::raw_mode();
         let mut m = x.detach();
         for &d in dv.iter().rev() {
