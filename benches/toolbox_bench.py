@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -191,7 +191,20 @@ def workloads(T, np):
         yield "sdpa 8x8x128x64 fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v), [q, k, v]), None
         yield "sdpa causal fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), [q, k, v]), None
 
-    return {"attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def grid_cases():
+        # a spatial transformer's sampler: 64 MNIST-sized images, and 32 channels of 32x32
+        rg = np.random.default_rng(1)
+        for shape in [(64, 1, 28, 28), (16, 32, 32, 32)]:
+            x = t(shape, rg=True)
+            gr = T.from_numpy((rg.random((shape[0], shape[2], shape[3], 2)) * 2 - 1).astype(np.float32)).requires_grad_()
+            name = "x".join(map(str, shape))
+            for mode in ("bilinear", "bicubic"):
+                yield f"grid_sample {mode} {name} fwd", lambda x=x, gr=gr, mode=mode: F.grid_sample(
+                    x.detach(), gr.detach(), mode=mode, align_corners=False), None
+                yield f"grid_sample {mode} {name} fwd+bwd", fwd_bwd(lambda x=x, gr=gr, mode=mode: F.grid_sample(
+                    x, gr, mode=mode, align_corners=False), [x, gr]), None
+
+    return {"grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 

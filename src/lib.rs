@@ -13,6 +13,7 @@
 //! assert_eq!(x.grad().unwrap().to_vec::<f32>().unwrap(), vec![2.0, 4.0, 6.0]);
 //! ```
 
+pub mod autocast;
 pub mod autograd;
 pub mod backend;
 pub mod cpu;

@@ -58,7 +58,7 @@ cls = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Te
 names = {n.name for n in cls.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
 missing = sorted(n for n in names if not hasattr(torch.Tensor, n))
 assert not missing, f"Tensor methods in _C.pyi but not in the extension: {missing}"
-print(f"python {sys.version.split()[0]}: ferrograd {torch.__version__} imports; "
+print(f"python {sys.version.split()[0]}: ferrograd {torch.__ferrograd_version__} (torch API {torch.__version__}) imports; "
       f"x.grad = {x.grad.tolist()}; grad_fn {type(y.grad_fn).__name__}; "
       f"installed as {md.version('ferrograd')}; {len(names)} stubbed Tensor methods present")
 """

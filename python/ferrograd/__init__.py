@@ -9,14 +9,17 @@ import builtins as _builtins
 import math as _math
 
 from . import _C
+from . import _warn
 from ._C import Tensor, dtype
 from ._helpers import Size, device
 from ._tensor_str import set_printoptions
 
-try:  # one source of truth: Cargo.toml's `version`, which maturin writes into the metadata
-    __version__ = __import__("importlib.metadata").metadata.version("ferrograd")
+from .torch_version import __version__  # noqa: E402  (the PyTorch API version followed, a TorchVersion)
+
+try:  # the package's own version: Cargo.toml's `version`, which maturin writes into the metadata
+    __ferrograd_version__ = __import__("importlib.metadata").metadata.version("ferrograd")
 except Exception:  # a source tree on sys.path without an installed distribution
-    __version__ = "0+unknown"
+    __ferrograd_version__ = "0+unknown"
 
 bool, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16, complex64, complex128 = _C._dtypes()
 float = float32
@@ -251,7 +254,7 @@ def _vmappable(fn, name=None, random=False):
     wrapper.__name__ = wrapper.__qualname__ = name
     wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped__ = fn
-    return wrapper
+    return _warn.register_wrapper(wrapper)
 
 
 for _name in "cat concat concatenate stack where zeros_like ones_like empty_like full_like".split():
@@ -750,7 +753,7 @@ from . import _mathops  # noqa: E402
 from . import jit  # noqa: E402,F401
 from . import amp  # noqa: E402,F401
 from . import version  # noqa: E402,F401
-from .amp import autocast  # noqa: E402,F401
+from .amp import autocast, get_autocast_dtype, is_autocast_enabled, set_autocast_dtype, set_autocast_enabled  # noqa: E402,F401
 
 _surface._install(Tensor)
 _mathops._install(Tensor)

@@ -55,7 +55,10 @@ _bool = builtins.bool
 _dtype = dtype
 _T = TypeVar("_T")
 
-__version__: str
+from .torch_version import TorchVersion
+__version__: TorchVersion
+"""The PyTorch API version followed (``2.13.0+ferrograd``), comparable with strings and tuples."""
+__ferrograd_version__: str
 """The installed version (Cargo.toml's ``version``, read from the package metadata)."""
 
 # ---- dtypes (printed as torch.float32, ...) -------------------------------------------------
@@ -1034,6 +1037,12 @@ def pairwise_distance(x1: Any, x2: Any, p: Any = 2.0, eps: Any = 1e-06, keepdim:
 def pdist(input: Any, p: Any = 2) -> Tensor:
     """The ``p``-norm distances between the rows of the 2-d ``input``, for each pair ``i < j``
     in row-major order."""
+def grid_sampler(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Tensor:
+    """``torch.grid_sampler``: ``grid_sample`` with ATen's integer modes."""
+def grid_sampler_2d(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Tensor:
+    """``torch.grid_sampler_2d`` (4-D input)."""
+def grid_sampler_3d(input: Any, grid: Any, interpolation_mode: Any, padding_mode: Any, align_corners: Any) -> Tensor:
+    """``torch.grid_sampler_3d`` (5-D input)."""
 def pixel_shuffle(input: Any, upscale_factor: Any) -> Tensor:
     """``nn.functional.pixel_shuffle``."""
 def pixel_unshuffle(input: Any, downscale_factor: Any) -> Tensor:
@@ -1146,7 +1155,7 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
 __all__ = [
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',
     'bitwise_left_shift', 'bitwise_right_shift', 'corrcoef', 'cov', 'frexp', 'gcd', 'get_float32_matmul_precision', 'get_num_interop_threads', 'histogram', 'is_storage', 'isreal', 'lcm', 'ldexp', 'set_float32_matmul_precision', 'set_num_interop_threads', 'signbit', 'typename', 'vander', 'autocast', 'jit', 'amp', 'version',
-    'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',
+    'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'grid_sampler', 'grid_sampler_2d', 'grid_sampler_3d', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',
     'BoolTensor', 'ByteTensor', 'CharTensor', 'DoubleTensor', 'FloatTensor', 'Generator',
     'BFloat16Tensor', 'HalfTensor', 'IntTensor', 'LongTensor', 'ShortTensor', 'Size', 'Tensor',
     'abs', 'acos', 'add', 'addcdiv', 'addcmul', 'addmm', 'addmv', 'all', 'allclose', 'amax', 'amin', 'aminmax',

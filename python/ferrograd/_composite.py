@@ -148,9 +148,24 @@ def einsum(equation, *operands):
         raise RuntimeError("einsum(): must provide at least one operand")
     parsed, out = _parse_einsum(equation, operands)
     terms = []
-    for t, ls in zip(operands, parsed):
+    seen = {}
+    for k, (t, ls) in enumerate(zip(operands, parsed)):
         t, ls = _diagonalize(t, ls)
+        # ATen's check, operand by operand: a subscript's sizes broadcast (1 or equal)
+        for c, n in zip(ls, t.shape):
+            if ord(c) >= 0x100:
+                continue
+            if seen.get(c, 1) == 1:
+                seen[c] = n
+            elif n != 1 and n != seen[c]:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which does not broadcast with "
+                                   f"previously seen size {seen[c]}")
         terms.append((t, ls))
+    # a subscript of size 1 in one operand broadcasts to its size elsewhere
+    for k, (t, ls) in enumerate(terms):
+        full = [seen[c] if n == 1 and ord(c) < 0x100 and seen.get(c, 1) != 1 else n for c, n in zip(ls, t.shape)]
+        if full != list(t.shape):
+            terms[k] = (t.expand(full), ls)
     # subscripts used by no later operand and not in the output are summed as early as possible
     cur, lc = terms[0]
     later = set(out).union(*[set(ls) for _, ls in terms[1:]])

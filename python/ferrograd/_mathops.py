@@ -21,7 +21,7 @@ __all__ = [
     "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "batch_norm", "layer_norm",
     "group_norm", "instance_norm", "embedding", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
     "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
-    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "selu", "celu", "threshold", "hardshrink",
+    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d", "selu", "celu", "threshold", "hardshrink",
     "rrelu", "prelu", "bilinear", "cosine_similarity", "pairwise_distance", "pdist", "cosine_embedding_loss",
     "set_float32_matmul_precision", "get_float32_matmul_precision", "set_num_interop_threads",
     "get_num_interop_threads", "typename", "is_storage", "cov", "corrcoef", "gcd", "lcm", "bitwise_left_shift",
@@ -726,6 +726,30 @@ def adaptive_avg_pool1d(input, output_size):
 def adaptive_max_pool1d(input, output_size):
     """``nn.functional.adaptive_max_pool1d`` with the indices (a pair, as ATen returns)."""
     return _F().adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler``: ``grid_sample`` with ATen's integer modes (interpolation 0
+    bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection)."""
+    from . import _C
+
+    return _C._nn_grid_sample(input, grid, int(interpolation_mode), int(padding_mode), bool(align_corners))
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler_2d`` (4-D input)."""
+    if input.dim() != 4 or grid.dim() != 4:
+        raise RuntimeError("grid_sampler(): expected 4D input and grid with same number of dimensions, but got input with "
+                           f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``torch.grid_sampler_3d`` (5-D input)."""
+    if input.dim() != 5 or grid.dim() != 5:
+        raise RuntimeError("grid_sampler(): expected 5D input and grid with same number of dimensions, but got input with "
+                           f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
+    return grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 def pixel_shuffle(input, upscale_factor):

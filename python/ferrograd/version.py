@@ -2,7 +2,7 @@
 
 __all__ = ["__version__", "debug", "cuda", "git_version", "hip", "xpu"]
 
-__version__ = "2.13.0+ferrograd"
+from .torch_version import __version__  # noqa: E402
 debug = False
 cuda = None
 git_version = "unknown"

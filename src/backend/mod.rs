@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, Conv2d, ConvWindow, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, GridPass, GridSampler, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 /// Dense linear algebra on host f64 matrices (LU, triangular solves, Cholesky, QR, eigh,
 /// SVD). Every device uses these: `ops::linalg` copies a CUDA tensor's matrices to the host
@@ -110,6 +110,16 @@ pub trait BackendStorage: Sized {
     /// backend has no kernel.
     fn index_add_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _base_rows: usize) -> Result<Option<Self>> {
         Ok(None)
+    }
+    /// One pass of grid sampling over contiguous operands: `self` (`l`) is the input for the
+    /// forward pass and the output gradient otherwise, `rest` the others in `cpu::grid`'s
+    /// order, `want` the outputs asked for. Backends without a kernel run it on the host.
+    fn grid_sampler(&self, l: &Layout, rest: &[Option<(&Self, &Layout)>], pass: GridPass, spec: &GridSampler, want: &[bool]) -> Result<Vec<Option<Self>>> {
+        let host = self.to_host()?;
+        let rest_h = rest.iter().map(|o| o.map(|(s, _)| s.to_host()).transpose()).collect::<Result<Vec<_>>>()?;
+        let rest_r: Vec<Option<(&CpuStorage, &Layout)>> = rest_h.iter().zip(rest).map(|(h, o)| h.as_ref().zip(o.map(|(_, l)| l))).collect();
+        let out = host.grid_sampler(l, &rest_r, pass, spec, want)?;
+        out.into_iter().map(|o| o.map(|h| Self::from_host(self.device(), &h)).transpose()).collect()
     }
     /// Max pooling of the contiguous (planes, h, w) `l` with `pool` into (planes, out[0],
     /// out[1]): the values and the int64 in-plane index of each (the first maximum, NaN
@@ -914,6 +924,38 @@ pub fn max_pool2d(x: &Tensor, planes: usize, hw: [usize; 2], pool: &Pool2d, out:
     };
     let Some((v, i)) = r else { return Ok(None) };
     Ok(Some((Tensor::from_storage_on(v, shape), Tensor::from_storage_on(i, shape))))
+}
+
+/// One pass of grid sampling (see `BackendStorage::grid_sampler`): `ops` contiguous on one
+/// device in `cpu::grid`'s order (the first present), the outputs shaped by `shapes`.
+pub fn grid_sampler(ops: &[Option<&Tensor>], pass: GridPass, spec: &GridSampler, want: &[bool], shapes: &[Vec<usize>]) -> Result<Vec<Option<Tensor>>> {
+    let _prof = crate::profiler::scope(|| match pass {
+        GridPass::Forward => "aten::grid_sampler",
+        _ => "aten::grid_sampler_backward",
+    }.into(), crate::profiler::EventKind::Op);
+    let ds: Vec<Option<_>> = ops.iter().map(|t| t.map(|t| t.data())).collect();
+    let ss: Vec<Option<_>> = ds.iter().map(|d| d.as_ref().map(|d| d.storage.data.read())).collect();
+    let first = ss[0].as_ref().expect("grid_sampler's first operand");
+    let l0 = &ds[0].as_ref().expect("first operand").layout;
+    let out: Vec<Option<Storage>> = match &**first {
+        Storage::Cpu(c) => {
+            let rest = ss[1..].iter().zip(&ds[1..]).map(|(s, d)| match (s.as_deref(), d) {
+                (Some(Storage::Cpu(s)), Some(d)) => Ok(Some((s, &d.layout))),
+                (None, _) => Ok(None),
+                (Some(s), _) => Err(mismatch("grid_sampler", Device::Cpu, s.device())),
+            }).collect::<Result<Vec<_>>>()?;
+            c.grid_sampler(l0, &rest, pass, spec, want)?.into_iter().map(|o| o.map(Storage::Cpu)).collect()
+        }
+        Storage::Cuda(c) => {
+            let rest = ss[1..].iter().zip(&ds[1..]).map(|(s, d)| match (s.as_deref(), d) {
+                (Some(Storage::Cuda(s)), Some(d)) => Ok(Some((s, &d.layout))),
+                (None, _) => Ok(None),
+                (Some(s), _) => Err(mismatch("grid_sampler", c.device(), s.device())),
+            }).collect::<Result<Vec<_>>>()?;
+            c.grid_sampler(l0, &rest, pass, spec, want)?.into_iter().map(|o| o.map(Storage::Cuda)).collect()
+        }
+    };
+    Ok(out.into_iter().zip(shapes).map(|(o, sh)| o.map(|o| Tensor::from_storage_on(o, sh))).collect())
 }
 
 /// Max pooling's input gradient (see `BackendStorage::max_pool2d_backward`): `g` and `ind`

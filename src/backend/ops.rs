@@ -12,6 +12,41 @@ pub struct Pool2d {
     pub dilation: [usize; 2],
 }
 
+/// Grid sampling's interpolation (ATen's `GridSamplerInterpolation`, in its order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridMode {
+    Bilinear,
+    Nearest,
+    Bicubic,
+}
+
+/// Where grid sampling reads outside the input (ATen's `GridSamplerPadding`, in its order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridPadding {
+    Zeros,
+    Border,
+    Reflection,
+}
+
+/// Which of grid sampling's passes a kernel call computes (see `cpu::grid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridPass {
+    Forward,
+    Backward,
+    DoubleBackward,
+}
+
+/// A grid sampling: mode, padding, `align_corners`, the input's shape (N, C, *spatial) and
+/// the output's spatial shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridSampler {
+    pub mode: GridMode,
+    pub padding: GridPadding,
+    pub align_corners: bool,
+    pub input: Vec<usize>,
+    pub out: Vec<usize>,
+}
+
 /// A convolution's sliding window over a (n, c, h, w) image: kernel, stride and dilation
 /// (h, w), padding (top, bottom, left, right; negative crops) and the number of window
 /// positions (oh, ow).

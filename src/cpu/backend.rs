@@ -141,6 +141,26 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn grid_sampler(&self, l: &Layout, rest: &[Option<(&Self, &Layout)>], pass: crate::backend::GridPass, spec: &crate::backend::GridSampler, want: &[bool]) -> Result<Vec<Option<Self>>> {
+        macro_rules! go {
+            ($T:ty) => {{
+                let mut ops: Vec<Option<&[$T]>> = vec![Some(&<$T>::get(self)[l.offset..l.offset + l.numel()])];
+                for o in rest {
+                    ops.push(match o {
+                        Some((s, sl)) if CpuStorage::dtype(*s) == CpuStorage::dtype(self) => Some(&<$T>::get(s)[sl.offset..sl.offset + sl.numel()]),
+                        Some(_) => crate::bail!(Runtime, "invariant: grid_sampler's operands share a dtype"),
+                        None => None,
+                    });
+                }
+                super::grid::grid_sampler(pass, spec, &ops, want)?.into_iter().map(|o| o.map(<$T>::wrap)).collect()
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            d => crate::bail!(NotImplemented, "\"grid_sampler_cpu\" not implemented for '{}'", d.scalar_name()),
+        })
+    }
     fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {
         let n = planes * hw[0] * hw[1];
         macro_rules! go {

@@ -8,6 +8,7 @@ pub mod split_alloc;
 mod backend;
 pub(crate) mod conv;
 pub mod elementwise;
+mod grid;
 pub mod index;
 pub mod math;
 pub mod linalg;

@@ -52,6 +52,20 @@ pub fn binary_raw(a: &Tensor, b: &Tensor, op: BinOp) -> Result<Tensor> {
             return backend::binary_same(&da, &db, op);
         }
     }
+    // a half-precision tensor times (or divided by) a number or a 0-dim tensor of another
+    // dtype: ATen's mul and div kernels read such a second-operand CPU scalar in float32 (the
+    // op's math type) and round the result once, so the scalar must not be rounded to half
+    // first (`h * 1.1`); add and sub do round it (their kernels take it as an input)
+    if matches!(op, BinOp::Mul | BinOp::Div) && b.dim() == 0 && a.dim() > 0 {
+        let half = a.dtype();
+        if matches!(half, DType::Float16 | DType::BFloat16) && b.dtype() != half && !b.dtype().is_complex() && b.device().is_cpu()
+            && compute_dtype(a, b, op) == half {
+            let _g = crate::autograd::raw_mode();
+            let af = super::cast_raw(a, DType::Float32)?;
+            let bf = super::cast_raw(&Tensor::wrapped_scalar(Scalar::Float(b.item()?.as_f64() as f32 as f64)), DType::Float32)?;
+            return super::cast_raw(&binary_raw(&af, &bf, op)?, half);
+        }
+    }
     // a float tensor with a Python number (`y * 1.0001`): the number keeps the tensor's dtype
     if b.0.is_wrapped_number && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) && a.dtype().is_float() {
         if let Some(out) = backend::binary_scalar(a, b.item()?.as_f64(), op)? {
@@ -731,6 +745,7 @@ pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp) -> Resu
 /// recording, else through the general in-place path (snapshot, rebase, CopySlices).
 pub fn inplace_binary(target: &Tensor, other: &Tensor, op: BinOp, general: fn(&Tensor, &Tensor) -> Result<Tensor>) -> Result<()> {
     super::check_inplace(target)?;
+    super::assert_no_partial_overlap(target, other)?;
     let recording = crate::autograd::needs_history(&[target, other]);
     if !recording && binary_into_fast(target, target, other, op)? {
         target.bump_version();

@@ -821,8 +821,8 @@ pub fn index_add(
         x.dtype() == source.dtype(),
         Runtime,
         "index_add_(): self ({}) and source ({}) must have the same scalar type",
-        x.dtype().c_name(),
-        source.dtype().c_name()
+        x.dtype().scalar_name(),
+        source.dtype().scalar_name()
     );
     let shape = x.shape();
     let d = crate::shape::wrap_dim(dim, shape.len())?;

@@ -180,6 +180,7 @@ pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> 
             let _g = crate::autograd::raw_mode();
             super::expand(&value.detach(), &target.iter().map(|&s| s as i64).collect::<Vec<_>>())?;
         }
+        super::assert_no_partial_overlap(&view, &value)?;
         inplace_overlapping(&view, |inp| copy_from(inp, &value))
     } else {
         inplace_overlapping(&view, |inp| index_put(inp, &adv, &value, false))

@@ -4,6 +4,7 @@
 
 pub mod binary;
 pub mod complex;
+pub mod grid;
 pub mod index;
 pub mod indexing;
 pub mod linalg;
@@ -18,6 +19,7 @@ pub mod ternary;
 pub mod unary;
 
 pub use binary::*;
+pub use grid::grid_sample;
 pub use index::*;
 pub use indexing::*;
 pub use matmul::*;
@@ -268,6 +270,38 @@ fn check_inplace_with(target: &Tensor, allow_overlap: bool) -> Result<()> {
         }
     }
     crate::autograd::before_write(target)
+}
+
+/// ATen's `assert_no_partial_overlap(dst, src)` (TensorIterator's memory-overlap check): an
+/// in-place write may not read a tensor that shares some, but not all, of the written
+/// memory. Only layouts without gaps or repeats are compared (ATen's "too hard" otherwise).
+pub fn assert_no_partial_overlap(dst: &Tensor, src: &Tensor) -> Result<()> {
+    if dst.same(src) || dst.dtype() != src.dtype() || !dst.shares_storage(src) {
+        return Ok(());
+    }
+    let (a, b) = (dst.layout(), src.layout());
+    let span = |l: &crate::shape::Layout| -> Option<(usize, usize)> {
+        let n = l.numel();
+        if n == 0 {
+            return None;
+        }
+        // dense: the dims of more than one element, by stride, tile exactly n elements
+        let mut dims: Vec<(usize, i64)> = l.shape.iter().zip(&l.strides).filter(|(&s, _)| s > 1).map(|(&s, &st)| (s, st as i64)).collect();
+        dims.sort_by_key(|&(_, st)| st);
+        let mut expect = 1i64;
+        for (s, st) in dims {
+            if st != expect {
+                return None;
+            }
+            expect *= s as i64;
+        }
+        Some((l.offset, l.offset + n))
+    };
+    if let (Some((a0, a1)), Some((b0, b1))) = (span(&a), span(&b)) {
+        ensure!(!(a0 < b1 && b0 < a1) || (a0 == b0 && a1 == b1), Runtime,
+            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.");
+    }
+    Ok(())
 }
 
 /// Write raw data of `src` (broadcast to `dst`'s shape, cast) into `dst`'s storage.

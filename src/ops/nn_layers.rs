@@ -300,9 +300,11 @@ fn convolution_impl(x: &Tensor, w: &Tensor, b: Option<&Tensor>, o: &ConvOpts) ->
     ensure!(sd == 1 || sd == 2, NotImplemented, "only 1-d and 2-d convolutions are supported");
     ensure!(xs.len() == sd + 2, Runtime,
         "Expected {}D (unbatched) or {}D (batched) input to conv{}d, but got input of size: {}", sd + 1, sd + 2, sd, crate::shape::fmt_list(&xs));
-    ensure!(x.dtype() == w.dtype(), Runtime,
-        "Input type ({}) and weight type ({}) should be the same or input should be a MKLDNN tensor and weight is a dense tensor",
-        x.dtype().scalar_name(), w.dtype().scalar_name());
+    // ATen's order: the bias's dtype first (convolution's check), then the kernel's
+    if let Some(b) = b {
+        ensure!(b.dtype() == x.dtype(), Runtime, "Input type ({}) and bias type ({}) should be the same", x.dtype().c_name(), b.dtype().c_name());
+    }
+    ensure!(x.dtype() == w.dtype(), Runtime, "expected scalar type {} but found {}", x.dtype().scalar_name(), w.dtype().scalar_name());
     ensure!(x.dtype().is_float(), NotImplemented, "\"slow_conv2d_cpu\" not implemented for '{}'", x.dtype().scalar_name());
     let g = o.groups;
     ensure!(g > 0, Runtime, "non-positive groups is not supported");
@@ -739,7 +741,7 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     let nd = xs.len();
     let dims: Vec<usize> = (0..nd).filter(|&d| d != 1).collect();
     let cs = channel_shape(nd, c);
-    for (nm, t) in [("weight", w), ("bias", b), ("running_mean", rm), ("running_var", rv)] {
+    for (nm, t) in [("running_mean", rm), ("running_var", rv), ("weight", w), ("bias", b)] {
         if let Some(t) = t {
             ensure!(t.numel() == c, Runtime, "{} should contain {} elements not {}", nm, c, t.numel());
         }
@@ -1022,7 +1024,7 @@ pub fn group_norm(x: &Tensor, groups: usize, w: Option<&Tensor>, b: Option<&Tens
 pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_by_freq: bool) -> Result<Tensor> {
     ensure!(matches!(idx.dtype(), DType::Int64 | DType::Int32), Runtime,
         "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
-        idx.dtype().legacy_name());
+        if idx.dtype() == DType::Bool { "CPUBoolType".to_string() } else { format!("torch.{}", idx.dtype().legacy_name()) });
     ensure!(w.dim() == 2, Runtime, "'weight' must be 2-D");
     let ws = w.shape();
     let (v, d) = (ws[0], ws[1]);
@@ -1824,6 +1826,8 @@ fn loss_backward(kind: &str, g: &Tensor, x: &Tensor, y: &Tensor, red: i64, a: f6
 pub fn binary_cross_entropy(x: &Tensor, y: &Tensor, w: Option<&Tensor>, red: i64) -> Result<Tensor> {
     crate::autograd::check_no_requires_grad(w, "weight", "binary_cross_entropy")?;
     same_shape(x, y)?;
+    // ATen's TensorIterator: input and target of one dtype
+    ensure!(y.dtype() == x.dtype(), Runtime, "Found dtype {} but expected {}", y.dtype().scalar_name(), x.dtype().scalar_name());
     let bad = no_grad(|| {
         let lo = cmp(x, 0.0, BinOp::Lt)?;
         let hi = cmp(x, 1.0, BinOp::Gt)?;
@@ -1867,6 +1871,11 @@ pub fn binary_cross_entropy_with_logits(x: &Tensor, y: &Tensor, w: Option<&Tenso
     crate::autograd::check_no_requires_grad(w, "weight", "binary_cross_entropy_with_logits")?;
     crate::autograd::check_no_requires_grad(pw, "pos_weight", "binary_cross_entropy_with_logits")?;
     same_shape(x, y)?;
+    // ATen's composition computes `1 - target` into target's dtype first
+    ensure!(y.dtype() != DType::Bool, Runtime,
+        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+    ensure!(y.dtype().is_float() || y.dtype().is_complex(), Runtime, "result type {} can't be cast to the desired output type {}",
+        if x.dtype().is_float() { x.dtype() } else { DType::Float32 }.scalar_name(), y.dtype().scalar_name());
     let wv = w.map(|w| w.detach());
     let pwv = pw.map(|w| w.detach());
     let logsig = |x: &Tensor| -> Result<Tensor> {
@@ -2137,27 +2146,42 @@ pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tenso
     Ok(out)
 }
 
-/// Separable resampling of the last one or two dims by weight matrices (out, in):
-/// `y = Mh x Mwᵀ` (interpolate's linear/bilinear/nearest forms), recorded as `name`, with
-/// the node's `_saved_output_size`, `_saved_scales*` (the scale factors as given, None
+/// Separable resampling of the last one, two or three dims by weight matrices (out, in):
+/// `y = Mh x Mwᵀ`, then `Md` along the depth dim (interpolate's nearest / nearest-exact /
+/// linear / bilinear / bicubic / trilinear forms, antialiased or not), recorded as `name`,
+/// with the node's `_saved_output_size`, `_saved_scales*` (the scale factors as given, None
 /// for a size) and, for the interpolating modes, `_saved_align_corners`.
-pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str, output_size: &[usize], scales: &[Option<f64>], align_corners: Option<bool>) -> Result<Tensor> {
-    let name: &'static str = match name {
-        "UpsampleNearest1DBackward0" => "UpsampleNearest1DBackward0",
-        "UpsampleNearest2DBackward0" => "UpsampleNearest2DBackward0",
-        "UpsampleLinear1DBackward0" => "UpsampleLinear1DBackward0",
-        "UpsampleBilinear2DBackward0" => "UpsampleBilinear2DBackward0",
-        _ => bail!(NotImplemented, "resample: unknown node {}", name),
-    };
+#[allow(clippy::too_many_arguments)]
+pub fn resample(x: &Tensor, md: Option<&Tensor>, mh: Option<&Tensor>, mw: &Tensor, name: &str, output_size: &[usize], scales: &[Option<f64>],
+                align_corners: Option<bool>) -> Result<Tensor> {
+    const NODES: [&str; 13] = [
+        "UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0", "UpsampleNearest3DBackward0",
+        "UpsampleNearestExact1DBackward0", "UpsampleNearestExact2DBackward0", "UpsampleNearestExact3DBackward0",
+        "UpsampleLinear1DBackward0", "UpsampleBilinear2DBackward0", "UpsampleTrilinear3DBackward0",
+        "UpsampleBicubic2DBackward0", "UpsampleBilinear2DAaBackward0", "UpsampleBicubic2DAaBackward0",
+        "UpsampleLanczos2DAaBackward0",
+    ];
+    let Some(&name) = NODES.iter().find(|&&n| n == name) else { bail!(NotImplemented, "resample: unknown node {}", name) };
+    ensure!(md.is_none() || (mh.is_some() && x.dim() == 5), Runtime, "resample: a depth matrix needs 5-d input and a height matrix");
+    let md = md.map(|m| m.detach());
     let mh = mh.map(|m| m.detach());
     let mwt = t(&mw.detach())?;
+    // along the depth dim (-3) of a 5-d tensor: (N, C, D, H·W) with `m` (out, in) on the left
+    let depth = |m: &Tensor, v: &Tensor| -> Result<Tensor> {
+        let s = v.shape();
+        let flat = reshape(&contiguous(v)?, &[s[0] as i64, s[1] as i64, s[2] as i64, (s[3] * s[4]) as i64])?;
+        let r = matmul(m, &flat)?;
+        reshape(&r, &[s[0] as i64, s[1] as i64, m.shape()[0] as i64, s[3] as i64, s[4] as i64])
+    };
     let out = no_grad(|| {
         let y = matmul(x, &mwt)?;
-        match &mh { Some(m) => matmul(m, &y), None => Ok(y) }
+        let y = match &mh { Some(m) => matmul(m, &y)?, None => y };
+        match &md { Some(m) => depth(m, &y), None => Ok(y) }
     })?;
     let out = fresh(&out)?;
     record(name, &[x], &[&out], &[], move |_, g, _| {
-        let gg = match &mh { Some(m) => matmul(&t(m)?, &g[0])?, None => g[0].clone() };
+        let gg = match &md { Some(m) => depth(&t(m)?, &g[0])?, None => g[0].clone() };
+        let gg = match &mh { Some(m) => matmul(&t(m)?, &gg)?, None => gg };
         Ok(vec![Some(matmul(&gg, &t(&mwt)?)?)])
     })?;
     Node::annotate_with(&out, &[], || {
@@ -2167,6 +2191,7 @@ pub fn resample(x: &Tensor, mh: Option<&Tensor>, mw: &Tensor, name: &str, output
         match scales {
             [s] => v.push(("scales", scale(*s))),
             [h, w] => { v.push(("scales_h", scale(*h))); v.push(("scales_w", scale(*w))); }
+            [d, h, w] => { v.push(("scales_d", scale(*d))); v.push(("scales_h", scale(*h))); v.push(("scales_w", scale(*w))); }
             _ => {}
         }
         if let Some(a) = align_corners { v.push(("align_corners", SavedValue::Bool(a))); }

@@ -504,7 +504,7 @@ pub fn flatten(x: &Tensor, start: i64, end: i64) -> Result<Tensor> {
 
 /// `cat(tensors, dim)`.
 pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
-    ensure!(!ts.is_empty(), Runtime, "torch.cat(): expected a non-empty list of Tensors");
+    ensure!(!ts.is_empty(), Value, "torch.cat(): expected a non-empty list of Tensors");
     // matches torch: 1-D empty tensors are skipped
     let parts: Vec<&Tensor> = ts.iter().filter(|t| !(t.dim() == 1 && t.numel() == 0)).collect();
     let parts: Vec<&Tensor> = if parts.is_empty() { vec![&ts[0]] } else { parts };

@@ -40,6 +40,36 @@ fn tensor_(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyA
     finish(py, t, dev, requires_grad)
 }
 
+fn autocast_device(device_type: &str) -> PyResult<crate::autocast::DeviceType> {
+    match device_type {
+        "cpu" => Ok(crate::autocast::DeviceType::Cpu),
+        "cuda" => Ok(crate::autocast::DeviceType::Cuda),
+        d => Err(pyo3::exceptions::PyRuntimeError::new_err(format!("unsupported autocast device_type '{d}'"))),
+    }
+}
+
+/// This thread's autocast dtype for `device_type` (None: off).
+#[pyfunction]
+fn _autocast_get(py: Python<'_>, device_type: &str) -> PyResult<Option<Py<super::tensor::PyDType>>> {
+    Ok(crate::autocast::get(autocast_device(device_type)?).map(|d| super::tensor::dtype_obj(py, d)))
+}
+
+/// Set this thread's autocast dtype for `device_type` (None: off); returns the previous one.
+#[pyfunction]
+#[pyo3(signature = (device_type, dtype=None))]
+fn _autocast_set(py: Python<'_>, device_type: &str, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Py<super::tensor::PyDType>>> {
+    let d = dtype.map(super::tensor::dtype_arg).transpose()?;
+    Ok(crate::autocast::set(autocast_device(device_type)?, d).map(|d| super::tensor::dtype_obj(py, d)))
+}
+
+/// An operand of a lower-precision op (`full`: of a float32 op) under this thread's autocast.
+#[pyfunction]
+#[pyo3(signature = (t, full=false))]
+fn _autocast_cast(py: Python<'_>, t: PyRef<'_, PyTensor>, full: bool) -> PyResult<Py<PyAny>> {
+    let t = t.t.clone();
+    super::tensor::wrap(py, if full { crate::autocast::full(&t)? } else { crate::autocast::lower(&t)? })
+}
+
 /// `torch.promote_types(type1, type2)`: the dtype both promote to.
 #[pyfunction]
 fn promote_types(py: Python<'_>, type1: &Bound<'_, PyAny>, type2: &Bound<'_, PyAny>) -> PyResult<Py<super::tensor::PyDType>> {
@@ -468,6 +498,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(view_as_real, m)?)?;
     m.add_function(wrap_pyfunction!(vdot, m)?)?;
     m.add_function(wrap_pyfunction!(promote_types, m)?)?;
+    m.add_function(wrap_pyfunction!(_autocast_get, m)?)?;
+    m.add_function(wrap_pyfunction!(_autocast_set, m)?)?;
+    m.add_function(wrap_pyfunction!(_autocast_cast, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;
     m.add_function(wrap_pyfunction!(view_as_complex, m)?)?;
     m.add_function(wrap_pyfunction!(complex, m)?)?;

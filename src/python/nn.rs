@@ -18,6 +18,11 @@ fn opt(t: &Option<T<'_>>) -> Option<Tensor> {
 fn _nn_convolution(py: Python<'_>, x: T<'_>, w: T<'_>, b: Option<T<'_>>, stride: Vec<usize>, padding: Vec<(i64, i64)>, dilation: Vec<usize>,
     groups: usize, transposed: bool, output_padding: Vec<usize>) -> PyResult<Py<PyAny>> {
     let (x, w, b) = (x.t.clone(), w.t.clone(), opt(&b));
+    let (x, w, b) = if crate::autocast::active() {
+        (crate::autocast::lower(&x)?, crate::autocast::lower(&w)?, b.as_ref().map(crate::autocast::lower).transpose()?)
+    } else {
+        (x, w, b)
+    };
     let o = ConvOpts { stride, padding, dilation, groups, transposed, output_padding };
     run(py, x.numel() * w.numel(), || ops::convolution(&x, &w, b.as_ref(), &o))
 }
@@ -160,6 +165,11 @@ fn num(v: f64) -> crate::tensor::Scalar {
 #[pyo3(signature = (input, mat1, mat2, beta=1.0, alpha=1.0))]
 fn _nn_addmm(py: Python<'_>, input: T<'_>, mat1: T<'_>, mat2: T<'_>, beta: f64, alpha: f64) -> PyResult<Py<PyAny>> {
     let (i, a, b) = (input.t.clone(), mat1.t.clone(), mat2.t.clone());
+    let (i, a, b) = if crate::autocast::active() {
+        (crate::autocast::lower(&i)?, crate::autocast::lower(&a)?, crate::autocast::lower(&b)?)
+    } else {
+        (i, a, b)
+    };
     run(py, a.numel() * b.shape().last().copied().unwrap_or(1), || ops::addmm(&i, &a, &b, num(beta), num(alpha)))
 }
 
@@ -205,6 +215,27 @@ fn _nn_sdpa_flash(py: Python<'_>, q: T<'_>, k: T<'_>, v: T<'_>, mask: Option<T<'
     run(py, q.numel(), || ops::sdpa_flash(&q, &k, &v, m.as_ref(), causal, scale))
 }
 
+/// `grid_sample` with ATen's integer modes (interpolation: bilinear, nearest, bicubic;
+/// padding: zeros, border, reflection).
+#[pyfunction]
+fn _nn_grid_sample(py: Python<'_>, x: T<'_>, grid: T<'_>, mode: i64, padding: i64, align_corners: bool) -> PyResult<Py<PyAny>> {
+    use crate::backend::{GridMode, GridPadding};
+    let (x, g) = (x.t.clone(), grid.t.clone());
+    let mode = match mode {
+        0 => GridMode::Bilinear,
+        1 => GridMode::Nearest,
+        2 => GridMode::Bicubic,
+        m => return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("grid_sampler(): unknown interpolation mode {m}"))),
+    };
+    let padding = match padding {
+        0 => GridPadding::Zeros,
+        1 => GridPadding::Border,
+        2 => GridPadding::Reflection,
+        p => return Err(pyo3::exceptions::PyRuntimeError::new_err(format!("grid_sampler(): unknown padding mode {p}"))),
+    };
+    run(py, x.numel(), || ops::grid_sample(&x, &g, mode, padding, align_corners))
+}
+
 #[pyfunction]
 fn _nn_pixel_shuffle(py: Python<'_>, x: T<'_>, factor: usize, down: bool) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
@@ -224,12 +255,13 @@ fn _nn_index_pad(py: Python<'_>, x: T<'_>, pads: Vec<(i64, i64)>, reflect: bool)
 }
 
 #[pyfunction]
-#[pyo3(signature = (x, mh, mw, name, output_size, scales, align_corners=None))]
+#[pyo3(signature = (x, mh, mw, name, output_size, scales, align_corners=None, md=None))]
 #[allow(clippy::too_many_arguments)]
-fn _nn_resample(py: Python<'_>, x: T<'_>, mh: Option<T<'_>>, mw: T<'_>, name: &str, output_size: Vec<usize>, scales: Vec<Option<f64>>, align_corners: Option<bool>) -> PyResult<Py<PyAny>> {
-    let (x, mh, mw) = (x.t.clone(), opt(&mh), mw.t.clone());
+fn _nn_resample(py: Python<'_>, x: T<'_>, mh: Option<T<'_>>, mw: T<'_>, name: &str, output_size: Vec<usize>, scales: Vec<Option<f64>>, align_corners: Option<bool>,
+                md: Option<T<'_>>) -> PyResult<Py<PyAny>> {
+    let (x, mh, mw, md) = (x.t.clone(), opt(&mh), mw.t.clone(), opt(&md));
     let name = name.to_string();
-    run(py, x.numel(), || ops::resample(&x, mh.as_ref(), &mw, &name, &output_size, &scales, align_corners))
+    run(py, x.numel(), || ops::resample(&x, md.as_ref(), mh.as_ref(), &mw, &name, &output_size, &scales, align_corners))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -258,6 +290,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_div_scalar, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_constant_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_pixel_shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_grid_sample, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_sdpa_flash, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_index_pad, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_resample, m)?)?;

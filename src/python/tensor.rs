@@ -687,8 +687,7 @@ impl PyTensor {
         Ok(self.t.item()?.as_f64())
     }
 
-    fn __int__(&self, py: Python<'_>) -> PyResult<i64> {
-        warn_scalar_of_grad(py, &self.t)?;
+    fn __int__(&self) -> PyResult<i64> {
         match self.t.item()? {
             crate::Scalar::Float(f) if f.is_nan() => Err(pyo3::exceptions::PyValueError::new_err("cannot convert float NaN to integer")),
             crate::Scalar::Float(f) if f.is_infinite() => Err(pyo3::exceptions::PyOverflowError::new_err("cannot convert float infinity to integer")),
@@ -739,12 +738,12 @@ impl PyTensor {
     }
 }
 
-/// PyTorch's once-per-process warning when `float(t)` / `int(t)` reads a tensor that requires
-/// grad (the number has no history).
+/// PyTorch's once-per-process warning when `float(t)` reads a tensor that requires grad with
+/// grad mode on (the number has no history); `int(t)` and `.item()` do not warn.
 fn warn_scalar_of_grad(py: Python<'_>, t: &crate::Tensor) -> PyResult<()> {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if t.requires_grad() && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        let msg = c"Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first.";
+    if t.requires_grad() && crate::autograd::is_grad_enabled() && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let msg = c"Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)";
         PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), msg, 1)?;
     }
     Ok(())

@@ -471,15 +471,15 @@ tensor_binary_methods! {
     #[doc = "The element-wise minimum of ``self`` and ``other`` (NaN propagates)."]
     minimum("other") => ops::minimum,
     #[doc = "Matrix product with PyTorch's rules for 1-d, 2-d and batched (broadcast) operands."]
-    matmul("other") => ops::matmul,
+    matmul("other") => |a: &Tensor, b: &Tensor| crate::autocast::lower2(a, b, ops::matmul),
     #[doc = "Matrix product of two 2-d tensors (no broadcasting)."]
-    mm("mat2") => ops::mm,
+    mm("mat2") => |a: &Tensor, b: &Tensor| crate::autocast::lower2(a, b, ops::mm),
     #[doc = "Batched matrix product of two 3-d tensors with the same batch size."]
-    bmm("mat2") => ops::bmm,
+    bmm("mat2") => |a: &Tensor, b: &Tensor| crate::autocast::lower2(a, b, ops::bmm),
     #[doc = "Matrix-vector product."]
-    mv("vec") => ops::mv,
+    mv("vec") => |a: &Tensor, b: &Tensor| crate::autocast::lower2(a, b, ops::mv),
     #[doc = "Dot product of two 1-d tensors."]
-    dot("tensor") => ops::dot,
+    dot("tensor") => |a: &Tensor, b: &Tensor| crate::autocast::lower2(a, b, ops::dot),
     #[doc = "The Kronecker product of ``self`` and ``other`` (the block tensor of ``self[i] * other``)."]
     kron("other") => ops::nn_layers::kron,
 }
@@ -493,6 +493,7 @@ macro_rules! inplace_binary {
                 fn $name<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
                     let o = need_inplace(other)?;
                     let t = &slf.get().t;
+                    ops::assert_no_partial_overlap(t, &o)?;
                     ops::inplace(t, |inp| ($f)(inp, &o))?;
                     Ok(slf.clone())
                 }
@@ -576,10 +577,10 @@ impl PyTensor {
     fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, rem) }
     fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rem) }
     fn __matmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); let a = &self.t; Ok(py.detach(|| ops::matmul(a, &b)).map_err(PyErr::from).and_then(|t| wrap(py, t))?) } Err(_) => Ok(py.NotImplemented()) }
+        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); let a = &self.t; Ok(py.detach(|| crate::autocast::lower2(a, &b, ops::matmul)).map_err(PyErr::from).and_then(|t| wrap(py, t))?) } Err(_) => Ok(py.NotImplemented()) }
     }
     fn __rmatmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); wrap(py, ops::matmul(&b, &self.t)?) } Err(_) => Ok(py.NotImplemented()) }
+        match o.cast::<PyTensor>() { Ok(b) => { let b = b.get().t.clone(); wrap(py, crate::autocast::lower2(&b, &self.t, ops::matmul)?) } Err(_) => Ok(py.NotImplemented()) }
     }
     fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, and) }
     fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, and) }
@@ -1821,6 +1822,11 @@ impl PyTensor {
             return Ok(None);
         }
         let work = a.numel() * b.shape().last().copied().unwrap_or(1);
+        if crate::autocast::active() {
+            // lower-precision ops under autocast: every floating operand cast
+            let (t, a, b) = (crate::autocast::lower(t)?, crate::autocast::lower(&a)?, crate::autocast::lower(&b)?);
+            return run_out(py, kind, work, out, || f(&t, &a, &b, beta, alpha)).map(Some);
+        }
         run_out(py, kind, work, out, || f(t, &a, &b, beta, alpha)).map(Some)
     }
 }

@@ -486,6 +486,125 @@ def _grids(torch, out):
     out["grid_sample_err_dims"] = _caught(lambda: F.grid_sample(img, torch.zeros(2, 3, 2), align_corners=False))
     out["grid_sample_err_dtype"] = _caught(lambda: F.grid_sample(img, grids["in"].double(), align_corners=False))
     out["grid_sample_err_empty"] = _caught(lambda: F.grid_sample(torch.ones(1, 1, 0, 3), torch.zeros(1, 2, 2, 2), align_corners=False))
+    # bicubic (2-D only), every padding, in float64 (in float32 the grid's gradient sums 16
+    # taps per channel whose cancellation leaves ~1e-5 of rounding that depends on the order);
+    # 3-D bilinear / nearest
+    for gname, g in grids.items():
+        for pm in ("zeros", "border", "reflection"):
+            for ac in (True, False):
+                out[f"grid_sample_{gname}_bicubic_{pm}_{ac}"] = _caught(lambda g=g, pm=pm, ac=ac: _fres(
+                    torch, lambda i, g: F.grid_sample(i, g, mode="bicubic", padding_mode=pm, align_corners=ac), img.double(), g.double()))
+    out["grid_sample_bicubic_float32"] = _caught(lambda: _fres(
+        torch, lambda i, g: F.grid_sample(i, g, mode="bicubic", padding_mode="zeros", align_corners=False), img, grids["in"]))
+    vol = torch.linspace(-1, 1, 2 * 2 * 3 * 4 * 5).reshape(2, 2, 3, 4, 5).cos() + torch.linspace(0, 0.5, 5)
+    grid3 = torch.linspace(-1.31, 1.27, 2 * 2 * 3 * 2 * 3).reshape(2, 2, 3, 2, 3).flip(-1)
+    for mode in ("bilinear", "nearest"):
+        for pm in ("zeros", "border", "reflection"):
+            for ac in (True, False):
+                out[f"grid_sample_3d_{mode}_{pm}_{ac}"] = _caught(lambda mode=mode, pm=pm, ac=ac: _fres(
+                    torch, lambda i, g: F.grid_sample(i, g, mode=mode, padding_mode=pm, align_corners=ac), vol, grid3))
+
+    def node(mode, v, g):
+        y = F.grid_sample(v.clone().requires_grad_(), g.clone().requires_grad_(), mode=mode, align_corners=False)
+        f = y.grad_fn
+        return [f.name(), f._saved_interpolation_mode, f._saved_padding_mode, f._saved_align_corners,
+                list(f._saved_input.shape), list(f._saved_grid.shape)]
+    out["grid_sample_node_2d"] = _caught(lambda: node("bicubic", img, grids["in"]))
+    out["grid_sample_node_3d"] = _caught(lambda: node("nearest", vol, grid3))
+
+    def second(mode, pm, v, g):
+        # gradients of a function of the first gradients (create_graph): the double backward
+        v, g = v.double().requires_grad_(), g.double().requires_grad_()
+        y = F.grid_sample(v, g, mode=mode, padding_mode=pm, align_corners=False)
+        gv, gg = torch.autograd.grad(_loss(torch, [y]), (v, g), create_graph=True)
+        names = [gv.grad_fn.name(), gg.grad_fn.name()]
+        h = (gv * gv).sum() + (gg * torch.linspace(-1, 1, gg.numel(), dtype=gg.dtype).reshape(gg.shape)).sum() + (gg * gg).sum()
+        return [names] + [_v(t) for t in torch.autograd.grad(h, (v, g))]
+    for mode in ("bilinear", "bicubic", "nearest"):
+        for pm in ("zeros", "reflection"):
+            out[f"grid_sample_second_{mode}_{pm}"] = _caught(lambda mode=mode, pm=pm: second(mode, pm, img, grids["in"]))
+    out["grid_sample_second_3d"] = _caught(lambda: second("bilinear", "border", vol, grid3))
+    def low(dt, v, g, **kw):
+        # half precision: the dtype, and the values within a few of its ulps of float32's
+        # (PyTorch rounds each step to the type; ferrograd computes in float32)
+        y = F.grid_sample(v.to(dt), g.to(dt), **kw)
+        ref = F.grid_sample(v.to(dt).float(), g.to(dt).float(), **kw)
+        return [str(y.dtype), list(y.shape), bool(((y.float() - ref).abs() <= 0.02 * (1 + ref.abs())).all())]
+    out["grid_sample_half"] = _caught(lambda: low(torch.float16, img, grids["in"], mode="bicubic", align_corners=False))
+    out["grid_sample_bf16_3d"] = _caught(lambda: low(torch.bfloat16, vol, grid3, align_corners=True))
+    nan = torch.full((1, 1, 2, 2), float("nan"))
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for pm in ("zeros", "border", "reflection"):
+            out[f"grid_sample_nan_{mode}_{pm}"] = _caught(lambda mode=mode, pm=pm: _res(
+                F.grid_sample(img[:1], nan, mode=mode, padding_mode=pm, align_corners=False)))
+    out["grid_sample_inf_reflection"] = _caught(lambda: _res(
+        F.grid_sample(img[:1], torch.tensor([[[[float("inf"), -float("inf")]]]]), padding_mode="reflection", align_corners=True)))
+    out["grid_sample_empty_batch"] = _caught(lambda: _res(F.grid_sample(torch.ones(0, 2, 3, 4), torch.zeros(0, 2, 3, 2), align_corners=False)))
+    out["grid_sample_empty_grid"] = _caught(lambda: _res(F.grid_sample(img, torch.zeros(2, 0, 3, 2), align_corners=False)))
+    out["grid_sample_strided"] = _caught(lambda: _fres(
+        torch, lambda i, g: F.grid_sample(i.transpose(2, 3), g, align_corners=True), img, grids["in"][:, :, :, :]))
+    out["grid_sampler_torch"] = _caught(lambda: _res(torch.grid_sampler(img, grids["out"], 2, 1, False)))
+    out["grid_sampler_2d_torch"] = _caught(lambda: _res(torch.grid_sampler_2d(img, grids["out"], 1, 2, True)))
+    out["grid_sampler_3d_torch"] = _caught(lambda: _res(torch.grid_sampler_3d(vol, grid3, 0, 0, False)))
+    out["grid_sample_err_bicubic_3d"] = _caught(lambda: F.grid_sample(vol, grid3, mode="bicubic", align_corners=False))
+    out["grid_sample_err_long"] = _caught(lambda: F.grid_sample(img.long(), grids["in"], align_corners=False))
+    out["grid_sample_err_long_3d"] = _caught(lambda: F.grid_sample(vol.long(), grid3.long(), align_corners=False))
+    out["grid_sample_err_long_grid"] = _caught(lambda: F.grid_sample(img, grids["in"].long(), align_corners=False))
+    out["grid_sample_err_5d_grid4"] = _caught(lambda: F.grid_sample(vol, grids["in"], align_corners=False))
+
+
+def _interpolate(torch, out):
+    """Every interpolate mode (values, gradients, node names and saved fields, errors)."""
+    F = torch.nn.functional
+    x1 = torch.linspace(-1, 1, 2 * 3 * 7).reshape(2, 3, 7).sin()
+    x2 = torch.linspace(-1, 1, 2 * 2 * 5 * 6).reshape(2, 2, 5, 6).sin() * 2
+    x3 = torch.linspace(-1, 1, 1 * 2 * 3 * 4 * 5).reshape(1, 2, 3, 4, 5).cos()
+    cases = []
+    for mode in ("nearest", "nearest-exact", "area"):
+        cases += [(f"{mode}_1d_size", x1, dict(size=11, mode=mode)), (f"{mode}_1d_down", x1, dict(size=3, mode=mode)),
+                  (f"{mode}_2d_scale", x2, dict(scale_factor=(1.7, 0.6), mode=mode)), (f"{mode}_2d_size", x2, dict(size=(9, 4), mode=mode)),
+                  (f"{mode}_3d_size", x3, dict(size=(5, 3, 7), mode=mode)), (f"{mode}_3d_scale", x3, dict(scale_factor=2, mode=mode))]
+    for ac in (False, True):
+        cases += [(f"trilinear_{ac}_size", x3, dict(size=(4, 6, 3), mode="trilinear", align_corners=ac)),
+                  (f"trilinear_{ac}_scale", x3, dict(scale_factor=(1.5, 0.5, 2.0), mode="trilinear", align_corners=ac)),
+                  (f"bicubic_{ac}_up", x2, dict(size=(11, 13), mode="bicubic", align_corners=ac)),
+                  (f"bicubic_{ac}_down", x2, dict(size=(3, 4), mode="bicubic", align_corners=ac)),
+                  (f"bicubic_{ac}_scale", x2, dict(scale_factor=(1.3, 2.1), mode="bicubic", align_corners=ac)),
+                  (f"bicubic_{ac}_recompute", x2, dict(scale_factor=1.3, mode="bicubic", align_corners=ac, recompute_scale_factor=True))]
+        for mode in ("bilinear", "bicubic") + (("lanczos",) if not ac else ()):
+            cases += [(f"{mode}_aa_{ac}_down", x2, dict(size=(2, 4), mode=mode, align_corners=ac, antialias=True)),
+                      (f"{mode}_aa_{ac}_up", x2, dict(size=(8, 9), mode=mode, align_corners=ac, antialias=True)),
+                      (f"{mode}_aa_{ac}_scale", x2, dict(scale_factor=(0.4, 0.7), mode=mode, align_corners=ac, antialias=True))]
+    for name, x, kw in cases:
+        out[f"interp_{name}"] = _caught(lambda x=x, kw=kw: _fres(torch, lambda i: F.interpolate(i, **kw), x))
+
+    def node(x, **kw):
+        y = F.interpolate(x.clone().requires_grad_(), **kw)
+        f = y.grad_fn
+        return [f.name()] + [[a, repr(getattr(f, a))] for a in sorted(dir(f)) if a.startswith("_saved_")]
+    out["interp_node_nearest3d"] = _caught(lambda: node(x3, scale_factor=2))
+    out["interp_node_exact2d"] = _caught(lambda: node(x2, scale_factor=(1.5, 2.0), mode="nearest-exact"))
+    out["interp_node_exact1d"] = _caught(lambda: node(x1, size=4, mode="nearest-exact"))
+    out["interp_node_trilinear"] = _caught(lambda: node(x3, scale_factor=(1.5, 0.5, 2.0), mode="trilinear"))
+    out["interp_node_bicubic"] = _caught(lambda: node(x2, size=(3, 8), mode="bicubic", align_corners=True))
+    out["interp_node_bilinear_aa"] = _caught(lambda: node(x2, size=(3, 8), mode="bilinear", antialias=True))
+    out["interp_node_bicubic_aa"] = _caught(lambda: node(x2, scale_factor=0.5, mode="bicubic", antialias=True))
+    out["interp_node_area"] = _caught(lambda: node(x2, size=(3, 4), mode="area"))
+    out["interp_double_bicubic"] = _caught(lambda: _fres(torch, lambda i: F.interpolate(i, size=(7, 3), mode="bicubic"), x2.double()))
+    out["interp_module_trilinear"] = _caught(lambda: _res(torch.nn.Upsample(scale_factor=2, mode="trilinear")(x3)))
+    out["interp_err_aa_nearest"] = _caught(lambda: F.interpolate(x2, size=3, antialias=True))
+    out["interp_err_aa_3d"] = _caught(lambda: F.interpolate(x1, size=3, mode="linear", antialias=True))
+    out["interp_err_trilinear_4d"] = _caught(lambda: F.interpolate(x2, size=(3, 3), mode="trilinear"))
+    out["interp_err_bicubic_5d"] = _caught(lambda: F.interpolate(x3, size=(3, 3, 3), mode="bicubic"))
+    out["interp_err_area_ac"] = _caught(lambda: F.interpolate(x2, size=3, mode="area", align_corners=True))
+    out["interp_err_exact_ac"] = _caught(lambda: F.interpolate(x2, size=3, mode="nearest-exact", align_corners=False))
+    out["interp_err_6d"] = _caught(lambda: F.interpolate(torch.ones(1, 1, 2, 2, 2, 2), size=(3, 3, 3, 3)))
+    out["interp_err_mode"] = _caught(lambda: F.interpolate(x2, size=3, mode="foo"))
+    out["interp_node_lanczos"] = _caught(lambda: node(x2, size=(3, 9), mode="lanczos", antialias=True))
+    out["interp_err_lanczos_ac"] = _caught(lambda: F.interpolate(x2, size=3, mode="lanczos", align_corners=True, antialias=True))
+    out["interp_err_lanczos_aa"] = _caught(lambda: F.interpolate(x2, size=3, mode="lanczos"))
+    out["interp_err_lanczos_3d"] = _caught(lambda: F.interpolate(x1, size=3, mode="lanczos"))
+    out["interp_err_linear_5d"] = _caught(lambda: F.interpolate(x3, size=3, mode="linear"))
 
 
 def run(torch):
@@ -497,4 +616,5 @@ def run(torch):
     _losses(torch, out)
     _pools(torch, out)
     _grids(torch, out)
+    _interpolate(torch, out)
     return out

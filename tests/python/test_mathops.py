@@ -68,8 +68,9 @@ def test_every_result_has_a_golden():
 
 
 def test_scalar_of_a_tensor_that_requires_grad_warns_once():
-    """``float(t)`` / ``int(t)`` of a tensor that requires grad: PyTorch's UserWarning, once per
-    process (a fresh interpreter, since an earlier test may have spent the one warning)."""
+    """``float(t)`` of a tensor that requires grad, with grad mode on: PyTorch's UserWarning,
+    once per process (a fresh interpreter, since an earlier test may have spent the one
+    warning); ``int(t)``, ``.item()`` and ``float(t)`` under ``no_grad`` do not warn."""
     import subprocess
     import sys
 
@@ -78,11 +79,15 @@ def test_scalar_of_a_tensor_that_requires_grad_warns_once():
         "t = torch.ones(1, requires_grad=True).sum()\n"
         "with warnings.catch_warnings(record=True) as w:\n"
         "    warnings.simplefilter('always')\n"
+        "    int(t); t.item()\n"
+        "    with torch.no_grad(): float(t)\n"
+        "    print(len(w))\n"
         "    float(t); int(t); '%.3f' % t; float(t.detach())\n"
         "print(len(w)); print(w[0].category.__name__); print(str(w[0].message))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[0] == "1"
-    assert out[1] == "UserWarning"
-    assert out[2] == "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."
-    assert out[3] == "Consider using tensor.detach() first."
+    assert out[:2] == ["0", "1"]
+    assert out[2] == "UserWarning"
+    assert out[3] == "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."
+    assert out[4] == ("Consider using tensor.detach() first. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")

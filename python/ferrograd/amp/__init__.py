@@ -1,11 +1,11 @@
-"""``torch.amp``: ``GradScaler`` (dynamic loss scaling, as PyTorch's) and ``autocast``.
+"""``torch.amp``: ``GradScaler`` (dynamic loss scaling, as PyTorch's) and ``autocast``
+(per-thread automatic mixed precision: matrix products, ``linear``, convolutions and
+attention in bfloat16 / float16, losses in float32, as PyTorch's autocast lists; see
+``autocast_mode``)."""
 
-ferrograd runs ops in the dtypes they are given: ``autocast`` disables itself (with
-PyTorch's warning) for a CUDA device when CUDA is unavailable and is a no-op when
-``enabled=False``; enabled on an available device it raises NotImplementedError, since
-running in full precision would silently differ from PyTorch's mixed-precision results."""
-
-from .autocast_mode import autocast, is_autocast_available
+from .autocast_mode import (autocast, get_autocast_dtype, is_autocast_available, is_autocast_enabled,
+                            set_autocast_dtype, set_autocast_enabled)
 from .grad_scaler import GradScaler
 
-__all__ = ["autocast", "GradScaler", "is_autocast_available"]
+__all__ = ["autocast", "GradScaler", "is_autocast_available", "is_autocast_enabled", "get_autocast_dtype",
+           "set_autocast_enabled", "set_autocast_dtype"]

@@ -15,7 +15,7 @@ def tanh(x):
 
 def _get_softmax_dim(name, ndim, stacklevel):
     # torch's legacy implicit dim (deprecated, with its warning): 0 for 0-, 1- and 3-d inputs
-    import warnings
+    from .. import _warn as warnings
 
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. "
                   "Change the call to include dim=X as an argument.", stacklevel=stacklevel)
@@ -52,7 +52,7 @@ def _none_or_dtype(input):
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
     """A bool mask becomes a float mask (-inf where True) of ``target_type``; a float mask is
     returned as is; any other dtype is an error. Mismatched mask dtypes warn (deprecated)."""
-    import warnings
+    from .. import _warn as warnings
 
     from .. import bool as _bool, zeros_like
 
@@ -440,9 +440,8 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
 # ---------------------------------------------------------------------------------------
 
 import math as _math
-import warnings as _warnings
-
 from .. import _C
+from .. import _warn as _warnings
 
 
 def _pair(v, n=2, name="value"):
@@ -1122,6 +1121,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                            "'mean' will be changed to behave the same as 'batchmean' in the next major release.", stacklevel=2)
         reduction_enum = 2 if reduction == "batchmean" else _reduction_enum(reduction)
+    if input.is_complex() or target.is_complex():
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if not input.is_floating_point() or not target.is_floating_point():
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         loss = target.exp() * (target - input)
     else:
@@ -1328,18 +1331,74 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     return input / denom
 
 
-def _interp_matrix(n_in, n_out, mode, align_corners, scale_factor):
+def _cubic_weights(t, a=-0.75):
+    """Keys' cubic convolution weights of the taps at -1, 0, 1, 2 for a point ``t`` past 0."""
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _interp_matrix(n_in, n_out, mode, align_corners, scale_factor, antialias=False):
+    """The (n_out, n_in) weights of one axis of ``interpolate`` (ATen's source-index rules:
+    ``area_pixel_compute_source_index``, ``nearest(_exact)_..._compute_source_index``, the
+    antialiasing filters' supports)."""
     w = [[0.0] * n_in for _ in range(n_out)]
-    if mode == "nearest":
+    if mode in ("nearest", "nearest-exact"):
         scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+        shift = 0.5 if mode == "nearest-exact" else 0.0
         for o in range(n_out):
-            w[o][min(int(_math.floor(o * scale)), n_in - 1)] = 1.0
+            w[o][min(int(_math.floor((o + shift) * scale)), n_in - 1)] = 1.0
         return w
     if align_corners:
         scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
     else:
         scale = 1.0 / scale_factor if scale_factor else n_in / n_out
+    if antialias:
+        # PIL's resampling: the filter (triangle, or cubic with a = -0.5) stretched by the
+        # downscale factor, each output's weights normalised to sum to one
+        cubic = mode == "bicubic"
+        interp = {"bicubic": 4, "lanczos": 6}.get(mode, 2)
+
+        def filt(x):
+            x = abs(x)
+            if mode == "lanczos":
+                # Lanczos-3: sinc(x) sinc(x / 3) inside |x| < 3
+                if x == 0.0:
+                    return 1.0
+                if x >= 3.0:
+                    return 0.0
+                px = _math.pi * x
+                return 3.0 * _math.sin(px) * _math.sin(px / 3.0) / (px * px)
+            if cubic:
+                a = -0.5
+                if x < 1.0:
+                    return ((a + 2) * x - (a + 3)) * x * x + 1
+                return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a if x < 2.0 else 0.0
+            return 1.0 - x if x < 1.0 else 0.0
+
+        support = interp * 0.5 * scale if scale >= 1.0 else interp * 0.5
+        invscale = 1.0 / scale if scale >= 1.0 else 1.0
+        for o in range(n_out):
+            center = scale * (o + 0.5)
+            lo = max(int(center - support + 0.5), 0)
+            size = min(int(center + support + 0.5), n_in) - lo
+            ws = [filt((j + lo - center + 0.5) * invscale) for j in range(size)]
+            total = sum(ws)
+            for j, v in enumerate(ws):
+                w[o][lo + j] += v / total if total != 0.0 else v
+        return w
     for o in range(n_out):
+        if mode == "bicubic":
+            # no clamping of the source index; the taps are clamped into the input
+            src = scale * o if align_corners else scale * (o + 0.5) - 0.5
+            i0 = int(_math.floor(src))
+            for k, c in enumerate(_cubic_weights(src - i0)):
+                w[o][max(min(i0 - 1 + k, n_in - 1), 0)] += c
+            continue
         if align_corners:
             src = scale * o
         else:
@@ -1352,10 +1411,22 @@ def _interp_matrix(n_in, n_out, mode, align_corners, scale_factor):
     return w
 
 
+_RESAMPLE_NODES = {
+    ("nearest", 1): "UpsampleNearest1DBackward0", ("nearest", 2): "UpsampleNearest2DBackward0",
+    ("nearest", 3): "UpsampleNearest3DBackward0", ("nearest-exact", 1): "UpsampleNearestExact1DBackward0",
+    ("nearest-exact", 2): "UpsampleNearestExact2DBackward0", ("nearest-exact", 3): "UpsampleNearestExact3DBackward0",
+    ("linear", 1): "UpsampleLinear1DBackward0", ("bilinear", 2): "UpsampleBilinear2DBackward0",
+    ("trilinear", 3): "UpsampleTrilinear3DBackward0", ("bicubic", 2): "UpsampleBicubic2DBackward0",
+    ("lanczos", 2): "UpsampleLanczos2DAaBackward0",
+}
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None,
                 antialias=False):
-    """nearest, linear and bilinear resampling as separable weight matrices (torch's
-    source-index rules), recorded as torch's Upsample* nodes."""
+    """Every mode of ``torch.nn.functional.interpolate``: nearest, nearest-exact, linear,
+    bilinear, bicubic, trilinear and (antialiased) lanczos resampling as separable weight
+    matrices (ATen's source-index rules, antialiased for bilinear / bicubic on request),
+    recorded as torch's Upsample* nodes; ``area`` is adaptive average pooling, as in PyTorch."""
     from .. import tensor
 
     if mode in ("nearest", "area", "nearest-exact"):
@@ -1363,8 +1434,6 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear")
     elif align_corners is None:
         align_corners = False
-    if antialias:
-        raise NotImplementedError("interpolate(antialias=True) is not supported by ferrograd")
     dim = input.dim() - 2
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
@@ -1397,24 +1466,37 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         output_size = [int(_math.floor(float(input.shape[i + 2]) * scale_factors[i])) for i in range(dim)]
         if recompute_scale_factor:
             scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input")
     sf = scale_factors or [None] * dim
+    if mode == "area" and dim in (1, 2, 3):
+        pool = {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[dim]
+        return pool(input, output_size)
+    if mode == "lanczos" and dim == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    name = _RESAMPLE_NODES.get((mode, dim))
+    if name is None:
+        for d, m, need in ((1, "bilinear", 4), (1, "trilinear", 5), (2, "linear", 3), (2, "trilinear", 5), (3, "linear", 3),
+                           (3, "bilinear", 4)):
+            if dim == d and mode == m:
+                raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D input")
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: "
+                                  f"nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
+    if antialias:
+        name = {"bilinear": "UpsampleBilinear2DAaBackward0", "bicubic": "UpsampleBicubic2DAaBackward0",
+                "lanczos": "UpsampleLanczos2DAaBackward0"}[mode]
     spatial = list(input.shape[2:])
-    if mode == "nearest" and dim in (1, 2):
-        names = {1: "UpsampleNearest1DBackward0", 2: "UpsampleNearest2DBackward0"}
-    elif mode == "linear" and dim == 1:
-        names = {1: "UpsampleLinear1DBackward0"}
-    elif mode == "bilinear" and dim == 2:
-        names = {2: "UpsampleBilinear2DBackward0"}
-    elif mode in ("linear", "bilinear", "trilinear", "bicubic") and {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}[mode] != dim:
-        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {({'linear': 1, 'bilinear': 2, 'trilinear': 3, 'bicubic': 2}[mode]) + 2}D input")
-    else:
-        raise NotImplementedError(f"interpolate(mode={mode!r}) on {input.dim()}D input is not supported by ferrograd")
-    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i]), dtype=input.dtype, device=input.device)
-            for i in range(dim)]
-    ac = None if mode == "nearest" else bool(align_corners)
+    mats = [tensor(_interp_matrix(spatial[i], output_size[i], mode, align_corners, sf[i], antialias), dtype=input.dtype,
+                   device=input.device) for i in range(dim)]
+    ac = None if mode in ("nearest", "nearest-exact") else bool(align_corners)
     if dim == 1:
-        return _C._nn_resample(input, None, mats[0], names[1], output_size, sf, ac)
-    return _C._nn_resample(input, mats[0], mats[1], names[2], output_size, sf, ac)
+        return _C._nn_resample(input, None, mats[0], name, output_size, sf, ac)
+    if dim == 2:
+        return _C._nn_resample(input, mats[0], mats[1], name, output_size, sf, ac)
+    return _C._nn_resample(input, mats[1], mats[2], name, output_size, sf, ac, mats[0])
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -2046,14 +2128,14 @@ def affine_grid(theta, size, align_corners=None):
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = list(size)
+    given, size = size, list(size)
     if len(size) == 4:
         if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
-            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {size}. Got {theta.shape}.")
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {given}. Got {theta.shape}.")
         spatial_size = size[-2:]
     elif len(size) == 5:
         if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
-            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {size}. Got {theta.shape}.")
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size {given}. Got {theta.shape}.")
         spatial_size = size[-3:]
     else:
         raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
@@ -2091,41 +2173,12 @@ def _gs_clip(c, size):
     return where(c <= 0, c.new_zeros(()), where(c >= hi, c.new_full((), hi), c))
 
 
-def _gs_source_index(g, size, padding_mode, align_corners):
-    """ATen's ComputeLocation (vectorized CPU grid sampler): unnormalize, then clip or reflect."""
-    from .. import where
-
-    if align_corners:
-        c = (g + 1) * ((size - 1) / 2)
-    else:
-        c = (g + 1) * (size / 2) - 0.5
-    if padding_mode == "border":
-        return _gs_clip(c, size)
-    if padding_mode == "reflection":
-        twice_span = 2 * (size - 1) if align_corners else 2 * size
-        if twice_span == 0:
-            return c * 0
-        d = c if align_corners else c + 0.5
-        neg = d.detach() < 0
-        a = where(neg, -d, d)
-        flips = (a.detach() / twice_span).trunc()
-        extra = a - flips * twice_span
-        reflected = twice_span - extra
-        r = where(extra.detach() > reflected.detach(), reflected, extra)
-        if not align_corners:
-            r = r - 0.5
-        return _gs_clip(r, size)
-    return c
-
-
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Sample ``input`` (``N×C×H×W``) at the ``[-1, 1]`` locations ``grid`` (``N×Ho×Wo×2``, x
-    then y): bilinear or nearest interpolation, out-of-range locations read as zeros, the
-    border value, or reflected. Differentiable in ``input`` and ``grid`` (nearest: zero
-    gradient for ``grid``). ``mode='bicubic'`` and 5-D (volumetric) input are not supported
-    (NotImplementedError)."""
-    from .. import where
-
+    """Sample ``input`` (``N×C×H×W`` or ``N×C×D×H×W``) at the ``[-1, 1]`` locations ``grid``
+    (``N×Ho×Wo×2`` / ``N×Do×Ho×Wo×3``, x first): bilinear, nearest or (4-D only) bicubic
+    interpolation; out-of-range locations read as zeros, the border value, or reflected.
+    One GridSampler2DBackward0 / GridSampler3DBackward0 node, twice differentiable in
+    ``input`` and ``grid`` (nearest: zero gradient for ``grid``)."""
     if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'")
     if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
@@ -2136,54 +2189,9 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
                        "Please specify align_corners=True if the old behavior is desired. See the documentation of "
                        "grid_sample for details.", stacklevel=2)
         align_corners = False
-    if input.shape[0] != grid.shape[0]:
-        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
-                           f"{list(input.shape)} and grid with sizes {list(grid.shape)}")
-    if grid.shape[-1] != input.dim() - 2:
-        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but got grid "
-                           f"with sizes {list(grid.shape)}")
-    for i in range(2, input.dim()):
-        if input.shape[i] <= 0:
-            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input has sizes "
-                               f"{list(input.shape)} with dimension {i} being empty")
-    if input.dim() == 5 and grid.dim() == 5:
-        raise NotImplementedError("grid_sample: 5-D (volumetric) input is not supported by ferrograd")
-    if input.dim() != 4 or grid.dim() != 4:
-        nd = 4 if input.dim() == 4 else 5
-        raise RuntimeError(f"grid_sampler(): expected {nd}D input and grid with same number of dimensions, but got input "
-                           f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample(mode='bicubic') is not supported by ferrograd")
-    if grid.dtype != input.dtype:
-        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(grid.dtype)}")
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1], grid.shape[2]
-    x = _gs_source_index(grid[..., 0], w, padding_mode, align_corners)
-    y = _gs_source_index(grid[..., 1], h, padding_mode, align_corners)
-    flat = input.reshape(n, c, h * w)
-    zero = input.new_zeros(())
-
-    def tap(xi, yi):
-        # the input at integer locations (float tensors, no grad); zero outside the image
-        valid = ((xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)).unsqueeze(1)
-        idx = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).long()
-        v = flat.gather(2, idx.reshape(n, 1, ho * wo).expand(n, c, ho * wo)).reshape(n, c, ho, wo)
-        return where(valid, v, zero)
-
-    if mode == "nearest":
-        xr, yr = x.round(), y.round()
-        out = tap(xr.detach(), yr.detach())
-        # grid's gradient is zero (as ATen's): tie the output to it through round's zero gradient
-        link = (xr + yr) - (xr + yr).detach()
-        return out + where(link.detach().isfinite(), link, zero).unsqueeze(1)
-    x0, y0 = x.detach().floor(), y.detach().floor()
-    we = x - x0
-    ea = 1 - we
-    ns = y - y0
-    so = 1 - ns
-    nw, ne, sw, se = (so * ea).unsqueeze(1), (so * we).unsqueeze(1), (ns * ea).unsqueeze(1), (ns * we).unsqueeze(1)
-    x1, y1 = x0 + 1, y0 + 1
-    return tap(x0, y0) * nw + tap(x1, y0) * ne + tap(x0, y1) * sw + tap(x1, y1) * se
+    mode_enum = {"bilinear": 0, "nearest": 1, "bicubic": 2}[mode]
+    padding_enum = {"zeros": 0, "border": 1, "reflection": 2}[padding_mode]
+    return _C._nn_grid_sample(input, grid, mode_enum, padding_enum, bool(align_corners))
 
 
 # ---- 3-d convolution and pooling (compositions of the 2-d kernels) --------------------
@@ -3030,12 +3038,48 @@ def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=Non
     return (out, idx) if return_indices else out
 
 
+# PyTorch's autocast lists (CPU and CUDA) for the functions defined here: operands cast to
+# the autocast dtype (lower precision) or to float32 while autocast is on
+_AUTOCAST_LOWER = {"scaled_dot_product_attention", "prelu", "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                   "conv_transpose2d", "conv_transpose3d"}
+_AUTOCAST_FULL = {
+    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "kl_div", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
+    "poisson_nll_loss", "gaussian_nll_loss", "cosine_embedding_loss", "triplet_margin_loss", "multi_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "ctc_loss", "grid_sample",
+}
+
+
+def _autocast_hook(f, full):
+    """``f`` with its tensor operands cast by autocast's policy while an autocast region is
+    open (a zero test otherwise)."""
+    from .. import _warn
+    from ..amp import autocast_mode as _am
+
+    cast = _am._full if full else _am._lower
+    is_t = _C.Tensor
+
+    def autocast_wrapper(*args, **kwargs):
+        if _am._open[0]:
+            args = cast(*args) if full else tuple(cast(a)[0] if isinstance(a, is_t) else a for a in args)
+            kwargs = {k: (cast(v)[0] if isinstance(v, is_t) else v) for k, v in kwargs.items()}
+        return f(*args, **kwargs)
+
+    autocast_wrapper.__name__ = autocast_wrapper.__qualname__ = f.__name__
+    autocast_wrapper.__doc__ = f.__doc__
+    autocast_wrapper.__wrapped__ = f
+    return _warn.register_wrapper(autocast_wrapper)
+
+
 def _install_vmap_hooks():
     """Every public function here hands BatchedTensor arguments (inside ``func.vmap``) to the
-    batching rules (``func/_batched.py``)."""
+    batching rules (``func/_batched.py``); those on autocast's lists cast their operands
+    while autocast is on."""
     from .. import _vmappable
 
     g = globals()
+    for name in _AUTOCAST_LOWER | _AUTOCAST_FULL:
+        g[name] = _autocast_hook(g[name], name in _AUTOCAST_FULL)
     for name, f in list(g.items()):
         if (name.startswith("_") or isinstance(f, type) or not callable(f)
                 or getattr(f, "__module__", None) != __name__):

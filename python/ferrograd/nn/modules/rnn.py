@@ -549,17 +549,41 @@ def _packed_forward(module, input, hx, real_hidden_size):
         e = b
         while e < len(lens) and lens[e] == lens[b]:
             e += 1
-        h = (hx[0][:, b:e], hx[1][:, b:e]) if lstm else hx[:, b:e]
-        r = _rnn_impl(module.mode, padded[:lens[b], b:e], h, module._flat_weights, module.bias, module.num_layers,
-                      module.dropout, module.training, module.bidirectional, False, module.proj_size > 0)
-        groups.append((lens[b], r))
+        groups.append((b, e, lens[b]))
         b = e
-    steps = [cat([r[0][step] for n, r in groups if n > step], 0) for step in range(len(batch_sizes))]
-    data = cat(steps, 0)
-    if lstm:
-        hidden = (cat([r[1] for _, r in groups], 1), cat([r[2] for _, r in groups], 1))
-    else:
-        hidden = cat([r[1] for _, r in groups], 1)
+    # layer by layer, as ATen's packed recurrence: each layer's output is packed again, and
+    # the dropout between layers draws one mask over the packed data (the same draws as PyTorch)
+    steps_at = [0]
+    for n in batch_sizes.tolist():
+        steps_at.append(steps_at[-1] + n)
+    nd = 2 if module.bidirectional else 1
+    fw = module._flat_weights
+    per_layer = len(fw) // (module.num_layers * nd)
+    layer_in = [padded[:n, b:e] for b, e, n in groups]
+    final_h, final_c = [], []
+    data = None
+    for layer in range(module.num_layers):
+        w = fw[layer * nd * per_layer:(layer + 1) * nd * per_layer]
+        outs, hs, cs = [], [], []
+        for (b, e, n), x in zip(groups, layer_in):
+            rows = slice(layer * nd, (layer + 1) * nd)
+            h = (hx[0][rows, b:e], hx[1][rows, b:e]) if lstm else hx[rows, b:e]
+            r = _rnn_impl(module.mode, x, h, w, module.bias, 1, 0.0, False, module.bidirectional, False, module.proj_size > 0)
+            outs.append(r[0])
+            hs.append(r[1])
+            if lstm:
+                cs.append(r[2])
+        final_h.append(cat(hs, 1))
+        if lstm:
+            final_c.append(cat(cs, 1))
+        data = cat([cat([o[step] for (_, _, n), o in zip(groups, outs) if n > step], 0) for step in range(len(batch_sizes))], 0)
+        if module.dropout != 0 and module.training and layer < module.num_layers - 1:
+            data = F.dropout(data, module.dropout, True)
+        if layer < module.num_layers - 1:
+            from ... import stack
+
+            layer_in = [stack([data[steps_at[t] + b:steps_at[t] + e] for t in range(n)], 0) for b, e, n in groups]
+    hidden = (cat(final_h, 0), cat(final_c, 0)) if lstm else cat(final_h, 0)
     return PackedSequence(data, batch_sizes, sorted_indices, unsorted_indices), module.permute_hidden(hidden, unsorted_indices)
 
 

@@ -83,12 +83,13 @@ def collate(batch, *, collate_fn_map=None):
         return _rebuild_mapping(first, {k: collate([d[k] for d in batch], collate_fn_map=collate_fn_map)
                                         for k in first})
     if isinstance(first, tuple) and hasattr(first, "_fields"):
-        return first_type(*(collate(list(field), collate_fn_map=collate_fn_map) for field in zip(*batch)))
+        return first_type(*(collate(field, collate_fn_map=collate_fn_map) for field in zip(*batch)))
     if isinstance(first, collections.abc.Sequence):
         size = len(first)
         if any(len(sample) != size for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        columns = [collate(list(col), collate_fn_map=collate_fn_map) for col in zip(*batch)]
+        # each column as zip gives it (a tuple: strings come back as one, as PyTorch's)
+        columns = [collate(col, collate_fn_map=collate_fn_map) for col in zip(*batch)]
         if isinstance(first, tuple):
             return columns
         return _rebuild_sequence(first, columns)

@@ -1,0 +1,220 @@
+"""What real programs ran into (a survey of tutorial-style programs diffed against PyTorch):
+collation of string fields, ``torch.__version__`` comparisons, the line a warning names,
+the conversion-to-scalar warning, packed RNNs' dropout between layers, half-precision
+arithmetic with a number, and the errors PyTorch raises for loss dtypes, overlapping
+in-place writes and mismatched layer parameters. Run with ``torch`` bound to PyTorch
+(tools/record_programs_goldens.py records fixtures/programs.json) or to ferrograd
+(test_programs.py compares)."""
+
+import collections
+import importlib
+import warnings
+
+
+def _v(t):
+    return [v if v == v else "nan" for v in t.detach().double().flatten().tolist()]
+
+
+def _caught(f):
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001 - PyTorch's error is the result
+        return {"error": [type(e).__name__, str(e)]}
+
+
+def _show(x):
+    """A collated batch as plain data: tensors as (dtype, values), containers kept."""
+    if hasattr(x, "grad_fn"):
+        return ["tensor", str(x.dtype).split(".")[-1], _v(x)]
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return ["namedtuple", [_show(e) for e in x]]
+    if isinstance(x, (list, tuple)):
+        return [type(x).__name__, [_show(e) for e in x]]
+    if isinstance(x, dict):
+        return ["dict", {k: _show(v) for k, v in x.items()}]
+    return x
+
+
+def _collate(torch, out):
+    dc = importlib.import_module(torch.__name__ + ".utils.data").default_collate
+    P = collections.namedtuple("P", "name value")
+    out["collate_str_pairs"] = _show(dc([("a", 1), ("b", 2)]))
+    out["collate_mixed"] = _show(dc([(torch.zeros(2), 0, "a.png"), (torch.ones(2), 1, "b.png")]))
+    out["collate_dict"] = _show(dc([{"n": "x", "v": 1.5}, {"n": "y", "v": 2.5}]))
+    out["collate_namedtuple"] = _show(dc([P("s", 1), P("t", 2)]))
+    out["collate_lists"] = _show(dc([["a", 1], ["b", 2]]))
+    out["collate_nested"] = _show(dc([[("a", 1)], [("b", 2)]]))
+    loader = torch.utils.data.DataLoader([(torch.zeros(2), "a"), (torch.ones(2), "b"), (torch.ones(2), "c")], batch_size=2)
+    out["collate_loader"] = [_show(b) for b in loader]
+
+
+def _version(torch, out):
+    v = torch.__version__
+    out["version"] = [type(v).__name__, isinstance(v, str), v >= (2, 0), v < "2.14", v > "2.13.0a0", v >= "1.8.0",
+                      v < (2, 13, 1), v.split("+")[0].split(".")[:2], torch.version.__version__ == v]
+
+
+def _warnings(torch, out):
+    F = torch.nn.functional
+    nn = torch.nn
+
+    def where(f):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            f()
+        return [[w.filename.rsplit("/", 1)[-1].replace("programs_scenarios.py", "<here>"), w.category.__name__,
+                 str(w.message)[:60]] for w in ws]
+    out["warn_softmax"] = where(lambda: F.softmax(torch.ones(2, 3)))
+    out["warn_mse_size"] = where(lambda: F.mse_loss(torch.ones(2, 3), torch.ones(3)))
+    out["warn_affine_grid"] = where(lambda: F.affine_grid(torch.ones(1, 2, 3), [1, 1, 2, 2]))
+    out["warn_upsample"] = where(lambda: F.upsample(torch.ones(1, 1, 2, 2), scale_factor=2))
+    out["warn_module_softmax"] = where(lambda: nn.Softmax()(torch.ones(2, 3)))
+    b = torch.ones(1, requires_grad=True) * 2
+    with torch.no_grad():
+        out["warn_scalar_no_grad"] = where(lambda: float(b))
+    out["warn_scalar_int"] = where(lambda: int(b))
+    out["warn_scalar_item"] = where(lambda: b.item())
+
+
+def _rnn(torch, out):
+    nn = torch.nn
+    R = importlib.import_module(torch.__name__ + ".nn.utils.rnn")
+    for cls in (nn.GRU, nn.LSTM, nn.RNN):
+        for bi in (False, True):
+            torch.manual_seed(0)
+            g = cls(2, 3, num_layers=3, dropout=0.5, bidirectional=bi)
+            x = torch.randn(4, 3, 2, requires_grad=True)
+            o, h = g(R.pack_padded_sequence(x, [4, 3, 3], enforce_sorted=False))
+            hh = h[0] if isinstance(h, tuple) else h
+            (o.data.sum() + (hh * hh).sum()).backward()
+            out[f"packed_dropout_{cls.__name__}_{bi}"] = [_v(o.data), _v(hh), _v(x.grad), _v(torch.rand(2))]
+
+
+def _half(torch, out):
+    torch.manual_seed(0)
+    for dt in (torch.float16, torch.bfloat16):
+        h = torch.randn(64).to(dt)
+        name = str(dt).split(".")[-1]
+        out[f"half_scalar_{name}"] = [_v(h * 1.1), _v(h + 0.3), _v(h - 1e-3), _v(h / 3.3), _v(1.7 - h), _v(2.9 / (h.abs() + 1)),
+                                      _v(h * torch.tensor(1.1)), _v(torch.tensor(0.7, dtype=torch.float64) + h), _v(h * 3)]
+
+
+def _errors(torch, out):
+    F = torch.nn.functional
+    nn = torch.nn
+    p = torch.tensor([0.3, 0.8], requires_grad=True)
+    cases = {
+        "bce_long_target": lambda: F.binary_cross_entropy(p, torch.tensor([1, 0])),
+        "bce_double_target": lambda: F.binary_cross_entropy(p, torch.tensor([1.0, 0.0]).double()),
+        "bcel_long_target": lambda: F.binary_cross_entropy_with_logits(p, torch.tensor([1, 0])),
+        "bcel_bool_target": lambda: F.binary_cross_entropy_with_logits(p, torch.tensor([True, False])),
+        "bcel_double_target": lambda: F.binary_cross_entropy_with_logits(p, torch.tensor([1.0, 0.0]).double()).dtype.is_floating_point,
+        "kl_div_long": lambda: F.kl_div(p, torch.tensor([1, 0]), reduction="sum"),
+        "kl_div_long_input": lambda: F.kl_div(p.long(), torch.tensor([1.0, 0.0]), reduction="sum"),
+        "overlap_setitem": lambda: _setitem_overlap(torch),
+        "overlap_add_": lambda: _v(_add_overlap(torch)),
+        "overlap_copy_": lambda: _v(_copy_overlap(torch)),
+        "overlap_same_ok": lambda: _v(_same_overlap(torch)),
+        "overlap_disjoint_ok": lambda: _v(_disjoint(torch)),
+        "conv_double_bias": lambda: nn.Conv2d(1, 1, 3)(torch.ones(1, 1, 5, 5).double()),
+        "conv_double_nobias": lambda: nn.Conv2d(1, 1, 3, bias=False)(torch.ones(1, 1, 5, 5).double()),
+        "conv_float_wdouble": lambda: nn.Conv2d(1, 1, 3).double()(torch.ones(1, 1, 5, 5)),
+        "conv1d_double": lambda: nn.Conv1d(1, 1, 3)(torch.ones(1, 1, 5).double()),
+        "bn_channels": lambda: nn.BatchNorm2d(3)(torch.ones(2, 4, 2, 2)),
+        "bn_channels_no_stats": lambda: nn.BatchNorm2d(3, track_running_stats=False)(torch.ones(2, 4, 2, 2)),
+        "cat_empty": lambda: torch.cat([]),
+        "index_add_dtype": lambda: torch.zeros(3).index_add_(0, torch.tensor([0]), torch.ones(1).double()),
+        "embedding_float": lambda: nn.Embedding(3, 2)(torch.tensor([1.0])),
+        "embedding_short": lambda: nn.Embedding(3, 2)(torch.tensor([1]).short()),
+        "embedding_bool": lambda: nn.Embedding(3, 2)(torch.tensor([True])),
+        "einsum_broadcast": lambda: torch.einsum("ij,jk->ik", torch.ones(3, 3), torch.ones(4, 2)),
+        "einsum_broadcast_ok": lambda: _v(torch.einsum("ij,jk->ik", torch.ones(3, 1), torch.ones(4, 2))),
+        "affine_grid_tuple_size": lambda: F.affine_grid(torch.zeros(1, 3, 3), (1, 1, 3, 3), align_corners=False),
+        "affine_grid_list_size": lambda: F.affine_grid(torch.zeros(1, 3, 3), [1, 1, 3, 3], align_corners=False),
+    }
+    for k, f in cases.items():
+        out[f"err_{k}"] = _caught(f)
+
+
+def _setitem_overlap(torch):
+    r = torch.arange(5)
+    r[1:4] = r[0:3]
+    return r.tolist()
+
+
+def _add_overlap(torch):
+    r = torch.arange(6.0)
+    r[1:].add_(r[:-1])
+    return r
+
+
+def _copy_overlap(torch):
+    r = torch.arange(6.0)
+    r[2:5].copy_(r[1:4])
+    return r
+
+
+def _same_overlap(torch):
+    r = torch.arange(6.0)
+    r[1:4].add_(r[1:4])
+    r[0:2] = r[0:2]
+    return r
+
+
+def _disjoint(torch):
+    r = torch.arange(6.0)
+    r[3:].add_(r[:3])
+    r[:2].copy_(r[4:])
+    return r
+
+
+def _autocast(torch, out):
+    nn = torch.nn
+    F = nn.functional
+    torch.manual_seed(0)
+    m = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+    x = torch.randn(5, 4)
+    y = torch.tensor([0, 1, 1, 0, 1])
+    r = [torch.is_autocast_enabled("cpu"), str(torch.get_autocast_dtype("cpu")), str(torch.get_autocast_dtype("cuda"))]
+    with torch.autocast("cpu"):
+        r.append([torch.is_autocast_enabled("cpu"), torch.is_autocast_enabled()])
+        o = m(x)
+        loss = F.cross_entropy(o, y)
+        r.append([str(o.dtype), o.grad_fn.name(), str(loss.dtype), _v(o), _v(loss)])
+        r.append([str(t.dtype) for t in (x @ x.t(), torch.mm(x, x.t()), x.matmul(x.t()), torch.addmm(torch.zeros(5, 5), x, x.t()),
+                                         torch.bmm(x[None], x.t()[None]), x + 1, torch.relu(o), o.float(),
+                                         F.mse_loss(o, o.detach()), F.softmax(o, -1), F.log_softmax(o, -1),
+                                         F.linear(x, torch.ones(3, 4), torch.ones(3)), F.linear(x[None], torch.ones(3, 4), torch.ones(3)),
+                                         torch.matmul(x.double(), x.double().t()),
+                                         nn.Conv2d(1, 2, 3)(torch.randn(1, 1, 5, 5)), nn.Conv1d(1, 2, 3)(torch.randn(1, 1, 5)),
+                                         F.binary_cross_entropy_with_logits(o, torch.ones(5, 2)), F.nll_loss(F.log_softmax(o, -1), y))])
+        with torch.autocast("cpu", enabled=False):
+            r.append(["inner", str(m(x).dtype), torch.is_autocast_enabled("cpu")])
+        r.append(str(m(x).dtype))
+    loss.backward()
+    r.append([str(m[0].weight.grad.dtype), _v(m[0].weight.grad), _v(m[2].bias.grad)])
+    with torch.autocast("cpu", dtype=torch.float16):
+        r.append(str(m(x).dtype))
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        with torch.autocast("cpu", dtype=torch.float32):
+            r.append(["f32", str(m(x).dtype), [str(w.message) for w in ws]])
+
+    @torch.autocast("cpu")
+    def f(a):
+        return a @ a.t()
+    r.append([str(f(x).dtype), torch.is_autocast_enabled("cpu")])
+    out["autocast_cpu"] = r
+    out["autocast_bad_device"] = _caught(lambda: torch.autocast("xpu2"))
+
+
+def run(torch):
+    out = {}
+    _collate(torch, out)
+    _version(torch, out)
+    _warnings(torch, out)
+    _rnn(torch, out)
+    _half(torch, out)
+    _errors(torch, out)
+    _autocast(torch, out)
+    return out
