@@ -190,6 +190,8 @@ def workloads(T, np):
         yield "sdpa 8x8x128x64 fwd", lambda: F.scaled_dot_product_attention(q.detach(), k.detach(), v.detach()), None
         yield "sdpa 8x8x128x64 fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v), [q, k, v]), None
         yield "sdpa causal fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), [q, k, v]), None
+        s = t((8, 8, 128, 128))
+        yield "logsumexp 8x8x128x128", lambda: T.logsumexp(s, -1), None
 
     def grid_cases():
         # a spatial transformer's sampler: 64 MNIST-sized images, and 32 channels of 32x32

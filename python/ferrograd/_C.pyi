@@ -101,8 +101,8 @@ class Tensor:
     Differences from PyTorch: dtypes are float16/32/64, bfloat16, complex64/128, int8/16/32/64,
     uint8 and bool (no complex32, float8 or quantized types); complex tensors cover elementwise
     arithmetic, the holomorphic functions, sums, means and matrix products, and ``conj`` computes
-    the conjugate (no lazy conjugate bit: ``is_conj()`` is always ``False``); layouts are always strided (``layout`` is the string
-    ``"torch.strided"``); devices are ``cpu`` and ``cuda`` (see the GPU guide).
+    the conjugate (no lazy conjugate bit: ``is_conj()`` is always ``False``); layouts are always strided (``layout`` is
+    ``torch.strided``); devices are ``cpu`` and ``cuda`` (see the GPU guide).
     """
 
     # ---- attributes -------------------------------------------------------------------
@@ -181,9 +181,8 @@ class Tensor:
     """Always ``False``: ferrograd has no quantized tensors."""
     is_meta: _bool
     """Always ``False``: ferrograd has no meta device."""
-    layout: str
-    """``"torch.strided"``. PyTorch returns a ``torch.layout`` object; ferrograd has only the
-    strided layout and returns its name."""
+    layout: Any
+    """``torch.strided`` (a ``torch.layout``): ferrograd's tensors are all strided."""
     __array_priority__: _int
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
@@ -1317,6 +1316,9 @@ class Tensor:
 
 def tensor(data: Any, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor: ...
 def from_numpy(arr: Any) -> Tensor: ...
+def _autocast_get(device_type: str) -> Optional[dtype]: ...
+def _autocast_set(device_type: str, dtype: Optional[dtype] = None) -> Optional[dtype]: ...
+def _autocast_cast(t: Tensor, full: bool = False) -> Tensor: ...
 def promote_types(type1: dtype, type2: dtype) -> dtype:
     """`torch.promote_types(type1, type2)`: the dtype both promote to."""
 def result_type(tensor1: Any, tensor2: Any) -> dtype:

@@ -12,6 +12,7 @@ from . import _C
 from . import _warn
 from ._C import Tensor, dtype
 from ._helpers import Size, device
+from ._helpers import _NamedConstant, layout, strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc, _mkldnn, jagged  # noqa: F401
 from ._tensor_str import set_printoptions
 
 from .torch_version import __version__  # noqa: E402  (the PyTorch API version followed, a TorchVersion)
@@ -525,21 +526,12 @@ def _warn_complex_cast():
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
 
 
-class memory_format:
+class memory_format(_NamedConstant):
     """``torch.memory_format``: how a dense tensor's dims are ordered in memory
     (``contiguous_format``: row-major; ``channels_last``: the channel dim innermost;
     ``preserve_format``: as the source's)."""
 
-    __slots__ = ("_name",)
-
-    def __init__(self, name):
-        self._name = name
-
-    def __repr__(self):
-        return f"torch.{self._name}"
-
-    def __reduce__(self):
-        return self._name
+    __slots__ = ()
 
 
 contiguous_format = memory_format("contiguous_format")
@@ -696,7 +688,7 @@ def _register_methods():
     T.is_sparse = False
     T.is_quantized = False
     T.is_meta = False
-    T.layout = "torch.strided"
+    T.layout = strided
     T.__module__ = "ferrograd"
     T.__reduce_ex__ = _tensor_reduce_ex
     T.__deepcopy__ = _tensor_deepcopy

@@ -41,6 +41,8 @@ from ._C import _DeviceLike, _Dims, _Number, _SizeArg, _TensorOrNumber
 from ._helpers import _MinMax, _ValuesIndices
 from ._helpers import Size as Size
 from ._helpers import device as device
+from ._helpers import layout as layout, strided as strided, sparse_coo as sparse_coo, sparse_csr as sparse_csr
+from ._helpers import sparse_csc as sparse_csc, sparse_bsr as sparse_bsr, sparse_bsc as sparse_bsc, jagged as jagged
 from ._tensor_str import set_printoptions as set_printoptions
 from .autograd.grad_mode import enable_grad as enable_grad
 from .autograd.grad_mode import inference_mode as inference_mode

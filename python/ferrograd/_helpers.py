@@ -166,3 +166,36 @@ def _named(kind, fields, *parts):
         cls = type(kind, (base,), {"__repr__": __repr__, "__slots__": (), "__module__": "ferrograd.return_types"})
         _RETURN_TYPES[kind] = cls
     return cls(*parts)
+
+
+class _NamedConstant:
+    """A torch constant known by its name (``torch.strided``, ``torch.channels_last``): it
+    prints as ``torch.<name>`` and pickles as the module attribute of that name."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return self._name
+
+
+class layout(_NamedConstant):
+    """``torch.layout``: how a tensor's elements are laid out in memory. ferrograd's tensors
+    are all ``torch.strided``; the sparse and mkldnn layouts exist as names."""
+
+    __slots__ = ()
+
+
+strided = layout("strided")
+sparse_coo = layout("sparse_coo")
+sparse_csr = layout("sparse_csr")
+sparse_csc = layout("sparse_csc")
+sparse_bsr = layout("sparse_bsr")
+sparse_bsc = layout("sparse_bsc")
+_mkldnn = layout("_mkldnn")
+jagged = layout("jagged")

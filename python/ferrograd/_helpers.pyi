@@ -59,3 +59,16 @@ def _metadata(self: _C.Node) -> dict[Any, Any]: ...
 def _node_class(name: str) -> type[_C.Node]: ...
 def _return_type(kind: str, values: _C.Tensor, indices: _C.Tensor) -> _ValuesIndices: ...
 def _named(kind: str, fields: tuple[str, ...], *parts: object) -> tuple[Any, ...]: ...
+
+class layout:
+    """``torch.layout``: how a tensor's elements are laid out in memory."""
+    def __init__(self, name: str) -> None: ...
+
+strided: layout
+sparse_coo: layout
+sparse_csr: layout
+sparse_csc: layout
+sparse_bsr: layout
+sparse_bsc: layout
+_mkldnn: layout
+jagged: layout

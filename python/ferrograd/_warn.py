@@ -26,8 +26,3 @@ def warn(message, category=None, stacklevel=1, source=None):
         else:
             level += 1
     _warnings.warn(message, category, stacklevel + extra + 1, source)
-
-
-def __getattr__(name):
-    # the rest of the warnings module (catch_warnings, simplefilter, ...)
-    return getattr(_warnings, name)

@@ -294,6 +294,119 @@ fn round_half_even<T: Float>(x: T) -> T {
     }
 }
 
+/// One 2-d bilinear location: the four corners' offsets (None outside), weights (nw, ne,
+/// sw, se) and, for the grid's gradient, d(pixel coordinate)/d(grid) of x and y.
+struct Corners<T> {
+    off: [Option<usize>; 4],
+    w: [T; 4],
+    tx: T,
+    ty: T,
+    mult: [T; 2],
+}
+
+#[inline(always)]
+fn corners<T: Float>(geo: &Geometry<T>, gx: T, gy: T) -> Corners<T> {
+    let (ay, ax) = (&geo.axes[0], &geo.axes[1]);
+    let (ux, mx) = ax.unnormalize(gx);
+    let (uy, my) = ay.unnormalize(gy);
+    let (x, px) = ax.pad(ux, geo.padding);
+    let (y, py) = ay.pad(uy, geo.padding);
+    let (x0, y0) = (floor(x), floor(y));
+    let (tx, ty) = (x - x0, y - y0);
+    let (sx, sy) = (T::one() - tx, T::one() - ty);
+    let w = geo.strides[0];
+    let (ix0, ix1, iy0, iy1) = (ax.index(x0), ax.index(x0 + T::one()), ay.index(y0), ay.index(y0 + T::one()));
+    let at = |iy: Option<usize>, ix: Option<usize>| iy.zip(ix).map(|(r, c)| r * w + c);
+    Corners {
+        off: [at(iy0, ix0), at(iy0, ix1), at(iy1, ix0), at(iy1, ix1)],
+        w: [sy * sx, sy * tx, ty * sx, ty * tx],
+        tx,
+        ty,
+        mult: [mx * px, my * py],
+    }
+}
+
+/// The bilinear 2-d forward and backward without the general taps (the common case of a
+/// spatial transformer): per location the four corners, then the channels.
+fn bilinear2d<T: Float + Send + Sync>(pass: GridPass, geo: &Geometry<T>, dims: [usize; 4], ops: &[Option<&[T]>], want: &[bool]) -> Result<Vec<Option<Vec<T>>>> {
+    let [n, c, s, l] = dims;
+    let z = T::zero();
+    let need = |i: usize| ops.get(i).copied().flatten().expect("an operand");
+    if pass == GridPass::Forward {
+        let (inp, grid) = (need(0), need(1));
+        let mut out = super::alloc::try_filled(n * c * l, z)?;
+        let p = SendPtr(out.as_mut_ptr());
+        let body = |r: std::ops::Range<usize>| {
+            for b in r {
+                for loc in 0..l {
+                    let pos = b * l + loc;
+                    let k = corners(geo, grid[2 * pos], grid[2 * pos + 1]);
+                    for ch in 0..c {
+                        let plane = &inp[(b * c + ch) * s..(b * c + ch + 1) * s];
+                        let v = |i: usize| k.off[i].map_or(z, |o| plane[o]);
+                        let acc = k.w[0] * v(0) + k.w[1] * v(1) + k.w[2] * v(2) + k.w[3] * v(3);
+                        // SAFETY: batch `b`'s slots are written by this part only; `out`
+                        // outlives the region.
+                        unsafe { *p.get().add((b * c + ch) * l + loc) = acc };
+                    }
+                }
+            }
+        };
+        if super::parallel(n * c * l) && n > 1 {
+            team::run_blocks(n, &|r| super::math::simd(|| body(r)));
+        } else {
+            super::math::simd(|| body(0..n));
+        }
+        return Ok(vec![Some(out)]);
+    }
+    let (go, inp, grid) = (need(0), need(1), need(2));
+    let mut gi = if want[0] { Some(super::alloc::try_filled(n * c * s, z)?) } else { None };
+    let mut gg = if want[1] { Some(super::alloc::try_filled(n * l * 2, z)?) } else { None };
+    let pgi = gi.as_mut().map(|v| SendPtr(v.as_mut_ptr()));
+    let pgg = gg.as_mut().map(|v| SendPtr(v.as_mut_ptr()));
+    let body = |r: std::ops::Range<usize>| {
+        for b in r {
+            for loc in 0..l {
+                let pos = b * l + loc;
+                let k = corners(geo, grid[2 * pos], grid[2 * pos + 1]);
+                let (mut gx, mut gy) = (z, z);
+                for ch in 0..c {
+                    let plane = (b * c + ch) * s;
+                    let g = go[(b * c + ch) * l + loc];
+                    if let Some(p) = pgi {
+                        for i in 0..4 {
+                            if let Some(o) = k.off[i] {
+                                // SAFETY: batch `b`'s input plane is written by this part only.
+                                unsafe { *p.get().add(plane + o) = *p.get().add(plane + o) + k.w[i] * g };
+                            }
+                        }
+                    }
+                    if pgg.is_some() {
+                        let v = |i: usize| k.off[i].map_or(z, |o| inp[plane + o]);
+                        let (nw, ne, sw, se) = (v(0), v(1), v(2), v(3));
+                        let (sx, sy) = (T::one() - k.tx, T::one() - k.ty);
+                        gx = gx + ((ne - nw) * sy + (se - sw) * k.ty) * g;
+                        gy = gy + ((sw - nw) * sx + (se - ne) * k.tx) * g;
+                    }
+                }
+                if let Some(p) = pgg {
+                    // SAFETY: batch `b`'s grid rows are written by this part only.
+                    unsafe {
+                        *p.get().add(2 * pos) = k.mult[0] * gx;
+                        *p.get().add(2 * pos + 1) = k.mult[1] * gy;
+                    }
+                }
+            }
+        }
+    };
+    if super::parallel(n * c * l) && n > 1 {
+        team::run_blocks(n, &|r| super::math::simd(|| body(r)));
+    } else {
+        super::math::simd(|| body(0..n));
+    }
+    Ok(vec![gi, gg])
+}
+
 /// Run one pass. Operands (contiguous, input `(N, C, *S)`, grid `(N, *So, D)`, the rest as
 /// named): forward `[input, grid]` → `[out (N, C, *So)]`; backward `[grad, input, grid]` →
 /// `[grad_input, grad_grid]` (as `want`); double backward `[grad, input, grid, gg_input?,
@@ -305,6 +418,9 @@ pub fn grid_sampler<T: Float + Send + Sync>(pass: GridPass, spec: &GridSampler, 
     let nd = spec.input.len() - 2;
     let z = T::zero();
     let geo = Geometry::<T>::of(spec);
+    if spec.mode == GridMode::Bilinear && nd == 2 && pass != GridPass::DoubleBackward {
+        return bilinear2d(pass, &geo, [n, c, s, l], ops, want);
+    }
     let alloc = |len: usize, on: bool| -> Result<Option<Vec<T>>> { if on { Ok(Some(super::alloc::try_filled(len, z)?)) } else { Ok(None) } };
     let need = |i: usize| ops.get(i).copied().flatten();
     match pass {

@@ -59,3 +59,17 @@ def assert_matches_golden(expected, got, *, rtol, atol, normalize_str=None, labe
         f"{label}{': ' if label else ''}at {diff[0]}: torch gave {diff[1]!r}, "
         f"ferrograd gave {diff[2]!r}"
     )
+
+
+def values(t):
+    """A tensor's values as a flat list of floats (NaN as "nan"), for a scenario's result."""
+    return [v if v == v else "nan" for v in t.detach().double().flatten().tolist()]
+
+
+def caught(f):
+    """``f()``, or the error it raises as ``{"error": [type, message]}`` (PyTorch's error is
+    a scenario's result too)."""
+    try:
+        return f()
+    except Exception as e:  # noqa: BLE001
+        return {"error": [type(e).__name__, str(e)]}

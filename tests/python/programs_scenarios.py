@@ -10,16 +10,8 @@ import collections
 import importlib
 import warnings
 
-
-def _v(t):
-    return [v if v == v else "nan" for v in t.detach().double().flatten().tolist()]
-
-
-def _caught(f):
-    try:
-        return f()
-    except Exception as e:  # noqa: BLE001 - PyTorch's error is the result
-        return {"error": [type(e).__name__, str(e)]}
+from _golden import caught as _caught
+from _golden import values as _v
 
 
 def _show(x):
@@ -50,6 +42,8 @@ def _collate(torch, out):
 
 def _version(torch, out):
     v = torch.__version__
+    out["layout"] = [repr(torch.ones(2).layout), torch.ones(2).layout == torch.strided, repr(torch.sparse_coo),
+                     type(torch.strided).__name__, torch.strided == torch.sparse_coo]
     out["version"] = [type(v).__name__, isinstance(v, str), v >= (2, 0), v < "2.14", v > "2.13.0a0", v >= "1.8.0",
                       v < (2, 13, 1), v.split("+")[0].split(".")[:2], torch.version.__version__ == v]
 
