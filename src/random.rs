@@ -739,3 +739,90 @@ mod tests {
         assert!(h.set_state(&s[..100]).is_err());
     }
 }
+
+/// ATen's `sample_gamma` (Marsaglia and Tsang, boosted by `U^(1/α)` below 1) on the
+/// generator's `uniform_real_distribution<double>` / `normal_distribution<double>` draws,
+/// element by element in order, as `_s_gamma_cpu` / `_s_dirichlet_cpu`. `single`: the steps
+/// ATen takes in the element type run in float32 (`_standard_gamma` of a float tensor); the
+/// float literals are float32 constants, as in ATen's source. NaN α gives NaN.
+pub fn standard_gamma(g: &mut CpuGenerator, alpha: &[f64], single: bool) -> Vec<f64> {
+    let rnd = |v: f64| if single { v as f32 as f64 } else { v };
+    let third = (1.0f32 / 3.0f32) as f64;
+    let c0331 = 0.0331f32 as f64;
+    alpha.iter().map(|&a0| {
+        let mut a = rnd(a0);
+        if a.is_nan() {
+            return f64::NAN;
+        }
+        let mut scale = 1.0f64;
+        if a < 1.0 {
+            if a == 0.0 {
+                return 0.0;
+            }
+            let u = g.uniform_f64();
+            scale *= (1.0 - u).powf(rnd(1.0 / a));
+            a = rnd(a + 1.0);
+        }
+        let d = rnd(a - third);
+        let c = 1.0 / (9.0 * d).sqrt();
+        loop {
+            let (mut x, mut y);
+            loop {
+                x = g.normal_f64();
+                y = 1.0 + c * x;
+                if y > 0.0 {
+                    break;
+                }
+            }
+            let v = y * y * y;
+            let u = 1.0 - g.uniform_f64();
+            let xx = x * x;
+            if u < 1.0 - c0331 * xx * xx || u.ln() < 0.5 * xx + d * (1.0 - v + v.ln()) {
+                return scale * d * v;
+            }
+        }
+    }).collect()
+}
+
+/// ATen's `sample_poisson` per element, in order: Hörmann's transformed rejection (PTRS)
+/// from λ = 10, multiplication of uniforms below.
+pub fn poisson(g: &mut CpuGenerator, lambda: &[f64]) -> Vec<f64> {
+    lambda.iter().map(|&lam| {
+        if lam >= 10.0 {
+            let slam = lam.sqrt();
+            let loglam = lam.ln();
+            let b = 0.931 + 2.53 * slam;
+            let a = -0.059 + 0.02483 * b;
+            let invalpha = 1.1239 + 1.1328 / (b - 3.4);
+            let vr = 0.9277 - 3.6224 / (b - 2.0);
+            loop {
+                let u = g.uniform_f64() - 0.5;
+                let v = g.uniform_f64();
+                let us = 0.5 - u.abs();
+                let k = ((2.0 * a / us + b) * u + lam + 0.43).floor() as i64;
+                if us >= 0.07 && v <= vr {
+                    return k as f64;
+                }
+                if k < 0 || (us < 0.013 && v > us) {
+                    continue;
+                }
+                if v.ln() + invalpha.ln() - (a / (us * us) + b).ln() <= -lam + k as f64 * loglam - crate::cpu::elementwise::lgamma_f64(k as f64 + 1.0) {
+                    return k as f64;
+                }
+            }
+        } else if lam == 0.0 {
+            0.0
+        } else {
+            let enlam = (-lam).exp();
+            let (mut x, mut prod) = (0i64, 1.0f64);
+            loop {
+                prod *= g.uniform_f64();
+                if prod > enlam {
+                    x += 1;
+                } else {
+                    return x as f64;
+                }
+            }
+        }
+    }).collect()
+}

@@ -388,14 +388,13 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """``torch.nan_to_num``: NaN, +inf and -inf replaced (by 0 and the dtype's largest and
     lowest finite values unless given)."""
     torch = _torch()
-    if not input.is_floating_point():
+    if not input.is_floating_point() and not input.is_complex():
         return input.clone()
-    info = torch.finfo(input.dtype)
-    hi = info.max if posinf is None else posinf
-    lo = info.min if neginf is None else neginf
-    out = torch.where(torch.isnan(input), torch.tensor(nan, dtype=input.dtype, device=input.device), input)
-    out = torch.where(out == math.inf, torch.tensor(hi, dtype=input.dtype, device=input.device), out)
-    return torch.where(out == -math.inf, torch.tensor(lo, dtype=input.dtype, device=input.device), out)
+    args = (float(nan), None if posinf is None else float(posinf), None if neginf is None else float(neginf))
+    if input.is_complex():
+        # each part on its own, as ATen's complex kernel
+        return torch.complex(torch._C._nan_to_num(input.real, *args), torch._C._nan_to_num(input.imag, *args))
+    return torch._C._nan_to_num(input, *args)
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):

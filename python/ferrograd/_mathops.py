@@ -21,7 +21,7 @@ __all__ = [
     "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "batch_norm", "layer_norm",
     "group_norm", "instance_norm", "embedding", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
     "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d",
-    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d", "selu", "celu", "threshold", "hardshrink",
+    "adaptive_max_pool1d", "pixel_shuffle", "pixel_unshuffle", "grid_sampler", "grid_sampler_2d", "grid_sampler_3d", "poisson", "_standard_gamma", "selu", "celu", "threshold", "hardshrink",
     "rrelu", "prelu", "bilinear", "cosine_similarity", "pairwise_distance", "pdist", "cosine_embedding_loss",
     "set_float32_matmul_precision", "get_float32_matmul_precision", "set_num_interop_threads",
     "get_num_interop_threads", "typename", "is_storage", "cov", "corrcoef", "gcd", "lcm", "bitwise_left_shift",
@@ -726,6 +726,22 @@ def adaptive_avg_pool1d(input, output_size):
 def adaptive_max_pool1d(input, output_size):
     """``nn.functional.adaptive_max_pool1d`` with the indices (a pair, as ATen returns)."""
     return _F().adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+def poisson(input, generator=None):
+    """``torch.poisson``: a Poisson sample of each rate (ATen's kernel on the generator's
+    draws: seeded samples are PyTorch's); no gradient."""
+    from .distributions._samplers import _poisson
+
+    return _poisson(input, generator)
+
+
+def _standard_gamma(input):
+    """``torch._standard_gamma``: Gamma(input, 1) samples, differentiable in ``input``
+    (implicit reparameterization), PyTorch's samples for a seed."""
+    from .distributions._samplers import _standard_gamma as sg
+
+    return sg(input)
 
 
 def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):

@@ -63,7 +63,7 @@ extern "C" {
 }
 
 /// libm's `lgamma` (what torch's CPU kernel calls; ln |Γ(x)|, +inf at the poles).
-fn lgamma_f64(x: f64) -> f64 {
+pub(crate) fn lgamma_f64(x: f64) -> f64 {
     // SAFETY: a pure libm function of one double (it writes the global `signgam`, which
     // nothing here reads)
     unsafe { lgamma(x) }

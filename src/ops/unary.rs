@@ -615,3 +615,36 @@ pub fn float_test(x: &Tensor, kind: &str) -> Result<Tensor> {
     };
     backend::unary(x, op)
 }
+
+/// `nan_to_num(x, nan, posinf, neginf)` of a real floating `x` (NanToNumBackward0: the
+/// gradient passes where `x` is finite): NaN, +inf and -inf replaced, the infinities by the
+/// dtype's largest and lowest finite values unless given.
+pub fn nan_to_num(x: &Tensor, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> Result<Tensor> {
+    crate::ensure!(x.dtype().is_float(), Runtime, "nan_to_num: expected a real floating tensor, got {}", x.dtype().scalar_name());
+    let max = match x.dtype() {
+        DType::Float16 => 65504.0,
+        DType::BFloat16 => 3.3895313892515355e38,
+        DType::Float32 => f32::MAX as f64,
+        _ => f64::MAX,
+    };
+    let (hi, lo) = (posinf.unwrap_or(max), neginf.unwrap_or(-max));
+    let out = {
+        let _g = crate::autograd::raw_mode();
+        let typed = |v: f64| super::cast_raw(&Tensor::wrapped_scalar(Scalar::Float(v)), x.dtype());
+        let xd = x.detach();
+        let y = super::where_(&float_test(&xd, "isnan")?, &typed(nan)?, &xd)?;
+        let pos = binary_raw(&xd, &sc(f64::INFINITY), BinOp::Eq)?;
+        let y = super::where_(&pos, &typed(hi)?, &y)?;
+        let neg = binary_raw(&xd, &sc(f64::NEG_INFINITY), BinOp::Eq)?;
+        super::where_(&neg, &typed(lo)?, &y)?
+    };
+    // d/dx = 1 where x is finite, 0 where it was replaced
+    record_ew("NanToNumBackward0", x, &out, &[Save::In(x)], |s, g, _| {
+        let finite = float_test(&s.get(0)?, "isfinite")?;
+        Ok(vec![Some(mul(&g[0], &super::cast_raw(&finite, g[0].dtype())?)?)])
+    })?;
+    if out.grad_fn().is_some() {
+        crate::autograd::Node::annotate(&out, &[], &[(0, "self")]);
+    }
+    Ok(out)
+}

@@ -35,9 +35,21 @@ fn check_device(device: Option<&Bound<'_, PyAny>>) -> PyResult<crate::Device> {
 #[pyo3(name = "tensor", signature = (data, *, dtype=None, device=None, requires_grad=false, pin_memory=false))]
 fn tensor_(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool, pin_memory: bool) -> PyResult<Py<PyAny>> {
     let _ = pin_memory;
+    if data.is_instance_of::<PyTensor>() {
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+            c"To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).", 1)?;
+    }
     let dev = check_device(device)?;
     let t = convert::tensor_from_data(data, opt_dtype(dtype)?)?;
     finish(py, t, dev, requires_grad)
+}
+
+/// `torch.nan_to_num` of a real floating tensor (NanToNumBackward0).
+#[pyfunction]
+#[pyo3(signature = (x, nan=0.0, posinf=None, neginf=None))]
+fn _nan_to_num(py: Python<'_>, x: PyRef<'_, PyTensor>, nan: f64, posinf: Option<f64>, neginf: Option<f64>) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    super::tensor::wrap(py, crate::ops::nan_to_num(&x, nan, posinf, neginf)?)
 }
 
 fn autocast_device(device_type: &str) -> PyResult<crate::autocast::DeviceType> {
@@ -499,6 +511,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vdot, m)?)?;
     m.add_function(wrap_pyfunction!(promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_get, m)?)?;
+    m.add_function(wrap_pyfunction!(_nan_to_num, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_set, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_cast, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;

@@ -104,9 +104,14 @@ impl PyNode {
         }
     }
 
-    /// The node's class name, e.g. ``'MulBackward0'``.
+    /// The node's name, e.g. ``'MulBackward0'``; the engine's own nodes carry their C++
+    /// namespace, as PyTorch's (``'torch::autograd::AccumulateGrad'``).
     fn name(&self) -> PyResult<String> {
-        Ok(self.node()?.name.to_string())
+        let n = self.node()?;
+        Ok(match &*n.name {
+            "AccumulateGrad" | "CopySlices" | "GraphRoot" | "Error" | "DelayedError" => format!("torch::autograd::{}", n.name),
+            other => other.to_string(),
+        })
     }
 
     /// The nodes this node sends gradients to, with the input index of each.

@@ -149,6 +149,24 @@ fn bernoulli(py: Python<'_>, input: &Bound<'_, PyAny>, p: Option<f64>, generator
     write_out(py, r, out)
 }
 
+/// ATen's CPU samplers, element by element on the generator (`kind`: "gamma" — the standard
+/// gamma of float64 `x`, `single` for a float32 kernel's rounding — or "poisson"): float64
+/// samples of `x`'s shape. `x` is a float64 CPU tensor.
+#[pyfunction]
+#[pyo3(signature = (kind, x, single=false, generator=None))]
+fn _sample_exact(py: Python<'_>, kind: &str, x: PyRef<'_, PyTensor>, single: bool, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    let g = gen_arg(generator)?;
+    let vals = x.to_f64_vec()?;
+    let gen = crate::random::or_default(g.as_ref());
+    let out = match kind {
+        "gamma" => gen.with(|g| crate::random::standard_gamma(g, &vals, single)),
+        "poisson" => gen.with(|g| crate::random::poisson(g, &vals)),
+        k => return Err(PyValueError::new_err(format!("unknown sampler {k}"))),
+    };
+    wrap(py, Tensor::from_vec(out, &x.shape())?)
+}
+
 fn write_out(py: Python<'_>, r: Tensor, out: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
     match out {
         Some(o) if !o.is_none() => {
@@ -212,6 +230,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(seed, m)?)?;
     m.add_function(wrap_pyfunction!(initial_seed, m)?)?;
     m.add_function(wrap_pyfunction!(bernoulli, m)?)?;
+    m.add_function(wrap_pyfunction!(_sample_exact, m)?)?;
     m.add_function(wrap_pyfunction!(multinomial, m)?)?;
     m.add_function(wrap_pyfunction!(_normal_tensors, m)?)?;
     m.add_function(wrap_pyfunction!(randperm, m)?)?;

@@ -202,6 +202,53 @@ def _autocast(torch, out):
     out["autocast_bad_device"] = _caught(lambda: torch.autocast("xpu2"))
 
 
+def _names(torch, out):
+    x = torch.tensor([1.0, float("nan"), float("inf"), -float("inf"), -2.5], requires_grad=True)
+    y = torch.nan_to_num(x, nan=2.0)
+    (y * torch.arange(5.0)).sum().backward()
+    out["nan_to_num"] = [y.grad_fn.name(), [a for a in dir(y.grad_fn) if a.startswith("_saved")], _v(y), _v(x.grad),
+                         _v(torch.nan_to_num(x.detach(), posinf=5.0, neginf=-7)), _v(torch.nan_to_num(x.detach().half())),
+                         str(torch.nan_to_num(torch.tensor([1, 2])).dtype), _v(x.detach().nan_to_num()),
+                         _v(torch.view_as_real(torch.nan_to_num(torch.complex(x.detach(), x.detach().flip(0)))))]
+    z = torch.ones(3, requires_grad=True) * 2
+    z[0] = 1
+    leaf = torch.ones(2, requires_grad=True)
+    out["node_names"] = [z.grad_fn.name(), type(z.grad_fn).__name__, leaf.sum().grad_fn.next_functions[0][0].name()]
+
+    def where(f):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            f()
+        return [[w.filename.rsplit("/", 1)[-1].replace("programs_scenarios.py", "<here>"), str(w.message)] for w in ws]
+    out["warn_tensor_of_tensor"] = where(lambda: (torch.tensor(x), torch.tensor(torch.ones(2)), torch.tensor([1.0])))
+
+
+def _samplers(torch, out):
+    D = torch.distributions
+    cases = {
+        "gamma": lambda: D.Gamma(torch.tensor([2.0, 0.5, 7.5, 1.0]), 1.5).sample((3,)),
+        "gamma_double": lambda: D.Gamma(torch.tensor([2.0, 0.3], dtype=torch.float64), 1.0).rsample((2,)),
+        "beta": lambda: D.Beta(2.0, 3.0).sample((4,)),
+        "dirichlet": lambda: D.Dirichlet(torch.tensor([0.5, 1.0, 2.5])).sample((2,)),
+        "chi2": lambda: D.Chi2(torch.tensor([1.0, 4.0])).sample((3,)),
+        "student_t": lambda: D.StudentT(torch.tensor([3.0, 10.0])).sample((2,)),
+        "poisson": lambda: D.Poisson(torch.tensor([0.5, 3.0, 12.0, 100.0])).sample((3,)),
+        "torch_poisson": lambda: torch.poisson(torch.tensor([[1.0, 25.0], [0.0, 7.0]])),
+        "standard_gamma": lambda: torch._standard_gamma(torch.tensor([0.7, 3.0])),
+        "fisher": lambda: D.FisherSnedecor(torch.tensor([3.0]), torch.tensor([5.0])).sample((2,)) if hasattr(D, "FisherSnedecor") else None,
+    }
+    for k, f in cases.items():
+        if k == "fisher":
+            continue
+        torch.manual_seed(7)
+        out[f"sample_{k}"] = _caught(lambda f=f: [_v(f()), _v(torch.rand(2))])
+    torch.manual_seed(3)
+    c = torch.tensor([1.5, 0.4], requires_grad=True)
+    x = D.Gamma(c, 2.0).rsample()
+    x.sum().backward()
+    out["gamma_rsample_grad"] = [_v(x), _v(c.grad)]
+
+
 def run(torch):
     out = {}
     _collate(torch, out)
@@ -211,4 +258,6 @@ def run(torch):
     _half(torch, out)
     _errors(torch, out)
     _autocast(torch, out)
+    _names(torch, out)
+    _samplers(torch, out)
     return out

@@ -1,8 +1,9 @@
 """Samplers PyTorch implements as native kernels (``_standard_gamma`` with its implicit
-reparameterization gradient, ``poisson``, ``binomial``), written with ferrograd's ``rand`` /
-``randn`` streams. They follow PyTorch's algorithms (Marsaglia-Tsang, Hörmann's PTRS and
-BTRS, inversion) but not its exact random stream, so seeded samples differ from PyTorch's
-while their distribution is the same."""
+reparameterization gradient, ``poisson``, ``binomial``). The gamma and Poisson samplers run
+ATen's kernels on the generator's draws (``_C._sample_exact``: seeded samples are
+PyTorch's); ``binomial`` follows ATen's algorithms (BTRS, inversion) on ferrograd's ``rand``
+stream, vectorised, so its seeded samples differ from PyTorch's while their distribution is
+the same."""
 
 import math
 
@@ -23,35 +24,15 @@ def _where_indices(mask):
     return mask.reshape(-1).nonzero().reshape(-1)
 
 
-def _sample_standard_gamma(alpha):
-    """Standard gamma samples (float64) for the float64 ``alpha`` (Marsaglia-Tsang, boosted
-    by ``U^(1/alpha)`` below 1)."""
+def _sample_standard_gamma(alpha, single=False):
+    """Standard gamma samples (float64) for the float64 ``alpha``: ATen's Marsaglia-Tsang
+    kernel on the generator's draws, element by element, so seeded samples are PyTorch's
+    (``single``: the kernel of a float32 tensor, whose steps round to float32)."""
     t = _torch()
-    a = alpha.reshape(-1)
-    boost = a < 1
-    a_eff = t.where(boost, a + 1, a)
-    d = a_eff - 1.0 / 3.0
-    c = 1.0 / (9.0 * d).sqrt()
-    out = t.zeros_like(a)
-    pending = (a > 0) & (a == a)
-    out[a != a] = math.nan
-    while bool(pending.any()):
-        idx = _where_indices(pending)
-        n = idx.numel()
-        di, ci = d[idx], c[idx]
-        x = t.randn(n, dtype=t.float64)
-        y = 1 + ci * x
-        v = y * y * y
-        u = t.rand(n, dtype=t.float64)
-        ok = (y > 0) & ((u < 1 - 0.0331 * x.pow(4)) | (u.log() < 0.5 * x * x + di * (1 - v + v.clamp(min=1e-300).log())))
-        acc = idx[ok]
-        out[acc] = (di * v)[ok]
-        pending[acc] = False
-    if bool(boost.any()):
-        idx = _where_indices(boost)
-        u = t.rand(idx.numel(), dtype=t.float64)
-        out[idx] = (out[idx].log() + u.log() / a[idx]).exp()
-    return out.reshape(alpha.shape)
+    a = alpha.detach().double().contiguous()
+    if a.is_cuda:
+        return t._C._sample_exact("gamma", a.cpu(), single).to(a.device)
+    return t._C._sample_exact("gamma", a, single)
 
 
 def _standard_gamma_grad(alpha, x):
@@ -118,7 +99,8 @@ def _standard_gamma_function():
         def forward(ctx, concentration):
             """Gamma(concentration, 1) samples (at least the dtype's smallest normal)."""
             t = _torch()
-            x = _sample_standard_gamma(concentration.detach().double()).to(concentration.dtype)
+            x = _sample_standard_gamma(concentration.detach().double(),
+                                       concentration.dtype != t.float64).to(concentration.dtype)
             x = x.clamp(min=t.finfo(concentration.dtype).tiny)
             ctx.save_for_backward(concentration, x)
             return x
@@ -144,52 +126,17 @@ def _standard_gamma(concentration):
     return _STANDARD_GAMMA.apply(concentration)
 
 
-def _poisson(rate):
-    """``torch.poisson``: Poisson samples of ``rate`` (multiplication method below 10,
-    Hörmann's transformed rejection PTRS from 10 on), in ``rate``'s dtype."""
+def _poisson(rate, generator=None):
+    """``torch.poisson``: Poisson samples of ``rate`` in ``rate``'s dtype: ATen's kernel
+    (multiplication of uniforms below 10, Hörmann's transformed rejection PTRS from 10 on)
+    on the generator's draws, element by element, so seeded samples are PyTorch's."""
     t = _torch()
-    lam = rate.detach().double().reshape(-1)
-    out = t.zeros_like(lam)
-    # multiplication method
-    small = (lam > 0) & (lam < 10)
-    idx = _where_indices(small)
-    if idx.numel():
-        enlam = (-lam[idx]).exp()
-        prod = t.ones_like(enlam)
-        count = t.zeros_like(enlam)
-        active = t.ones(idx.numel(), dtype=t.bool)
-        while bool(active.any()):
-            u = t.rand(idx.numel(), dtype=t.float64)
-            prod = t.where(active, prod * u, prod)
-            step = active & (prod > enlam)
-            count = count + step.double()
-            active = step
-        out[idx] = count
-    # transformed rejection (PTRS)
-    pending = lam >= 10
-    slam, loglam = lam.sqrt(), lam.clamp(min=1e-300).log()
-    b = 0.931 + 2.53 * slam
-    a = -0.059 + 0.02483 * b
-    invalpha = 1.1239 + 1.1328 / (b - 3.4)
-    vr = 0.9277 - 3.6224 / (b - 2)
-    while bool(pending.any()):
-        idx = _where_indices(pending)
-        n = idx.numel()
-        U = t.rand(n, dtype=t.float64) - 0.5
-        V = t.rand(n, dtype=t.float64)
-        us = 0.5 - U.abs()
-        ai, bi, li = a[idx], b[idx], lam[idx]
-        k = ((2 * ai / us + bi) * U + li + 0.43).floor()
-        quick = (us >= 0.07) & (V <= vr[idx])
-        valid = (k >= 0) & ~((us < 0.013) & (V > us))
-        slow = valid & ((V.log() + invalpha[idx].log() - (ai / (us * us) + bi).log())
-                        <= (-li + k * loglam[idx] - (k.clamp(min=0) + 1).lgamma()))
-        ok = quick | slow
-        acc = idx[ok]
-        out[acc] = k[ok]
-        pending[acc] = False
+    lam = rate.detach().double().contiguous()
+    if bool((lam < 0).any()):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    out = t._C._sample_exact("poisson", lam.cpu() if lam.is_cuda else lam, False, generator).to(lam.device)
     out[lam != lam] = math.nan
-    return out.reshape(rate.shape).to(rate.dtype)
+    return out.to(rate.dtype)
 
 
 def _binomial_inversion(count, prob):

@@ -203,6 +203,9 @@ def _fused_lstm_layer(inputs, h0, c0, w_ih, w_hh, b_ih, b_hh, reverse):
     return _MKLDNN_LAYER[0].apply(inputs, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse)
 
 
+_proj_warned = [False]
+
+
 def _uses_mkldnn_layer(inputs, params):
     """PyTorch's ``use_mkldnn``: a float32 CPU LSTM (projections excluded) with elements."""
     from ... import float32
@@ -252,7 +255,9 @@ def _rnn_impl(mode, input, hx, flat_weights, has_bias, num_layers, dropout, trai
     per_layer = len(flat_weights) // (num_layers * num_directions)
     if mode == "LSTM":
         h0, c0 = hx
-        if has_proj and _uses_mkldnn_layer(input, flat_weights):
+        if has_proj and not _proj_warned[0] and _uses_mkldnn_layer(input, flat_weights):
+            # ATen's TORCH_WARN_ONCE: once per process
+            _proj_warned[0] = True
             warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation.",
                           UserWarning, stacklevel=4)
     else:
