@@ -179,6 +179,11 @@ impl DType {
     pub fn is_float(self) -> bool {
         matches!(self, DType::Float16 | DType::BFloat16 | DType::Float32 | DType::Float64)
     }
+    /// float16 or bfloat16: the reduced-precision types ATen computes in float32
+    /// (`opmath_type`) and rounds once.
+    pub fn is_half(self) -> bool {
+        matches!(self, DType::Float16 | DType::BFloat16)
+    }
     pub fn itemsize(self) -> usize {
         match self {
             DType::Bool | DType::UInt8 | DType::Int8 => 1,

@@ -786,6 +786,91 @@ pub fn standard_gamma(g: &mut CpuGenerator, alpha: &[f64], single: bool) -> Vec<
 
 /// ATen's `sample_poisson` per element, in order: Hörmann's transformed rejection (PTRS)
 /// from λ = 10, multiplication of uniforms below.
+/// ATen's `stirling_approx_tail`: the tail of Stirling's series for `log k!`.
+fn stirling_tail(k: f64) -> f64 {
+    const TAIL: [f64; 10] = [0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509, 0.0166446911898211,
+        0.0138761288230707, 0.0118967099458917, 0.0104112652619720, 0.00925546218271273, 0.00833056343336287];
+    if k <= 9.0 {
+        return TAIL[k as usize];
+    }
+    let kp1sq = (k + 1.0) * (k + 1.0);
+    (1.0 / 12.0 - (1.0 / 360.0 - 1.0 / 1260.0 / kp1sq) / kp1sq) / (k + 1.0)
+}
+
+/// The element type's arithmetic of ATen's binomial kernel: float32 steps round (`single`)
+/// where `scalar_t` is float, double ones do not.
+#[inline]
+fn st(v: f64, single: bool) -> f64 {
+    if single { v as f32 as f64 } else { v }
+}
+
+/// ATen's `binomial_inversion`: count the geometric(prob) waiting times that fit in `count`.
+fn binomial_inversion(g: &mut CpuGenerator, count: f64, prob: f64, single: bool) -> f64 {
+    let logprob = st((-prob).ln_1p(), single);
+    let (mut geom_sum, mut num_geom) = (0.0f64, 0.0f64);
+    loop {
+        let u = g.uniform_f64();
+        geom_sum += (u.ln() / logprob).ceil();
+        if geom_sum > count {
+            return num_geom;
+        }
+        num_geom += 1.0;
+    }
+}
+
+/// ATen's `btrs` (Hörmann's transformed rejection with squeeze, as ATen writes it).
+fn binomial_btrs(g: &mut CpuGenerator, count: f64, prob: f64, single: bool) -> f64 {
+    let stddev = st(st(st(count * prob, single) * st(1.0 - prob, single), single).sqrt(), single);
+    let b = 1.15 + 2.53 * stddev;
+    let a = -0.0873 + 0.0248 * b + 0.01 * prob;
+    let c = st(count * prob, single) + 0.5;
+    let v_r = 0.92 - 4.2 / b;
+    let r = st(prob / st(1.0 - prob, single), single);
+    let alpha = (2.83 + 5.1 / b) * stddev;
+    let m = st(st(count + 1.0, single) * prob, single).floor();
+    loop {
+        let u = g.uniform_f64() - 0.5;
+        let v = g.uniform_f64();
+        let us = 0.5 - u.abs();
+        let k = st(((2.0 * a / us + b) * u + c).floor(), single);
+        if k < 0.0 || k > count {
+            continue;
+        }
+        if us >= 0.07 && v <= v_r {
+            return k;
+        }
+        let v = (v * alpha / (a / (us * us) + b)).ln();
+        let upper = (m + 0.5) * ((m + 1.0) / (r * (count - m + 1.0))).ln()
+            + st(count + 1.0, single) * ((count - m + 1.0) / st(count - k + 1.0, single)).ln()
+            + (k + 0.5) * (r * st(count - k + 1.0, single) / st(k + 1.0, single)).ln()
+            + stirling_tail(m) + stirling_tail(count - m) - stirling_tail(k) - stirling_tail(st(count - k, single));
+        if v <= upper {
+            return k;
+        }
+    }
+}
+
+/// Binomial(count, prob) samples as ATen's `_s_binomial_cpu` draws them (`sample_binomial`:
+/// inversion below a mean of 10, BTRS above, by symmetry for prob > 1/2), one element after
+/// another from uniform doubles; `single`: the float32 kernel's rounding of its own steps.
+pub fn binomial(g: &mut CpuGenerator, count: &[f64], prob: &[f64], single: bool) -> Vec<f64> {
+    count.iter().zip(prob).map(|(&n, &p)| {
+        if n <= 0.0 || p <= 0.0 {
+            0.0
+        } else if p >= 1.0 {
+            n
+        } else if p <= 0.5 {
+            if st(n * p, single) >= 10.0 { binomial_btrs(g, n, p, single) } else { binomial_inversion(g, n, p, single) }
+        } else if p > 0.5 {
+            let q = st(1.0 - p, single);
+            let k = if st(n * q, single) >= 10.0 { binomial_btrs(g, n, q, single) } else { binomial_inversion(g, n, q, single) };
+            st(n - k, single)
+        } else {
+            f64::NAN
+        }
+    }).collect()
+}
+
 pub fn poisson(g: &mut CpuGenerator, lambda: &[f64]) -> Vec<f64> {
     lambda.iter().map(|&lam| {
         if lam >= 10.0 {

@@ -945,7 +945,7 @@ class Tensor:
         """``torch.where(condition, self, other)``."""
     def where_(self, condition: Tensor, other: Union[Tensor, _Number]) -> Tensor:
         """The implementation of ``where`` (not in-place, despite its name)."""
-    def copy_(self, other: Tensor) -> Tensor:
+    def copy_(self, other: Tensor, non_blocking: _bool = False) -> Tensor:
         """Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``."""
     def fill_(self, value: Union[Tensor, _Number]) -> Tensor:
         """Fill the tensor with ``value``, in place."""
@@ -959,6 +959,43 @@ class Tensor:
         """Fill with numbers sampled from the normal distribution ``N(mean, std**2)``."""
     def exponential_(self, lambd: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
         """Fill with numbers drawn from the exponential distribution with rate ``lambd``."""
+    def vdot(self, other: Any) -> Tensor:
+        """``torch.vdot(self, ...)``."""
+    def msort(self) -> Tensor:
+        """``torch.msort(self, ...)``."""
+    def adjoint(self) -> Tensor:
+        """``torch.adjoint(self, ...)``."""
+    def fmax(self, other: Any) -> Tensor:
+        """``torch.fmax(self, ...)``."""
+    def fmin(self, other: Any) -> Tensor:
+        """``torch.fmin(self, ...)``."""
+    def isposinf(self) -> Tensor:
+        """``torch.isposinf(self, ...)``."""
+    def isneginf(self) -> Tensor:
+        """``torch.isneginf(self, ...)``."""
+    def addbmm(self, batch1: Any, batch2: Any, *, beta: Any = ..., alpha: Any = ...) -> Tensor:
+        """``torch.addbmm(self, ...)``."""
+    def sum_to_size(self, *size: Any) -> Tensor:
+        """``self`` summed down to ``size`` (dims where ``size`` is 1 are summed, keeping them)."""
+    def apply_(self, callable: Any) -> Tensor:
+        """Replace every element ``v`` by ``callable(v)`` (a Python function; CPU tensors)."""
+    def new_empty_strided(self, size: Any, stride: Any, *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+        """An uninitialised tensor of ``size`` and ``stride`` (``self``'s dtype and device by default)."""
+    def as_subclass(self, cls: Any) -> Tensor:
+        """``self``'s data viewed as an instance of the Tensor subclass ``cls`` (no copy)."""
+    def nan_to_num_(self, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Tensor:
+        """In-place ``nan_to_num``."""
+    def prelu(self, weight: Any) -> Tensor:
+        """``torch.prelu(self, ...)``."""
+    def hardshrink(self, lambd: Any = ...) -> Tensor:
+        """``torch.hardshrink(self, ...)``."""
+    def cauchy_(self, median: _float = 0.0, sigma: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with numbers drawn from the Cauchy distribution with ``median`` and scale ``sigma``."""
+    def log_normal_(self, mean: _float = 1.0, std: _float = 2.0, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with numbers drawn from the log-normal distribution whose logarithm has ``mean``
+        and standard deviation ``std``."""
+    def geometric_(self, p: _float, *, generator: Optional[Generator] = None) -> Tensor:
+        """Fill with the number of Bernoulli(``p``) trials up to the first success (1, 2, ...)."""
     @overload
     def random_(self, *, generator: Optional[Generator] = None) -> Tensor: ...
     @overload
@@ -1318,7 +1355,7 @@ class Tensor:
 def tensor(data: Any, *, dtype: Optional[dtype] = None, device: Any = None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor: ...
 def from_numpy(arr: Any) -> Tensor: ...
 def _autocast_get(device_type: str) -> Optional[dtype]: ...
-def _sample_exact(kind: str, x: Tensor, single: bool = False, generator: Optional[Generator] = None) -> Tensor: ...
+def _sample_exact(kind: str, x: Tensor, single: bool = False, generator: Optional[Generator] = None, y: Optional[Tensor] = None) -> Tensor: ...
 def _nan_to_num(x: Tensor, nan: float = 0.0, posinf: Optional[float] = None, neginf: Optional[float] = None) -> Tensor: ...
 def _autocast_set(device_type: str, dtype: Optional[dtype] = None) -> Optional[dtype]: ...
 def _autocast_cast(t: Tensor, full: bool = False) -> Tensor: ...
@@ -1444,6 +1481,9 @@ def _current_graph_task_id() -> int:
     """The id of the backward pass running on this thread, -1 outside backward."""
 def _will_engine_execute_node(node: Node) -> bool:
     """Whether `node` runs in the current backward pass (only valid inside backward)."""
+def _is_checkpoint_valid() -> bool:
+    """Whether a reentrant checkpoint may recompute now: False inside `autograd.grad` or
+    `backward(inputs=...)`."""
 def _queue_callback(cb: Callable[[], Any]) -> None:
     """Run `cb()` when the current backward pass has run all its nodes."""
 def _bitcast_copy(t: Tensor, dtype: Any) -> Tensor:

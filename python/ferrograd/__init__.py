@@ -742,6 +742,11 @@ from ._surface import *  # noqa: E402,F401,F403  (tile, ravel, rot90, the math c
 from . import _surface  # noqa: E402
 from ._mathops import *  # noqa: E402,F401,F403  (var_mean, the *_scatter family, quantile, torch.dropout, ...)
 from . import _mathops  # noqa: E402
+from ._extras import *  # noqa: E402,F401,F403  (unravel_index, fmax, gradient, frombuffer, ...)
+from . import _extras  # noqa: E402
+_extras._install_tensor_methods(Tensor)
+from . import _foreach  # noqa: E402
+_foreach._install(globals())  # torch._foreach_add, _foreach_mul_, ... (the multi-tensor ops)
 from . import jit  # noqa: E402,F401
 from . import amp  # noqa: E402,F401
 from . import version  # noqa: E402,F401
@@ -772,6 +777,7 @@ Tensor.bfloat16 = _bfloat16
 del _name, _f
 
 from . import accelerator, autograd, cuda, nn, optim, utils  # noqa: E402
+from . import _dynamo, compiler, multiprocessing  # noqa: E402,F401
 from .autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from . import return_types  # noqa: E402,F401
 from . import serialization  # noqa: E402
@@ -805,9 +811,33 @@ from .serialization import load, save  # noqa: E402,F401
 set_num_threads = _C.set_num_threads
 
 
+_COMPILE_MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+_COMPILE_ARGS = ("fullgraph", "dynamic", "backend", "mode", "options", "disable")
+
+
 def compile(model=None, **kwargs):
-    """No compiler here: returns the model unchanged (eager only)."""
-    return model if model is not None else (lambda m: m)
+    """``torch.compile``: PyTorch's argument checks, then what it returns (an
+    ``OptimizedModule`` wrapping a module as ``_orig_mod``, a wrapper of a function) — every
+    call runs eagerly (there is no graph compiler here)."""
+    for k in kwargs:
+        if k not in _COMPILE_ARGS:
+            raise TypeError(f"compile() got an unexpected keyword argument '{k}'")
+    mode, options = kwargs.get("mode"), kwargs.get("options")
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be specified at the same time.")
+    if mode is not None and mode not in _COMPILE_MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(_COMPILE_MODES)}")
+    if model is None:
+        return lambda m: compile(m, **kwargs)
+    if kwargs.get("disable"):
+        return model
+    from ._dynamo.eval_frame import OptimizedModule, _optimize_function
+
+    if isinstance(model, nn.Module):
+        return OptimizedModule(model)
+    if not callable(model):
+        raise RuntimeError("compile() expects a callable or an nn.Module")
+    return _optimize_function(model)
 
 
 

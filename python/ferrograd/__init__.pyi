@@ -25,6 +25,10 @@ from . import return_types as return_types
 from . import serialization as serialization
 from ._ops import ops as ops
 from . import utils as utils
+from . import compiler as compiler
+from . import multiprocessing as multiprocessing
+from .cuda import OutOfMemoryError as OutOfMemoryError
+from .amp import GradScaler as GradScaler
 from . import backends as backends
 from . import distributions as distributions
 from . import functional as functional
@@ -1150,6 +1154,71 @@ def vander(x: Any, N: Any = None, increasing: Any = False) -> Tensor:
     """The Vandermonde matrix of the 1-d ``x``: columns ``x ** (N-1), ..., x ** 0`` (or
     increasing powers)."""
 
+def unravel_index(indices: Any, shape: Any) -> tuple[Tensor, ...]:
+    """The coordinates in a tensor of ``shape`` of the flat ``indices``: a tuple of int64
+    tensors, one per dim."""
+def fmax(input: Any, other: Any, *, out: Any = ...) -> Tensor:
+    """Elementwise maximum that ignores NaN (NaN only where both are NaN)."""
+def fmin(input: Any, other: Any, *, out: Any = ...) -> Tensor:
+    """Elementwise minimum that ignores NaN (NaN only where both are NaN)."""
+def isposinf(input: Any, *, out: Any = ...) -> Tensor:
+    """Where ``input`` is +inf."""
+def isneginf(input: Any, *, out: Any = ...) -> Tensor:
+    """Where ``input`` is -inf."""
+def vdot(input: Any, other: Any, *, out: Any = ...) -> Tensor:
+    """``Σ conj(input) · other`` of two 1-D tensors."""
+def msort(input: Any, *, out: Any = ...) -> Tensor:
+    """``input`` sorted along its first dimension."""
+def adjoint(input: Any) -> Tensor:
+    """The conjugate transpose of the last two dimensions (a view)."""
+def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = ..., alpha: Any = ..., out: Any = ...) -> Tensor:
+    """``beta · input + alpha · Σ_b batch1[b] @ batch2[b]``."""
+def frombuffer(buffer: Any, *, dtype: Any, count: Any = ..., offset: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """A 1-D tensor of ``dtype`` read from an object with the buffer protocol (a copy of
+    its bytes: later writes to ``buffer`` are not seen)."""
+def scalar_tensor(s: Any, *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """A 0-dim tensor holding ``s`` (the default float dtype unless ``dtype``)."""
+def gradient(input: Any, *, spacing: Any = ..., dim: Any = ..., edge_order: Any = ...) -> tuple[Tensor, ...]:
+    """Estimate the gradient of a function sampled at ``input`` (central differences inside,
+    one-sided differences of order ``edge_order`` at the edges), one tensor per dimension
+    in ``dim`` (all dims by default). ``spacing``: one number for every dim, one number per
+    dim, or one tensor of coordinates per dim."""
+def nan_to_num_(input: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Tensor:
+    """In-place ``nan_to_num``."""
+def index_put_(input: Any, indices: Any, values: Any, accumulate: Any = ...) -> Tensor:
+    """In-place ``index_put``."""
+def set_warn_always(b: Any) -> None:
+    """Warn every time (not once per process) for the warnings PyTorch gives once."""
+def is_warn_always_enabled() -> bool:
+    """Whether ``set_warn_always(True)`` is in effect."""
+def is_anomaly_enabled() -> bool:
+    """Whether ``autograd.detect_anomaly`` / ``set_detect_anomaly`` is on."""
+def is_anomaly_check_nan_enabled() -> bool:
+    """Whether anomaly mode checks the backward's outputs for NaN."""
+def set_default_tensor_type(t: Any) -> None:
+    """Set the default floating dtype through a tensor type (``torch.DoubleTensor`` or its
+    name); deprecated, as in PyTorch."""
+def rms_norm(input: Any, normalized_shape: Any, weight: Any = ..., eps: Any = ...) -> Tensor:
+    """Root-mean-square normalization over the trailing ``normalized_shape`` dims."""
+def hamming_window(window_length: Any, periodic: Any = ..., alpha: Any = ..., beta: Any = ..., *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """``alpha - beta · cos(2πn / (N - 1))``."""
+def hann_window(window_length: Any, periodic: Any = ..., *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """``0.5 - 0.5 · cos(2πn / (N - 1))`` (Hamming with 0.5 / 0.5)."""
+def blackman_window(window_length: Any, periodic: Any = ..., *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """``0.42 - 0.5 · cos(2πn / (N - 1)) + 0.08 · cos(4πn / (N - 1))``."""
+def bartlett_window(window_length: Any, periodic: Any = ..., *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """The triangular window ``1 - |2n / (N - 1) - 1|``."""
+def kaiser_window(window_length: Any, periodic: Any = ..., beta: Any = ..., *, dtype: Any = ..., layout: Any = ..., device: Any = ..., pin_memory: Any = ..., requires_grad: Any = ...) -> Tensor:
+    """``I0(β √(1 - ((n - α) / α)²)) / I0(β)`` with ``α = (N - 1) / 2``."""
+def stft(input: Any, n_fft: Any, hop_length: Any = ..., win_length: Any = ..., window: Any = ..., center: Any = ..., pad_mode: Any = ..., normalized: Any = ..., onesided: Any = ..., return_complex: Any = ..., align_to_window: Any = ...) -> Tensor:
+    """The short-time Fourier transform: windowed frames of ``n_fft`` samples every
+    ``hop_length``, each transformed (one-sided for real input); ``(*, freq, frames)``,
+    complex (or its real view with ``return_complex=False``, deprecated)."""
+def istft(input: Any, n_fft: Any, hop_length: Any = ..., win_length: Any = ..., window: Any = ..., center: Any = ..., normalized: Any = ..., onesided: Any = ..., length: Any = ..., return_complex: Any = ...) -> Tensor:
+    """The inverse of ``stft``: each frame inverse-transformed, windowed, overlap-added and
+    divided by the summed squared window."""
+def binomial(count: Any, prob: Any, generator: Any = ...) -> Tensor:
+    """Binomial(``count``, ``prob``) samples, elementwise (PyTorch's CPU kernel and stream)."""
 def i0(input: Any, *, out: Any = None) -> Tensor:
     """``torch.i0``: the modified Bessel function of the first kind of order 0."""
 def mvlgamma(input: Any, p: Any, *, out: Any = None) -> Tensor:
@@ -1159,6 +1228,8 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
     trigamma for 1, ``(-1)**(n+1) n! zeta(n+1, x)`` above."""
 
 __all__ = [
+    'binomial',
+    'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'vdot', 'msort', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',
     'bitwise_left_shift', 'bitwise_right_shift', 'corrcoef', 'cov', 'frexp', 'gcd', 'get_float32_matmul_precision', 'get_num_interop_threads', 'histogram', 'is_storage', 'isreal', 'lcm', 'ldexp', 'set_float32_matmul_precision', 'set_num_interop_threads', 'signbit', 'typename', 'vander', 'autocast', 'jit', 'amp', 'version',
     'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'grid_sampler', 'grid_sampler_2d', 'grid_sampler_3d', 'poisson', '_standard_gamma', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',

@@ -298,14 +298,23 @@ def column_stack(tensors, *, out=None):
     return _cat(ts, 1, out)
 
 
+_meshgrid_warned = False
+
+
 def meshgrid(*tensors, indexing=None):
     """``torch.meshgrid``: every 0-d/1-d input expanded over the grid of all of them (views);
     ``indexing="xy"`` swaps the first two grid dims."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+        global _meshgrid_warned
+        from . import _extras
+
+        if not _meshgrid_warned or _extras.is_warn_always_enabled():
+            # once per process (ATen's TORCH_WARN_ONCE)
+            _meshgrid_warned = True
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                          UserWarning, stacklevel=2)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')

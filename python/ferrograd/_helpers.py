@@ -28,6 +28,13 @@ def _typename(obj):
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
+    def __new__(cls, sizes=()):
+        sizes = tuple(sizes)
+        for i, d in enumerate(sizes):
+            if type(d) is not int:
+                return tuple.__new__(cls, _size_items(sizes))
+        return tuple.__new__(cls, sizes)
+
     def __repr__(self):
         return "torch.Size([" + ", ".join(str(int(d)) for d in self) + "])"
 
@@ -58,6 +65,20 @@ class Size(tuple):
         return Size(tuple.__mul__(self, n))
 
     __rmul__ = __mul__
+
+
+def _size_items(sizes):
+    """The items of a ``torch.Size`` as ints: anything with ``__index__`` (bools, NumPy
+    integers, one-element integer tensors), else PyTorch's TypeError."""
+    import operator
+
+    out = []
+    for i, d in enumerate(sizes):
+        try:
+            out.append(operator.index(d))
+        except TypeError:
+            raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is '{type(d).__name__}')") from None
+    return out
 
 
 import builtins

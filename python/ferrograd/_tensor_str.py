@@ -229,4 +229,9 @@ def tensor_repr(inp):
         suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif inp.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = ferrograd._C._fw_tangent(inp)
+    if tangent is not None:
+        # a dual tensor (forward-mode AD): its tangent, as PyTorch prints it (a 0-dim one as
+        # its number)
+        suffixes.append(f"tangent={tangent.item() if tangent.dim() == 0 else tangent}")
     return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=False)

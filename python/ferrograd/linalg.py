@@ -15,7 +15,8 @@ from ._helpers import _named
 __all__ = [
     "cross", "vector_norm", "matrix_norm", "norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
     "solve", "solve_triangular", "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals",
-    "pinv", "matrix_rank", "cond", "matrix_power", "multi_dot", "matrix_exp",
+    "pinv", "matrix_rank", "cond", "matrix_power", "multi_dot", "matrix_exp", "vecdot", "diagonal", "matmul", "vander",
+    "solve_ex", "tensorinv", "tensorsolve", "lstsq",
 ]
 
 
@@ -372,6 +373,97 @@ def matrix_power(A, n, *, out=None):
         if bit == 1:
             result = z if result is None else _torch.matmul(result, z)
     return _out(result, out)
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    """``Σ conj(x) · y`` along ``dim`` (the other dims broadcast)."""
+    r = ((x.conj() if x.is_complex() else x) * y).sum(dim)
+    return _out(r, out)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonal of each matrix (a view; ``torch.diagonal`` with matrix defaults)."""
+    return _torch.diagonal(A, offset, dim1, dim2)
+
+
+def matmul(input, other, *, out=None):
+    """``torch.matmul``."""
+    return _out(_torch.matmul(input, other), out)
+
+
+def vander(x, *, N=None):
+    """The Vandermonde matrix of increasing powers ``[1, x, x², ...]`` (``N`` columns, the
+    length of ``x`` by default), as ATen builds it: a cumulative product after a column of
+    ones (CatBackward0)."""
+    if x.dim() < 1:
+        raise RuntimeError("x must have at least one dimension.")
+    n = x.shape[-1] if N is None else N
+    if n <= 0:
+        raise RuntimeError("N must be greater than 1.")
+    ones = _torch.ones_like(x).unsqueeze(-1)
+    if n == 1:
+        return ones
+    powers = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    return _torch.cat([ones, powers], -1)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    """``solve`` with an ``info`` tensor (zeros: a singular matrix raises, as ``solve``)."""
+    r = solve(A, B, left=left)
+    info = _torch.zeros(A.shape[:-2], dtype=_torch.int32)
+    return _out(_named("linalg_solve_ex", ("result", "info"), r, info), out)
+
+
+def tensorinv(A, ind=2, *, out=None):
+    """The inverse of ``A`` seen as a linear map from its last dims to its first ``ind``."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    lead, rest = list(A.shape[:ind]), list(A.shape[ind:])
+    rows, cols = math.prod(lead), math.prod(rest)
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {cols} != {rows}")
+    return _out(inv(A.reshape(rows, cols)).reshape(rest + lead), out)
+
+
+def tensorsolve(A, B, dims=None, *, out=None):
+    """``X`` with ``tensordot(A, X, X.dim()) == B``: ``A`` seen as a square matrix from the
+    dims after ``B``'s to ``B``'s (``dims`` first moved to the end)."""
+    if dims is not None:
+        nd = A.dim()
+        dims = [d % nd for d in dims]
+        order = [d for d in range(nd) if d not in dims] + dims
+        A = A.permute(order)
+    rest = list(A.shape[B.dim():])
+    n = math.prod(rest)
+    return _out(solve(A.reshape(B.numel(), n), B.reshape(B.numel())).reshape(rest), out)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of ``A X = B`` (the minimum-norm one when ``A`` is rank
+    deficient), with ``residuals`` (for ``gelsd`` / ``gelss`` / ``gels`` when ``m > n`` and
+    ``A`` has full rank), ``rank`` (not for ``gels``) and ``singular_values`` (``gelsd`` /
+    ``gelss``), as PyTorch's CPU drivers return them (``gelsy`` by default)."""
+    drivers = ("gels", "gelsy", "gelsd", "gelss")
+    if driver is None:
+        driver = "gelsy"
+    if driver not in drivers:
+        raise RuntimeError(f"parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if A.dim() < 2:
+        raise RuntimeError(f"torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = B.dim() == A.dim() - 1
+    Bm = B.unsqueeze(-1) if vector else B
+    m, n = A.shape[-2], A.shape[-1]
+    eps = _torch.finfo(A.dtype if A.is_floating_point() else _torch.float32).eps
+    rc = eps * max(m, n) if rcond is None or rcond < 0 else rcond
+    X = pinv(A, rtol=rc) @ Bm
+    empty = _torch.empty(0, dtype=A.dtype)
+    rank = matrix_rank(A, rtol=rc) if driver != "gels" else _torch.empty(0, dtype=_torch.int64)
+    full = driver != "gelsy" and m > n and bool((matrix_rank(A, rtol=rc) == n).all())
+    residuals = ((A @ X - Bm).abs() ** 2).sum(-2) if full else empty
+    sv = svdvals(A) if driver in ("gelsd", "gelss") else empty
+    X = X.squeeze(-1) if vector else X
+    return _named("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"), X, residuals, rank, sv)
 
 
 def multi_dot(tensors, *, out=None):

@@ -43,6 +43,8 @@ pub struct TaskContext {
     pub id: u64,
     /// `backward` (accumulating into leaves) rather than `autograd.grad`.
     accumulate: bool,
+    /// a plain `backward()` (no `inputs`, not `grad`): reentrant checkpoints may run
+    checkpoint_valid: bool,
     index: Arc<NodeIndex>,
     needed: Arc<Vec<bool>>,
     callbacks: parking_lot::Mutex<Vec<FinalCallback>>,
@@ -70,6 +72,13 @@ fn current_task() -> Option<Arc<TaskContext>> {
 /// The id of the backward pass running on this thread (torch's `_current_graph_task_id`).
 pub fn current_graph_task_id() -> Option<u64> {
     current_task().map(|t| t.id)
+}
+
+/// Whether a reentrant checkpoint may recompute in the current backward pass (torch's
+/// `_is_checkpoint_valid`): not under `autograd.grad` or `backward(inputs=...)`, whose
+/// restricted graphs the inner backward could not honour; true outside a backward.
+pub fn checkpoint_valid() -> bool {
+    current_task().is_none_or(|t| t.checkpoint_valid)
 }
 
 /// Whether `node` will run in the current backward pass (torch's `_will_engine_execute_node`):
@@ -286,6 +295,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
     let ctx = Arc::new(TaskContext {
         id: NEXT_TASK_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         accumulate: req.accumulate,
+        checkpoint_valid: req.accumulate && req.inputs.is_none(),
         index: index.clone(),
         needed: needed.clone(),
         callbacks: parking_lot::Mutex::new(Vec::new()),
@@ -663,16 +673,13 @@ fn evaluate_node(
     let needs: SmallVec<[bool; 4]> = node.next_edges.iter().map(|e| e.is_some()).collect();
     let grad_outputs = if has_post { inputs.clone() } else { Vec::new() };
     let (anomaly, check_nan) = super::anomaly();
-    let inputs_bad = if anomaly && check_nan { inputs.iter().flatten().any(non_finite) } else { false };
     let mut outputs = bw.apply(node, inputs, &needs)?;
     if anomaly && check_nan {
         for (i, g) in outputs.iter().enumerate() {
             let Some(g) = g else { continue };
             if non_finite(g) {
                 let kind = if g.to_f64_vec().unwrap_or_default().iter().any(|v| v.is_nan()) { "nan" } else { "inf" };
-                // matches torch's first line; the second says whether the input was already bad
-                bail!(Runtime, "Function '{}' returned {} values in its {}th output.\n(anomaly mode: the gradient flowing into '{}' was {})",
-                    node.name, kind, i, node.name, if inputs_bad { "already non-finite" } else { "finite" });
+                bail!(Runtime, "Function '{}' returned {} values in its {}th output.", node.name, kind, i);
             }
         }
     }

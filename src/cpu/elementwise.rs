@@ -277,6 +277,22 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
             if !dt.is_float() {
                 return Err(unsupported(op.name(), dt));
             }
+            if dt == DType::BFloat16 {
+                // ATen's bfloat16 `pow` with 3 or -2 multiplies in the element type (a
+                // rounding after each step); every other exponent goes through float
+                match op {
+                    UnaryOp::PowScalar(p) if p == 3.0 => return Ok(half::bf16::wrap(map1(s, l, |v: half::bf16| v * v * v)?)),
+                    UnaryOp::PowScalar(p) if p == -2.0 => return Ok(half::bf16::wrap(map1(s, l, |v: half::bf16| half::bf16::ONE / (v * v))?)),
+                    _ => {}
+                }
+            }
+            if dt.is_half() {
+                // ATen's kernels compute a half element in float and round once (a formula
+                // in the element type would round after each step: 1-2 ulp apart)
+                let wide = super::contiguous_cast(s, l, DType::Float32)?;
+                let r = unary(&wide, &Layout::contiguous(&l.shape), op)?;
+                return super::contiguous_cast(&r, &Layout::contiguous(&l.shape), dt);
+            }
             if dt == DType::Float32 {
                 if let Some(k) = f32_kernel(op) {
                     if let Some(r) = l.contiguous_range() {

@@ -313,7 +313,15 @@ pub fn addmm(input: &Tensor, m1: &Tensor, m2: &Tensor, beta: Scalar, alpha: Scal
     let oshape = [s1[0], s2[1]];
     expand_check(input, &oshape)?;
     check_bool(m1)?;
-    let out = beta_alpha_value(input, mm_raw(m1, m2)?, beta, alpha, &oshape)?;
+    let out = if m1.dtype().is_half() {
+        // the product and the sum in float32, rounded once (ATen's reduced-precision gemm
+        // accumulates and adds the input in float)
+        let w = |t: &Tensor| super::cast_raw(t, DType::Float32);
+        let p = mm_raw(&w(m1)?, &w(m2)?)?;
+        super::cast_raw(&beta_alpha_value(&w(input)?, p, beta, alpha, &oshape)?, m1.dtype())?.detach()
+    } else {
+        beta_alpha_value(input, mm_raw(m1, m2)?, beta, alpha, &oshape)?
+    };
     let is = input.shape();
     // d input = beta g (summed to its shape), d m1 = alpha g m2ᵀ, d m2 = alpha m1ᵀ g
     let (beta0, alpha0) = (beta, alpha);

@@ -21,11 +21,35 @@ fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let nd = x.dim();
     let last = nd.saturating_sub(1);
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };
-    let c = super::cast_raw(&moved, moved.dtype())?;
+    let dt = moved.dtype();
+    // a half row runs in float32 and is rounded once (ATen's reduced-precision kernels)
+    let c = super::cast_raw(&moved, if dt.is_half() { crate::dtype::DType::Float32 } else { dt })?;
     let row = c.shape().last().copied().unwrap_or(1).max(1);
-    let dt = c.dtype();
-    let out = backend::scan(&c, row, if log { ScanOp::LogSoftmax } else { ScanOp::Softmax })?;
+    let out = if dt.is_half() && log && nd > 0 && dim == last {
+        // ATen's last-dim log_softmax keeps each row's sum, then its log, in the element type
+        // (two roundings) and subtracts in float: x - max - half(log(half(sum)))
+        let _raw = crate::autograd::raw_mode();
+        let m = super::amax(&c, &[last], true, true)?;
+        let xm = sub(&c, &m)?;
+        let total = super::cast_raw(&sum_dims(&exp(&xm)?, &[last], true, None)?, dt)?;
+        let lse = super::cast_raw(&super::cast_raw(&super::log(&super::cast_raw(&total, crate::dtype::DType::Float32)?)?, dt)?, crate::dtype::DType::Float32)?;
+        super::cast_raw(&sub(&xm, &lse)?, dt)?
+    } else {
+        let out = backend::scan(&c, row, if log { ScanOp::LogSoftmax } else { ScanOp::Softmax })?;
+        if dt.is_half() { super::cast_raw(&out, dt)? } else { out }
+    };
     Ok(if nd == 0 || dim == last { out } else { super::cast_raw(&super::as_strided_view(&out, &super::layout_transpose(&out.layout(), dim, last)), dt)? })
+}
+
+/// `f(g, y)` in float32 rounded once to `g`'s dtype when both are float16/bfloat16 (ATen's
+/// backward kernels for the reduced types); None for other dtypes.
+fn in_float(g: &Tensor, y: &Tensor, f: impl Fn(&Tensor, &Tensor) -> Result<Tensor>) -> Option<Result<Tensor>> {
+    use crate::dtype::DType;
+    if !(g.dtype().is_half() && y.dtype().is_half()) {
+        return None;
+    }
+    let r = (|| super::to_dtype(&f(&super::to_dtype(g, DType::Float32)?, &super::to_dtype(y, DType::Float32)?)?, g.dtype()))();
+    Some(r)
 }
 
 /// `softmax(x, dim)`.
@@ -40,6 +64,9 @@ pub fn softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 /// `y (g - sum(g y))`, the value of torch's `_softmax_backward_data(g, y, dim)`.
 fn softmax_backward_value(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    if let Some(r) = in_float(g, y, |g, y| softmax_backward_value(g, y, d)) {
+        return r;
+    }
     let gy = mul(g, y)?;
     let dot = sum_dims(&gy, &[d], true, None)?;
     sub(&gy, &mul(y, &dot)?)
@@ -81,6 +108,9 @@ pub fn log_softmax(x: &Tensor, dim: i64) -> Result<Tensor> {
 
 /// `g - exp(y) sum(g)`, the value of torch's `_log_softmax_backward_data(g, y, dim)`.
 fn log_softmax_backward_value(g: &Tensor, y: &Tensor, d: usize) -> Result<Tensor> {
+    if let Some(r) = in_float(g, y, |g, y| log_softmax_backward_value(g, y, d)) {
+        return r;
+    }
     let sg = sum_dims(g, &[d], true, None)?;
     sub(g, &mul(&exp(y)?, &sg)?)
 }

@@ -97,7 +97,7 @@ impl Window2d {
     pub fn out_size(&self, h: usize, w: usize) -> Option<[usize; 2]> {
         let (hp, wp) = self.padded(h, w);
         let (eh, ew) = self.extent();
-        if hp < eh || wp < ew {
+        if hp < eh || wp < ew || self.stride.contains(&0) || self.kernel.contains(&0) {
             return None;
         }
         Some([((hp - eh) / self.stride[0] as i64 + 1) as usize, ((wp - ew) / self.stride[1] as i64 + 1) as usize])
@@ -748,6 +748,17 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     }
     let count = x.numel() / c.max(1);
     let ncs = (xs[0], c, count / xs[0].max(1));
+    // float16/bfloat16: statistics and output in float32, rounded once (ATen's kernels)
+    let half = x.dtype().is_half();
+    // a float32 statistic rounded to the input's dtype and back (the value ATen computes with)
+    let xdt = x.dtype();
+    let round_half = |t: &Tensor| -> Result<Tensor> { cast_raw(&cast_raw(t, xdt)?, DType::Float32) };
+    let wide = |t: Option<&Tensor>| -> Result<Option<Tensor>> {
+        t.map(|t| no_grad(|| if half { super::cast_raw(&t.detach(), DType::Float32) } else { Ok(t.detach()) })).transpose()
+    };
+    let (x_in, w_in, b_in) = (x, w, b);
+    let (xw, ww, bw) = (wide(Some(x))?.expect("x"), wide(w)?, wide(b)?);
+    let (x, w, b) = (&xw, ww.as_ref(), bw.as_ref());
     let (mean_t, invstd) = if training {
         no_grad(|| {
             // the backend's per-channel statistics where it has them (one kernel, no
@@ -762,24 +773,31 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
                     (m, var)
                 }
             };
+            // ATen keeps a half input's batch mean and variance in its dtype
+            let (m, var) = if half { (round_half(&m)?, round_half(&var)?) } else { (m, var) };
             if let Some(rm) = rm {
-                let nv = add(&mul(&rs(&m, &[c])?, &sc(momentum))?, &mul(rm, &sc(1.0 - momentum))?)?;
+                let nv = add(&mul(&rs(&m, &[c])?, &sc(momentum))?, &mul(&wide(Some(rm))?.expect("rm"), &sc(1.0 - momentum))?)?;
                 write_into(rm, &nv)?;
                 rm.bump_version();
             }
             if let Some(rv) = rv {
                 let unb = mul(&rs(&var, &[c])?, &sc(count as f64 / (count as f64 - 1.0).max(0.0)))?;
-                let nv = add(&mul(&unb, &sc(momentum))?, &mul(rv, &sc(1.0 - momentum))?)?;
+                let nv = add(&mul(&unb, &sc(momentum))?, &mul(&wide(Some(rv))?.expect("rv"), &sc(1.0 - momentum))?)?;
                 write_into(rv, &nv)?;
                 rv.bump_version();
             }
-            Ok((m, div(&sc(1.0), &sqrt(&add(&var, &sc(eps))?)?)?))
+            let invstd = div(&sc(1.0), &sqrt(&add(&var, &sc(eps))?)?)?;
+            Ok((m, if half { round_half(&invstd)? } else { invstd }))
         })?
     } else {
         let (Some(rm), Some(rv)) = (rm, rv) else {
             bail!(Runtime, "running_mean and running_var must be defined in evaluation mode");
         };
-        no_grad(|| Ok((rs(&rm.detach(), &cs)?, div(&sc(1.0), &sqrt(&add(&rs(&rv.detach(), &cs)?, &sc(eps))?)?)?)))?
+        let (rm, rv) = (wide(Some(rm))?.expect("rm"), wide(Some(rv))?.expect("rv"));
+        no_grad(|| {
+            let invstd = div(&sc(1.0), &sqrt(&add(&rs(&rv, &cs)?, &sc(eps))?)?)?;
+            Ok((rs(&rm, &cs)?, if half { round_half(&invstd)? } else { invstd }))
+        })?
     };
     // y = x * alpha + beta with alpha = invstd * w, beta = b - mean * alpha (torch's CPU order)
     let out = no_grad(|| {
@@ -792,6 +810,10 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
         }
         add(&mul(x, &alpha)?, &beta)
     })?;
+    let (x, w, b) = (x_in, w_in, b_in);
+    let (out, mean_t, invstd) = if half {
+        (cast_raw(&out, x.dtype())?, cast_raw(&mean_t, x.dtype())?, cast_raw(&invstd, x.dtype())?)
+    } else { (out, mean_t, invstd) };
     let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
     let mut save = vec![Save::In(x)];
@@ -873,12 +895,38 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
 /// Each row's mean and 1/sqrt(var + eps) are saved as `result1`/`result2`, shaped
 /// `stat_shape` (PyTorch's `_saved_result1`/`_saved_result2`).
 #[allow(clippy::too_many_arguments)]
+/// Layer norm's backward as ATen's kernel computes a float16/bfloat16 row (in float32, with
+/// the saved statistics): per row `ds = Σ dy·γ·x`, `db = Σ dy·γ`, `b = (db·μ - ds)·σ⁻³/n`,
+/// `c = -b·μ - db·σ⁻¹/n`, `dx = σ⁻¹·dy·γ + b·x + c`; `dγ = Σ_rows dy·(x - μ)·σ⁻¹`,
+/// `dβ = Σ_rows dy`. `g`, `x`: (rows, n); `mean`, `rstd`: (rows, 1); `w`: (1, n).
+fn half_layer_norm_backward(g: &Tensor, x: &Tensor, mean_s: &Tensor, rstd_s: &Tensor, w: Option<&Tensor>) -> Result<(Tensor, Option<Tensor>, Option<Tensor>)> {
+    let n = x.shape()[1] as f64;
+    let dyg = match w { Some(w) => mul(g, w)?, None => g.clone() };
+    let ds = sum_dims(&mul(&dyg, x)?, &[1], true, None)?;
+    let db = sum_dims(&dyg, &[1], true, None)?;
+    let a3 = mul(&mul(rstd_s, rstd_s)?, rstd_s)?;
+    let bb = mul(&mul(&sub(&mul(&db, mean_s)?, &ds)?, &a3)?, &sc(1.0 / n))?;
+    let cc = sub(&neg(&mul(&bb, mean_s)?)?, &mul(&mul(&db, rstd_s)?, &sc(1.0 / n))?)?;
+    let gx = add(&add(&mul(rstd_s, &dyg)?, &mul(&bb, x)?)?, &cc)?;
+    let gw = sum_dims(&mul(&mul(g, &sub(x, mean_s)?)?, rstd_s)?, &[0], false, None)?;
+    let gb = sum_dims(g, &[0], false, None)?;
+    Ok((gx, Some(gw), Some(gb)))
+}
+
 fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64, stat_shape: &[usize]) -> Result<Tensor> {
     let xs = x.shape();
     // layer norm (the affine per column of the rows): the backend's fused kernels if it has them
     let fused = name == "NativeLayerNormBackward0";
-    let kernel = if fused { no_grad(|| backend::layer_norm_rows(x, rows[1], w, b, eps))? } else { None };
+    // float16/bfloat16 run in float32 and round once (ATen's kernels); the statistics are kept
+    // in the parameters' float32 where they are float32 (PyTorch's mixed type), else rounded
+    let half = x.dtype().is_half();
+    let stat_dtype = if half && [w, b].iter().flatten().any(|p| p.dtype() == DType::Float32) { DType::Float32 } else { x.dtype() };
+    let widen = |t: Option<&Tensor>| -> Result<Option<Tensor>> { t.map(|t| no_grad(|| widen_half(&t.detach()))).transpose() };
+    let (xw, ww, bw) = if half { (widen(Some(x))?.expect("x"), widen(w)?, widen(b)?) } else { (x.clone(), w.cloned(), b.cloned()) };
+    let (x_f, w_f, b_f) = (&xw, ww.as_ref(), bw.as_ref());
+    let kernel = if fused { no_grad(|| backend::layer_norm_rows(x_f, rows[1], w_f, b_f, eps))? } else { None };
     let (out, mean_r, rstd_r) = if let Some(k) = kernel { Ok(k) } else { no_grad(|| {
+        let (x, w, b) = (x_f, w_f, b_f);
         let x2 = rs(x, &rows)?;
         let mean_r = mean(&x2, Some(&[1]), true, None)?;
         let xc = sub(&x2, &mean_r)?;
@@ -889,6 +937,9 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
         let y = match b { Some(b) => add(&y, &rs(b, &aff_shape)?)?, None => y };
         Ok((y, mean_r, rstd))
     }) }?;
+    let (out, mean_r, rstd_r) = if half {
+        (cast_raw(&out, x.dtype())?, cast_raw(&mean_r, stat_dtype)?, cast_raw(&rstd_r, stat_dtype)?)
+    } else { (out, mean_r, rstd_r) };
     let out = fresh(&out)?;
     let mut ins: Vec<&Tensor> = vec![x];
     let mut save = vec![Save::In(x)];
@@ -905,6 +956,7 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
     }
     let wshape = w.map(|w| w.shape());
     let bshape = b.map(|b| b.shape());
+    let bdt = b.map(|b| b.dtype());
     record(name, &ins, &[&out], &save, move |s, g, need| {
         let x = s.get(0)?;
         if fused {
@@ -916,7 +968,21 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
             // first-order backward: the fused kernel; under create_graph the formulas below
             if !crate::autograd::needs_history(&hist) {
                 let g0 = contiguous(&g[0])?;
-                if let Some((gx, gw, gb)) = backend::layer_norm_rows_backward(&g0, &x, rows[1], wt.as_ref(), eps, want_w, want_b)? {
+                let grads = if x.dtype().is_half() {
+                    // ATen's reduced-precision kernel: float32 arithmetic on the saved (rounded)
+                    // statistics, each gradient rounded once
+                    let f = |t: &Tensor| cast_raw(t, DType::Float32);
+                    let (mean_s, rstd_s) = (f(&rs(&s.get(stat_slot)?, &[rows[0], 1])?)?, f(&rs(&s.get(stat_slot + 1)?, &[rows[0], 1])?)?);
+                    let wf = wt.as_ref().map(|w| f(&rs(w, &[1, rows[1]])?)).transpose()?;
+                    Some(half_layer_norm_backward(&f(&rs(&g0, &rows)?)?, &f(&rs(&x, &rows)?)?, &mean_s, &rstd_s, wf.as_ref())?)
+                } else {
+                    backend::layer_norm_rows_backward(&g0, &x, rows[1], wt.as_ref(), eps, want_w, want_b)?
+                };
+                if let Some((gx, gw, gb)) = grads {
+                    let to = |t: Tensor, d: DType| if t.dtype() == d { Ok(t) } else { cast_raw(&t, d) };
+                    let gx = rs(&to(gx, x.dtype())?, &xs)?;
+                    let gw = match (gw, &wt) { (Some(t), Some(w)) if want_w => Some(to(t, w.dtype())?), _ => None };
+                    let gb = match (gb, &bdt) { (Some(t), Some(d)) if want_b => Some(to(t, *d)?), _ => None };
                     let mut v = vec![need[0].then_some(gx)];
                     if has_w { v.push(match (gw, &wshape) { (Some(t), Some(ws)) => Some(rs(&t, ws)?), _ => None }); }
                     if has_b { v.push(match (gb, &bshape) { (Some(t), Some(bs)) => Some(rs(&t, bs)?), _ => None }); }
@@ -1324,9 +1390,17 @@ fn act_backward(name: &'static str, g: &Tensor, x: &Tensor, bw: ActBw, dd: ActD2
     Ok(out)
 }
 
-fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
+/// A float16/bfloat16 tensor in float32 (ATen's activation kernels compute in float and round
+/// once); others as they are.
+fn widen_half(t: &Tensor) -> Result<Tensor> {
+    if t.dtype().is_half() { super::to_dtype(t, DType::Float32) } else { Ok(t.clone()) }
+}
+
+fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Result<Tensor> {
     use std::sync::Arc;
-    ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
+    ensure!(x_in.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x_in.dtype().scalar_name());
+    // the forward and backward formulas below run in float32 for a half input
+    let x = &no_grad(|| widen_half(&x_in.detach()))?;
     // (grad_fn name, forward, backward d/dx given (x, g), the backward's node: its name and
     // the x-derivative; None where PyTorch's backward is a composite of ordinary ops)
     let (name, out, bw, dnode): (&'static str, Tensor, ActBw, Option<(&'static str, ActD2)>) = match kind {
@@ -1471,6 +1545,10 @@ fn activation_impl(x: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) -> Re
         }
         _ => bail!(NotImplemented, "activation {} is not implemented", kind),
     };
+    let x = x_in;
+    let bw: ActBw = if x.dtype().is_half() {
+        Arc::new(move |x, g| super::to_dtype(&bw(&widen_half(x)?, &widen_half(g)?)?, g.dtype()))
+    } else { bw };
     let out = fresh(&out)?;
     let out = if out.dtype() != x.dtype() { cast_raw(&out, x.dtype())? } else { out };
     let name = if in_place {
@@ -2093,7 +2171,7 @@ pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tenso
     let xs = x.shape();
     let nd = xs.len();
     let k = pads.len();
-    ensure!(k == 1 || k == 2, NotImplemented, "only 1-d and 2-d reflect/replicate padding is supported");
+    ensure!((1..=3).contains(&k) && k <= nd, NotImplemented, "only 1-d, 2-d and 3-d reflect/replicate padding is supported");
     let mut os: Vec<usize> = xs.to_vec();
     let mut maps: Vec<Vec<usize>> = Vec::new();
     for (i, &(lo, hi)) in pads.iter().enumerate() {
@@ -2121,22 +2199,24 @@ pub fn index_pad(x: &Tensor, pads: &[(i64, i64)], reflect: bool) -> Result<Tenso
     let lead: usize = xs[..nd - k].iter().product();
     let inner: usize = xs[nd - k..].iter().product();
     let mut offs = Vec::with_capacity(lead * os[nd - k..].iter().product::<usize>());
+    // the padded dims' source offsets, outermost first (strides of the contiguous input)
+    let strides = crate::shape::contiguous_strides(&xs[nd - k..]);
+    let mut base: Vec<usize> = vec![0];
+    for (map, &st) in maps.iter().zip(&strides) {
+        base = base.iter().flat_map(|&o| map.iter().map(move |&j| o + j * st)).collect();
+    }
     for b in 0..lead {
-        if k == 1 {
-            for &j in &maps[0] { offs.push((b * inner + j) as i64); }
-        } else {
-            for &r in &maps[0] {
-                for &c in &maps[1] { offs.push((b * inner + r * xs[nd - 1] + c) as i64); }
-            }
-        }
+        offs.extend(base.iter().map(|&o| (b * inner + o) as i64));
     }
     let offs = host(offs, x.device())?;
     let out = backend::take(x, &offs, &os)?;
     let name = match (reflect, k) {
         (true, 1) => "ReflectionPad1DBackward0",
-        (true, _) => "ReflectionPad2DBackward0",
+        (true, 2) => "ReflectionPad2DBackward0",
+        (true, _) => "ReflectionPad3DBackward0",
         (false, 1) => "ReplicationPad1DBackward0",
-        (false, _) => "ReplicationPad2DBackward0",
+        (false, 2) => "ReplicationPad2DBackward0",
+        (false, _) => "ReplicationPad3DBackward0",
     };
     let n_in = x.numel();
     record(name, &[x], &[&out], &[Save::In(x)], move |_, g, _| {

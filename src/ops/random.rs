@@ -10,8 +10,10 @@ use crate::random::{self, CpuGenerator, Generator};
 use crate::tensor::{from_f64s, from_i64s, Tensor};
 use crate::{bail, ensure};
 
-/// Write `values` (one per element, in memory order) into `x`, outside autograd.
-fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
+/// Write `values` (one per element, in memory order) into `x`. When `x` requires grad the
+/// fill is an in-place op of autograd (`node`, e.g. UniformBackward0): its old value gets no
+/// gradient, and a leaf that requires grad is refused as for every in-place op.
+fn fill_in_memory_order(x: &Tensor, values: Values, node: &'static str) -> Result<()> {
     let shape = x.shape();
     let layout = x.layout();
     let n = layout.numel();
@@ -30,12 +32,13 @@ fn fill_in_memory_order(x: &Tensor, values: Values) -> Result<()> {
         permuted_to_logical(&layout, n, &shape, x.dtype(), values)?
     };
     let t = if x.device() == crate::Device::Cpu { t } else { crate::backend::to_device(&t, x.device())? };
-    {
-        let _g = crate::autograd::raw_mode();
-        super::inplace(x, |_| Ok(t.clone()))?;
-    }
-    // sampled values carry no tangent: the target's becomes zero (torch's `self_t.zero_()`)
-    crate::autograd::forward::inplace_update(x, &t)
+    // (sampled values carry no tangent: the in-place update makes the target's zero, as
+    // torch's `self_t.zero_()`)
+    super::inplace(x, |inp| {
+        let meta = crate::autograd::InputMeta::of(inp);
+        crate::autograd::record(node, &[inp], &[&t], &[], move |_, _, _| Ok(vec![Some(meta.zeros()?)]))?;
+        Ok(t)
+    })
 }
 
 /// The values of a fill in memory order, rearranged into the logical order of a strided
@@ -84,7 +87,7 @@ pub fn uniform_(x: &Tensor, from: f64, to: f64, gen: Option<&Generator>) -> Resu
     float_only(x, "check_uniform_bounds")?;
     ensure!(from <= to, Runtime, "uniform_ expects to return a [from, to) range, but found from={} > to={}", from, to);
     let v = random::or_default(gen).with(|g| random::uniform(g, x.dtype(), &x.shape(), from, to))?;
-    fill_in_memory_order(x, Values::T(v))
+    fill_in_memory_order(x, Values::T(v), "UniformBackward0")
 }
 
 /// `x.normal_(mean, std)`.
@@ -97,14 +100,20 @@ pub fn normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Resu
     ensure!(std >= 0.0, Runtime, "normal expects std >= 0.0, but found std {}", std);
     let contiguous = x.is_contiguous();
     let v = random::or_default(gen).with(|g| random::normal(g, x.dtype(), &x.shape(), contiguous, mean, std))?;
-    fill_in_memory_order(x, Values::T(v))
+    fill_in_memory_order(x, Values::T(v), "NormalBackward0")
 }
 
 /// `x.random_(from, to)`; `to = None` means up to the dtype's largest exactly representable
 /// integer; no bounds at all is `random_()`.
 pub fn random_(x: &Tensor, bounds: Option<(i64, Option<i64>)>, gen: Option<&Generator>) -> Result<()> {
     let v = random_values(x.dtype(), x.numel(), bounds, gen)?;
-    fill_in_memory_order(x, Values::I(v))
+    fill_in_memory_order(x, Values::I(v), if bounds.is_some() { "RandomBackward0" } else { "RandomBackward2" })
+}
+
+/// `x.random_(to)`: integers in `[0, to)` (torch's `random_.to`, RandomBackward1).
+pub fn random_to_(x: &Tensor, to: i64, gen: Option<&Generator>) -> Result<()> {
+    let v = random_values(x.dtype(), x.numel(), Some((0, Some(to))), gen)?;
+    fill_in_memory_order(x, Values::I(v), "RandomBackward1")
 }
 
 /// The draws of `random_` for `n` elements of `dt`, in fill order.
@@ -153,7 +162,7 @@ pub fn bernoulli_scalar_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<
     let n = x.numel();
     let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, n))?;
     v.iter_mut().for_each(|u| *u = f64::from(u8::from(*u < p)));
-    fill_in_memory_order(x, Values::F(v))
+    fill_in_memory_order(x, Values::F(v), "BernoulliBackward2")
 }
 
 /// `x.bernoulli_(p)` with a probability tensor broadcast to `x` (draws a float per element).
@@ -171,7 +180,7 @@ pub fn bernoulli_tensor_(x: &Tensor, p: &Tensor, gen: Option<&Generator>) -> Res
         order.sort_by_key(|&i| offsets[i]);
         random::or_default(gen).with(|g| random::bernoulli_f32(g, &probs, Some(&order)))?
     };
-    fill_in_memory_order(x, Values::F(v))
+    fill_in_memory_order(x, Values::F(v), "BernoulliBackward1")
 }
 
 /// `torch.bernoulli(p)`: a new tensor of 0/1 with `p`'s shape and dtype.
@@ -183,15 +192,76 @@ pub fn bernoulli(p: &Tensor, gen: Option<&Generator>) -> Result<Tensor> {
     Ok(out)
 }
 
+/// A continuous distribution's dtype check (ATen's `check_floating_point` text for `dist`,
+/// naming the dtype as `name` does).
+fn continuous_only(x: &Tensor, dist: &str, name: fn(DType) -> &'static str) -> Result<()> {
+    ensure!(x.dtype().is_float(), Runtime, "{} distribution is a continuous probability distribution. dtype must be a floating point but you specified {}", dist, name(x.dtype()));
+    Ok(())
+}
+
+/// The C++ name of a dtype's element type, as ATen's `typeid` texts print it.
+fn cpp_type_name(d: DType) -> &'static str {
+    match d {
+        DType::UInt8 => "unsigned char",
+        DType::Int8 => "signed char",
+        DType::Int16 => "short int",
+        DType::Int32 => "int",
+        DType::Int64 => "long int",
+        DType::Bool => "bool",
+        DType::Complex64 => "c10::complex<float>",
+        DType::Complex128 => "c10::complex<double>",
+        d => d.scalar_name(),
+    }
+}
+
 /// `x.exponential_(lambd)`.
 pub fn exponential_(x: &Tensor, lambd: f64, gen: Option<&Generator>) -> Result<()> {
-    float_only(x, "exponential_cpu")?;
+    continuous_only(x, "Exponential", DType::scalar_name)?;
     ensure!(lambd > 0.0 && lambd.is_finite(), Runtime, "exponential_ expects lambda > 0.0, but found lambda={}", lambd);
     let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, x.numel()))?;
     // `exponential_distribution<double>`: -1/lambda * log1p(-u)
     v.iter_mut().for_each(|u| *u = -1.0 / lambd * (-*u).ln_1p());
-    fill_in_memory_order(x, Values::F(v))
+    fill_in_memory_order(x, Values::F(v), "ExponentialBackward0")
 }
+
+/// `x.cauchy_(median, sigma)`: `cauchy_distribution<double>`, one uniform double per element
+/// through `median + sigma · tan(π (u - ½))`.
+pub fn cauchy_(x: &Tensor, median: f64, sigma: f64, gen: Option<&Generator>) -> Result<()> {
+    continuous_only(x, "Cauchy", cpp_type_name)?;
+    ensure!(sigma > 0.0, Runtime, "cauchy_ expects sigma > 0.0, but found sigma={}", sigma);
+    let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, x.numel()))?;
+    v.iter_mut().for_each(|u| *u = median + sigma * (std::f64::consts::PI * (*u - 0.5)).tan());
+    fill_in_memory_order(x, Values::F(v), "CauchyBackward0")
+}
+
+/// `x.log_normal_(mean, std)`: `lognormal_distribution<double>`, the exponential of a
+/// `normal_distribution<double>` sample (element by element, with the generator's cached
+/// second sample: not `normal_`'s 16-wide fill).
+pub fn log_normal_(x: &Tensor, mean: f64, std: f64, gen: Option<&Generator>) -> Result<()> {
+    float_only(x, "log_normal_cpu")?;
+    ensure!(std > 0.0, Runtime, "log_normal_ expects std > 0.0, but found std={}", std);
+    let n = x.numel();
+    let v = random::or_default(gen).with(|g: &mut CpuGenerator| (0..n).map(|_| (g.normal_f64() * std + mean).exp()).collect::<Vec<_>>());
+    fill_in_memory_order(x, Values::F(v), "LogNormalBackward0")
+}
+
+/// `x.geometric_(p)`: `geometric_distribution<double>`, `ceil(log(u) / log1p(-p))` per
+/// element (integer dtypes too).
+pub fn geometric_(x: &Tensor, p: f64, gen: Option<&Generator>) -> Result<()> {
+    let dt = x.dtype();
+    ensure!(dt != DType::Bool && !dt.is_complex(), NotImplemented, "\"geometric_cpu\" not implemented for '{}'", dt.scalar_name());
+    ensure!(p > 0.0 && p < 1.0, Runtime, "geometric_ expects p to be in (0, 1), but got p={}", p);
+    let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, x.numel()))?;
+    let lq = (-p).ln_1p();
+    v.iter_mut().for_each(|u| *u = (u.ln() / lq).ceil());
+    if dt.is_float() {
+        fill_in_memory_order(x, Values::F(v), "GeometricBackward0")
+    } else {
+        // (a double cast to the integer type, wrapping as C++'s conversion does on x86)
+        fill_in_memory_order(x, Values::I(v.iter().map(|&f| f as i64).collect()), "GeometricBackward0")
+    }
+}
+
 
 /// `torch.multinomial(probs, n, replacement)`: int64 category indices per row.
 pub fn multinomial(probs: &Tensor, num_samples: i64, replacement: bool, gen: Option<&Generator>) -> Result<Tensor> {

@@ -74,18 +74,34 @@ fn lerp_value(a: &Tensor, e: &Tensor, w: Option<&Tensor>, ws: f64) -> Result<Ten
     let om = opmath(dt);
     let (a, e) = (as_dtype(a, om)?, as_dtype(e, om)?);
     let diff = sub(&e, &a)?;
+    // ATen's kernel: `fma(coeff, end - self, base)` with (coeff, base) = (w, self) where
+    // |w| < 0.5, else (w - 1, end). A float32 fma is one rounding of the exact value: in
+    // float64 the product is exact and the sum rounds once more (a double rounding only at
+    // an exact float64 tie); float64 tensors take the unfused formula.
+    let fused = om == DType::Float32;
+    let fma = |coeff: &Tensor, base: &Tensor| -> Result<Tensor> {
+        if fused {
+            let (c, d, b) = (as_dtype(coeff, DType::Float64)?, as_dtype(&diff, DType::Float64)?, as_dtype(base, DType::Float64)?);
+            cast_raw(&add(&b, &mul(&c, &d)?)?, DType::Float32)
+        } else {
+            add(base, &mul(coeff, &diff)?)
+        }
+    };
     let out = match w {
         None => {
             // the weight is read as a value of the tensors' dtype first
             let wv = round_to(dt, ws);
-            if wv.abs() < 0.5 { add(&a, &mul(&diff, &scf(wv))?)? } else { add(&e, &mul(&diff, &scf(wv - 1.0))?)? }
+            let small = wv.abs() < 0.5;
+            let coeff = scf(if small { wv } else { wv - 1.0 });
+            let coeff = if fused { cast_raw(&coeff, DType::Float32)? } else { coeff };
+            fma(&coeff, if small { &a } else { &e })?
         }
         Some(w) => {
             let w = as_dtype(&as_dtype(w, dt)?, om)?;
             let small = compare(&abs(&w)?, &scf(0.5), BinOp::Lt)?;
-            let lo = add(&a, &mul(&w, &diff)?)?;
-            let hi = add(&e, &mul(&sub(&w, &scf(1.0))?, &diff)?)?;
-            where_(&small, &lo, &hi)?
+            let coeff = where_(&small, &w, &sub(&w, &scf(1.0))?)?;
+            let base = where_(&small, &a, &e)?;
+            fma(&coeff, &base)?
         }
     };
     let shape = out.shape();

@@ -594,6 +594,18 @@ pub fn logical_not(x: &Tensor) -> Result<Tensor> {
     backend::unary(&b, UnaryOp::LogicalNot)
 }
 
+/// `~x` / `bitwise_not(x)`: logical not of a bool tensor, the complement of every bit of an
+/// integer one (x XOR all ones); floating and complex tensors are refused.
+pub fn bitwise_not(x: &Tensor) -> Result<Tensor> {
+    let dt = x.dtype();
+    if dt == DType::Bool {
+        return logical_not(x);
+    }
+    ensure!(!dt.is_float() && !dt.is_complex(), NotImplemented, "\"bitwise_not_cpu\" not implemented for '{}'", dt.scalar_name());
+    let ones = if dt == DType::UInt8 { 255 } else { -1 };
+    binary_raw(x, &Tensor::wrapped_scalar(Scalar::Int(ones)), BinOp::Xor)
+}
+
 /// `isnan`/`isinf`/`isfinite` masks.
 pub fn float_test(x: &Tensor, kind: &str) -> Result<Tensor> {
     if x.dtype().is_complex() {

@@ -564,6 +564,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(super::hooks::_set_anomaly, m)?)?;
     m.add_function(wrap_pyfunction!(_current_graph_task_id, m)?)?;
     m.add_function(wrap_pyfunction!(_will_engine_execute_node, m)?)?;
+    m.add_function(wrap_pyfunction!(_is_checkpoint_valid, m)?)?;
     m.add_function(wrap_pyfunction!(_queue_callback, m)?)?;
     m.add_function(wrap_pyfunction!(_increment_version, m)?)?;
     m.add_function(wrap_pyfunction!(_enter_dual_level, m)?)?;
@@ -658,6 +659,13 @@ fn _will_engine_execute_node(node: &Bound<'_, PyAny>) -> PyResult<bool> {
     })?;
     let n = n.get().node()?;
     Ok(autograd::will_execute(&n)?)
+}
+
+/// Whether a reentrant checkpoint may recompute now: False inside `autograd.grad` or
+/// `backward(inputs=...)`.
+#[pyfunction]
+fn _is_checkpoint_valid() -> bool {
+    autograd::checkpoint_valid()
 }
 
 /// Run `cb()` when the current backward pass has run all its nodes.

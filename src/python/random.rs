@@ -150,11 +150,12 @@ fn bernoulli(py: Python<'_>, input: &Bound<'_, PyAny>, p: Option<f64>, generator
 }
 
 /// ATen's CPU samplers, element by element on the generator (`kind`: "gamma" — the standard
-/// gamma of float64 `x`, `single` for a float32 kernel's rounding — or "poisson"): float64
-/// samples of `x`'s shape. `x` is a float64 CPU tensor.
+/// gamma of float64 `x`, `single` for a float32 kernel's rounding —, "poisson", or
+/// "binomial" with counts `x` and probabilities `y`): float64 samples of `x`'s shape. `x`
+/// (and `y`) are float64 CPU tensors.
 #[pyfunction]
-#[pyo3(signature = (kind, x, single=false, generator=None))]
-fn _sample_exact(py: Python<'_>, kind: &str, x: PyRef<'_, PyTensor>, single: bool, generator: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (kind, x, single=false, generator=None, y=None))]
+fn _sample_exact(py: Python<'_>, kind: &str, x: PyRef<'_, PyTensor>, single: bool, generator: Option<&Bound<'_, PyAny>>, y: Option<PyRef<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
     let x = x.t.clone();
     let g = gen_arg(generator)?;
     let vals = x.to_f64_vec()?;
@@ -162,6 +163,13 @@ fn _sample_exact(py: Python<'_>, kind: &str, x: PyRef<'_, PyTensor>, single: boo
     let out = match kind {
         "gamma" => gen.with(|g| crate::random::standard_gamma(g, &vals, single)),
         "poisson" => gen.with(|g| crate::random::poisson(g, &vals)),
+        "binomial" => {
+            let p = y.ok_or_else(|| PyValueError::new_err("binomial needs the probabilities"))?.t.to_f64_vec()?;
+            if p.len() != vals.len() {
+                return Err(PyValueError::new_err("binomial: count and prob must have the same number of elements"));
+            }
+            gen.with(|g| crate::random::binomial(g, &vals, &p, single))
+        }
         k => return Err(PyValueError::new_err(format!("unknown sampler {k}"))),
     };
     wrap(py, Tensor::from_vec(out, &x.shape())?)

@@ -167,6 +167,26 @@ fn py_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     m.bind(py).getattr(name)
 }
 
+/// Python's number conversions (`int(t)`, `float(t)`, `complex(t)`) of a tensor that is not
+/// one element: PyTorch's ValueError (`t.item()` raises a RuntimeError instead).
+pub fn one_element(t: &Tensor) -> PyResult<()> {
+    if t.numel() != 1 {
+        return Err(pyo3::exceptions::PyValueError::new_err("only one element tensors can be converted to Python scalars"));
+    }
+    Ok(())
+}
+
+/// A `ferrograd.Size` of known ints: `tuple.__new__(Size, dims)`, past `Size.__new__`'s
+/// checks of each item (this is every `x.shape`).
+pub fn new_size(py: Python<'_>, dims: Vec<usize>) -> PyResult<Bound<'_, PyAny>> {
+    static NEW: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+    let (new, size) = NEW.get_or_try_init(py, || -> PyResult<_> {
+        let new = py.get_type::<pyo3::types::PyTuple>().getattr("__new__")?.unbind();
+        Ok((new, py_helper(py, "Size")?.unbind()))
+    })?;
+    new.bind(py).call1((size.bind(py), dims))
+}
+
 /// A tensor from an operand: a Tensor, or a Python number wrapped as a scalar.
 pub fn operand(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
     if let Ok(t) = o.cast::<PyTensor>() {
@@ -317,8 +337,7 @@ impl PyTensor {
     /// The size of the tensor, as a ``ferrograd.Size`` (``x.shape == x.size()``).
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let s: Vec<usize> = self.t.shape().to_vec();
-        py_helper(py, "Size")?.call1((s,))
+        new_size(py, self.t.shape().to_vec())
     }
 
     /// The size of the tensor (a ``ferrograd.Size``), or of dimension ``dim`` (an int).
@@ -683,11 +702,13 @@ impl PyTensor {
     }
 
     fn __float__(&self, py: Python<'_>) -> PyResult<f64> {
+        one_element(&self.t)?;
         warn_scalar_of_grad(py, &self.t)?;
         Ok(self.t.item()?.as_f64())
     }
 
     fn __int__(&self) -> PyResult<i64> {
+        one_element(&self.t)?;
         match self.t.item()? {
             crate::Scalar::Float(f) if f.is_nan() => Err(pyo3::exceptions::PyValueError::new_err("cannot convert float NaN to integer")),
             crate::Scalar::Float(f) if f.is_infinite() => Err(pyo3::exceptions::PyOverflowError::new_err("cannot convert float infinity to integer")),

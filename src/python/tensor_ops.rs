@@ -3,7 +3,6 @@
 
 use super::convert::{opt_dtype, py_scalar};
 use super::tensor::{operand, shape_args, wrap, PyTensor};
-use crate::dtype::DType;
 use crate::error::Result as CoreResult;
 use crate::ops::{self, BinOp};
 use crate::tensor::{Scalar, Tensor};
@@ -503,14 +502,23 @@ macro_rules! inplace_binary {
 }
 
 inplace_binary! {
-    #[doc = "Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``."]
-    copy_ => ops::copy_from,
     #[doc = "In-place version of ``pow``."]
     pow_ => ops::pow,
 }
 
 #[pymethods]
 impl PyTensor {
+    /// Copy the elements of ``other`` (broadcastable, any dtype) into ``self``; returns ``self``.
+    #[pyo3(signature = (other, non_blocking=false))]
+    fn copy_<'py>(slf: &Bound<'py, Self>, other: &Bound<'py, PyAny>, non_blocking: bool) -> PyResult<Bound<'py, Self>> {
+        // (every copy here completes before returning: `non_blocking` only permits overlap)
+        let _ = non_blocking;
+        let o = need_inplace(other)?;
+        let t = &slf.get().t;
+        ops::assert_no_partial_overlap(t, &o)?;
+        ops::inplace(t, |inp| ops::copy_from(inp, &o))?;
+        Ok(slf.clone())
+    }
     /// In-place version of ``relu``.
     fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().t;
@@ -592,10 +600,10 @@ impl PyTensor {
     fn __pos__(slf: Py<Self>) -> Py<Self> { slf }
     fn __abs__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> { wrap(py, ops::abs(&self.t)?) }
     fn __invert__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if self.t.dtype() != DType::Bool {
-            return Err(PyTypeError::new_err("~ (bitwise_not) is only implemented for bool tensors here"));
+        if self.t.dtype().is_float() || self.t.dtype().is_complex() {
+            return Err(PyTypeError::new_err("~ (operator.invert) is only implemented on integer and Boolean-type tensors"));
         }
-        wrap(py, ops::logical_not(&self.t)?)
+        wrap(py, ops::bitwise_not(&self.t)?)
     }
     fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         let _ = modulo;
@@ -1594,12 +1602,12 @@ impl PyTensor {
             }
         }
         let int = |o: &Bound<'py, PyAny>| -> PyResult<i64> { o.extract() };
-        let bounds = match (from_, to) {
-            (None, None) => None,
-            (Some(hi), None) | (None, Some(hi)) => Some((0, Some(int(&hi)?))),
-            (Some(lo), Some(hi)) => Some((int(&lo)?, if hi.is_none() { None } else { Some(int(&hi)?) })),
-        };
-        ops::random_(&slf.get().t, bounds, super::random::gen_arg(generator)?.as_ref())?;
+        let g = super::random::gen_arg(generator)?;
+        match (from_, to) {
+            (None, None) => ops::random_(&slf.get().t, None, g.as_ref())?,
+            (Some(hi), None) | (None, Some(hi)) => ops::random_to_(&slf.get().t, int(&hi)?, g.as_ref())?,
+            (Some(lo), Some(hi)) => ops::random_(&slf.get().t, Some((int(&lo)?, if hi.is_none() { None } else { Some(int(&hi)?) })), g.as_ref())?,
+        }
         Ok(slf.clone())
     }
     /// Fill with draws from Bernoulli(``p``), in place.
@@ -1635,6 +1643,25 @@ impl PyTensor {
     #[pyo3(signature = (lambd=1.0, *, generator=None))]
     fn exponential_<'py>(slf: &Bound<'py, Self>, lambd: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         ops::exponential_(&slf.get().t, lambd, super::random::gen_arg(generator)?.as_ref())?;
+        Ok(slf.clone())
+    }
+    /// Fill with numbers drawn from the Cauchy distribution with ``median`` and scale ``sigma``.
+    #[pyo3(signature = (median=0.0, sigma=1.0, *, generator=None))]
+    fn cauchy_<'py>(slf: &Bound<'py, Self>, median: f64, sigma: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        ops::cauchy_(&slf.get().t, median, sigma, super::random::gen_arg(generator)?.as_ref())?;
+        Ok(slf.clone())
+    }
+    /// Fill with numbers drawn from the log-normal distribution whose logarithm has ``mean``
+    /// and standard deviation ``std``.
+    #[pyo3(signature = (mean=1.0, std=2.0, *, generator=None))]
+    fn log_normal_<'py>(slf: &Bound<'py, Self>, mean: f64, std: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        ops::log_normal_(&slf.get().t, mean, std, super::random::gen_arg(generator)?.as_ref())?;
+        Ok(slf.clone())
+    }
+    /// Fill with the number of Bernoulli(``p``) trials up to the first success (1, 2, ...).
+    #[pyo3(signature = (p, *, generator=None))]
+    fn geometric_<'py>(slf: &Bound<'py, Self>, p: f64, generator: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
+        ops::geometric_(&slf.get().t, p, super::random::gen_arg(generator)?.as_ref())?;
         Ok(slf.clone())
     }
     /// Indices sampled from the multinomial distribution given by the rows of ``self``.
@@ -1968,6 +1995,16 @@ fn scatter_args(
         }
     };
     if let Ok(t) = what.cast::<PyTensor>() {
+        if legacy.is_some() {
+            // ATen's TORCH_WARN_ONCE
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            let mut r = Ok(());
+            WARNED.call_once(|| {
+                r = pyo3::PyErr::warn(what.py(), &what.py().get_type::<pyo3::exceptions::PyUserWarning>(),
+                    c"The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction options.", 1);
+            });
+            r?;
+        }
         return Ok((ScatterSrc::Tensor(t.get().t.clone()), legacy));
     }
     let v = py_scalar(what)

@@ -249,6 +249,97 @@ def _samplers(torch, out):
     out["gamma_rsample_grad"] = [_v(x), _v(c.grad)]
 
 
+def _fills(torch, out):
+    """The in-place random fills: PyTorch's streams for a seed (every dtype they accept),
+    their grad_fn names on a tensor that requires grad, and their errors."""
+    for dt in (torch.float64, torch.float32, torch.float16, torch.bfloat16):
+        name = str(dt).split(".")[-1]
+        torch.manual_seed(0)
+        out[f"fill_{name}"] = [_v(torch.empty(20, dtype=dt).cauchy_(1.0, 2.0)), _v(torch.empty(20, dtype=dt).log_normal_(0.5, 0.75)),
+                               _v(torch.empty(20, dtype=dt).geometric_(0.3)), _v(torch.empty(5, dtype=dt).exponential_(2.0)),
+                               _v(torch.empty(3, dtype=dt).cauchy_()), _v(torch.empty(3, dtype=dt).log_normal_())]
+    torch.manual_seed(1)
+    out["fill_geometric_ints"] = [_v(torch.empty(8, dtype=dt).geometric_(0.6)) for dt in (torch.int64, torch.int32, torch.uint8)]
+    torch.manual_seed(2)
+    g = torch.Generator().manual_seed(5)
+    t = torch.empty(3, 4).t()
+    out["fill_generator_strided"] = [_v(torch.empty(6).cauchy_(generator=g)), _v(t.log_normal_(generator=g)), _v(torch.rand(2))]
+    x = torch.zeros(4, requires_grad=True)
+    y = x.clone()
+    names = []
+    for f in (lambda: y.uniform_(), lambda: y.normal_(), lambda: y.random_(), lambda: y.random_(5), lambda: y.random_(0, 5),
+              lambda: y.bernoulli_(0.5), lambda: y.bernoulli_(torch.full((4,), 0.5)), lambda: y.exponential_(),
+              lambda: y.cauchy_(), lambda: y.log_normal_(), lambda: y.geometric_(0.5)):
+        names.append(f().grad_fn.name())
+    (y * 2).sum().backward()
+    out["fill_grad_fn"] = [names, _v(x.grad)]
+    cases = {
+        "cauchy_sigma": lambda: torch.empty(3).cauchy_(0, 0),
+        "cauchy_long": lambda: torch.empty(3, dtype=torch.long).cauchy_(),
+        "cauchy_int": lambda: torch.empty(3, dtype=torch.int32).cauchy_(),
+        "cauchy_complex": lambda: torch.empty(3, dtype=torch.complex64).cauchy_(),
+        "geometric_p0": lambda: torch.empty(3).geometric_(0),
+        "geometric_p1": lambda: torch.empty(3).geometric_(1.5),
+        "geometric_bool": lambda: torch.empty(3, dtype=torch.bool).geometric_(0.5),
+        "log_normal_std": lambda: torch.empty(3).log_normal_(0, -1),
+        "log_normal_long": lambda: torch.empty(3, dtype=torch.long).log_normal_(),
+        "exponential_long": lambda: torch.empty(3, dtype=torch.long).exponential_(),
+        "exponential_uint8": lambda: torch.empty(3, dtype=torch.uint8).exponential_(),
+        "fill_leaf": lambda: torch.empty(3, requires_grad=True).uniform_(),
+        "fill_leaf_cauchy": lambda: torch.empty(3, requires_grad=True).cauchy_(),
+        "fill_expanded": lambda: torch.empty(1).expand(3).log_normal_(),
+        "size_float": lambda: torch.Size([2.5]),
+        "size_str": lambda: torch.Size(["a"]),
+        "size_tensor_float": lambda: torch.Size([torch.tensor(2.5)]),
+        "size_ok": lambda: [repr(torch.Size([True, torch.tensor(3), 2])), repr(torch.Size())],
+        "lazy_requires_grad": lambda: torch.nn.LazyLinear(3).requires_grad_(False),
+        "lazy_param_numel": lambda: torch.nn.LazyLinear(3).weight.numel(),
+        "lazy_param_ok": lambda: [str(torch.nn.LazyLinear(3).weight.dtype), torch.nn.LazyLinear(3).weight.requires_grad],
+    }
+    for k, f in cases.items():
+        r = _caught(f)
+        out[f"fill_err_{k}"] = r if isinstance(r, (dict, list, str)) else "ok"
+
+
+def _half_ops(torch, out):
+    """Half-precision layers and activations: ATen computes a float16/bfloat16 element in
+    float32 and rounds once (a formula in the element type rounds after every step)."""
+    F = torch.nn.functional
+    torch.manual_seed(0)
+    x = torch.randn(16, 64)
+    w, b = torch.randn(64), torch.randn(64)
+    W, B = torch.randn(32, 64), torch.randn(32)
+    for dt in (torch.bfloat16, torch.float16):
+        name = str(dt).split(".")[-1]
+        h = x.to(dt)
+        ops = {
+            "sigmoid": lambda: torch.sigmoid(h), "rsqrt": lambda: h.abs().rsqrt(), "silu": lambda: F.silu(h),
+            "softplus": lambda: F.softplus(h), "hardswish": lambda: F.hardswish(h), "gelu": lambda: F.gelu(h),
+            "gelu_tanh": lambda: F.gelu(h, approximate="tanh"), "mish": lambda: F.mish(h), "selu": lambda: F.selu(h),
+            "hardsigmoid": lambda: F.hardsigmoid(h), "logsigmoid": lambda: F.logsigmoid(h), "pow3": lambda: h ** 3,
+            "lerp": lambda: torch.lerp(h, h.flip(0), 0.3), "lerp_hi": lambda: torch.lerp(h, h.flip(0), 0.8),
+            "softmax": lambda: F.softmax(h, -1), "log_softmax": lambda: F.log_softmax(h, -1),
+            "log_softmax_dim0": lambda: F.log_softmax(h, 0),
+            "layer_norm": lambda: F.layer_norm(h, (64,), w.to(dt), b.to(dt)), "layer_norm_plain": lambda: F.layer_norm(h, (64,)),
+            "rms_norm": lambda: F.rms_norm(h, (64,), w.to(dt)), "group_norm": lambda: F.group_norm(h.view(16, 8, 8), 4),
+            "batch_norm": lambda: F.batch_norm(h.view(16, 8, 8), None, None, training=True),
+            "linear_bias": lambda: F.linear(h, W.to(dt), B.to(dt)), "addmm": lambda: torch.addmm(B.to(dt), h, W.to(dt).t()),
+        }
+        for k, f in ops.items():
+            out[f"halfops_{name}_{k}"] = _v(f())
+        # gradients of the fused layer kernels in float32 (rounded once per gradient)
+        hx = h.clone().requires_grad_()
+        hw = w.to(dt).requires_grad_()
+        F.layer_norm(hx, (64,), hw).sum().backward()
+        out[f"halfops_{name}_layer_norm_grad"] = _v(hx.grad)
+        hx = h.clone().requires_grad_()
+        F.gelu(hx).backward(torch.ones_like(hx))
+        out[f"halfops_{name}_gelu_grad"] = _v(hx.grad)
+    # float32 lerp: a fused multiply-add, as ATen's kernel
+    a, e = torch.randn(256), torch.randn(256)
+    out["lerp_float32_fma"] = [_v(torch.lerp(a, e, 0.3)), _v(torch.lerp(a, a + 1e-3, 0.7)), _v(torch.lerp(a, e, torch.rand(256)))]
+
+
 def run(torch):
     out = {}
     _collate(torch, out)
@@ -260,4 +351,6 @@ def run(torch):
     _autocast(torch, out)
     _names(torch, out)
     _samplers(torch, out)
+    _fills(torch, out)
+    _half_ops(torch, out)
     return out

@@ -1,9 +1,6 @@
 """Samplers PyTorch implements as native kernels (``_standard_gamma`` with its implicit
-reparameterization gradient, ``poisson``, ``binomial``). The gamma and Poisson samplers run
-ATen's kernels on the generator's draws (``_C._sample_exact``: seeded samples are
-PyTorch's); ``binomial`` follows ATen's algorithms (BTRS, inversion) on ferrograd's ``rand``
-stream, vectorised, so its seeded samples differ from PyTorch's while their distribution is
-the same."""
+reparameterization gradient, ``poisson``, ``binomial``): ATen's kernels element by element
+on the generator's draws (``_C._sample_exact``: seeded samples are PyTorch's)."""
 
 import math
 
@@ -18,10 +15,6 @@ def _torch():
 _F32_0_8 = 0.800000011920929
 _F32_0_9 = 0.8999999761581421
 _F32_1_1 = 1.100000023841858
-
-
-def _where_indices(mask):
-    return mask.reshape(-1).nonzero().reshape(-1)
 
 
 def _sample_standard_gamma(alpha, single=False):
@@ -139,83 +132,17 @@ def _poisson(rate, generator=None):
     return out.to(rate.dtype)
 
 
-def _binomial_inversion(count, prob):
-    """Successes counted by summing geometric waiting times (small ``count * prob``)."""
+def _binomial(count, prob, generator=None):
+    """``torch.binomial``: Binomial(count, prob) samples as ATen's CPU kernel draws them
+    (inversion or BTRS, by symmetry for ``prob > 1/2``; PyTorch's stream for a seed), in
+    ``prob``'s dtype."""
     t = _torch()
-    logprob = (-prob).log1p()
-    geom_sum = t.zeros_like(prob)
-    num_geom = t.zeros_like(prob)
-    active = t.ones(prob.numel(), dtype=t.bool)
-    while bool(active.any()):
-        u = t.rand(prob.numel(), dtype=t.float64)
-        geom = (u.log() / logprob).ceil()
-        geom_sum = t.where(active, geom_sum + geom, geom_sum)
-        active = active & (geom_sum <= count)
-        num_geom = num_geom + active.double()
-    return num_geom
-
-
-def _stirling_tail(k):
-    """``lgamma(k+1) - ((k+1/2) log(k+1) - (k+1) + log(2π)/2)``."""
-    return (k + 1).lgamma() - ((k + 0.5) * (k + 1).log() - (k + 1) + 0.5 * math.log(2 * math.pi))
-
-
-def _binomial_btrs(count, prob):
-    """Hörmann's BTRS transformed rejection (``count * prob >= 10``, ``prob <= 1/2``)."""
-    t = _torch()
-    stddev = (count * prob * (1 - prob)).sqrt()
-    b = 1.15 + 2.53 * stddev
-    a = -0.0873 + 0.0248 * b + 0.01 * prob
-    c = count * prob + 0.5
-    v_r = 0.92 - 4.2 / b
-    r = prob / (1 - prob)
-    alpha = (2.83 + 5.1 / b) * stddev
-    m = ((count + 1) * prob).floor()
-    out = t.zeros_like(prob)
-    pending = t.ones(prob.numel(), dtype=t.bool)
-    while bool(pending.any()):
-        idx = _where_indices(pending)
-        n = idx.numel()
-        U = t.rand(n, dtype=t.float64) - 0.5
-        V = t.rand(n, dtype=t.float64)
-        ai, bi, ni, mi, ri = a[idx], b[idx], count[idx], m[idx], r[idx]
-        us = 0.5 - U.abs()
-        k = ((2 * ai / us + bi) * U + c[idx]).floor()
-        inside = (k >= 0) & (k <= ni)
-        quick = (us >= 0.07) & (V <= v_r[idx])
-        kk = k.clamp(min=0).minimum(ni)
-        logv = (V * alpha[idx] / (ai / (us * us) + bi)).log()
-        upper = ((mi + 0.5) * ((mi + 1) / (ri * (ni - mi + 1))).log()
-                 + (ni + 1) * ((ni - mi + 1) / (ni - kk + 1)).log()
-                 + (kk + 0.5) * (ri * (ni - kk + 1) / (kk + 1)).log()
-                 + _stirling_tail(mi) + _stirling_tail(ni - mi) - _stirling_tail(kk) - _stirling_tail(ni - kk))
-        ok = inside & (quick | (logv <= upper))
-        acc = idx[ok]
-        out[acc] = k[ok]
-        pending[acc] = False
-    return out
-
-
-def _binomial(count, prob):
-    """``torch.binomial``: Binomial(count, prob) samples (inversion or BTRS, by symmetry for
-    ``prob > 1/2``), in ``prob``'s dtype."""
-    t = _torch()
-    n = count.detach().double().reshape(-1)
-    p = prob.detach().double().reshape(-1)
-    out = t.zeros_like(p)
-    flip = p > 0.5
-    q = t.where(flip, 1 - p, p)
-    live = (n > 0) & (p > 0) & (p < 1)
-    big = live & (n * q >= 10)
-    small = live & (n * q < 10)
-    for mask, sampler in ((small, _binomial_inversion), (big, _binomial_btrs)):
-        idx = _where_indices(mask)
-        if idx.numel():
-            out[idx] = sampler(n[idx], q[idx])
-    out = t.where(flip & live, n - out, out)
-    out = t.where((p >= 1) & (n > 0), n, out)
-    out[(p != p) | (n != n)] = math.nan
-    return out.reshape(prob.shape).to(prob.dtype)
+    shape = t.broadcast_shapes(count.shape, prob.shape)
+    n = count.detach().expand(shape).double().contiguous().cpu()
+    p = prob.detach().expand(shape).double().contiguous().cpu()
+    single = prob.dtype != t.float64
+    out = t._C._sample_exact("binomial", n, single, generator, p)
+    return out.reshape(shape).to(dtype=prob.dtype, device=prob.device)
 
 
 def _gammainc(a, x):

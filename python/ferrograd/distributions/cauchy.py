@@ -17,11 +17,8 @@ def _torch():
 
 
 def _standard_cauchy(shape, dtype, device):
-    """``empty(shape).cauchy_()``: ``tan(π (u - 1/2))`` of double-precision uniforms, as
-    PyTorch's CPU kernel draws them (so the same stream)."""
-    t = _torch()
-    u = t.rand(shape, dtype=t.float64, device=device)
-    return t.tan(math.pi * (u - 0.5)).to(dtype)
+    """``empty(shape).cauchy_()``, as PyTorch's ``rsample`` draws it."""
+    return _torch().empty(shape, dtype=dtype, device=device).cauchy_()
 
 
 class Cauchy(Distribution):

@@ -598,12 +598,32 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2, "conv_transpose2d")
 
 
+def _window_check(kernel, dilation, padding, stride):
+    """ATen's im2col / col2im argument checks, in its order."""
+    if kernel[0] <= 0 or kernel[1] <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: {kernel[0]} kernel_width: {kernel[1]}")
+    if dilation[0] <= 0 or dilation[1] <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: {dilation[0]} dilation_width: {dilation[1]}")
+    if padding[0] < 0 or padding[1] < 0:
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} pad_width: {padding[1]}")
+    if stride[0] <= 0 or stride[1] <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: {stride[0]} stride_width: {stride[1]}")
+
+
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (3, 4):
         raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
     batched = input.dim() == 4
     x = input if batched else input.unsqueeze(0)
-    out = _C._nn_im2col(x, list(_pair(kernel_size)), list(_pair(dilation)), list(_pair(padding)), list(_pair(stride)))
+    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    _window_check(k, d, p, s)
+    h, w = x.shape[-2:]
+    blocks = [int((n + 2 * p[i] - (d[i] * (k[i] - 1) + 1)) / s[i]) + 1 for i, n in enumerate((h, w))]
+    if blocks[0] < 1 or blocks[1] < 1:
+        raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, {d[1]}), "
+                           f"padding=({p[0]}, {p[1]}), calculated shape of the array of sliding blocks as ({blocks[0]}, "
+                           f"{blocks[1]}), but its components must be at least one.")
+    out = _C._nn_im2col(x, list(k), list(d), list(p), list(s))
     return out if batched else out.squeeze(0)
 
 
@@ -612,6 +632,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         raise NotImplementedError(f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got {input.dim()}D)")
     batched = input.dim() == 3
     x = input if batched else input.unsqueeze(0)
+    _window_check(_pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
     out = _C._nn_col2im(x, list(_pair(output_size)), list(_pair(kernel_size)), list(_pair(dilation)), list(_pair(padding)), list(_pair(stride)))
     return out if batched else out.squeeze(0)
 
@@ -1047,6 +1068,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         # probability targets
         if not target.is_floating_point():
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got {_scalar_name(target.dtype)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         if weight is not None and (weight.dim() != 1 or weight.numel() != n_classes):
             raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}")
         logp = input.log_softmax(class_dim)
@@ -1063,6 +1086,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             return -prod.sum()
         return -prod.sum(class_dim)
     if target.is_floating_point():
+        if input.dim() == 2 and target.dim() > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target.dtype)}")
     logp = input.log_softmax(class_dim)
     if label_smoothing <= 0.0:
@@ -1590,11 +1615,19 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     if tuple(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
                            f"[*{', '.join(str(d) for d in normalized_shape)}], but got input of size{list(input.shape)}")
+    # as ATen's composite: float16/bfloat16 upcast to float32 (ToCopyBackward0), the whole
+    # formula in float32, one rounding back; eps defaults to float32's machine epsilon there
+    from .. import bfloat16, float16, float32
+
+    half = input.dtype in (float16, bfloat16)
+    x = input.to(float32) if half else input
     if eps is None:
-        eps = finfo(input.dtype).eps
+        eps = finfo(x.dtype).eps
     dims = tuple(range(-len(normalized_shape), 0))
-    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
-    return out * weight if weight is not None else out
+    out = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is not None:
+        out = out * weight
+    return out.to(input.dtype) if half else out
 
 
 # ---- more layers: embedding bags, local response norm, channel shuffle, alpha dropout,

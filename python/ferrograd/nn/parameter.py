@@ -26,7 +26,7 @@ class Parameter(Tensor):
         t = Tensor.__new__(cls, _alias=data)
         t._register()
         if requires_grad:
-            t.requires_grad_(True)
+            Tensor.requires_grad_(t, True)
         return t
 
     def __init__(self, data=None, requires_grad=True):
@@ -119,6 +119,42 @@ class UninitializedTensorMixin:
         return (self.__class__, (self.requires_grad,))
 
 
+# the Tensor methods an uninitialized parameter or buffer answers (PyTorch's
+# `UninitializedTensorMixin._allowed_methods`, plus what lazy modules and `Module`'s own
+# bookkeeping call on it); every other method raises PyTorch's ValueError
+_LAZY_ALLOWED = frozenset({
+    "size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short", "int",
+    "long", "cuda", "cpu", "to", "get_device", "materialize", "share_memory_", "detach_", "requires_grad_",
+    "_register", "type", "is_shared", "data_ptr", "untyped_storage", "__hash__",
+})
+
+
+def _lazy_refuse(name):
+    def refuse(self, *args, **kwargs):
+        raise ValueError(
+            f"Attempted to use an uninitialized parameter in <method '{name}' of 'torch._C.TensorBase' objects>. "
+            "This error happens when you are using a `LazyModule` or explicitly manipulating "
+            "`torch.nn.parameter.UninitializedParameter` objects. When using LazyModules Call `forward` with a "
+            "dummy batch to initialize the parameters before calling torch functions")
+
+    refuse.__name__ = name
+    refuse.__doc__ = f"Not available before ``materialize`` (ValueError): ``Tensor.{name}``."
+    return refuse
+
+
+def _lazy_requires_grad_(self, requires_grad=True):
+    """Not available before ``materialize`` (ValueError, as PyTorch's)."""
+    _lazy_refuse("requires_grad_")(self)
+
+
+for _name in dir(Tensor):
+    if (not _name.startswith("_") and _name not in _LAZY_ALLOWED and _name not in UninitializedTensorMixin.__dict__
+            and callable(getattr(Tensor, _name, None)) and not isinstance(getattr(Tensor, _name), type)):
+        setattr(UninitializedTensorMixin, _name, _lazy_refuse(_name))
+UninitializedTensorMixin.requires_grad_ = _lazy_requires_grad_
+del _name
+
+
 class UninitializedParameter(UninitializedTensorMixin, Parameter):
     """A parameter that is not initialized yet (of a lazy module such as ``LazyLinear``): it
     holds no data until ``materialize(shape)`` turns it into a regular :class:`Parameter`."""
@@ -161,7 +197,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         t = Tensor.__new__(cls, _alias=empty(0, device=device, dtype=dtype))
         t._register()
         if requires_grad:
-            t.requires_grad_(True)
+            Tensor.requires_grad_(t, True)
         t.persistent = persistent
         t._is_buffer = True
         return t

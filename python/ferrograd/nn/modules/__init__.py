@@ -56,3 +56,4 @@ __all__ = [
     "FractionalMaxPool2d", "FractionalMaxPool3d", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "SyncBatchNorm",
     "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d",
 ] + list(_activation_all) + list(_loss_all) + list(_padding_all)
+from . import utils  # noqa: F401,E402
