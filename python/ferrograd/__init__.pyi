@@ -1165,10 +1165,6 @@ def isposinf(input: Any, *, out: Any = ...) -> Tensor:
     """Where ``input`` is +inf."""
 def isneginf(input: Any, *, out: Any = ...) -> Tensor:
     """Where ``input`` is -inf."""
-def vdot(input: Any, other: Any, *, out: Any = ...) -> Tensor:
-    """``Σ conj(input) · other`` of two 1-D tensors."""
-def msort(input: Any, *, out: Any = ...) -> Tensor:
-    """``input`` sorted along its first dimension."""
 def adjoint(input: Any) -> Tensor:
     """The conjugate transpose of the last two dimensions (a view)."""
 def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: Any = ..., alpha: Any = ..., out: Any = ...) -> Tensor:
@@ -1189,11 +1185,11 @@ def index_put_(input: Any, indices: Any, values: Any, accumulate: Any = ...) -> 
     """In-place ``index_put``."""
 def set_warn_always(b: Any) -> None:
     """Warn every time (not once per process) for the warnings PyTorch gives once."""
-def is_warn_always_enabled() -> bool:
+def is_warn_always_enabled() -> _bool:
     """Whether ``set_warn_always(True)`` is in effect."""
-def is_anomaly_enabled() -> bool:
+def is_anomaly_enabled() -> _bool:
     """Whether ``autograd.detect_anomaly`` / ``set_detect_anomaly`` is on."""
-def is_anomaly_check_nan_enabled() -> bool:
+def is_anomaly_check_nan_enabled() -> _bool:
     """Whether anomaly mode checks the backward's outputs for NaN."""
 def set_default_tensor_type(t: Any) -> None:
     """Set the default floating dtype through a tensor type (``torch.DoubleTensor`` or its
@@ -1229,7 +1225,7 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
 
 __all__ = [
     'binomial',
-    'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'vdot', 'msort', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
+    'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',
     'bitwise_left_shift', 'bitwise_right_shift', 'corrcoef', 'cov', 'frexp', 'gcd', 'get_float32_matmul_precision', 'get_num_interop_threads', 'histogram', 'is_storage', 'isreal', 'lcm', 'ldexp', 'set_float32_matmul_precision', 'set_num_interop_threads', 'signbit', 'typename', 'vander', 'autocast', 'jit', 'amp', 'version',
     'adaptive_avg_pool1d', 'adaptive_max_pool1d', 'addr', 'alpha_dropout', 'arccos', 'arccos_', 'arcsin', 'arcsin_', 'arctan', 'arctan_', 'argwhere', 'asarray', 'avg_pool1d', 'batch_norm', 'bilinear', 'block_diag', 'can_cast', 'celu', 'chain_matmul', 'combinations', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d', 'copysign', 'cosine_embedding_loss', 'cosine_similarity', 'cumulative_trapezoid', 'deg2rad', 'deg2rad_', 'diagflat', 'diagonal_scatter', 'dist', 'dropout', 'dsplit', 'embedding', 'empty_strided', 'erfc', 'erfc_', 'feature_alpha_dropout', 'feature_dropout', 'fix', 'fix_', 'float_power', 'frac', 'frac_', 'group_norm', 'hardshrink', 'heaviside', 'hsplit', 'hypot', 'index_copy', 'index_fill', 'inner', 'instance_norm', 'isin', 'layer_norm', 'logaddexp', 'logaddexp2', 'logspace', 'masked_scatter', 'max_pool1d', 'max_pool2d', 'mode', 'nanmean', 'nanquantile', 'nansum', 'narrow_copy', 'nextafter', 'pairwise_distance', 'pdist', 'grid_sampler', 'grid_sampler_2d', 'grid_sampler_3d', 'poisson', '_standard_gamma', 'pixel_shuffle', 'pixel_unshuffle', 'prelu', 'put', 'quantile', 'rad2deg', 'rad2deg_', 'range', 'renorm', 'rrelu', 'select_scatter', 'selu', 'sinc', 'sinc_', 'slice_scatter', 'split_with_sizes', 'std_mean', 'take', 'threshold', 'trapezoid', 'trapz', 'tril_indices', 'triu_indices', 'unflatten', 'unique_consecutive', 'var_mean', 'vsplit',

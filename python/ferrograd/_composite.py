@@ -377,7 +377,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         return expanded.reshape(shape[:d] + [shape[d] * r] + shape[d + 1:])
     counts = [int(c) for c in (repeats.tolist() if hasattr(repeats, "tolist") else repeats)]
     if len(counts) != x.shape[d]:
-        raise RuntimeError("repeats must have the same size as input along dim")
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = {len(counts)} "
+                           f"and input.size(0) = {x.shape[d]}")
     if any(c < 0 for c in counts):
         raise RuntimeError("repeats can not be negative")
     index = torch.tensor([k for k, c in enumerate(counts) for _ in range(c)], dtype=torch.int64, device=x.device)

@@ -1,5 +1,5 @@
 """More of PyTorch's surface as compositions of ferrograd ops: ``unravel_index``,
-``fmax`` / ``fmin``, ``isposinf`` / ``isneginf``, ``vdot``, ``msort``, ``adjoint``,
+``fmax`` / ``fmin``, ``isposinf`` / ``isneginf``, ``adjoint``,
 ``addbmm``, ``frombuffer``, ``scalar_tensor``, ``gradient``, the function forms of a few
 in-place methods, and the settings programs call at start-up (``set_warn_always``,
 ``is_anomaly_enabled``, ``set_default_tensor_type``)."""
@@ -11,7 +11,7 @@ import numbers
 from . import _C
 from . import _warn as _warnings
 
-__all__ = ["unravel_index", "fmax", "fmin", "isposinf", "isneginf", "vdot", "msort", "adjoint", "addbmm",
+__all__ = ["unravel_index", "fmax", "fmin", "isposinf", "isneginf", "adjoint", "addbmm",
            "frombuffer", "scalar_tensor", "gradient", "nan_to_num_", "index_put_", "set_warn_always",
            "is_warn_always_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_default_tensor_type",
            "rms_norm", "OutOfMemoryError", "GradScaler"]
@@ -79,21 +79,6 @@ def isneginf(input, *, out=None):
     """Where ``input`` is -inf."""
     torch = _torch()
     r = input == -math.inf if input.is_floating_point() else torch.zeros_like(input, dtype=torch.bool)
-    return r if out is None else out.copy_(r)
-
-
-def vdot(input, other, *, out=None):
-    """``Σ conj(input) · other`` of two 1-D tensors."""
-    torch = _torch()
-    if input.dim() != 1 or other.dim() != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D tensors")
-    r = torch.dot(input.conj() if input.is_complex() else input, other)
-    return r if out is None else out.copy_(r)
-
-
-def msort(input, *, out=None):
-    """``input`` sorted along its first dimension."""
-    r = input.sort(dim=0).values
     return r if out is None else out.copy_(r)
 
 
@@ -342,8 +327,8 @@ def _install_tensor_methods(T):
             F = F_
         return F
 
-    T.vdot = lambda self, other: vdot(self, other)
-    T.msort = lambda self: msort(self)
+    T.vdot = lambda self, other: _torch().vdot(self, other)
+    T.msort = lambda self: _torch().msort(self)
     T.adjoint = lambda self: adjoint(self)
     T.fmax = lambda self, other: fmax(self, other)
     T.fmin = lambda self, other: fmin(self, other)

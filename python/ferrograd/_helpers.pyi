@@ -9,7 +9,7 @@ class Size(tuple[int, ...]):
     """``torch.Size``: the result of ``Tensor.size()`` and ``Tensor.shape``, a tuple of ints
     that prints as ``torch.Size([2, 3])``. Slicing, ``+`` with a tuple and ``*`` keep the type."""
 
-    def __new__(cls, iterable: Iterable[SupportsIndex] = ..., /) -> Size: ...
+    def __new__(cls, sizes: Iterable[SupportsIndex] = ...) -> Size: ...
     def numel(self) -> int:
         """The number of elements a tensor of this size has (the product of the sizes)."""
     @overload  # type: ignore[override]

@@ -51,7 +51,7 @@ def ravel(input):
 
 def broadcast_to(input, size):
     """``input`` expanded to ``size`` (a view)."""
-    return input.expand(*tuple(size))
+    return input.expand(tuple(size))
 
 
 def fliplr(input):

@@ -198,12 +198,20 @@ impl SavedTensor {
         let now = t.version();
         if now != self.version {
             let d = t.shape();
-            let producer = match &self.producer {
-                Some(p) => format!("output {} of {}", self.output_nr, strip_backward(p)),
-                None => "a leaf Variable".to_string(),
+            // torch names the producer of a tensor in the graph; a saved constant (an index
+            // tensor) is named by its type alone
+            let which = match &self.producer {
+                Some(p) => format!(", which is output {} of {},", self.output_nr, strip_backward(p)),
+                None if t.requires_grad() => ", which is a leaf Variable,".to_string(),
+                None => String::new(),
             };
-            bail!(Runtime, "one of the variables needed for gradient computation has been modified by an inplace operation: [torch.{} {}], which is {}, is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
-                t.dtype().legacy_name(), crate::shape::fmt_list(&d), producer, now, self.version);
+            let kind = if t.dtype() == crate::dtype::DType::Bool {
+                format!("{}BoolType", if t.device() == crate::Device::Cpu { "CPU" } else { "CUDA" })
+            } else {
+                format!("torch.{}", t.dtype().legacy_name())
+            };
+            bail!(Runtime, "one of the variables needed for gradient computation has been modified by an inplace operation: [{} {}]{} is at version {}; expected version {} instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).",
+                kind, crate::shape::fmt_list(&d), which, now, self.version);
         }
         if self.is_output {
             let alias = t.detach();

@@ -310,8 +310,15 @@ pub fn index_put(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumu
     let out = backend::put(x, &offsets, &src, accumulate)?;
     let vshape = values.shape();
     let offs = offsets.clone();
-    // d/dx: g with the written places zeroed (unless accumulating); d/dv: g at those places
-    record("IndexPutBackward0", &[x, values], &[&out], &[], move |_, g, n| {
+    // d/dx: g with the written places zeroed (unless accumulating); d/dv: g at those places.
+    // The index tensors are saved as PyTorch saves them (the formula reads the offsets): an
+    // in-place change to one before the backward is the version error PyTorch raises.
+    let saved: Vec<Save> = indices.iter().flatten().map(Save::In).collect();
+    let n_saved = saved.len();
+    record("IndexPutBackward0", &[x, values], &[&out], &saved, move |s, g, n| {
+        for i in 0..n_saved {
+            s.get(i)?;
+        }
         let gx = if n[0] {
             if accumulate { Some(g[0].clone()) } else {
                 let ones = crate::tensor::full_on(&[offs.numel()], crate::Scalar::Int(1), g[0].dtype(), g[0].device())?;
@@ -815,7 +822,8 @@ pub fn index_add(
     ensure!(
         matches!(index.dtype(), DType::Int64 | DType::Int32),
         Runtime,
-        "index_add_(): Expected dtype int32/int64 for index"
+        "index_add_(): Expected dtype int32/int64 for index but got: {}",
+        index.dtype().scalar_name()
     );
     ensure!(
         x.dtype() == source.dtype(),

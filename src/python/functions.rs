@@ -278,10 +278,13 @@ fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny
 
 #[pyfunction]
 #[pyo3(signature = (start, end, steps, *, dtype=None, device=None, requires_grad=false))]
-fn linspace(py: Python<'_>, start: f64, end: f64, steps: usize, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+fn linspace(py: Python<'_>, start: f64, end: f64, steps: i64, dtype: Option<&Bound<'_, PyAny>>, device: Option<&Bound<'_, PyAny>>, requires_grad: bool) -> PyResult<Py<PyAny>> {
+    if steps < 0 {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err("number of steps must be non-negative"));
+    }
     let dev = check_device(device)?;
     let dt = opt_dtype(dtype)?.unwrap_or_else(default_float);
-    finish(py, tf::linspace(start, end, steps, dt)?, dev, requires_grad)
+    finish(py, tf::linspace(start, end, steps as usize, dt)?, dev, requires_grad)
 }
 
 #[pyfunction]

@@ -931,6 +931,14 @@ impl PyTensor {
                         }
                         if s == "fro" {
                             2.0
+                        } else if s == "nuc" {
+                            // the sum of the singular values: linalg.matrix_norm's
+                            let kw = pyo3::types::PyDict::new(py);
+                            kw.set_item("dim", ds)?;
+                            kw.set_item("keepdim", keepdim)?;
+                            if let Some(d) = dtype { kw.set_item("dtype", d)?; }
+                            let a = wrap(py, self.t.clone())?;
+                            return Ok(py.import("ferrograd.linalg")?.getattr("matrix_norm")?.call((a, "nuc"), Some(&kw))?.unbind());
                         } else {
                             return Err(PyRuntimeError::new_err(format!("linalg.matrix_norm: Order {} not supported.", s)));
                         }

@@ -239,6 +239,40 @@ def _binomial(torch, out):
                                    _v(torch.rand(2))]
 
 
+def _autograd_checks(torch, out):
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        r = _caught(lambda: torch.autograd.gradcheck(torch.exp, (torch.tensor([0.3, 1.2], requires_grad=True),)))
+    out["gradcheck_float32"] = [[str(w.message) for w in ws], r]
+
+    class Bad(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    x64 = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    out["gradcheck_mismatch"] = [_caught(lambda: torch.autograd.gradcheck(Bad.apply, (x64,))),
+                                 torch.autograd.gradcheck(Bad.apply, (x64,), raise_exception=False),
+                                 torch.autograd.gradcheck(lambda a, b: (a * b, (a + b).sum()),
+                                                          (x64, torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)))]
+    out["norm_nuc"] = [_v(torch.norm(torch.tensor([[3.0, 1.0], [2.0, 5.0]]), p="nuc")), _v(torch.broadcast_to(torch.tensor(2.0), ()))]
+
+    def modified_index(kind):
+        x = torch.zeros(4, requires_grad=True)
+        y = x.clone()
+        idx = torch.tensor([True, False, True, False]) if kind == "mask" else torch.tensor([0, 2])
+        y[idx] = torch.ones(2, requires_grad=True)
+        idx[1] = not bool(idx[1]) if kind == "mask" else 1
+        y.sum().backward()
+        return _v(x.grad)
+
+    out["index_put_modified_index"] = [_caught(lambda: modified_index("mask")), _caught(lambda: modified_index("long"))]
+
+
 def _instantiated(torch):
     class Twice(torch.autograd.Function):
         @staticmethod
@@ -271,4 +305,5 @@ def run(torch):
     _errors(torch, out)
     _pad3d(torch, out)
     _binomial(torch, out)
+    _autograd_checks(torch, out)
     return out

@@ -81,9 +81,8 @@ def test_anomaly_mode_names_first_nan_node():
     with ctx:
         with pytest.raises(RuntimeError) as info:
             y.backward()
-    lines = str(info.value).splitlines()
-    assert lines[0] == "Function 'SqrtBackward0' returned nan values in its 0th output."
-    assert "finite" in lines[1] and "already" not in lines[1]
+    # PyTorch's message, one line
+    assert str(info.value) == "Function 'SqrtBackward0' returned nan values in its 0th output."
     # off again: no check
     x.grad = None
     (x.sqrt() * 2).sum().backward()

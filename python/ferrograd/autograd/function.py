@@ -64,6 +64,20 @@ class FunctionMeta(type):
 class Function(metaclass=FunctionMeta):
     """Base class for custom autograd operations (``torch.autograd.Function``)."""
 
+    def __init__(self, *args, **kwargs):
+        """Instantiating a Function is deprecated (DeprecationWarning): its methods are static."""
+        import warnings
+
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, so you "
+                      "should invoke them on the class itself. Instantiating an autograd function will raise an error in a "
+                      "future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        """Calling an instance raises RuntimeError (legacy non-static Functions are gone)."""
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use new-style "
+                           "autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(*args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")

@@ -65,6 +65,10 @@ class Function(metaclass=FunctionMeta):
                 (y,) = ctx.saved_tensors
                 return g * y
     """
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Instantiating a Function is deprecated (DeprecationWarning): its methods are static."""
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Calling an instance raises RuntimeError (legacy non-static Functions are gone)."""
     @staticmethod
     def forward(*args: Any, **kwargs: Any) -> Any:
         """Define the forward of the custom operation (override it)."""

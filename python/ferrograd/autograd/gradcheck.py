@@ -56,26 +56,40 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
               check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True,
               fast_mode=False, masked=None):
-    """Compare analytical gradients with finite differences; True when they agree."""
+    """Compare analytical gradients with finite differences; True when they agree (else a
+    GradcheckError naming the output and input, with both Jacobians, as PyTorch's)."""
+    import warnings
+
+    from .. import Tensor, float64, complex128, tensor
+
     inputs = _as_tuple(inputs)
+    for idx, x in enumerate(inputs):
+        if isinstance(x, Tensor) and x.requires_grad and x.dtype not in (float64, complex128):
+            warnings.warn(f"Input #{idx} requires gradient and is not a double precision floating point or complex. "
+                          "This check will likely fail if all the inputs are not of double precision floating point or "
+                          "complex. ", stacklevel=2)
+    outs = _as_tuple(func(*inputs))
     numerical = _numerical_jacobian(func, inputs, eps)
     analytical, diff = _analytical_jacobian(func, inputs)
-    di = 0
-    for j, x in enumerate(inputs):
-        if numerical[j] is None:
-            continue
-        for i, col in enumerate(numerical[j]):
-            for o, num_vals in enumerate(col):
-                for k, nv in enumerate(num_vals):
-                    g = analytical[o][k][di]
-                    av = 0.0 if g is None else g[i]
-                    if abs(av - nv) > atol + rtol * abs(nv):
-                        if raise_exception:
-                            raise GradcheckError(
-                                f"Jacobian mismatch for output {o} with respect to input {j},\n"
-                                f"numerical:{nv}\nanalytical:{av}\n")
-                        return False
-        di += 1
+    # per (output o, differentiable input j): Jacobians of shape (input numel, output numel)
+    for o, out in enumerate(outs):
+        di = 0
+        for j, x in enumerate(inputs):
+            if numerical[j] is None:
+                continue
+            num = [[col[o][k] for k in range(out.numel())] for col in numerical[j]]
+            ana = [[0.0 if analytical[o][k][di] is None else analytical[o][k][di][i] for k in range(out.numel())]
+                   for i in range(len(numerical[j]))]
+            di += 1
+            if all(abs(a - n) <= atol + rtol * abs(n) for ra, rn in zip(ana, num) for a, n in zip(ra, rn)):
+                continue
+            if not raise_exception:
+                return False
+            shape = (len(num), out.numel())
+            nt = tensor(num, dtype=out.dtype).reshape(shape)
+            at = tensor(ana, dtype=out.dtype).reshape(shape)
+            raise GradcheckError(f"Jacobian mismatch for output {o} with respect to input {j},\n"
+                                 f"numerical:{nt}\nanalytical:{at}\n")
     return True
 
 

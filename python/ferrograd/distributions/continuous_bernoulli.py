@@ -159,7 +159,8 @@ class ContinuousBernoulli(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         cut_probs = self._cut_probs()
-        cdfs = (t.pow(cut_probs, value) * t.pow(1.0 - cut_probs, 1.0 - value) + cut_probs - 1.0) / (2.0 * cut_probs - 1.0)
+        cdfs = ((t.pow(cut_probs, value) * t.pow(1.0 - cut_probs, 1.0 - value) + cut_probs - 1.0)
+                / (2.0 * cut_probs - 1.0))
         unbounded_cdfs = t.where(self._outside_unstable_region(), cdfs, value)
         return t.where(t.le(value, 0.0), t.zeros_like(value),
                        t.where(t.ge(value, 1.0), t.ones_like(value), unbounded_cdfs))

@@ -124,7 +124,9 @@ class GeneralizedPareto(Distribution):
         """``log scale + ξ + 1``."""
         t = _torch()
         ans = t.log(self.scale) + self.concentration + 1
-        return t.broadcast_to(ans, self._batch_shape)
+        # ``broadcast_to`` (PyTorch's spelling) is ``expand``; ferrograd's ``broadcast_to``
+        # rejects the empty shape of a scalar batch, so expand directly
+        return ans.expand(self._batch_shape)
 
     @property
     def mode(self):

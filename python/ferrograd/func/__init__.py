@@ -1088,8 +1088,8 @@ def _reparametrized_call(module, values, args, kwargs, tie_weights, strict):
                 for n in names:
                     values.setdefault(n, values[given[0]])
     if strict:
-        missing = [k for k in current if k not in values]
-        unexpected = [k for k in values if k not in current]
+        missing = sorted(k for k in current if k not in values)
+        unexpected = sorted(k for k in values if k not in current)
         if missing or unexpected:
             msgs = []
             if unexpected:

@@ -11,8 +11,6 @@ __all__ = ["ProcessContext", "ProcessExitedException", "ProcessRaisedException",
 class ProcessException(Exception):
     """A child process failed."""
 
-    __slots__ = ["error_index", "error_pid"]
-
     def __init__(self, msg, error_index, pid):
         super().__init__(msg)
         self.msg = msg
@@ -29,8 +27,6 @@ class ProcessRaisedException(ProcessException):
 
 class ProcessExitedException(ProcessException):
     """A child process exited with a non-zero code or a signal."""
-
-    __slots__ = ["exit_code"]
 
     def __init__(self, msg, error_index, error_pid, exit_code, signal_name=None):
         super().__init__(msg, error_index, error_pid)
