@@ -989,6 +989,8 @@ class Tensor:
         """``torch.prelu(self, ...)``."""
     def hardshrink(self, lambd: Any = ...) -> Tensor:
         """``torch.hardshrink(self, ...)``."""
+    def triangular_solve(self, A: Any, upper: Any = ..., transpose: Any = ..., unitriangular: Any = ...) -> Any:
+        """``torch.triangular_solve(self, ...)``."""
     def cauchy_(self, median: _float = 0.0, sigma: _float = 1.0, *, generator: Optional[Generator] = None) -> Tensor:
         """Fill with numbers drawn from the Cauchy distribution with ``median`` and scale ``sigma``."""
     def log_normal_(self, mean: _float = 1.0, std: _float = 2.0, *, generator: Optional[Generator] = None) -> Tensor:

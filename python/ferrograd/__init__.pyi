@@ -1215,6 +1215,9 @@ def istft(input: Any, n_fft: Any, hop_length: Any = ..., win_length: Any = ..., 
     divided by the summed squared window."""
 def binomial(count: Any, prob: Any, generator: Any = ...) -> Tensor:
     """Binomial(``count``, ``prob``) samples, elementwise (PyTorch's CPU kernel and stream)."""
+def triangular_solve(input: Any, A: Any, upper: Any = ..., transpose: Any = ..., unitriangular: Any = ..., *, out: Any = ...) -> Any:
+    """Solve ``A X = input`` for triangular ``A`` (or ``Aᵀ X = input``): the solution and a
+    copy of ``A`` (deprecated in favour of ``linalg.solve_triangular``, as in PyTorch)."""
 def i0(input: Any, *, out: Any = None) -> Tensor:
     """``torch.i0``: the modified Bessel function of the first kind of order 0."""
 def mvlgamma(input: Any, p: Any, *, out: Any = None) -> Tensor:
@@ -1224,6 +1227,7 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
     trigamma for 1, ``(-1)**(n+1) n! zeta(n+1, x)`` above."""
 
 __all__ = [
+    'triangular_solve',
     'binomial',
     'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',

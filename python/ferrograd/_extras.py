@@ -340,9 +340,12 @@ def _install_tensor_methods(T):
     T.new_empty_strided = _new_empty_strided
     T.as_subclass = _as_subclass
     T.nan_to_num_ = _nan_to_num_
+    T.triangular_solve = lambda self, A, upper=True, transpose=False, unitriangular=False: triangular_solve(
+        self, A, upper, transpose, unitriangular)
     T.prelu = lambda self, weight: nnf().prelu(self, weight)
     T.hardshrink = lambda self, lambd=0.5: nnf().hardshrink(self, lambd)
-    for name in ("vdot", "msort", "adjoint", "fmax", "fmin", "isposinf", "isneginf", "addbmm", "prelu", "hardshrink"):
+    for name in ("vdot", "msort", "adjoint", "fmax", "fmin", "isposinf", "isneginf", "addbmm", "prelu", "hardshrink",
+                 "triangular_solve"):
         getattr(T, name).__name__ = name
         getattr(T, name).__doc__ = f"``torch.{name}(self, ...)``."
 
@@ -572,3 +575,32 @@ def binomial(count, prob, generator=None):
 
 
 __all__ += ["binomial"]
+
+
+_triangular_solve_warned = False
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False, *, out=None):
+    """Solve ``A X = input`` for triangular ``A`` (or ``Aᵀ X = input``): the solution and a
+    copy of ``A`` (deprecated in favour of ``linalg.solve_triangular``, as in PyTorch)."""
+    global _triangular_solve_warned
+    from . import linalg
+    from ._helpers import _named
+
+    if not _triangular_solve_warned:
+        _triangular_solve_warned = True
+        _warnings.warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+                       "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+                       "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+                       "with\nX = torch.linalg.solve_triangular(A, B).", UserWarning, stacklevel=2)
+    M = A.mT if transpose else A
+    sol = linalg.solve_triangular(M, input, upper=(upper != transpose), unitriangular=unitriangular)
+    r = _named("triangular_solve", ("solution", "cloned_coefficient"), sol, A.clone())
+    if out is not None:
+        for o, v in zip(out, r):
+            o.copy_(v)
+        return out
+    return r
+
+
+__all__ += ["triangular_solve"]

@@ -162,6 +162,10 @@ def _extras(torch, out):
         "tensorinv": lambda: torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2) * 2, ind=1),
         "tensorsolve": lambda: torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6) * 2, torch.ones(2, 3)),
         "linalg_diagonal": lambda: torch.linalg.diagonal(torch.arange(9.0).reshape(3, 3), offset=1),
+        "triangular_solve": lambda: [list(torch.triangular_solve(torch.tensor([[1.0], [2.0]]), torch.tensor([[2.0, 1.0], [0.0, 3.0]]))),
+                                     list(torch.triangular_solve(torch.tensor([[1.0], [2.0]]), torch.tensor([[2.0, 1.0], [0.0, 3.0]]),
+                                                                 upper=False, transpose=True, unitriangular=True)),
+                                     torch.tensor([[1.0], [2.0]]).triangular_solve(torch.tensor([[2.0, 0.0], [1.0, 3.0]]), upper=False).solution],
     }
     for k, f in cases.items():
         r = _caught(f)
