@@ -1218,6 +1218,8 @@ def binomial(count: Any, prob: Any, generator: Any = ...) -> Tensor:
 def triangular_solve(input: Any, A: Any, upper: Any = ..., transpose: Any = ..., unitriangular: Any = ..., *, out: Any = ...) -> Any:
     """Solve ``A X = input`` for triangular ``A`` (or ``Aᵀ X = input``): the solution and a
     copy of ``A`` (deprecated in favour of ``linalg.solve_triangular``, as in PyTorch)."""
+def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: Any = ..., unpack_pivots: Any = ..., *, out: Any = ...) -> Any:
+    """``(P, L, U)`` from ``linalg.lu_factor``'s compact output."""
 def i0(input: Any, *, out: Any = None) -> Tensor:
     """``torch.i0``: the modified Bessel function of the first kind of order 0."""
 def mvlgamma(input: Any, p: Any, *, out: Any = None) -> Tensor:
@@ -1227,6 +1229,7 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
     trigamma for 1, ``(-1)**(n+1) n! zeta(n+1, x)`` above."""
 
 __all__ = [
+    'lu_unpack',
     'triangular_solve',
     'binomial',
     'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',

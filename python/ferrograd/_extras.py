@@ -604,3 +604,13 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False,
 
 
 __all__ += ["triangular_solve"]
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """``(P, L, U)`` from ``linalg.lu_factor``'s compact output."""
+    from . import linalg
+
+    return linalg.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots, out=out)
+
+
+__all__ += ["lu_unpack"]

@@ -16,7 +16,7 @@ __all__ = [
     "cross", "vector_norm", "matrix_norm", "norm", "LinAlgError", "inv", "inv_ex", "det", "slogdet",
     "solve", "solve_triangular", "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals",
     "pinv", "matrix_rank", "cond", "matrix_power", "multi_dot", "matrix_exp", "vecdot", "diagonal", "matmul", "vander",
-    "solve_ex", "tensorinv", "tensorsolve", "lstsq",
+    "solve_ex", "tensorinv", "tensorsolve", "lstsq", "lu_factor", "lu_factor_ex", "lu", "lu_solve",
 ]
 
 
@@ -464,6 +464,135 @@ def lstsq(A, B, rcond=None, *, driver=None):
     sv = svdvals(A) if driver in ("gelsd", "gelss") else empty
     X = X.squeeze(-1) if vector else X
     return _named("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"), X, residuals, rank, sv)
+
+
+def _lu_one(A, pivot):
+    """LAPACK's getrf on one (m, n) matrix, as a differentiable composition: at step k the row
+    with the first largest |value| in column k moves up (partial pivoting), the column below
+    the pivot is divided by it and the trailing block updated. Returns (LU, 1-based pivots,
+    info: 1 + the first step with a zero pivot, 0 if none)."""
+    m, n = A.shape
+    rows = list(range(m))
+    pivots, info = [], 0
+    for k in range(min(m, n)):
+        col = A[k:, k].detach().abs()
+        p = k + (int(col.argmax()) if pivot else 0)
+        pivots.append(p + 1)
+        if p != k:
+            order = list(range(m))
+            order[k], order[p] = p, k
+            A = A[order]
+            rows[k], rows[p] = rows[p], rows[k]
+        piv = A[k, k]
+        if float(piv.detach()) == 0.0:
+            info = info or k + 1
+            continue
+        if k + 1 < m:
+            l = A[k + 1:, k] / piv
+            trail = A[k + 1:, k + 1:] - l.unsqueeze(1) * A[k, k + 1:].unsqueeze(0)
+            lower = _torch.cat([A[k + 1:, :k], l.unsqueeze(1), trail], 1)
+            A = _torch.cat([A[:k + 1], lower], 0)
+    return A, pivots, info
+
+
+def _lu_batched(A, pivot, name):
+    if A.dim() < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}")
+    batch = tuple(A.shape[:-2])
+    m, n = A.shape[-2:]
+    mats = A.reshape(-1, m, n)
+    outs, pivs, infos = [], [], []
+    for i in range(mats.shape[0]):
+        lu, p, info = _lu_one(mats[i], pivot)
+        outs.append(lu)
+        pivs.append(p)
+        infos.append(info)
+    k = min(m, n)
+    LU = _torch.stack(outs).reshape(A.shape) if outs else A.clone()
+    piv = _torch.tensor(pivs, dtype=_torch.int32).reshape(batch + (k,)) if outs else _torch.zeros(batch + (k,), dtype=_torch.int32)
+    info = _torch.tensor(infos, dtype=_torch.int32).reshape(batch) if outs else _torch.zeros(batch, dtype=_torch.int32)
+    return LU, piv, info
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    """The LU factorization with partial pivoting, compact (``LU``: L's multipliers below the
+    diagonal, U on and above), the 1-based row ``pivots`` (int32) and ``info`` (> 0: the
+    first zero pivot)."""
+    LU, piv, info = _lu_batched(A, pivot, "torch.linalg.lu_factor_ex")
+    if check_errors and bool((info > 0).any()):
+        raise LinAlgError(f"torch.linalg.lu_factor_ex: U[{int(info.max())},{int(info.max())}] is zero and using it on "
+                          "lu_solve would result in a division by zero.")
+    return _out(_named("linalg_lu_factor_ex", ("LU", "pivots", "info"), LU, piv, info), out)
+
+
+def lu_factor(A, *, pivot=True, out=None):
+    """``(LU, pivots)`` of ``lu_factor_ex``; a zero pivot raises, as PyTorch."""
+    LU, piv, info = _lu_batched(A, pivot, "torch.linalg.lu_factor")
+    bad = info.reshape(-1)
+    bad = bad[bad > 0]
+    if bad.numel():
+        i = int(bad[0])
+        raise RuntimeError(f"torch.linalg.lu_factor: U[{i},{i}] is zero and using it on lu_solve would result in a "
+                           "division by zero. If you still want to perform the factorization, consider calling "
+                           "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return _out(_named("linalg_lu_factor", ("LU", "pivots"), LU, piv), out)
+
+
+def _unpack(LU, pivots, unpack_data=True, unpack_pivots=True):
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    if unpack_data:
+        L = _torch.tril(LU[..., :, :k], -1) + _torch.eye(m, k, dtype=LU.dtype)
+        U = _torch.triu(LU[..., :k, :])
+    else:
+        L = U = _torch.empty(0, dtype=LU.dtype)
+    if unpack_pivots:
+        batch = tuple(LU.shape[:-2])
+        flat = pivots.reshape(-1, k).tolist()
+        mats = []
+        for piv in flat:
+            perm = list(range(m))
+            for i, p in enumerate(piv):
+                perm[i], perm[p - 1] = perm[p - 1], perm[i]
+            P = _torch.zeros(m, m, dtype=LU.dtype)
+            for i, r in enumerate(perm):
+                P[r, i] = 1
+            mats.append(P)
+        P = _torch.stack(mats).reshape(batch + (m, m)) if mats else _torch.zeros(batch + (m, m), dtype=LU.dtype)
+    else:
+        P = _torch.empty(0, dtype=LU.dtype)
+    return P, L, U
+
+
+def lu(A, *, pivot=True, out=None):
+    """``A = P L U`` with partial pivoting: the permutation matrix ``P``, unit lower
+    triangular ``L`` (m × k) and upper triangular ``U`` (k × n)."""
+    LU, piv, _ = _lu_batched(A, pivot, "torch.linalg.lu")
+    return _out(_named("linalg_lu", ("P", "L", "U"), *_unpack(LU, piv)), out)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    """Solve ``A X = B`` (``X A = B`` with ``left=False``; ``Aᴴ`` with ``adjoint``) from
+    ``lu_factor``'s output."""
+    P, L, U = _unpack(LU, pivots)
+    if not left:
+        # X A = B  <=>  Aᴴ Xᴴ = Bᴴ
+        Xh = lu_solve(LU, pivots, B.mH, left=True, adjoint=not adjoint)
+        return _out(Xh.mH, out)
+    if adjoint:
+        # Aᴴ = Uᴴ Lᴴ Pᵀ: X = P L⁻ᴴ U⁻ᴴ B
+        Y = solve_triangular(U.mH, B, upper=False)
+        Z = solve_triangular(L.mH, Y, upper=True, unitriangular=True)
+        return _out(P @ Z, out)
+    Y = solve_triangular(L, P.mT @ B, upper=False, unitriangular=True)
+    return _out(solve_triangular(U, Y, upper=True), out)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """``(P, L, U)`` from ``lu_factor``'s compact output (``torch.lu_unpack``)."""
+    return _out(_named("lu_unpack", ("P", "L", "U"), *_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)), out)
 
 
 def multi_dot(tensors, *, out=None):

@@ -161,6 +161,14 @@ def _extras(torch, out):
         "solve_ex": lambda: list(torch.linalg.solve_ex(torch.eye(2) * 2, torch.ones(2))),
         "tensorinv": lambda: torch.linalg.tensorinv(torch.eye(4).reshape(4, 2, 2) * 2, ind=1),
         "tensorsolve": lambda: torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6) * 2, torch.ones(2, 3)),
+        "lu_factor": lambda: list(torch.linalg.lu_factor(torch.tensor([[1.0, 2, 3], [4, 5, 6], [7, 8, 10]]))),
+        "lu": lambda: [list(torch.linalg.lu(torch.tensor([[1.0, 2, 3], [4, 5, 6], [7, 8, 10]]))),
+                       list(torch.linalg.lu(torch.ones(2, 3))), list(torch.linalg.lu(torch.arange(6.0).reshape(3, 2)))],
+        "lu_batched": lambda: list(torch.linalg.lu_factor(torch.randn(2, 3, 3, generator=torch.Generator().manual_seed(0)))),
+        "lu_factor_ex_singular": lambda: list(torch.linalg.lu_factor_ex(torch.tensor([[0.0, 1], [0, 0]]))),
+        "lu_factor_singular": lambda: torch.linalg.lu_factor(torch.tensor([[0.0, 1], [0, 0]])),
+        "lu_solve": lambda: _lu_solves(torch),
+        "lu_grad": lambda: _lu_grad(torch),
         "linalg_diagonal": lambda: torch.linalg.diagonal(torch.arange(9.0).reshape(3, 3), offset=1),
         "triangular_solve": lambda: [list(torch.triangular_solve(torch.tensor([[1.0], [2.0]]), torch.tensor([[2.0, 1.0], [0.0, 3.0]]))),
                                      list(torch.triangular_solve(torch.tensor([[1.0], [2.0]]), torch.tensor([[2.0, 1.0], [0.0, 3.0]]),
@@ -275,6 +283,21 @@ def _autograd_checks(torch, out):
         return _v(x.grad)
 
     out["index_put_modified_index"] = [_caught(lambda: modified_index("mask")), _caught(lambda: modified_index("long"))]
+
+
+def _lu_solves(torch):
+    A = torch.tensor([[1.0, 2, 3], [4, 5, 6], [7, 8, 10]])
+    LU, piv = torch.linalg.lu_factor(A)
+    B = torch.tensor([[1.0, 2], [0, 1], [3, -1]])
+    return [torch.linalg.lu_solve(LU, piv, B), torch.linalg.lu_solve(LU, piv, B, adjoint=True),
+            torch.linalg.lu_solve(LU, piv, B.mT, left=False), list(torch.lu_unpack(LU, piv))]
+
+
+def _lu_grad(torch):
+    x = torch.tensor([[1.0, 2, 3], [4, 5, 6], [7, 8, 10]], requires_grad=True)
+    LU, _ = torch.linalg.lu_factor(x)
+    (LU * torch.arange(9.0).reshape(3, 3)).sum().backward()
+    return x.grad
 
 
 def _instantiated(torch):
