@@ -34,24 +34,6 @@ def _clamp_above_eps(x):
     return x.clamp(min=_torch().finfo(x.dtype).eps)
 
 
-def _fail_backward_on_modified_mask(sample, mask, version):
-    """PyTorch's retry loop writes into the boolean mask that ``sample[mask] = ...`` saved
-    for its backward, so differentiating the sample fails there with autograd's
-    modified-by-an-inplace-operation error; ferrograd's ``index_put`` does not version its
-    saved indices, so a hook on the sample raises that same error."""
-    kind = "CUDABoolType" if mask.is_cuda else "CPUBoolType"
-    dims = ", ".join(str(n) for n in mask.shape)
-    message = (f"one of the variables needed for gradient computation has been modified by an inplace operation: "
-               f"[{kind} [{dims}]] is at version {version}; expected version {version - 1} instead. Hint: enable "
-               "anomaly detection to find the operation that failed to compute its gradient, with "
-               "torch.autograd.set_detect_anomaly(True, check_nan=False).")
-
-    def hook(grad):
-        raise RuntimeError(message)
-
-    sample.register_hook(hook)
-
-
 class Wishart(ExponentialFamily):
     """The Wishart distribution over positive-definite matrices, parameterized by ``df`` and
     one of the covariance matrix, the precision matrix or the covariance's lower Cholesky
@@ -199,7 +181,6 @@ class Wishart(ExponentialFamily):
             is_singular = is_singular.amax(self._batch_dims)
         if is_singular.any():
             warnings.warn("Singular sample detected.", stacklevel=2)
-            mask_version = 0
             for _ in range(max_try_correction):
                 sample_new = self._bartlett_sampling(is_singular[is_singular].shape)
                 sample[is_singular] = sample_new
@@ -207,12 +188,8 @@ class Wishart(ExponentialFamily):
                 if self._batch_shape:
                     is_singular_new = is_singular_new.amax(self._batch_dims)
                 is_singular[is_singular.clone()] = is_singular_new
-                mask_version += 1
                 if not is_singular.any():
                     break
-            # (a 0-d mask indexes as a view, not an index_put: nothing saved, nothing fails)
-            if sample.requires_grad and is_singular.dim() > 0:
-                _fail_backward_on_modified_mask(sample, is_singular, mask_version)
         return sample
 
     def log_prob(self, value):
