@@ -121,6 +121,13 @@ pub trait BackendStorage: Sized {
         let out = host.grid_sampler(l, &rest_r, pass, spec, want)?;
         out.into_iter().map(|o| o.map(|h| Self::from_host(self.device(), &h)).transpose()).collect()
     }
+    /// `lerp(self, end, w)` of two contiguous operands of one shape and a number weight, as
+    /// ATen's kernel computes it: `fma(c, end - self, base)` per element, `(c, base)` =
+    /// `(w, self)` for `|w| < 0.5`, else `(w - 1, end)`. `None` where the backend has no
+    /// kernel (the caller composes it).
+    fn lerp_scalar(&self, _l: &Layout, _end: (&Self, &Layout), _w: f64) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Max pooling of the contiguous (planes, h, w) `l` with `pool` into (planes, out[0],
     /// out[1]): the values and the int64 in-plane index of each (the first maximum, NaN
     /// winning). `None` where the backend has no kernel.
@@ -960,6 +967,23 @@ pub fn grid_sampler(ops: &[Option<&Tensor>], pass: GridPass, spec: &GridSampler,
 
 /// Max pooling's input gradient (see `BackendStorage::max_pool2d_backward`): `g` and `ind`
 /// contiguous (planes, l); None where the backend has no kernel.
+/// `lerp(a, e, w)` through the backend's fused kernel (see `BackendStorage::lerp_scalar`):
+/// contiguous operands of one shape, dtype and device; `None` where there is no kernel.
+pub fn lerp_scalar(a: &Tensor, e: &Tensor, w: f64) -> Result<Option<Tensor>> {
+    let (da, de) = (a.data(), e.data());
+    if da.dtype != de.dtype || !da.layout.is_contiguous() || !de.layout.is_contiguous() || da.layout.shape != de.layout.shape {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope(|| "aten::lerp".into(), crate::profiler::EventKind::Op);
+    let (sa, se) = (da.storage.data.read(), de.storage.data.read());
+    let r = match (&*sa, &*se) {
+        (Storage::Cpu(x), Storage::Cpu(y)) => x.lerp_scalar(&da.layout, (y, &de.layout), w)?.map(Storage::Cpu),
+        (Storage::Cuda(x), Storage::Cuda(y)) => x.lerp_scalar(&da.layout, (y, &de.layout), w)?.map(Storage::Cuda),
+        _ => None,
+    };
+    Ok(r.map(|o| Tensor::from_storage_on(o, &da.layout.shape)))
+}
+
 pub fn max_pool2d_backward(g: &Tensor, ind: &Tensor, planes: usize, hw: usize, shape: &[usize]) -> Result<Option<Tensor>> {
     let (dg, di) = (g.data(), ind.data());
     if dg.dtype.is_complex() || !dg.layout.is_contiguous() || !di.layout.is_contiguous() || dg.layout.numel() != di.layout.numel() {

@@ -161,6 +161,17 @@ impl BackendStorage for CpuStorage {
             d => crate::bail!(NotImplemented, "\"grid_sampler_cpu\" not implemented for '{}'", d.scalar_name()),
         })
     }
+    fn lerp_scalar(&self, l: &Layout, end: (&Self, &Layout), w: f64) -> Result<Option<Self>> {
+        if CpuStorage::dtype(self) != DType::Float32 || CpuStorage::dtype(end.0) != DType::Float32 {
+            return Ok(None);
+        }
+        let n = l.numel();
+        let a = &f32::get(self)[l.offset..l.offset + n];
+        let e = &f32::get(end.0)[end.1.offset..end.1.offset + n];
+        let mut out = super::alloc::take::<f32>(n)?;
+        super::math::lerp_f32(a, e, w as f32, &mut out);
+        Ok(Some(f32::wrap(out)))
+    }
     fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {
         let n = planes * hw[0] * hw[1];
         macro_rules! go {

@@ -137,6 +137,20 @@ macro_rules! tiered {
     };
 }
 
+/// `lerp(a, e, w)` as ATen's vectorised kernel: `fma(c, e - a, base)` with `(c, base)` =
+/// `(w, a)` where `|w| < 0.5`, else `(w - 1, e)` (one rounding of the product and sum).
+pub fn lerp_f32(a: &[f32], e: &[f32], w: f32, out: &mut [f32]) {
+    #[inline(always)]
+    fn body<const F: bool>(a: &[f32], e: &[f32], w: f32, out: &mut [f32]) {
+        let small = w.abs() < 0.5;
+        let c = if small { w } else { w - 1.0 };
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(e) {
+            *o = c.mul_add(y - x, if small { x } else { y });
+        }
+    }
+    tiered!(body(a: &[f32], e: &[f32], w: f32, out: &mut [f32]) -> ())
+}
+
 macro_rules! dispatched {
     ($name:ident, $scalar:ident) => {
         /// Apply the kernel elementwise: `out[i] = f(x[i])`.
@@ -298,6 +312,26 @@ fn sum_blocks(x: &[f32]) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    /// The fused lerp is one rounding of the exact `c (e - a) + base`: float64 holds the
+    /// product exactly, so its sum rounded to float32 is the reference (both weight sides,
+    /// near-cancelling operands included).
+    #[test]
+    fn lerp_is_one_fused_rounding() {
+        let a: Vec<f32> = (0..37).map(|i| (i as f32 * 0.37).sin() * 3.0).collect();
+        let e: Vec<f32> = a.iter().enumerate().map(|(i, &x)| if i % 3 == 0 { x + 1e-3 } else { (i as f32).cos() }).collect();
+        for w in [0.3f32, 0.7, -0.2, 1.4] {
+            let mut out = vec![0f32; a.len()];
+            super::lerp_f32(&a, &e, w, &mut out);
+            let small = w.abs() < 0.5;
+            let c = if small { w } else { w - 1.0 };
+            for i in 0..a.len() {
+                let base = if small { a[i] } else { e[i] };
+                let want = (c as f64 * (e[i] - a[i]) as f64 + base as f64) as f32;
+                assert_eq!(out[i], want, "w={w} i={i}");
+            }
+        }
+    }
+
     /// The row kernel against a float64 softmax: rows with a 16-lane tail, -inf entries
     /// (probability 0), a NaN row; log-softmax likewise.
     #[test]

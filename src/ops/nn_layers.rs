@@ -1400,7 +1400,7 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
     use std::sync::Arc;
     ensure!(x_in.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x_in.dtype().scalar_name());
     // the forward and backward formulas below run in float32 for a half input
-    let x = &no_grad(|| widen_half(&x_in.detach()))?;
+    let x = &if x_in.dtype().is_half() { no_grad(|| widen_half(&x_in.detach()))? } else { x_in.clone() };
     // (grad_fn name, forward, backward d/dx given (x, g), the backward's node: its name and
     // the x-derivative; None where PyTorch's backward is a composite of ordinary ops)
     let (name, out, bw, dnode): (&'static str, Tensor, ActBw, Option<(&'static str, ActD2)>) = match kind {

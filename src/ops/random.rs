@@ -199,21 +199,6 @@ fn continuous_only(x: &Tensor, dist: &str, name: fn(DType) -> &'static str) -> R
     Ok(())
 }
 
-/// The C++ name of a dtype's element type, as ATen's `typeid` texts print it.
-fn cpp_type_name(d: DType) -> &'static str {
-    match d {
-        DType::UInt8 => "unsigned char",
-        DType::Int8 => "signed char",
-        DType::Int16 => "short int",
-        DType::Int32 => "int",
-        DType::Int64 => "long int",
-        DType::Bool => "bool",
-        DType::Complex64 => "c10::complex<float>",
-        DType::Complex128 => "c10::complex<double>",
-        d => d.scalar_name(),
-    }
-}
-
 /// `x.exponential_(lambd)`.
 pub fn exponential_(x: &Tensor, lambd: f64, gen: Option<&Generator>) -> Result<()> {
     continuous_only(x, "Exponential", DType::scalar_name)?;
@@ -227,7 +212,7 @@ pub fn exponential_(x: &Tensor, lambd: f64, gen: Option<&Generator>) -> Result<(
 /// `x.cauchy_(median, sigma)`: `cauchy_distribution<double>`, one uniform double per element
 /// through `median + sigma · tan(π (u - ½))`.
 pub fn cauchy_(x: &Tensor, median: f64, sigma: f64, gen: Option<&Generator>) -> Result<()> {
-    continuous_only(x, "Cauchy", cpp_type_name)?;
+    continuous_only(x, "Cauchy", DType::cpp_type_name)?;
     ensure!(sigma > 0.0, Runtime, "cauchy_ expects sigma > 0.0, but found sigma={}", sigma);
     let mut v = random::or_default(gen).with(|g| random::uniforms_f64(g, x.numel()))?;
     v.iter_mut().for_each(|u| *u = median + sigma * (std::f64::consts::PI * (*u - 0.5)).tan());

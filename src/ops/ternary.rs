@@ -4,6 +4,7 @@
 
 use super::{abs, add, cast_raw, compare, div, mul, neg, rsub, sub, sum_to, where_, BinOp};
 use crate::autograd::{forward, raw_mode, record_jvp, Node, Save, SavedValue};
+use crate::backend;
 use crate::dtype::{result_type, DType};
 use crate::error::Result;
 use crate::shape::broadcast_shapes;
@@ -73,6 +74,13 @@ fn lerp_value(a: &Tensor, e: &Tensor, w: Option<&Tensor>, ws: f64) -> Result<Ten
     let dt = a.dtype();
     let om = opmath(dt);
     let (a, e) = (as_dtype(a, om)?, as_dtype(e, om)?);
+    if w.is_none() && om == DType::Float32 && a.shape() == e.shape() {
+        // the backend's fused kernel (one pass, one rounding per element)
+        let (ac, ec) = (super::contiguous(&a)?, super::contiguous(&e)?);
+        if let Some(out) = backend::lerp_scalar(&ac, &ec, round_to(dt, ws))? {
+            return Ok(if dt == om { out } else { cast_raw(&out, dt)? }.detach());
+        }
+    }
     let diff = sub(&e, &a)?;
     // ATen's kernel: `fma(coeff, end - self, base)` with (coeff, base) = (w, self) where
     // |w| < 0.5, else (w - 1, end). A float32 fma is one rounding of the exact value: in
