@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -206,7 +206,20 @@ def workloads(T, np):
                 yield f"grid_sample {mode} {name} fwd+bwd", fwd_bwd(lambda x=x, gr=gr, mode=mode: F.grid_sample(
                     x, gr, mode=mode, align_corners=False), [x, gr]), None
 
-    return {"grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def half_cases():
+        # bfloat16 activations and layers (computed in float32, rounded as ATen does) and
+        # lerp with a number weight (the EMA update; ATen's fused multiply-add)
+        a, b = t((1_000_000,)), t((1_000_000,))
+        yield "lerp float32 1M w=0.3", lambda: T.lerp(a, b, 0.3), None
+        h = t((256, 1024)).to(T.bfloat16)
+        w = t((1024,)).to(T.bfloat16)
+        yield "gelu bf16 256x1024", lambda: F.gelu(h), None
+        yield "silu bf16 256x1024", lambda: F.silu(h), None
+        yield "sigmoid bf16 256x1024", lambda: T.sigmoid(h), None
+        yield "softmax bf16 256x1024", lambda: F.softmax(h, -1), None
+        yield "layer_norm bf16 256x1024", lambda: F.layer_norm(h, (1024,), w, w), None
+
+    return {"half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 
