@@ -161,3 +161,33 @@ def _xlogy(x, y):
     if _XLOGY is None:
         _XLOGY = _xlogy_function()
     return _XLOGY.apply(x, y)
+
+
+class _CountAndProbs:
+    """The ``total_count`` plus ``probs`` or ``logits`` parameters Binomial and
+    NegativeBinomial share: set them (broadcast, the count in the probabilities' dtype) and
+    expand them."""
+
+    def _init_count_params(self, total_count, probs, logits):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            self.total_count, self.probs = broadcast_all(total_count, probs)
+            self.total_count = self.total_count.type_as(self.probs)
+        else:
+            self.total_count, self.logits = broadcast_all(total_count, logits)
+            self.total_count = self.total_count.type_as(self.logits)
+        self._param = self.probs if probs is not None else self.logits
+        return self._param.size()
+
+    def _expand_count_params(self, new, batch_shape):
+        new.total_count = self.total_count.expand(batch_shape)
+        if "probs" in self.__dict__:
+            new.probs = self.probs.expand(batch_shape)
+            new._param = new.probs
+        if "logits" in self.__dict__:
+            new.logits = self.logits.expand(batch_shape)
+            new._param = new.logits
+
+    def _new(self, *args, **kwargs):
+        return self._param.new(*args, **kwargs)
