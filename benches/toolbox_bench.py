@@ -218,6 +218,14 @@ def workloads(T, np):
         yield "sigmoid bf16 256x1024", lambda: T.sigmoid(h), None
         yield "softmax bf16 256x1024", lambda: F.softmax(h, -1), None
         yield "layer_norm bf16 256x1024", lambda: F.layer_norm(h, (1024,), w, w), None
+        # the float32 activations with ATen's kernels (GELU's A&S erf, Sleef's exp)
+        f = t((256, 1024))
+        yield "gelu f32 256x1024", lambda: F.gelu(f), None
+        yield "gelu tanh f32 256x1024", lambda: F.gelu(f, approximate="tanh"), None
+        yield "silu f32 256x1024", lambda: F.silu(f), None
+        yield "softmax f32 256x1024", lambda: F.softmax(f, -1), None
+        fg = t((256, 1024), rg=True)
+        yield "gelu f32 fwd+bwd 256x1024", fwd_bwd(lambda: F.gelu(fg), [fg]), None
 
     return {"half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}

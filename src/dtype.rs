@@ -368,8 +368,11 @@ elem!(i8, Int8, |v: i8| v as f64, |v: f64| v as i64 as i8, |v: i8| v as i64, |v:
 elem!(i16, Int16, |v: i16| v as f64, |v: f64| v as i64 as i16, |v: i16| v as i64, |v: i64| v as i16);
 elem!(i32, Int32, |v: i32| v as f64, |v: f64| v as i64 as i32, |v: i32| v as i64, |v: i64| v as i32);
 elem!(i64, Int64, |v: i64| v as f64, |v: f64| v as i64, |v: i64| v, |v: i64| v);
-elem!(f16, Float16, |v: f16| v.to_f64(), f16::from_f64, |v: f16| v.to_f64() as i64, |v: i64| f16::from_f64(v as f64));
-elem!(bf16, BFloat16, |v: bf16| v.to_f64(), bf16::from_f64, |v: bf16| v.to_f64() as i64, |v: i64| bf16::from_f64(v as f64));
+// c10's Half and BFloat16 are built from a float: a double or an integer is rounded to float
+// first, then to the half type (two roundings, as PyTorch; `half`'s own `from_f64` rounds
+// once, and its bfloat16 one drops the low bits of a float's mantissa before rounding)
+elem!(f16, Float16, |v: f16| v.to_f64(), |v: f64| f16::from_f32(v as f32), |v: f16| v.to_f64() as i64, |v: i64| f16::from_f32(v as f32));
+elem!(bf16, BFloat16, |v: bf16| v.to_f64(), |v: f64| bf16::from_f32(v as f32), |v: bf16| v.to_f64() as i64, |v: i64| bf16::from_f32(v as f32));
 elem!(f32, Float32, |v: f32| v as f64, |v: f64| v as f32, |v: f32| v as i64, |v: i64| v as f32);
 elem!(f64, Float64, |v: f64| v, |v: f64| v, |v: f64| v as i64, |v: i64| v as f64);
 

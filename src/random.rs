@@ -282,8 +282,8 @@ fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f
     }
     let (f, t) = match dtype {
         DType::Float32 => (from as f32, to as f32),
-        DType::BFloat16 => (half::bf16::from_f64(from).to_f32(), half::bf16::from_f64(to).to_f32()),
-        _ => (half::f16::from_f64(from).to_f32(), half::f16::from_f64(to).to_f32()),
+        DType::BFloat16 => (half::bf16::from_f32(from as f32).to_f32(), half::bf16::from_f32(to as f32).to_f32()),
+        _ => (half::f16::from_f32(from as f32).to_f32(), half::f16::from_f32(to as f32).to_f32()),
     };
     let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
     uniform01_f32(g, &mut v);
@@ -329,8 +329,8 @@ fn normal_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool,
         return Ok(match dtype {
             DType::Float64 => f64::wrap(v),
             DType::Float32 => f32::wrap(crate::cpu::alloc::try_with(n, |i| v[i] as f32)?),
-            DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| half::bf16::from_f64(v[i]))?),
-            _ => half::f16::wrap(crate::cpu::alloc::try_with(n, |i| half::f16::from_f64(v[i]))?),
+            DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| half::bf16::from_f32(v[i] as f32))?),
+            _ => half::f16::wrap(crate::cpu::alloc::try_with(n, |i| half::f16::from_f32(v[i] as f32))?),
         });
     }
     if dtype == DType::Float64 {

@@ -258,6 +258,14 @@ class Tensor:
     def __xor__(self, other: _TensorOrNumber, /) -> Tensor:
         """``self ^ other`` (see ``bitwise_xor``)."""
     def __rxor__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __lshift__(self, other: _TensorOrNumber, /) -> Tensor:
+        """``self << other`` (see ``bitwise_left_shift``)."""
+    def __rlshift__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __ilshift__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __rshift__(self, other: _TensorOrNumber, /) -> Tensor:
+        """``self >> other`` (see ``bitwise_right_shift``)."""
+    def __rrshift__(self, other: _TensorOrNumber, /) -> Tensor: ...
+    def __irshift__(self, other: _TensorOrNumber, /) -> Tensor: ...
     def __neg__(self) -> Tensor:
         """``-self`` (see ``neg``)."""
     def __pos__(self) -> Tensor: ...
@@ -833,6 +841,10 @@ class Tensor:
         """Fill the main diagonal of a 2-d tensor (or of one whose dims are all equal) with
         ``fill_value`` in place; ``wrap=True`` restarts the diagonal below a tall matrix's square
         part every ``columns + 1`` rows, as NumPy's ``fill_diagonal``."""
+    def index_reduce(self, dim: _int, index: Tensor, source: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
+        """Reduce the slices of ``source`` along ``dim`` into those of ``self`` named by ``index``."""
+    def index_reduce_(self, dim: _int, index: Tensor, source: Tensor, reduce: str, *, include_self: builtins.bool = True) -> Tensor:
+        """In-place ``index_reduce``."""
     def index_add(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
         """``self`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
     def index_add_(self, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:

@@ -342,6 +342,7 @@ def _dim_aliases(f):
     aliased.__name__ = aliased.__qualname__ = f.__name__
     aliased.__doc__ = f.__doc__
     aliased._dim_alias = True  # vmap's BatchedTensor sends these to the native method's rule
+    _warn.register_wrapper(aliased)  # (one code object for all: warnings skip its frame)
     try:
         aliased.__signature__ = _inspect.signature(f)
     except (TypeError, ValueError):
@@ -745,6 +746,7 @@ from . import _mathops  # noqa: E402
 from ._extras import *  # noqa: E402,F401,F403  (unravel_index, fmax, gradient, frombuffer, ...)
 from . import _extras  # noqa: E402
 _extras._install_tensor_methods(Tensor)
+_extras._install_index_reduce(Tensor)
 from . import _foreach  # noqa: E402
 _foreach._install(globals())  # torch._foreach_add, _foreach_mul_, ... (the multi-tensor ops)
 from . import jit  # noqa: E402,F401

@@ -646,6 +646,9 @@ def scatter_reduce(input: Tensor, dim: _int, index: Tensor, src: Tensor, reduce:
 def scatter(input: Tensor, dim: _int, index: Tensor, src: Optional[Union[Tensor, _Number]] = None, value: Optional[_Number] = None, *, reduce: Optional[str] = None) -> Tensor:
     """``input`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
     ``index`` names along ``dim``; ``reduce="add"`` adds instead."""
+def index_reduce(input: Tensor, dim: _int, index: Tensor, source: Tensor, reduce: str, *, include_self: _bool = True) -> Tensor:
+    """Reduce the slices of ``source`` along ``dim`` into those of ``input`` named by ``index``
+    (``prod``, ``mean``, ``amax`` or ``amin``)."""
 def index_add(input: Tensor, dim: _int, index: Tensor, source: Tensor, *, alpha: Optional[_Number] = None) -> Tensor:
     """``input`` with ``alpha * source`` added at the rows ``index`` names along ``dim``."""
 def diagonal(input: Tensor, offset: _int = 0, dim1: _int = 0, dim2: _int = 1) -> Tensor:
@@ -697,7 +700,7 @@ def bincount(input: Tensor, weights: Optional[Tensor] = None, minlength: _int = 
 def histc(input: Tensor, bins: _int = 100, min: _Number = 0, max: _Number = 0, *, out: Optional[Tensor] = None) -> Tensor:
     """Counts in ``bins`` equal bins between ``min`` and ``max`` (the data's range when both are
     0); values outside are ignored."""
-def einsum(equation: str, *operands: Union[Tensor, Sequence[Tensor]]) -> Tensor:
+def einsum(*args: Any) -> Tensor:
     """Sums of products over the subscripts of ``equation`` (explicit ``->`` or implicit
     output, ``...`` broadcasting, repeated subscripts for diagonals)."""
 def movedim(input: Tensor, source: Union[_int, Sequence[_int]], destination: Union[_int, Sequence[_int]]) -> Tensor:
@@ -1231,7 +1234,7 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
 __all__ = [
     'lu_unpack',
     'triangular_solve',
-    'binomial',
+    'binomial', 'index_reduce',
     'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',
     'bitwise_left_shift', 'bitwise_right_shift', 'corrcoef', 'cov', 'frexp', 'gcd', 'get_float32_matmul_precision', 'get_num_interop_threads', 'histogram', 'is_storage', 'isreal', 'lcm', 'ldexp', 'set_float32_matmul_precision', 'set_num_interop_threads', 'signbit', 'typename', 'vander', 'autocast', 'jit', 'amp', 'version',

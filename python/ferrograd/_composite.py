@@ -138,10 +138,35 @@ def _contract(a, la, b, lb, keep):
     return prod.reshape(bshape + [size[c] for c in a_only] + [size[c] for c in b_only]), batch + a_only + b_only
 
 
-def einsum(equation, *operands):
+def _einsum_subscript(n):
+    if n is Ellipsis:
+        return "..."
+    if 0 <= n < 26:
+        return chr(ord("A") + n)
+    if 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+def einsum(*args):
     """``torch.einsum``: sums of products over the subscripts of ``equation`` (explicit ``->``
     or implicit output, ``...`` broadcasting, repeated subscripts for diagonals), contracted
-    pairwise left to right with ``bmm``."""
+    pairwise left to right with ``bmm``. Also the sublist form
+    ``einsum(a, [0, 1], b, [1, 2], [0, 2])`` (subscripts 0-51, ``...`` as Ellipsis)."""
+    from . import Tensor
+
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], Tensor):
+        equation = ",".join("".join(_einsum_subscript(s) for s in sub) for sub in args[1::2])
+        if len(args) % 2 == 1:
+            equation += "->" + "".join(_einsum_subscript(s) for s in args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    else:
+        equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
@@ -523,7 +548,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     else:
         if vals.shape[:-1] != seq.shape[:-1]:
             raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
-                               "of boundaries tensor and input value tensor must match")
+                               "of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                               f"{list(seq.shape)} and input value tensor {list(vals.shape)}")
         res = np.stack([np.searchsorted(s, v, side=how) for s, v in zip(seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1]))]).reshape(vals.shape)
     dev = sorted_sequence.device
     return torch.tensor(np.asarray(res), dtype=torch.int32 if out_int32 else torch.int64, device=dev)

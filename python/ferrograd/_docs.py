@@ -111,6 +111,8 @@ for _name, _dt in (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("Lo
 # ---- generated from the stubs: _docs._write() -----------------------------------------------------------
 # BEGIN GENERATED
 _FROM_STUBS = {
+    'ferrograd._C.Tensor.__lshift__': '``self << other`` (see ``bitwise_left_shift``).',
+    'ferrograd._C.Tensor.__rshift__': '``self >> other`` (see ``bitwise_right_shift``).',
     'ferrograd._C.Tensor.argsort': 'The indices that sort the tensor along ``dim``.',
     'ferrograd._C.Tensor.bitwise_not': 'Bitwise NOT of an integer or bool tensor.',
     'ferrograd._C.Tensor.bool': '``self.to(torch.bool)``.',

@@ -10,6 +10,7 @@ import numbers
 
 from . import _C
 from . import _warn as _warnings
+from ._mathops import _dtype_name
 
 __all__ = ["unravel_index", "fmax", "fmin", "isposinf", "isneginf", "adjoint", "addbmm",
            "frombuffer", "scalar_tensor", "gradient", "nan_to_num_", "index_put_", "set_warn_always",
@@ -328,6 +329,27 @@ def _install_tensor_methods(T):
         return F
 
     T.vdot = lambda self, other: _torch().vdot(self, other)
+
+    # `x << n`, `n >> x`, `x <<= n`: bitwise shifts of integer tensors (floats raise as PyTorch)
+    def _scalar_as(o, like):
+        torch = _torch()
+        return o if isinstance(o, torch.Tensor) else torch.tensor(o, dtype=torch.float32 if isinstance(o, float) else
+                                                                   torch.int64 if like.dtype == torch.bool else like.dtype)
+
+    def _inplace(self, r):
+        torch = _torch()
+        if not torch.can_cast(r.dtype, self.dtype):
+            raise RuntimeError(f"result type {_dtype_name(r.dtype)} can't be cast to the desired output type"
+                               f" {_dtype_name(self.dtype)}")
+        self.copy_(r)
+        return self
+
+    T.__lshift__ = lambda self, o: _torch().bitwise_left_shift(self, o)
+    T.__rshift__ = lambda self, o: _torch().bitwise_right_shift(self, o)
+    T.__rlshift__ = lambda self, o: _torch().bitwise_left_shift(_scalar_as(o, self), self)
+    T.__rrshift__ = lambda self, o: _torch().bitwise_right_shift(_scalar_as(o, self), self)
+    T.__ilshift__ = lambda self, o: _inplace(self, _torch().bitwise_left_shift(self, o))
+    T.__irshift__ = lambda self, o: _inplace(self, _torch().bitwise_right_shift(self, o))
     T.msort = lambda self: _torch().msort(self)
     T.adjoint = lambda self: adjoint(self)
     T.fmax = lambda self, other: fmax(self, other)
@@ -446,6 +468,9 @@ def _tensor_type(t):
     return "torch." + names.get(str(t.dtype).split(".")[-1], "Tensor")
 
 
+_stft_window_warned = False
+
+
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="reflect",
          normalized=False, onesided=None, return_complex=None, align_to_window=None):
     """The short-time Fourier transform: windowed frames of ``n_fft`` samples every
@@ -455,6 +480,14 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     from . import fft as _fft
     from .nn import functional as F
 
+    global _stft_window_warned
+    # first of all, and once per process (ATen's TORCH_WARN_ONCE)
+    if window is None and (not _stft_window_warned or is_warn_always_enabled()):
+        _stft_window_warned = True
+        _warnings.warn("A window was not provided. A rectangular window will be applied,which is known to cause spectral "
+                       "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
+                       "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
+                       "`window=torch.ones(n_fft, device=<device>)`.", UserWarning, stacklevel=2)
     complex_input = input.is_complex() or (window is not None and window.is_complex())
     if return_complex is None:
         if not complex_input:
@@ -492,11 +525,6 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         fail(f"expected 0 < win_length <= n_fft, but got win_length={win}")
     if window is not None and (window.dim() != 1 or window.shape[0] != win):
         fail(f"expected a 1D window tensor of size equal to win_length={win}, but got window with size {list(window.shape)}")
-    if window is None:
-        _warnings.warn("A window was not provided. A rectangular window will be applied,which is known to cause spectral "
-                       "leakage. Other windows such as torch.hann_window or torch.hamming_window are recommended to reduce "
-                       "spectral leakage.To suppress this warning and use a rectangular window, explicitly set "
-                       "`window=torch.ones(n_fft, device=<device>)`.", UserWarning, stacklevel=2)
     if window is not None and win < n_fft:
         left = (n_fft - win) // 2
         window = F.pad(window, [left, n_fft - win - left])
@@ -614,3 +642,58 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=N
 
 
 __all__ += ["lu_unpack"]
+
+
+_index_reduce_warned = False
+
+
+def _index_reduce(self, dim, index, source, reduce, *, include_self=True, inplace=False):
+    """``self.index_reduce_(dim, index, source, reduce)``: slice ``i`` of ``source`` along ``dim``
+    reduced into slice ``index[i]`` of ``self`` by ``prod``, ``mean``, ``amax`` or ``amin``
+    (with ``self``'s own values unless ``include_self=False``), as a scatter-reduce."""
+    global _index_reduce_warned
+    torch = _torch()
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    if not _index_reduce_warned or is_warn_always_enabled():
+        _index_reduce_warned = True
+        _warnings.warn("index_reduce() is in beta and the API may change at any time. (Triggered internally at "
+                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:1523.)", UserWarning,
+                       stacklevel=3)
+    if index.dim() > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+    if self.dtype != source.dtype:
+        raise RuntimeError("index_reduce_(): self and source must have the same scalar type")
+    d = dim % max(source.dim(), 1)
+    if source.dim() > 0 and index.numel() != source.shape[d]:
+        raise RuntimeError("index_reduce_(): Number of indices (%d) should be equal to source.size(dim) (%d)"
+                           % (index.numel(), source.shape[d]))
+    shape = [1] * source.dim()
+    if shape:
+        shape[d] = -1
+    idx = index.to(torch.int64).view(shape).expand_as(source)
+    if inplace:
+        return self.scatter_reduce_(d, idx, source, reduce, include_self=include_self)
+    return self.scatter_reduce(d, idx, source, reduce, include_self=include_self)
+
+
+def _install_index_reduce(T):
+    def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+        """In-place ``index_reduce``."""
+        return _index_reduce(self, dim, index, source, reduce, include_self=include_self, inplace=True)
+
+    def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+        """Reduce the slices of ``source`` along ``dim`` into those of ``self`` named by ``index``
+        (``prod``, ``mean``, ``amax`` or ``amin``)."""
+        return _index_reduce(self, dim, index, source, reduce, include_self=include_self)
+
+    T.index_reduce_ = index_reduce_
+    T.index_reduce = index_reduce
+
+
+def index_reduce(input, dim, index, source, reduce, *, include_self=True):
+    """``torch.index_reduce``: see ``Tensor.index_reduce``."""
+    return _index_reduce(input, dim, index, source, reduce, include_self=include_self)
+__all__ += ["index_reduce"]

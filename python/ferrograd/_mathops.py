@@ -607,11 +607,20 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return res[0] if len(res) == 1 else tuple(res)
 
 
+_chain_matmul_warned = False
+
+
 def chain_matmul(*matrices, out=None):
     """The product of the matrices (deprecated for ``linalg.multi_dot``)."""
+    global _chain_matmul_warned
     torch = _torch()
-    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
-                  "instead, which accepts a list of two or more tensors rather than multiple parameters.", UserWarning, stacklevel=2)
+    # once per process (ATen's TORCH_WARN_ONCE)
+    if not _chain_matmul_warned or torch.is_warn_always_enabled():
+        _chain_matmul_warned = True
+        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
+                      "instead, which accepts a list of two or more tensors rather than multiple parameters. (Triggered "
+                      "internally at /__w/pytorch/pytorch/aten/src/ATen/native/LinearAlgebra.cpp:1102.)", UserWarning,
+                      stacklevel=2)
     if len(matrices) == 1:
         return matrices[0].clone()
     return torch.linalg.multi_dot(list(matrices))
@@ -1006,7 +1015,9 @@ def lcm(input, other):
 def _shift(input, other, left):
     torch = _torch()
     if not isinstance(other, torch.Tensor):
-        other = torch.tensor(other, dtype=input.dtype if not isinstance(other, float) else torch.float32)
+        dt = (torch.float32 if isinstance(other, float) else
+              torch.int64 if input.dtype == torch.bool and not isinstance(other, bool) else input.dtype)
+        other = torch.tensor(other, dtype=dt)
     if input.is_floating_point() or other.is_floating_point():
         raise NotImplementedError(f'"{"lshift" if left else "rshift"}_cpu" not implemented for \'{_dtype_name(torch.promote_types(input.dtype, other.dtype))}\'')
     import numpy as np

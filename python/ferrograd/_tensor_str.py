@@ -58,7 +58,7 @@ class _Formatter:
         else:
             nz = [v for v in values if math.isfinite(v) and v != 0]
             if not nz:
-                self._finish()
+                # nothing to measure: fixed notation whatever the options say (as PyTorch)
                 return
             absvals = [abs(v) for v in nz]
             lo, hi = min(absvals), max(absvals)
@@ -67,27 +67,19 @@ class _Formatter:
                     self.int_mode = False
                     break
             p = PRINT_OPTS.precision
-            if self.int_mode:
-                if hi / lo > 1000.0 or hi > 1.0e8:
-                    self.sci_mode = True
-                    for value in nz:
-                        self.max_width = max(self.max_width, len(f"{value:.{p}e}"))
-                else:
-                    for value in nz:
-                        self.max_width = max(self.max_width, len(f"{value:.0f}") + 1)
+            # the user's sci_mode is applied before the widths are measured
+            if PRINT_OPTS.sci_mode is None:
+                self.sci_mode = hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
             else:
-                if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-                    self.sci_mode = True
-                    for value in nz:
-                        self.max_width = max(self.max_width, len(f"{value:.{p}e}"))
+                self.sci_mode = bool(PRINT_OPTS.sci_mode)
+            for value in nz:
+                if self.sci_mode:
+                    w = len(f"{value:.{p}e}")
+                elif self.int_mode:
+                    w = len(f"{value:.0f}") + 1
                 else:
-                    for value in nz:
-                        self.max_width = max(self.max_width, len(f"{value:.{p}f}"))
-        self._finish()
-
-    def _finish(self):
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
+                    w = len(f"{value:.{p}f}")
+                self.max_width = max(self.max_width, w)
 
     def width(self):
         return self.max_width

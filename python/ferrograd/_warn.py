@@ -26,3 +26,14 @@ def warn(message, category=None, stacklevel=1, source=None):
         else:
             level += 1
     _warnings.warn(message, category, stacklevel + extra + 1, source)
+
+
+def warn_native(message, category=UserWarning):
+    """A warning raised by native code, attributed as PyTorch's C++ warnings are: to the
+    innermost Python frame that is not one of the wrappers (the call into the library)."""
+    f = sys._getframe(1)
+    level = 1
+    while f is not None and f.f_code in _WRAPPERS:
+        f = f.f_back
+        level += 1
+    _warnings.warn(message, category, level + 1)

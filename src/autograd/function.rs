@@ -174,6 +174,11 @@ pub fn connect_outputs(
             bail!(Runtime, "a leaf Variable that requires grad has been used in an in-place operation.");
         }
     }
+    // marking a tensor dirty counts as a write (PyTorch bumps its version once more), before
+    // anything is saved
+    for d in marks.dirty {
+        d.bump_version();
+    }
     let mut saved = Vec::with_capacity(marks.to_save.len());
     for t in marks.to_save.iter().flatten() {
         let out_pos = outputs.iter().position(|o| o.as_ref().is_some_and(|o| o.same(t)));

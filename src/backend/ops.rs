@@ -116,6 +116,12 @@ pub enum UnaryOp {
     Erfinv,
     /// The complementary error function `1 - erf(x)` (accurate where erf is near 1).
     Erfc,
+    /// `x Φ(x)` (GELU), as ATen's float kernel: erf by Abramowitz & Stegun 7.1.26.
+    Gelu,
+    /// GELU's tanh approximation `x/2 (1 + tanh(√(2/π) (x + 0.044715 x³)))`.
+    GeluTanh,
+    /// `x σ(x) = x / (1 + e^{-x})` (SiLU / swish), one division as ATen's kernel.
+    Silu,
     /// The normalised sinc `sin(πx) / (πx)` (1 at 0).
     Sinc,
     /// `2 ** x`.
@@ -192,6 +198,9 @@ impl UnaryOp {
             Erf => "erf",
             Erfinv => "erfinv",
             Erfc => "erfc",
+            Gelu => "gelu",
+            GeluTanh => "gelu_tanh",
+            Silu => "silu",
             Sinc => "sinc",
             Exp2 => "exp2",
             Square => "square",
@@ -272,6 +281,12 @@ pub enum BinaryOp {
     TanhBackward,
     /// `a * b * (1 - b)` (sigmoid's backward: b = saved result).
     SigmoidBackward,
+    /// `gelu_backward(g, x) = g gelu'(x)` (exact GELU).
+    GeluBackward,
+    /// `g gelu'(x)` of the tanh approximation.
+    GeluTanhBackward,
+    /// `silu_backward(g, x) = g σ(x) (1 + x (1 - σ(x)))`.
+    SiluBackward,
 }
 
 impl BinaryOp {
@@ -307,6 +322,9 @@ impl BinaryOp {
             ReluBackward => "relu_backward",
             TanhBackward => "tanh_backward",
             SigmoidBackward => "sigmoid_backward",
+            GeluBackward => "gelu_backward",
+            GeluTanhBackward => "gelu_tanh_backward",
+            SiluBackward => "silu_backward",
         }
     }
     /// The kernel symbol for `dtype` (`add_f32`).

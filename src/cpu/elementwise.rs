@@ -52,6 +52,9 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Exp => Some(super::math::exp_slice),
         UnaryOp::Tanh => Some(super::math::tanh_slice),
         UnaryOp::Sigmoid => Some(super::math::sigmoid_slice),
+        UnaryOp::Gelu => Some(super::math::gelu_slice),
+        UnaryOp::GeluTanh => Some(super::math::gelu_tanh_slice),
+        UnaryOp::Silu => Some(super::math::silu_slice),
         _ => None,
     }
 }
@@ -207,6 +210,10 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
         Erfinv => map1(s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
         // SAFETY: a pure libm function of one double
         Erfc => map1(s, l, |v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
+        // float64 (and a strided float32 walk): the formulas in double with libm's erf / tanh
+        Gelu => map1(s, l, |v: T| T::from_f64(gelu_f64(Elem::to_f64(v)))),
+        GeluTanh => map1(s, l, |v: T| T::from_f64(gelu_tanh_f64(Elem::to_f64(v)))),
+        Silu => map1(s, l, |v: T| { let x = Elem::to_f64(v); T::from_f64(x / (1.0 + (-x).exp())) }),
         // in the element type, as torch (sinc of an integer n is a rounding error, not 0)
         Sinc => map1(s, l, |v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
         Exp2 => map1(s, l, |v: T| v.exp2()),
@@ -267,6 +274,36 @@ fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> 
         Clamp(None, None) | ClampMask(None, None) => map1(s, l, |v: T| v),
         _ => unreachable!("invariant: numeric op"),
     }
+}
+
+/// `gelu(x) = x/2 (1 + erf(x/√2))` in double (ATen's double kernel: Sleef's erf, to an ulp).
+fn gelu_f64(x: f64) -> f64 {
+    x * 0.5 * (1.0 + erf_f64(x * std::f64::consts::FRAC_1_SQRT_2))
+}
+
+/// The tanh approximation `x/2 (1 + tanh(√(2/π) (x + 0.044715 x³)))` in double.
+fn gelu_tanh_f64(x: f64) -> f64 {
+    let beta = std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5;
+    0.5 * x * (1.0 + (beta * (x + 0.044715 * (x * x * x))).tanh())
+}
+
+/// gelu'(x) = Φ(x) + x φ(x).
+fn gelu_grad_f64(x: f64) -> f64 {
+    let beta = std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2 * 0.5;
+    0.5 * (1.0 + erf_f64(x * std::f64::consts::FRAC_1_SQRT_2)) + x * (beta * (x * x * -0.5).exp())
+}
+
+/// silu'(x) = σ (1 + x (1 - σ)).
+fn silu_grad_f64(x: f64) -> f64 {
+    let s = 1.0 / (1.0 + (-x).exp());
+    s * (1.0 + x * (1.0 - s))
+}
+
+/// The tanh approximation's derivative: ½(1 + th) + ½x (1 - th²) √(2/π)(1 + 3κx²).
+fn gelu_tanh_grad_f64(x: f64) -> f64 {
+    let (beta, kappa) = (std::f64::consts::SQRT_2 * std::f64::consts::FRAC_2_SQRT_PI * 0.5, 0.044715);
+    let th = (beta * (x + kappa * (x * x * x))).tanh();
+    0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * (beta * (1.0 + 3.0 * kappa * x * x))
 }
 
 /// `op(x)` into a fresh contiguous buffer.
@@ -432,7 +469,35 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
         BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
         BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r))?)),
-        BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * r * (T::one() - r))?)),
+        BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r) * r)?)),
+        BinaryOp::GeluBackward | BinaryOp::GeluTanhBackward | BinaryOp::SiluBackward => {
+            let tanh = op == BinaryOp::GeluTanhBackward;
+            if ct == DType::Float32 {
+                if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
+                    let (g, x) = (&f32::get(sa)[ra], &f32::get(sb)[rb]);
+                    let mut out = super::alloc::take::<f32>(g.len())?;
+                    let k = |o: &mut [f32], g: &[f32], x: &[f32]| match op {
+                        BinaryOp::SiluBackward => super::math::silu_backward_f32(g, x, o),
+                        _ => super::math::gelu_backward_f32(g, x, o, tanh),
+                    };
+                    if super::parallel(out.len()) {
+                        super::team_chunks(&mut out, |i, o| k(o, super::chunk_of(g, i, o.len()), super::chunk_of(x, i, o.len())));
+                    } else {
+                        k(&mut out, g, x);
+                    }
+                    return Ok(f32::wrap(out));
+                }
+                let (g, x) = (super::contiguous_cast(sa, la, ct)?, super::contiguous_cast(sb, lb, ct)?);
+                let c = Layout::contiguous(&la.shape);
+                return binary(&g, &c, &x, &c, op);
+            }
+            let d = match op {
+                BinaryOp::SiluBackward => silu_grad_f64,
+                _ if tanh => gelu_tanh_grad_f64,
+                _ => gelu_grad_f64,
+            };
+            float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, x| T::from_f64(Elem::to_f64(g) * d(Elem::to_f64(x))))?))
+        }
         _ if ct == DType::Bool => match op {
             BinaryOp::Add | BinaryOp::Maximum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x | y)?),
             BinaryOp::Mul | BinaryOp::Minimum => bool::wrap(map2::<bool, bool>(sa, la, sb, lb, |x, y| x & y)?),

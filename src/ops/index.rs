@@ -210,14 +210,20 @@ fn index_offsets_src(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
     let dims: Vec<usize> = indices.iter().enumerate().filter(|(_, i)| i.is_some()).map(|(d, _)| d).collect();
     let mut bshape: Vec<usize> = Vec::new();
     for i in indices.iter().flatten() {
-        bshape = crate::shape::broadcast_shapes(&bshape, &i.shape())
-            .map_err(|_| crate::error::Error::Index("shape mismatch: indexing tensors could not be broadcast together".into()))?
-            .to_vec();
+        bshape = match crate::shape::broadcast_shapes(&bshape, &i.shape()) {
+            Ok(s) => s.to_vec(),
+            Err(_) => {
+                let shapes: Vec<String> = indices.iter().flatten().map(|t| crate::shape::fmt_list(&t.shape())).collect();
+                bail!(Index, "shape mismatch: indexing tensors could not be broadcast together with shapes {}", shapes.join(", "));
+            }
+        };
     }
     let bn: usize = bshape.iter().product();
     // broadcast index values, bounds-checked
     let mut vals: Vec<Vec<usize>> = Vec::new();
-    for (&d, t) in dims.iter().zip(indices.iter().flatten()) {
+    // (PyTorch's message numbers an index by its place among the index tensors, not by the
+    // dimension it indexes)
+    for (k, (&d, t)) in dims.iter().zip(indices.iter().flatten()).enumerate() {
         let l = t.layout().broadcast_to(&bshape)?;
         let raw: Vec<i64> = super::as_strided_view(t, &l).to_i64_vec()?;
         let n = x_shape[d] as i64;
@@ -227,7 +233,7 @@ fn index_offsets_src(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
                 bail!(Index, "index is out of bounds for dimension with size 0");
             }
             if i < -n || i >= n {
-                bail!(Index, "index {} is out of bounds for dimension {} with size {}", i, d, n);
+                bail!(Index, "index {} is out of bounds for dimension {} with size {}", i, k, n);
             }
             v.push((if i < 0 { i + n } else { i }) as usize);
         }
@@ -381,7 +387,7 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     if x.dim() == 0 {
         // a 0-dim input gathers as a one-element vector: offsets 0
         crate::shape::wrap_dim(dim, 0)?;
-        ensure!(index.dtype() == DType::Int64, Runtime, "gather(): Expected dtype int64 for index");
+        ensure!(matches!(index.dtype(), DType::Int64 | DType::Int32), Runtime, "gather(): Expected dtype int32/int64 for index");
         ensure!(index.dim() <= 1, Runtime, "Index tensor must have the same number of dimensions as input tensor");
         let idx = index.to_i64_vec()?;
         ensure!(idx.iter().all(|&i| i == 0), Runtime, "index {} is out of bounds for dimension 0 with size 1", idx.iter().find(|&&i| i != 0).copied().unwrap_or(0));
@@ -390,7 +396,7 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     let shape = x.shape();
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let ishape = index.shape();
-    ensure!(index.dtype() == DType::Int64, Runtime, "gather(): Expected dtype int64 for index");
+    ensure!(matches!(index.dtype(), DType::Int64 | DType::Int32), Runtime, "gather(): Expected dtype int32/int64 for index");
     // a 0-dim index counts as one dimension of size 1 (PyTorch's ensure_nonempty_dim)
     ensure!(ishape.len().max(1) == shape.len().max(1), Runtime, "Index tensor must have the same number of dimensions as input tensor");
     for k in 0..ishape.len().min(shape.len()) {

@@ -1390,6 +1390,15 @@ fn act_backward(name: &'static str, g: &Tensor, x: &Tensor, bw: ActBw, dd: ActD2
     Ok(out)
 }
 
+/// An activation's backward `g f'(x)` (GELU, SiLU) as one backend kernel (ATen's), where `g` and `x` agree in
+/// shape and dtype; None sends the caller to the composite.
+fn act_backward_fused(g: &Tensor, x: &Tensor, op: BinOp) -> Result<Option<Tensor>> {
+    if g.shape() != x.shape() || g.dtype() != x.dtype() {
+        return Ok(None);
+    }
+    backend::binary(g, &g.layout(), x, &x.layout(), op).map(Some)
+}
+
 /// A float16/bfloat16 tensor in float32 (ATen's activation kernels compute in float and round
 /// once); others as they are.
 fn widen_half(t: &Tensor) -> Result<Tensor> {
@@ -1426,13 +1435,16 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("EluBackwardBackward0", second)))
         }
         "gelu" => {
-            let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?))?;
+            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::Gelu))?;
             let pdf = |x: &Tensor| -> Result<Tensor> {
                 mul(&exp(&mul(&mul(x, x)?, &sc(-0.5))?)?, &sc(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2))
             };
             // f' = Φ(x) + x φ(x); f'' = φ(x) (2 - x²)
             let second = d2(move |x| mul(&pdf(x)?, &super::rsub(&mul(x, x)?, &sc(2.0))?));
             ("GeluBackward0", o, Arc::new(move |x, g| {
+                if let Some(r) = act_backward_fused(g, x, BinOp::GeluBackward)? {
+                    return Ok(r);
+                }
                 let cdf = mul(&add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?, &sc(0.5))?;
                 mul(g, &add(&cdf, &mul(x, &pdf(x)?)?)?)
             }), Some(("GeluBackwardBackward0", second)))
@@ -1443,7 +1455,7 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             let inner = move |x: &Tensor| -> Result<Tensor> { mul(&add(x, &mul(&mul(&mul(x, x)?, x)?, &sc(c))?)?, &sc(k0)) };
             // u = k0 (x + c x³), u' = k0 (1 + 3c x²)
             let du = move |x: &Tensor| -> Result<Tensor> { mul(&add(&mul(&mul(x, x)?, &sc(3.0 * c))?, &sc(1.0))?, &sc(k0)) };
-            let o = no_grad(|| mul(&mul(x, &sc(0.5))?, &add(&tanh(&inner(x)?)?, &sc(1.0))?))?;
+            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::GeluTanh))?;
             // f'' = (1 - th²) (u' + x/2 (u'' - 2 th u'²)) with u'' = 6 k0 c x
             let second = d2(move |x| {
                 let th = tanh(&inner(x)?)?;
@@ -1454,6 +1466,9 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
                 mul(&sech2, &add(&dux, &mul(&mul(x, &sc(0.5))?, &bracket)?)?)
             });
             ("GeluBackward0", o, Arc::new(move |x, g| {
+                if let Some(r) = act_backward_fused(g, x, BinOp::GeluTanhBackward)? {
+                    return Ok(r);
+                }
                 let th = tanh(&inner(x)?)?;
                 let left = mul(&add(&th, &sc(1.0))?, &sc(0.5))?;
                 let right = mul(&mul(&mul(x, &sc(0.5))?, &super::rsub(&mul(&th, &th)?, &sc(1.0))?)?, &du(x)?)?;
@@ -1461,8 +1476,15 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("GeluBackwardBackward0", second)))
         }
         "silu" => {
-            let o = no_grad(|| mul(x, &sigmoid(x)?))?;
+            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::Silu))?;
             ("SiluBackward0", o, Arc::new(|x, g| {
+                // one kernel unless the gradient is itself being differentiated (PyTorch's
+                // double backward goes through the composite's ops)
+                if !crate::autograd::needs_record(&[g, x]) {
+                    if let Some(r) = act_backward_fused(g, x, BinOp::SiluBackward)? {
+                        return Ok(r);
+                    }
+                }
                 let s = sigmoid(x)?;
                 mul(g, &mul(&s, &add(&mul(x, &super::rsub(&s, &sc(1.0))?)?, &sc(1.0))?)?)
             }), None)

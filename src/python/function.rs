@@ -118,7 +118,13 @@ pub fn _function_apply<'py>(
     let inputs: Vec<Option<Tensor>> = args.iter().map(|a| a.cast::<PyTensor>().ok().map(|t| t.get().t.clone())).collect();
     let record = is_grad_enabled() && inputs.iter().flatten().any(|t| t.requires_grad());
     if !record {
-        // no graph: outputs are plain results (dirty inputs keep their own history)
+        // no graph: outputs are plain results (dirty inputs keep their own history; marking
+        // them still counts as a write, as PyTorch)
+        for d in dirty.iter() {
+            if let Ok(t) = d.cast::<PyTensor>() {
+                t.get().t.bump_version();
+            }
+        }
         return Ok(outputs.clone().unbind());
     }
     let tensors = |t: &Bound<'py, PyTuple>| -> Vec<Option<Tensor>> { t.iter().map(|o| o.cast::<PyTensor>().ok().map(|t| t.get().t.clone())).collect() };

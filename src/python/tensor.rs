@@ -665,13 +665,19 @@ impl PyTensor {
         Self::__repr__(slf)
     }
 
+    /// As PyTorch's: a 0-d tensor of the Tensor class itself formats its number; anything else
+    /// is `object.__format__` (its `str` for an empty spec, else TypeError).
     fn __format__(slf: &Bound<'_, Self>, spec: &str) -> PyResult<String> {
         let t = &slf.get().t;
-        if t.dim() == 0 {
+        let ty = slf.get_type();
+        if t.dim() == 0 && ty.is(slf.py().get_type::<PyTensor>()) {
             let item = slf.get().item(slf.py())?;
             return item.bind(slf.py()).call_method1("__format__", (spec,))?.extract();
         }
-        Self::__repr__(slf)
+        if spec.is_empty() {
+            return slf.str()?.extract();
+        }
+        Err(PyTypeError::new_err(format!("unsupported format string passed to {}.__format__", ty.name()?)))
     }
 
     fn __len__(&self) -> PyResult<usize> {

@@ -978,12 +978,14 @@ impl PyTensor {
     #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
     fn var(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
         let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
+        dof_warning(py, "var", &self.t, dims.as_deref(), c)?;
         wrap(py, ops::var(&self.t, dims.as_deref(), c, keepdim)?)
     }
     /// The standard deviation over ``dim``; see ``var``.
     #[pyo3(signature = (dim=None, unbiased=None, keepdim=false, *, correction=None))]
     fn std(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
         let (dims, c) = var_args(&self.t, dim, unbiased, correction)?;
+        dof_warning(py, "std", &self.t, dims.as_deref(), c)?;
         wrap(py, ops::std(&self.t, dims.as_deref(), c, keepdim)?)
     }
     /// ``log(sum(exp(x)))`` over ``dim``, computed stably.
@@ -1696,6 +1698,21 @@ fn var_args(t: &Tensor, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<
     Ok((dims, c))
 }
 
+/// ATen's warning when a variance has no degrees of freedom left (`correction` at least the
+/// number of elements reduced into each output).
+pub(crate) fn dof_warning(py: Python<'_>, name: &str, t: &Tensor, dims: Option<&[usize]>, correction: f64) -> PyResult<()> {
+    let shape = t.shape();
+    let n: usize = match dims {
+        Some(d) if !d.is_empty() => d.iter().map(|&i| shape[i]).product(),
+        _ => shape.iter().product(),
+    };
+    if n as f64 - correction <= 0.0 {
+        // attributed past the library's Python wrappers to the caller, as PyTorch's C++ warning
+        py.import("ferrograd._warn")?.getattr("warn_native")?.call1((format!("{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel). (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)"),))?;
+    }
+    Ok(())
+}
+
 impl PyTensor {
     fn minmax(&self, py: Python<'_>, dim: Option<&Bound<'_, PyAny>>, keepdim: bool, is_max: bool) -> PyResult<Py<PyAny>> {
         match dim {
@@ -2108,6 +2125,7 @@ pub fn _rot90(py: Python<'_>, input: PyRef<'_, PyTensor>, k: i64, dims: Vec<i64>
 pub fn _var_mean(py: Python<'_>, input: &Bound<'_, PyTensor>, take_sqrt: bool, dim: Option<&Bound<'_, PyAny>>, unbiased: Option<&Bound<'_, PyAny>>, keepdim: bool, correction: Option<f64>) -> PyResult<Py<PyAny>> {
     let t = &input.get().t;
     let (dims, c) = var_args(t, dim, unbiased, correction)?;
+    dof_warning(py, if take_sqrt { "std_mean" } else { "var_mean" }, t, dims.as_deref(), c)?;
     let (v, m) = ops::var_or_std_mean(t, dims.as_deref(), c, keepdim, take_sqrt)?;
     Ok(pyo3::types::PyTuple::new(py, [wrap(py, v)?, wrap(py, m)?])?.into_any().unbind())
 }

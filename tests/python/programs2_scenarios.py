@@ -322,8 +322,134 @@ def _backward_grad(torch, ckpt):
     return a.grad
 
 
+def _survey3(torch, out):
+    """What a third survey of programs hit: autograd.functional's checks and zero-filling,
+    sci_mode=False widths, shift operators, einsum's sublist form, format specs, nested
+    inference_mode(False), var's degrees-of-freedom warning, int32 gather indices, index error
+    texts, index_reduce, mark_dirty's version bump, LBFGS without a spurious warning."""
+    af = importlib.import_module(torch.__name__ + ".autograd.functional")
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+    y = torch.tensor([1.5, 0.25], dtype=torch.float64)
+    one3, one2 = torch.ones(3, dtype=torch.float64), torch.ones(2, dtype=torch.float64)
+
+    def f(a, b):
+        return (a * a).sum() * b, a.exp()
+
+    def s(a, b):
+        return (a ** 3).sum() + (a[:2] * b).sum() * 2
+
+    def shown(v):
+        if isinstance(v, (tuple, list)):
+            return [type(v).__name__] + [shown(e) for e in v]
+        return _show(v)
+
+    cases = {
+        "jac": lambda: af.jacobian(f, (x, y)),
+        "jac_unused": lambda: af.jacobian(lambda a: torch.ones(2, dtype=torch.float64), x),
+        "jac_fwd": lambda: af.jacobian(f, (x, y), vectorize=True, strategy="forward-mode"),
+        "jac_fwd_novec": lambda: af.jacobian(torch.sin, x, strategy="forward-mode"),
+        "jac_strict": lambda: af.jacobian(lambda a, b: a.sin(), (x, y), strict=True),
+        "jac_badtype": lambda: af.jacobian(lambda a: a, (x, 3)),
+        "hess": lambda: af.hessian(s, (x, y)),
+        "hess_unused": lambda: af.hessian(lambda a: torch.tensor(1.0, dtype=torch.float64), x),
+        "hess_nonscalar": lambda: af.hessian(lambda a: a ** 2, x),
+        "hess_strict_linear": lambda: af.hessian(lambda a: a.sum(), x, strict=True),
+        "vjp": lambda: af.vjp(f, (x, y), (one2, one3)),
+        "vjp_v_none": lambda: af.vjp(lambda a: a * 2, x),
+        "vjp_bad_size": lambda: af.vjp(lambda a: a * 2, x, one2),
+        "jvp": lambda: af.jvp(f, (x, y), (one3, one2)),
+        "jvp_v_none": lambda: af.jvp(lambda a: a * 2, x),
+        "jvp_strict_const": lambda: af.jvp(lambda a: torch.ones(2), x, one3, strict=True),
+        "hvp": lambda: af.hvp(s, (x, y), (one3, one2)),
+        "vhp": lambda: af.vhp(s, (x, y), (one3, one2)),
+        "vhp_bad_len": lambda: af.vhp(s, (x, y), (one3,)),
+        "hvp_tuple_out": lambda: af.hvp(lambda a: (a.sum(),), x, one3),
+    }
+    for k, fn in cases.items():
+        r = _caught(fn)
+        out[f"functional_{k}"] = r if isinstance(r, dict) else shown(r)
+    # printing with sci_mode=False: widths measured in fixed notation
+    torch.set_printoptions(sci_mode=False)
+    try:
+        out["print_sci_false"] = [str(torch.tensor([1e-8, 1e8])), str(torch.tensor([1e-5, 123456.0, 1.5])),
+                                  str(torch.tensor([0.0, float("nan")]))]
+    finally:
+        torch.set_printoptions(profile="default")
+        torch.set_printoptions(sci_mode=None)
+    torch.set_printoptions(sci_mode=True)
+    try:
+        out["print_sci_true_zeros"] = str(torch.zeros(2))
+    finally:
+        torch.set_printoptions(sci_mode=None)
+    i = torch.tensor([1, 8])
+    z = i.clone()
+    z <<= 1
+    out["shifts"] = [_show(i << 2), _show(i >> 1), _show(2 << i), _show(64 >> i), _show(torch.tensor([True]) << 1), _show(z),
+                     _caught(lambda: torch.tensor([1.5]) << 1)]
+    a, b = torch.arange(6.0).view(2, 3), torch.arange(12.0).view(3, 4)
+    out["einsum_sublist"] = [_show(torch.einsum(a, [0, 1], b, [1, 2], [0, 2])), _show(torch.einsum(a, [Ellipsis, 1], [1, Ellipsis])),
+                             _caught(lambda: torch.einsum(a, [60, 1]))]
+    p = torch.nn.Parameter(torch.tensor(1.5))
+    out["format"] = [f"{torch.tensor(1.5):.3f}", _caught(lambda: f"{torch.tensor([1.5]):.3f}"), f"{torch.tensor([1.5])}",
+                     _caught(lambda: f"{p:.2f}")]
+    with torch.no_grad():
+        with torch.inference_mode(False):
+            out["inference_false"] = [torch.is_grad_enabled(), torch.is_inference_mode_enabled()]
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        v = [torch.var(torch.ones(1)), torch.tensor([3.0]).std(), torch.ones(2, 3).var(dim=0, correction=2),
+             torch.ones(3).var(), torch.var_mean(torch.ones(1))[0]]
+    out["var_dof"] = [[_show(t) for t in v], [str(w.message) for w in ws]]
+    m = torch.arange(12.0).view(3, 4)
+    out["index_errors"] = [_caught(f) for f in (
+        lambda: m[:, torch.tensor([4])], lambda: torch.zeros(2, 3, 4)[:, torch.tensor([0]), torch.tensor([9])],
+        lambda: m[[0, 1], [0, 1, 2]], lambda: m.gather(1, torch.tensor([[0.5]])),
+        lambda: torch.searchsorted(torch.tensor([[1.0, 2.0]]), torch.tensor([1.0, 2.0])))]
+    out["gather_int32"] = _show(m.gather(1, torch.tensor([[0], [1], [2]], dtype=torch.int32)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = torch.tensor([2.0, 3.0, 4.0], requires_grad=True)
+        r = torch.ones(4).index_reduce(0, torch.tensor([0, 0, 3]), src, "prod")
+        r.sum().backward()
+        out["index_reduce"] = [_v(r), _v(src.grad)] + [
+            _v(torch.full((2, 3), 2.0).index_reduce_(0, torch.tensor([1, 1]), torch.arange(6.0).view(2, 3), k, include_self=inc))
+            for k in ("mean", "amax", "amin", "prod") for inc in (True, False)] + [
+            _caught(lambda: torch.zeros(3).index_reduce_(0, torch.tensor([0]), torch.ones(1), "sum"))]
+
+    class Dirty(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            ctx.mark_dirty(t)
+            return t.mul_(2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    leaf = torch.ones(2, requires_grad=True)
+    d1 = leaf.clone()
+    Dirty.apply(d1)
+    d2 = torch.ones(2)
+    Dirty.apply(d2)
+    out["mark_dirty_version"] = [d1._version, d2._version]
+    w = torch.nn.Parameter(torch.tensor([1.5, -0.5]))
+    opt = torch.optim.LBFGS([w], max_iter=3)
+
+    def closure():
+        opt.zero_grad()
+        loss = ((w - 1) ** 2).sum() + 7
+        loss.backward()
+        return loss
+
+    with warnings.catch_warnings(record=True) as ws:
+        warnings.simplefilter("always")
+        opt.step(closure)
+    out["lbfgs_warnings"] = [str(w_.message) for w_ in ws]
+
+
 def run(torch):
     out = {}
+    _survey3(torch, out)
     _foreach(torch, out)
     _compile(torch, out)
     _pytree(torch, out)

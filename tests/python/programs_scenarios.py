@@ -6,6 +6,7 @@ in-place writes and mismatched layer parameters. Run with ``torch`` bound to PyT
 (tools/record_programs_goldens.py records fixtures/programs.json) or to ferrograd
 (test_programs.py compares)."""
 
+import contextlib
 import collections
 import importlib
 import warnings
@@ -301,6 +302,13 @@ def _fills(torch, out):
         out[f"fill_err_{k}"] = r if isinstance(r, (dict, list, str)) else "ok"
 
 
+def _aten_kernels(torch):
+    """PyTorch with oneDNN off (its own ATen kernels); a no-op elsewhere."""
+    mkldnn = getattr(getattr(torch, "backends", None), "mkldnn", None)
+    flags = getattr(mkldnn, "flags", None)
+    return flags(enabled=False) if flags is not None else contextlib.nullcontext()
+
+
 def _half_ops(torch, out):
     """Half-precision layers and activations: ATen computes a float16/bfloat16 element in
     float32 and rounds once (a formula in the element type rounds after every step)."""
@@ -335,6 +343,26 @@ def _half_ops(torch, out):
         hx = h.clone().requires_grad_()
         F.gelu(hx).backward(torch.ones_like(hx))
         out[f"halfops_{name}_gelu_grad"] = _v(hx.grad)
+    # float32 GELU: ATen's kernels (erf by Abramowitz & Stegun, not libm's), both forms and
+    # their backward, compared bit by bit (tests/python/test_programs.py)
+    xg = torch.randn(4096) * 3
+    # (PyTorch's default GELU is oneDNN's where the tensor suits it; the goldens are ATen's
+    # own kernel, which it runs for every other layout)
+    with _aten_kernels(torch):
+        out["f32ulp_gelu"] = _v(F.gelu(xg))
+        out["f32ulp_gelu_tanh"] = _v(F.gelu(xg, approximate="tanh"))
+        for k, approx in (("gelu_grad", "none"), ("gelu_tanh_grad", "tanh")):
+            xr = xg.clone().requires_grad_()
+            F.gelu(xr, approximate=approx).backward(torch.full_like(xr, 0.75))
+            out[f"f32ulp_{k}"] = _v(xr.grad)
+    # sigmoid and SiLU: ATen's `1 / (1 + exp(-x))` and `x / (1 + exp(-x))` (Sleef's exp), their
+    # backward in ATen's order of products
+    out["f32ulp_sigmoid"] = _v(torch.sigmoid(xg))
+    out["f32ulp_silu"] = _v(F.silu(xg))
+    for k, f in (("sigmoid_grad", torch.sigmoid), ("silu_grad", F.silu)):
+        xr = xg.clone().requires_grad_()
+        f(xr).backward(torch.full_like(xr, 0.75))
+        out[f"f32ulp_{k}"] = _v(xr.grad)
     # float32 lerp: a fused multiply-add, as ATen's kernel
     a, e = torch.randn(256), torch.randn(256)
     out["lerp_float32_fma"] = [_v(torch.lerp(a, e, 0.3)), _v(torch.lerp(a, a + 1e-3, 0.7)), _v(torch.lerp(a, e, torch.rand(256)))]

@@ -1,6 +1,7 @@
 """torch.bfloat16: names, promotion, rounding, reductions, autograd, random streams and
 persistence; expectations recorded from PyTorch 2.13."""
 
+import numpy as np
 import pytest
 
 import ferrograd as torch
@@ -19,6 +20,24 @@ def test_values_round_to_bfloat16_and_print():
     assert repr(x) == "tensor([ 1.1016,  2.5000, -3.0000], dtype=torch.bfloat16)"
     assert x.to(torch.float16).tolist() == [1.1015625, 2.5, -3.0]
     assert torch.tensor(3.0).to(b).item() == 3.0
+
+
+def test_conversions_round_as_c10():
+    # c10 builds a half value from a float: a double is rounded to float32 first (two
+    # roundings: 1 + 2^-8 + 2^-40 lands on a tie and goes to even), a float32 rounds to
+    # nearest even on all its bits (0x3f808001 is above the tie: it rounds up)
+    v = 1.00390625 + 2.0 ** -40
+    assert torch.tensor([v], dtype=b).item() == 1.0
+    assert torch.tensor([v], dtype=torch.float64).to(b).item() == 1.0
+    assert torch.full((1,), v, dtype=b).item() == 1.0
+    assert torch.tensor([1 + 2.0 ** -11 + 2.0 ** -40], dtype=torch.float64).half().item() == 1.0
+    above_tie = torch.from_numpy(np.array([0x3F808001], dtype=np.uint32).view(np.float32))
+    assert above_tie.to(b).item() == 1.0078125
+    # every bfloat16 value narrows exactly and widens back (vector kernels both ways)
+    every = torch.from_numpy((np.arange(65536, dtype=np.uint32) << 16).view(np.float32))
+    finite = every[~torch.isnan(every)]
+    assert torch.equal(finite.to(b).float(), finite)
+    assert torch.isnan(every.to(b)).sum().item() == 2 * 127
 
 
 def test_promotion():

@@ -84,7 +84,8 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev_inf = _C._set_inference_mode(self.mode)
-        self.prev_grad = _C._set_grad_enabled(not self.mode and _C.is_grad_enabled())
+        # as c10::InferenceMode: enabling it turns grad mode off, disabling it turns grad mode on
+        self.prev_grad = _C._set_grad_enabled(not self.mode)
 
     def __exit__(self, *exc):
         _C._set_inference_mode(self.prev_inf)

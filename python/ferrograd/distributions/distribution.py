@@ -119,7 +119,7 @@ class Distribution:
 
     def sample_n(self, n):
         """``n`` samples (deprecated: use ``sample((n,))``)."""
-        warnings.warn("sample_n will be deprecated. Use .sample((n,)) instead", UserWarning)
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning, stacklevel=2)
         return self.sample((n,))
 
     def log_prob(self, value):

@@ -352,7 +352,9 @@ class LBFGS(Optimizer):
                 if n_iter != max_iter:
                     # re-evaluate the function only in the middle of a step
                     with enable_grad():
-                        loss = float(closure())
+                        loss = closure()
+                    # converted outside grad mode, as PyTorch (no requires-grad warning)
+                    loss = float(loss)
                     flat_grad = self._gather_flat_grad()
                     opt_cond = flat_grad.abs().max() <= tolerance_grad
                     ls_func_evals = 1

@@ -171,7 +171,8 @@ class BackwardHook:
                     warnings.warn("Full backward hook is firing when gradients are computed "
                                   "with respect to module outputs since no inputs require gradients. See "
                                   "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook "
-                                  "for more details.", stacklevel=5)
+                                  "for more details.", stacklevel=4)  # the hook, autograd.backward,
+                    # Tensor.backward, then the caller's line (PyTorch's 5 counts its extra engine frame)
                     grad_inputs = self._pack_with_none([], [], self.n_inputs)
                     for user_hook in self.user_hooks:
                         res = user_hook(self.module, grad_inputs, self.grad_outputs)
