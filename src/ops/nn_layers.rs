@@ -1662,17 +1662,20 @@ pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, cau
     let i = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<i64>>();
     // (B, Hk, G, L, E) queries against (B, Hk, 1, S, E) keys and values
     let q5shape = i(&[b, hk, g, l, e]);
+    let causal_mask = || -> Result<Tensor> {
+        let cols: Vec<f64> = (0..l).flat_map(|r| (0..s_len).map(move |c| if c <= r { 0.0 } else { f64::NEG_INFINITY })).collect();
+        hostf(&cols, &[l, s_len], q.dtype(), q.device())
+    };
     let mask5 = match mask {
         Some(m) => {
             let mut ms: Vec<usize> = vec![1; 4usize.saturating_sub(m.dim())];
             ms.extend(m.shape().iter().copied());
             let m4 = reshape(&m.detach(), &i(&ms))?;
-            Some(if ms[1] == 1 { super::unsqueeze(&m4, 2)? } else { reshape(&expand(&m4, &i(&[ms[0], h, ms[2], ms[3]]))?, &i(&[ms[0], hk, g, ms[2], ms[3]]))? })
+            let m5 = if ms[1] == 1 { super::unsqueeze(&m4, 2)? } else { reshape(&expand(&m4, &i(&[ms[0], h, ms[2], ms[3]]))?, &i(&[ms[0], hk, g, ms[2], ms[3]]))? };
+            // both given: PyTorch's CPU kernel applies the two
+            Some(if causal { no_grad(|| add(&m5, &causal_mask()?))? } else { m5 })
         }
-        None if causal => {
-            let cols: Vec<f64> = (0..l).flat_map(|r| (0..s_len).map(move |c| if c <= r { 0.0 } else { f64::NEG_INFINITY })).collect();
-            Some(hostf(&cols, &[l, s_len], q.dtype(), q.device())?)
-        }
+        None if causal => Some(causal_mask()?),
         None => None,
     };
     // scores → (probabilities, zero on fully masked rows; each row's max score when asked for)

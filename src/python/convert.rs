@@ -41,7 +41,9 @@ fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Val>> {
         return Ok(Some(Val::B(obj.extract()?)));
     }
     if obj.is_instance_of::<PyInt>() {
-        return Ok(Some(Val::I(obj.extract()?)));
+        // (PyTorch's message for an int beyond 64 bits)
+        let v = obj.extract().map_err(|_| pyo3::exceptions::PyValueError::new_err("Overflow when unpacking long long"))?;
+        return Ok(Some(Val::I(v)));
     }
     if obj.is_exact_instance_of::<PyFloat>() {
         return Ok(Some(Val::F(obj.extract()?)));

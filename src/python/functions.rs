@@ -256,6 +256,9 @@ fn full(py: Python<'_>, size: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, 
         let n = crate::shape::numel_checked(&shape)?;
         return finish(py, crate::ops::complex::from_pairs(&vec![(re, im); n], &shape, dt)?, dev, requires_grad);
     }
+    if fill_value.is_instance_of::<pyo3::types::PyInt>() && convert::py_scalar(fill_value).is_none() {
+        return Err(pyo3::exceptions::PyOverflowError::new_err("int too big to convert"));
+    }
     let v = convert::py_scalar(fill_value).or_else(|| fill_value.cast::<PyTensor>().ok().and_then(|t| t.get().t.item().ok()))
         .ok_or_else(|| PyTypeError::new_err("full(): fill_value must be a number"))?;
     let dt = opt_dtype(dtype)?.unwrap_or(match v { Scalar::Bool(_) => DType::Bool, Scalar::Int(_) => DType::Int64, Scalar::Float(_) => default_float() });

@@ -195,6 +195,10 @@ pub fn operand(o: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
     if let Some(s) = convert::py_scalar(o) {
         return Ok(Some(Tensor::wrapped_scalar(s)));
     }
+    if o.is_instance_of::<pyo3::types::PyInt>() {
+        // an int beyond 64 bits (PyTorch's scalar conversion refuses it so)
+        return Err(pyo3::exceptions::PyOverflowError::new_err("int too big to convert"));
+    }
     if let Some((re, im)) = convert::py_complex(o) {
         return Ok(Some(Tensor::wrapped_complex(re, im)));
     }

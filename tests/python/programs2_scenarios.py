@@ -445,6 +445,36 @@ def _survey3(torch, out):
         warnings.simplefilter("always")
         opt.step(closure)
     out["lbfgs_warnings"] = [str(w_.message) for w_ in ws]
+    # rrelu as one node with its saved fields (training draws PyTorch's stream)
+    F = torch.nn.functional
+    xr = torch.tensor([-1.0, 2.0, -3.0], requires_grad=True)
+    r = F.rrelu(xr, training=False)
+    r.sum().backward()
+    rr = [_show(r), r.grad_fn.name(), r.grad_fn._saved_lower, r.grad_fn._saved_upper, r.grad_fn._saved_training, _v(xr.grad)]
+    xr.grad = None
+    torch.manual_seed(0)
+    r = F.rrelu(xr, training=True)
+    rr += [_show(r), r.grad_fn.name(), _v(r.grad_fn._saved_noise)]
+    r.sum().backward()
+    rr += [_v(xr.grad)]
+    w2 = xr.detach().clone().requires_grad_() * 1
+    F.rrelu(w2, training=False, inplace=True)
+    rr += [_show(w2), w2.grad_fn.name()]
+    out["rrelu_node"] = rr
+    # attention with both a mask and is_causal: the CPU flash kernel applies both
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 2, 4, 8, generator=g) for _ in range(3))
+    am = torch.zeros(4, 4)
+    am[2, 0] = -1e9
+    bm = torch.ones(4, 4, dtype=torch.bool)
+    bm[2, 0] = False
+    out["sdpa_mask_and_causal"] = [_v(F.scaled_dot_product_attention(q, k, v, attn_mask=am, is_causal=True)),
+                                   _v(F.scaled_dot_product_attention(q, k, v, attn_mask=bm, is_causal=True)),
+                                   _caught(lambda: F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=am, is_causal=True))]
+    # Python ints beyond 64 bits
+    out["big_ints"] = [_caught(f) for f in (lambda: torch.tensor(2 ** 64), lambda: torch.tensor([1, 2 ** 64]),
+                                            lambda: torch.full((2,), 2 ** 64), lambda: torch.ones(2) * 2 ** 64,
+                                            lambda: _show(torch.tensor(2 ** 63 - 1)))]
 
 
 def run(torch):

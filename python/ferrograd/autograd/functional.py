@@ -151,9 +151,24 @@ def _v_or_single(v, against, is_tuple, fn_name, create_graph, what):
     return None
 
 
+def _products(outputs, inputs, v, refs, strict, create_graph, stage):
+    """The second backward of vjp / vhp / hvp (grad mode on only when a graph is built)."""
+    from .. import is_grad_enabled, set_grad_enabled
+
+    with set_grad_enabled(True if create_graph else is_grad_enabled()):
+        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
+        return _fill_in_zeros(grad_res, refs, strict, create_graph, stage)
+
+
+def _finish(outputs, is_outputs_tuple, res, is_res_tuple, create_graph):
+    outputs = _grad_postprocess(outputs, create_graph)
+    res = _grad_postprocess(res, create_graph)
+    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_res_tuple)
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), vᵀ J)``: the vector-Jacobian product at ``inputs``."""
-    from .. import enable_grad, is_grad_enabled, set_grad_enabled
+    from .. import enable_grad
 
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
@@ -162,12 +177,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vjp")
         _check_requires_grad(outputs, "outputs", strict=strict)
         v = _v_or_single(v, outputs, is_outputs_tuple, "vjp", create_graph, "the user-provided function returns")
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(outputs, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    res = _products(outputs, inputs, v, inputs, strict, create_graph, "back")
+    return _finish(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -192,9 +203,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     else:
         grad_res = _autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
         res = _fill_in_zeros(grad_res, outputs, strict, create_graph, "back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_outputs_tuple)
+    return _finish(outputs, is_outputs_tuple, res, is_outputs_tuple, create_graph)
 
 
 def _jacfwd(func, inputs, strict, vectorize):
@@ -338,24 +347,20 @@ def _scalar_function_prelude(func, inputs, v, create_graph, strict, fn_name):
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), vᵀ H)`` for a scalar function."""
-    from .. import enable_grad, is_grad_enabled, set_grad_enabled
+    from .. import enable_grad
 
     with enable_grad():
         is_inputs_tuple, inputs, v, outputs, is_outputs_tuple = _scalar_function_prelude(
             func, inputs, v, create_graph, strict, "vhp")
         jac = _autograd_grad(outputs, inputs, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict=strict)
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(jac, inputs, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    res = _products(jac, inputs, v, inputs, strict, create_graph, "double_back")
+    return _finish(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """``(func(inputs), H v)`` for a scalar function, by the double-backward trick."""
-    from .. import enable_grad, is_grad_enabled, set_grad_enabled, zeros_like
+    from .. import enable_grad, zeros_like
 
     with enable_grad():
         is_inputs_tuple, inputs, v, outputs, is_outputs_tuple = _scalar_function_prelude(
@@ -365,9 +370,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         grad_jac = tuple(zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _autograd_grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict=strict)
-    with set_grad_enabled(True if create_graph else is_grad_enabled()):
-        grad_res = _autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
-        res = _fill_in_zeros(grad_res, inputs, strict, create_graph, "double_back_trick")
-    outputs = _grad_postprocess(outputs, create_graph)
-    res = _grad_postprocess(res, create_graph)
-    return _tuple_postprocess(outputs, is_outputs_tuple), _tuple_postprocess(res, is_inputs_tuple)
+    res = _products(double_back, grad_jac, v, inputs, strict, create_graph, "double_back_trick")
+    return _finish(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)

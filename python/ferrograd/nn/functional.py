@@ -115,11 +115,13 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query dtype, but got "
                            f"attn_mask.dtype: {_dtype_name(attn_mask.dtype)} and  query.dtype: "
                            f"{_dtype_name(query.dtype)} instead.")
-    if is_causal and attn_mask is not None:
-        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
     if not 0.0 <= dropout_p <= 1.0:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-    if _flash_attention_applies(query, key, value, attn_mask, dropout_p, enable_gqa):
+    flash = _flash_attention_applies(query, key, value, attn_mask, dropout_p, enable_gqa)
+    if is_causal and attn_mask is not None and not flash:
+        # (the math backend's check; the CPU flash kernel applies both masks)
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if flash:
         # PyTorch's CPU flash kernel (one ScaledDotProductFlashAttentionForCpuBackward0 node)
         if attn_mask is not None and attn_mask.dtype == _bool:
             from .. import zeros
@@ -1853,17 +1855,13 @@ def dropout3d(input, p=0.5, training=True, inplace=False):
     return out
 
 
-def _rrelu_impl(input, lower, upper, training, inplace):
+def _rrelu_noise(input, lower, upper):
+    """ATen's CPU kernel: each element <= 0, in order, gets a slope drawn from
+    uniform_real_distribution<double>(lower, upper) (bounds in the input's opmath type)."""
     import struct
 
-    from .. import empty, float32, float64, ones_like
+    from .. import empty, float64, ones_like
 
-    if not float(lower) <= float(upper):
-        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    if not training:
-        return leaky_relu(input, (lower + upper) / 2, inplace)
-    # ATen's CPU kernel: each element <= 0, in order, gets a slope drawn from
-    # uniform_real_distribution<double>(lower, upper) (bounds in the input's opmath type)
     lo, hi = float(lower), float(upper)
     if input.dtype != float64:
         lo = struct.unpack("f", struct.pack("f", lo))[0]
@@ -1873,7 +1871,63 @@ def _rrelu_impl(input, lower, upper, training, inplace):
     count = int(neg.sum())
     if count:
         noise[neg] = empty(count, dtype=float64, device=input.device).uniform_(lo, hi).to(input.dtype)
-    return input.mul_(noise) if inplace else input * noise
+    return noise
+
+
+def _rrelu_function(inplace):
+    """PyTorch's ``rrelu_with_noise`` as one node (RreluWithNoiseBackward0, ...Backward1 in
+    place) with its saved fields: the input, the noise (the slopes drawn in training), the
+    bounds and the mode. Its backward: ``grad * noise`` in training, leaky ReLU's backward with
+    slope ``(lower + upper) / 2`` in evaluation."""
+    from ..autograd import Function
+
+    class RreluWithNoise(Function):
+        @staticmethod
+        def forward(ctx, x, lower, upper, training, noise):
+            ctx._saved_lower, ctx._saved_upper, ctx._saved_training = float(lower), float(upper), bool(training)
+            if inplace:
+                ctx.mark_dirty(x)
+            if training:
+                out = x.mul_(noise) if inplace else x * noise
+                ctx.save_for_backward(None if inplace else x, noise)
+            else:
+                out = leaky_relu(x, (lower + upper) / 2, inplace)
+                ctx.save_for_backward(out if inplace else x, noise)
+            # derivatives.yaml's saved fields, as the node shows them
+            ctx._saved_noise = noise
+            ctx._saved_self = out if inplace else x
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, noise = ctx.saved_tensors
+            if ctx._saved_training:
+                return grad * noise, None, None, None, None
+            slope = (ctx._saved_lower + ctx._saved_upper) / 2
+            return grad.where(x > 0, grad * slope), None, None, None, None
+
+    RreluWithNoise._backward_cls.__name__ = RreluWithNoise._backward_cls.__qualname__ = \
+        "RreluWithNoiseBackward1" if inplace else "RreluWithNoiseBackward0"
+    return RreluWithNoise
+
+
+_RRELU = {}
+
+
+def _rrelu_impl(input, lower, upper, training, inplace):
+    from .. import empty_like, is_grad_enabled
+
+    if not float(lower) <= float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    noise = _rrelu_noise(input, lower, upper) if training else empty_like(input)
+    if not (is_grad_enabled() and input.requires_grad):
+        if not training:
+            return leaky_relu(input, (lower + upper) / 2, inplace)
+        return input.mul_(noise) if inplace else input * noise
+    fn = _RRELU.get(inplace)
+    if fn is None:
+        fn = _RRELU[inplace] = _rrelu_function(inplace)
+    return fn.apply(input, lower, upper, training, noise)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
