@@ -151,6 +151,17 @@ def _v_or_single(v, against, is_tuple, fn_name, create_graph, what):
     return None
 
 
+def _evaluate(func, inputs, create_graph, strict, fn_name):
+    """``func`` at fresh leaves of ``inputs``: (inputs were a tuple, inputs, outputs were a
+    tuple, outputs), the outputs checked in strict mode."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn_name)
+    inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", fn_name)
+    _check_requires_grad(outputs, "outputs", strict=strict)
+    return is_inputs_tuple, inputs, is_outputs_tuple, outputs
+
+
 def _products(outputs, inputs, v, refs, strict, create_graph, stage):
     """The second backward of vjp / vhp / hvp (grad mode on only when a graph is built)."""
     from .. import is_grad_enabled, set_grad_enabled
@@ -171,11 +182,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     from .. import enable_grad
 
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "vjp")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_inputs_tuple, inputs, is_outputs_tuple, outputs = _evaluate(func, inputs, create_graph, strict, "vjp")
         v = _v_or_single(v, outputs, is_outputs_tuple, "vjp", create_graph, "the user-provided function returns")
     res = _products(outputs, inputs, v, inputs, strict, create_graph, "back")
     return _finish(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
@@ -270,11 +277,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
                                       ' `create_graph=False` or `strategy="reverse-mode"`.')
         return _jacfwd(func, inputs, strict, vectorize)
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
-        inputs = _grad_preprocess(inputs, create_graph=create_graph, need_graph=True)
-        outputs = func(*inputs)
-        is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", "jacobian")
-        _check_requires_grad(outputs, "outputs", strict=strict)
+        is_inputs_tuple, inputs, is_outputs_tuple, outputs = _evaluate(func, inputs, create_graph, strict, "jacobian")
         if vectorize and strict:
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not"
                                " supported together. Please either set `strict=False` or `vectorize=False`.")
