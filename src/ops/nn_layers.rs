@@ -1393,7 +1393,8 @@ fn act_backward(name: &'static str, g: &Tensor, x: &Tensor, bw: ActBw, dd: ActD2
 /// An activation's backward `g f'(x)` (GELU, SiLU) as one backend kernel (ATen's), where `g` and `x` agree in
 /// shape and dtype; None sends the caller to the composite.
 fn act_backward_fused(g: &Tensor, x: &Tensor, op: BinOp) -> Result<Option<Tensor>> {
-    if g.shape() != x.shape() || g.dtype() != x.dtype() {
+    // (CPU kernels only: on CUDA the composite keeps the work on the device)
+    if g.shape() != x.shape() || g.dtype() != x.dtype() || x.is_cuda() {
         return Ok(None);
     }
     backend::binary(g, &g.layout(), x, &x.layout(), op).map(Some)
@@ -1435,7 +1436,12 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("EluBackwardBackward0", second)))
         }
         "gelu" => {
-            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::Gelu))?;
+            let o = no_grad(|| if x.is_cuda() {
+                // (no CUDA kernel for the fused op yet: the composite stays on the device)
+                mul(&mul(x, &sc(0.5))?, &add(&erf_t(&mul(x, &sc(std::f64::consts::FRAC_1_SQRT_2))?)?, &sc(1.0))?)
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::Gelu)
+            })?;
             let pdf = |x: &Tensor| -> Result<Tensor> {
                 mul(&exp(&mul(&mul(x, x)?, &sc(-0.5))?)?, &sc(0.5 * std::f64::consts::FRAC_2_SQRT_PI * std::f64::consts::FRAC_1_SQRT_2))
             };
@@ -1455,7 +1461,11 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             let inner = move |x: &Tensor| -> Result<Tensor> { mul(&add(x, &mul(&mul(&mul(x, x)?, x)?, &sc(c))?)?, &sc(k0)) };
             // u = k0 (x + c x³), u' = k0 (1 + 3c x²)
             let du = move |x: &Tensor| -> Result<Tensor> { mul(&add(&mul(&mul(x, x)?, &sc(3.0 * c))?, &sc(1.0))?, &sc(k0)) };
-            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::GeluTanh))?;
+            let o = no_grad(|| if x.is_cuda() {
+                mul(&mul(x, &sc(0.5))?, &add(&tanh(&inner(x)?)?, &sc(1.0))?)
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::GeluTanh)
+            })?;
             // f'' = (1 - th²) (u' + x/2 (u'' - 2 th u'²)) with u'' = 6 k0 c x
             let second = d2(move |x| {
                 let th = tanh(&inner(x)?)?;
@@ -1476,7 +1486,7 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("GeluBackwardBackward0", second)))
         }
         "silu" => {
-            let o = no_grad(|| backend::unary(x, crate::backend::UnaryOp::Silu))?;
+            let o = no_grad(|| if x.is_cuda() { mul(x, &sigmoid(x)?) } else { backend::unary(x, crate::backend::UnaryOp::Silu) })?;
             ("SiluBackward0", o, Arc::new(|x, g| {
                 // one kernel unless the gradient is itself being differentiated (PyTorch's
                 // double backward goes through the composite's ops)
