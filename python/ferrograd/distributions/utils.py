@@ -182,12 +182,18 @@ class _CountAndProbs:
 
     def _expand_count_params(self, new, batch_shape):
         new.total_count = self.total_count.expand(batch_shape)
-        if "probs" in self.__dict__:
-            new.probs = self.probs.expand(batch_shape)
-            new._param = new.probs
-        if "logits" in self.__dict__:
-            new.logits = self.logits.expand(batch_shape)
-            new._param = new.logits
+        _expand_probs_or_logits(self, new, batch_shape)
 
     def _new(self, *args, **kwargs):
         return self._param.new(*args, **kwargs)
+
+
+def _expand_probs_or_logits(dist, new, shape):
+    """``new``'s ``probs`` / ``logits`` (whichever ``dist`` has computed) expanded to ``shape``,
+    and ``_param`` the last of them (as PyTorch's ``expand`` of the probs/logits families)."""
+    if "probs" in dist.__dict__:
+        new.probs = dist.probs.expand(shape)
+        new._param = new.probs
+    if "logits" in dist.__dict__:
+        new.logits = dist.logits.expand(shape)
+        new._param = new.logits
