@@ -302,10 +302,11 @@ static DEFAULT_FLOAT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8:
 
 /// The default floating dtype (`torch.get_default_dtype()`).
 pub fn default_float() -> DType {
-    if DEFAULT_FLOAT.load(std::sync::atomic::Ordering::Relaxed) == 1 {
-        DType::Float64
-    } else {
-        DType::Float32
+    match DEFAULT_FLOAT.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => DType::Float64,
+        2 => DType::Float16,
+        3 => DType::BFloat16,
+        _ => DType::Float32,
     }
 }
 
@@ -314,9 +315,16 @@ pub fn default_complex() -> DType {
     default_float().to_complex().unwrap_or(DType::Complex64)
 }
 
-/// Set the default floating dtype (float32 or float64).
+/// Set the default floating dtype (float32, float64, float16 or bfloat16; others are ignored
+/// as float32).
 pub fn set_default_float(d: DType) {
-    DEFAULT_FLOAT.store(u8::from(d == DType::Float64), std::sync::atomic::Ordering::Relaxed);
+    let code = match d {
+        DType::Float64 => 1,
+        DType::Float16 => 2,
+        DType::BFloat16 => 3,
+        _ => 0,
+    };
+    DEFAULT_FLOAT.store(code, std::sync::atomic::Ordering::Relaxed);
 }
 
 mod sealed {

@@ -1418,7 +1418,7 @@ class Generator:
         """Returns the initial seed for generating random numbers."""
     def get_state(self) -> Tensor:
         """Returns the generator state as a ``torch.ByteTensor`` (PyTorch's layout)."""
-    def set_state(self, new_state: Tensor) -> None:
+    def set_state(self, new_state: Tensor) -> Generator:
         """Sets the generator state from a tensor returned by ``get_state``."""
     @property
     def device(self) -> Any:

@@ -118,7 +118,7 @@ def get_default_device():
 
 
 def get_default_dtype():
-    return float64 if _C._default_float() == "float64" else float32
+    return {"float64": float64, "float16": float16, "bfloat16": bfloat16}.get(_C._default_float(), float32)
 
 
 def set_default_dtype(d):

@@ -917,9 +917,11 @@ def arctan_(input: Any, *args: Any, **kwargs: Any) -> Tensor:
     """In-place version of ``torch.arctan``."""
 def argwhere(input: Any) -> Tensor:
     """The indices of the non-zero elements, one row each (``nonzero``)."""
-def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Any = None, requires_grad: Any = False) -> Any:
+def asarray(obj: Any, *, dtype: Any = None, device: Any = None, copy: Any = None, requires_grad: Any = None) -> Any:
     """``obj`` as a tensor, sharing memory where it can (a tensor of the right dtype and device is
-    returned as is unless ``copy=True``)."""
+    returned as is unless ``copy=True``). ``requires_grad`` unspecified keeps a tensor's own
+    (PyTorch 2.13: it warns, once, when that aliases a non-leaf that requires grad); False
+    detaches it; True makes it require grad."""
 def avg_pool1d(input: Any, kernel_size: Any, stride: Any = (), padding: Any = 0, ceil_mode: Any = False, count_include_pad: Any = True) -> Tensor:
     """``nn.functional.avg_pool1d``."""
 def batch_norm(input: Any, weight: Any, bias: Any, running_mean: Any, running_var: Any, training: Any, momentum: Any, eps: Any, cudnn_enabled: Any) -> Tensor:

@@ -428,9 +428,15 @@ def can_cast(from_, to):
     return _category(from_) <= _category(to)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+_asarray_warned = False
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     """``obj`` as a tensor, sharing memory where it can (a tensor of the right dtype and device is
-    returned as is unless ``copy=True``)."""
+    returned as is unless ``copy=True``). ``requires_grad`` unspecified keeps a tensor's own
+    (PyTorch 2.13: it warns, once, when that aliases a non-leaf that requires grad); False
+    detaches it; True makes it require grad."""
+    global _asarray_warned
     torch = _torch()
     if isinstance(obj, torch.Tensor):
         t = obj
@@ -440,11 +446,23 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
             t = t.to(dtype=dtype, device=device)
         elif copy:
             t = t.clone()
+        elif requires_grad is None and t.requires_grad and not t.is_leaf:
+            from ._extras import is_warn_always_enabled
+            if not _asarray_warned or is_warn_always_enabled():
+                _asarray_warned = True
+                from . import _warn
+                _warn.warn(
+                    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+                    "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+                    "warning. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:1737.)",
+                    UserWarning, stacklevel=2)
     else:
         t = torch.as_tensor(obj, dtype=dtype, device=device)
         if copy:
             t = t.clone()
-    if requires_grad:
+    if requires_grad is False and t.requires_grad:
+        t = t.detach()
+    elif requires_grad and not t.requires_grad:
         t.requires_grad_(True)
     return t
 
@@ -491,8 +509,11 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
 
 
 def dist(input, other, p=2):
-    """The ``p``-norm of ``input - other``."""
-    return (input - other).norm(p)
+    """The ``p``-norm of ``input - other`` (one DistBackward0 node)."""
+    from ._one_node import one_node
+
+    return one_node("DistBackward0", lambda a, b: (a - b).norm(p), input, other,
+                    fields={"self": input, "other": other, "p": p, "result": True})
 
 
 def renorm(input, p, dim, maxnorm):
@@ -916,9 +937,16 @@ def typename(obj):
     torch = _torch()
     if isinstance(obj, torch.Tensor):
         return obj.type()
-    module = getattr(type(obj), "__module__", "") or ""
-    qual = type(obj).__qualname__
-    if module in ("", "builtins"):
+    # as PyTorch's: an object's own qualified name (a class, a function), else its class's
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        qual = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qual = obj.__name__
+    else:
+        module = type(obj).__module__ or ""
+        qual = type(obj).__qualname__
+    if not isinstance(module, str) or module in ("", "builtins"):
         return qual
     return f"{module.replace('ferrograd', 'torch')}.{qual}"
 

@@ -197,8 +197,12 @@ def _add_suffixes(tensor_str, suffixes, indent, force_newline):
 def tensor_repr(inp):
     """``repr(tensor)`` exactly as PyTorch writes it."""
     import ferrograd
+    from ferrograd.nn.parameter import Parameter, _MaterializedBuffer
 
-    prefix = "tensor("
+    # a subclass prints under its own name (a Parameter as a plain tensor, below its header;
+    # a materialized lazy buffer is a plain tensor in PyTorch)
+    plain = type(inp) in (ferrograd.Tensor, Parameter, _MaterializedBuffer)
+    prefix = "tensor(" if plain else type(inp).__name__ + "("
     indent = len(prefix)
     suffixes = []
     t = inp.detach()

@@ -492,6 +492,12 @@ where
     F: Fn(&Saved<'_>, &[Tensor], &[bool]) -> Result<Vec<Option<Tensor>>> + Send + Sync + 'static,
 {
     fn apply(&self, node: &NodeRef, grads: Vec<Option<Tensor>>, needs: &[bool]) -> Result<Vec<Option<Tensor>>> {
+        // as PyTorch's generated nodes, which unpack every saved variable first: a node whose
+        // saved tensors were freed raises even where its formula would not read them (the
+        // embedding's, which keeps its own row list)
+        if self.saved.lock().iter().any(|s| s.is_released()) {
+            crate::bail!(Runtime, "{}", super::saved::SECOND_BACKWARD);
+        }
         let grads: SmallVec<[Tensor; 2]> = grads.into_iter().map(|g| g.expect("invariant: builtin nodes get materialized grads")).collect();
         (self.f)(&Saved(SavedSrc::Node { node, saved: &self.saved }), &grads, needs)
     }

@@ -167,6 +167,11 @@ impl SavedTensor {
         self.packed = None;
     }
 
+    /// Whether `release` freed it.
+    pub fn is_released(&self) -> bool {
+        self.data.is_none() && self.packed.is_none()
+    }
+
     pub fn bytes(&self) -> usize {
         self.data.as_ref().map_or(0, |t| t.numel() * t.dtype().itemsize())
     }

@@ -42,11 +42,12 @@ pub trait BackendStorage: Sized {
     fn copy_strided(&mut self, dl: &Layout, src: &Self, sl: &Layout) -> Result<()>;
     /// Reduce each row of `row` elements of the contiguous `l` into `out_dtype`.
     fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self>;
-    /// Sums over the leading rows of the contiguous `l` seen as `numel / inner` rows of `inner`
-    /// (`out[j] = Σ_i x[i, j]`, the bias gradient of a batch), in the input's float dtype,
-    /// without first transposing the reduced dims last; `None` where the backend has no such
-    /// kernel (the caller then transposes and reduces rows).
-    fn sum_leading(&self, _l: &Layout, _inner: usize) -> Result<Option<Self>> {
+    /// `op` (sum, max or min) over the leading rows of the contiguous `l` seen as
+    /// `numel / inner` rows of `inner` (`out[j] = Σ_i x[i, j]`: the bias gradient of a batch,
+    /// a column maximum), in the input's dtype (sums: float dtypes), without first transposing
+    /// the reduced dims last; `None` where the backend has no such kernel (the caller then
+    /// transposes and reduces rows).
+    fn reduce_leading(&self, _l: &Layout, _inner: usize, _op: ReduceOp) -> Result<Option<Self>> {
         Ok(None)
     }
     /// A zero tensor of `base_numel` elements with the contiguous `self` (`src`, laid out
@@ -596,20 +597,21 @@ pub fn reduce(x: &Tensor, row: usize, op: ReduceOp, out_dtype: DType, shape: &[u
     Ok(Tensor::from_storage_on(out, shape))
 }
 
-/// `x` (contiguous) summed over its leading rows into `inner` columns, or None where the
-/// backend has no kernel for it (see `BackendStorage::sum_leading`).
-pub fn sum_leading(x: &Tensor, inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+/// `x`'s storage read through the contiguous `l` (its layout with the dims in memory order)
+/// reduced with `op` over its leading rows into `inner` columns, or None where the backend
+/// has no kernel for it (see `BackendStorage::reduce_leading`).
+pub fn reduce_leading(x: &Tensor, l: &Layout, inner: usize, op: ReduceOp, shape: &[usize]) -> Result<Option<Tensor>> {
     let d = x.data();
     if d.dtype.is_complex() {
         return Ok(None);
     }
     let s = d.storage.data.read();
     let out = match &*s {
-        Storage::Cpu(c) => c.sum_leading(&d.layout, inner)?.map(Storage::Cpu),
-        Storage::Cuda(c) => c.sum_leading(&d.layout, inner)?.map(Storage::Cuda),
+        Storage::Cpu(c) => c.reduce_leading(l, inner, op)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.reduce_leading(l, inner, op)?.map(Storage::Cuda),
     };
     let Some(out) = out else { return Ok(None) };
-    let _prof = crate::profiler::scope(|| "aten::sum".into(), crate::profiler::EventKind::Op);
+    let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, shape)))
 }
 

@@ -48,8 +48,8 @@ impl BackendStorage for CpuStorage {
     fn reduce(&self, l: &Layout, row: usize, op: ReduceOp, out_dtype: DType) -> Result<Self> {
         reduce::reduce(self, l, row, op, out_dtype)
     }
-    fn sum_leading(&self, l: &Layout, inner: usize) -> Result<Option<Self>> {
-        reduce::sum_leading(self, l, inner)
+    fn reduce_leading(&self, l: &Layout, inner: usize, op: ReduceOp) -> Result<Option<Self>> {
+        reduce::reduce_leading(self, l, inner, op)
     }
     fn layer_norm_rows(&self, l: &Layout, r: usize, w: Option<(&Self, &Layout)>, b: Option<(&Self, &Layout)>, eps: f64) -> Result<Option<(Self, Self, Self)>> {
         let n = l.numel();

@@ -51,6 +51,9 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
     match op {
         UnaryOp::Exp => Some(super::math::exp_slice),
         UnaryOp::Tanh => Some(super::math::tanh_slice),
+        UnaryOp::Log => Some(super::math::ln_slice),
+        UnaryOp::Log2 => Some(super::math::log2_slice),
+        UnaryOp::Log10 => Some(super::math::log10_slice),
         UnaryOp::Sigmoid => Some(super::math::sigmoid_slice),
         UnaryOp::Gelu => Some(super::math::gelu_slice),
         UnaryOp::GeluTanh => Some(super::math::gelu_tanh_slice),

@@ -65,6 +65,95 @@ fn exp_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
+/// `a * b + c` in double: one fused instruction where the CPU has FMA (`F`), else two.
+#[inline(always)]
+fn madd64<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+    if F {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
+/// `(k, ln(x) - k ln 2)` for a positive finite float32 `x`, in double, `k` a multiple of ¼:
+/// `x = 2^e · m` with `m` in [2^-⅜, 2^⅝) (float32 subnormals scaled into the normal range
+/// first, exactly), `m = 2^(j/4) (1 + f)` with `j` the nearest quarter octave (`|f| < 0.091`,
+/// picked by compares: no table, no division), `k = e + j/4` and `log1p f = f - f²/2 + f³
+/// q(f)`, `q` a degree-7 least-squares fit (relative error < 2e-14). Other inputs give
+/// garbage the callers replace.
+#[inline(always)]
+fn ln_parts_f32<const F: bool>(x: f32) -> (f64, f64) {
+    const OFF: i32 = 0x3f45_672a; // 2^-⅜, rounded
+    let sub = x < f32::MIN_POSITIVE;
+    let xs = if sub { x * 16_777_216.0 } else { x };
+    // the bits of x minus those of 2^-⅜: the exponent of the octave [2^-⅜, 2^⅝)·2^e in the
+    // high bits, the offset of m in the mantissa bits
+    let t = (xs.to_bits() as i32).wrapping_sub(OFF);
+    let e = (t >> 23) - if sub { 24 } else { 0 };
+    let m = f32::from_bits(((t & 0x007f_ffff) + OFF) as u32);
+    #[allow(clippy::excessive_precision)]
+    let (j, inv) = if m >= 1.296_839_6 {
+        (2.0, 0.707_106_781_186_547_6)
+    } else if m >= 1.090_507_7 {
+        (1.0, 0.840_896_415_253_714_5)
+    } else if m >= 0.917_004 {
+        (0.0, 1.0)
+    } else {
+        (-1.0, 1.189_207_115_002_721)
+    };
+    let f = madd64::<F>(m as f64, inv, -1.0);
+    #[allow(clippy::excessive_precision)]
+    let q = {
+        let mut q = -0.098_686_811_877_909_09;
+        q = madd64::<F>(q, f, 0.112_450_683_020_178_59);
+        q = madd64::<F>(q, f, -0.125_022_514_058_249_96);
+        q = madd64::<F>(q, f, 0.142_850_966_170_403_55);
+        q = madd64::<F>(q, f, -0.166_666_588_441_779_62);
+        q = madd64::<F>(q, f, 0.200_000_009_168_404_13);
+        q = madd64::<F>(q, f, -0.250_000_000_061_634_53);
+        madd64::<F>(q, f, 0.333_333_333_331_191_4)
+    };
+    (e as f64 + j * 0.25, madd64::<F>(f * f, madd64::<F>(f, q, -0.5), f))
+}
+
+/// The value of a float32 logarithm at the special inputs, else `r`: +inf at +inf, -inf at
+/// ±0, NaN below 0 and at NaN.
+#[inline(always)]
+fn log_specials_f32(x: f32, r: f32) -> f32 {
+    if x == f32::INFINITY {
+        x
+    } else if x > 0.0 {
+        r
+    } else if x == 0.0 {
+        f32::NEG_INFINITY
+    } else {
+        f32::NAN
+    }
+}
+
+/// `ln x` for float32, computed in double and rounded once (correctly rounded but for
+/// values within ~1e-13 of a rounding tie; libm's `logf` is within 0.82 ulp, PyTorch's MKL
+/// kernel within one). Branch-free: 8 lanes on AVX2.
+#[inline(always)]
+fn ln_f32<const F: bool>(x: f32) -> f32 {
+    let (k, lm) = ln_parts_f32::<F>(x);
+    log_specials_f32(x, madd64::<F>(k, std::f64::consts::LN_2, lm) as f32)
+}
+
+/// `log2 x` for float32 as `ln_f32`: `k + (ln x - k ln 2) / ln 2` (exact at powers of two).
+#[inline(always)]
+fn log2_f32<const F: bool>(x: f32) -> f32 {
+    let (k, lm) = ln_parts_f32::<F>(x);
+    log_specials_f32(x, madd64::<F>(lm, std::f64::consts::LOG2_E, k) as f32)
+}
+
+/// `log10 x` for float32 as `ln_f32`: `k log10 2 + (ln x - k ln 2) / ln 10`.
+#[inline(always)]
+fn log10_f32<const F: bool>(x: f32) -> f32 {
+    let (k, lm) = ln_parts_f32::<F>(x);
+    log_specials_f32(x, madd64::<F>(k, std::f64::consts::LOG10_2, lm * std::f64::consts::LOG10_E) as f32)
+}
+
 #[inline(always)]
 fn tanh_f32<const F: bool>(x: f32) -> f32 {
     let a = x.abs();
@@ -118,6 +207,86 @@ fn tier() -> Tier {
         }
     }
     Tier::Base
+}
+
+/// `body(args)` compiled for the widest tier this CPU runs, for generic bodies (`tiered!`
+/// is for the kernels that take the FMA flag).
+macro_rules! tiered_generic {
+    ([$($gen:tt)*] $body:ident ( $($arg:ident : $ty:ty),* )) => {
+        match tier() {
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx512 => {
+                /// # Safety
+                /// Only call on a CPU with AVX-512F, AVX2 and FMA.
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn wide<$($gen)*>($($arg: $ty),*) {
+                    $body($($arg),*)
+                }
+                // SAFETY: the CPU supports AVX-512F, AVX2 and FMA (checked by `tier`).
+                unsafe { wide($($arg),*) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2Fma => {
+                /// # Safety
+                /// Only call on a CPU with AVX2 and FMA.
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn wide<$($gen)*>($($arg: $ty),*) {
+                    $body($($arg),*)
+                }
+                // SAFETY: the CPU supports AVX2 and FMA (checked by `tier`).
+                unsafe { wide($($arg),*) }
+            }
+            Tier::Base => $body($($arg),*),
+        }
+    };
+}
+
+/// `o[i] = f(x[i])` compiled for the widest tier this CPU runs: the plain loops of the simple
+/// elementwise closures (abs, relu, clamp, a product with a scalar, a comparison) vectorise
+/// two to four times wider than in the baseline build. Same results on every tier: a closure
+/// either compiles to exact vector instructions or calls out (libm) as before.
+#[inline]
+pub fn map_tiered<T: Copy, U, F: Fn(T) -> U>(o: &mut [U], x: &[T], f: &F) {
+    #[inline(always)]
+    fn body<T: Copy, U, F: Fn(T) -> U>(o: &mut [U], x: &[T], f: &F) {
+        for (o, &v) in o.iter_mut().zip(x) {
+            *o = f(v);
+        }
+    }
+    tiered_generic!([T: Copy, U, F: Fn(T) -> U] body(o: &mut [U], x: &[T], f: &F))
+}
+
+/// `o[i] = f(a[i], b[i])` compiled for the widest tier (see `map_tiered`).
+#[inline]
+pub fn zip_tiered<T: Copy, U, F: Fn(T, T) -> U>(o: &mut [U], a: &[T], b: &[T], f: &F) {
+    #[inline(always)]
+    fn body<T: Copy, U, F: Fn(T, T) -> U>(o: &mut [U], a: &[T], b: &[T], f: &F) {
+        for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+            *o = f(a, b);
+        }
+    }
+    tiered_generic!([T: Copy, U, F: Fn(T, T) -> U] body(o: &mut [U], a: &[T], b: &[T], f: &F))
+}
+
+/// `o[i] = f(o[i], b[i])` (`b` None: `f(o[i], c)`) in place, compiled for the widest tier.
+#[inline]
+pub fn update_tiered<T: Copy, F: Fn(T, T) -> T>(o: &mut [T], b: Option<&[T]>, c: T, f: &F) {
+    #[inline(always)]
+    fn body<T: Copy, F: Fn(T, T) -> T>(o: &mut [T], b: Option<&[T]>, c: T, f: &F) {
+        match b {
+            Some(b) => {
+                for (o, &b) in o.iter_mut().zip(b) {
+                    *o = f(*o, b);
+                }
+            }
+            None => {
+                for o in o.iter_mut() {
+                    *o = f(*o, c);
+                }
+            }
+        }
+    }
+    tiered_generic!([T: Copy, F: Fn(T, T) -> T] body(o: &mut [T], b: Option<&[T]>, c: T, f: &F))
 }
 
 /// Call `body::<F>(args)` compiled for the widest tier this CPU runs: AVX-512, AVX2+FMA
@@ -397,12 +566,61 @@ pub fn logsumexp_row_f32(r: &[f32]) -> f32 {
     tiered!(body(r: &[f32]) -> f32)
 }
 
+/// The maximum (`max`) or minimum of a float32 row, NaN if it holds one (the row kernel of
+/// `amax` / `max(dim)` values, compiled per SIMD tier).
+pub fn extreme_f32(r: &[f32], max: bool) -> f32 {
+    #[inline(always)]
+    fn body<const F: bool>(r: &[f32], max: bool) -> f32 {
+        if max {
+            super::reduce::extreme_value_lanes::<f32, true, 32>(r)
+        } else {
+            super::reduce::extreme_value_lanes::<f32, false, 32>(r)
+        }
+    }
+    tiered!(body(r: &[f32], max: bool) -> f32)
+}
+
+/// Column maxima (`max`) or minima of `x` seen as rows of `inner`, NaN winning (compiled per
+/// SIMD tier).
+pub fn extreme_leading_f32(x: &[f32], inner: usize, max: bool) -> Vec<f32> {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], inner: usize, max: bool) -> Vec<f32> {
+        let mut acc = x[..inner].to_vec();
+        for row in x.chunks_exact(inner).skip(1) {
+            if max {
+                super::reduce::extreme_into::<f32, true>(&mut acc, row)
+            } else {
+                super::reduce::extreme_into::<f32, false>(&mut acc, row)
+            }
+        }
+        acc
+    }
+    tiered!(body(x: &[f32], inner: usize, max: bool) -> Vec<f32>)
+}
+
+/// `acc[j] += x[i, j]` in double over the rows of `x` (rows of `acc.len()`; the column
+/// sums of a bias gradient), compiled per SIMD tier.
+pub fn add_rows_f64(acc: &mut [f64], x: &[f32]) {
+    #[inline(always)]
+    fn body<const F: bool>(acc: &mut [f64], x: &[f32]) {
+        for row in x.chunks_exact(acc.len()) {
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a += v as f64;
+            }
+        }
+    }
+    tiered!(body(acc: &mut [f64], x: &[f32]) -> ())
+}
+
 dispatched!(exp_slice, exp_f32);
 dispatched!(tanh_slice, tanh_f32);
 dispatched!(sigmoid_slice, sigmoid_f32);
 dispatched!(gelu_slice, gelu_f32);
 dispatched!(gelu_tanh_slice, gelu_tanh_f32);
 dispatched!(silu_slice, silu_f32);
+dispatched!(ln_slice, ln_f32);
+dispatched!(log2_slice, log2_f32);
+dispatched!(log10_slice, log10_f32);
 
 /// Whether this CPU runs the AVX2+FMA builds (`#[target_feature(enable = "avx2,fma")]`).
 #[inline]
@@ -518,7 +736,7 @@ mod tests {
         unsafe { erfc(x) }
     }
 
-    /// Throughput of the exp kernel (ignored; `cargo test --release --lib exp_speed -- --ignored --nocapture`).
+    /// Throughput of the exp and ln kernels (ignored; `cargo test --release --lib exp_speed -- --ignored --nocapture`).
     #[test]
     #[ignore]
     fn exp_speed() {
@@ -528,6 +746,19 @@ mod tests {
             let t = std::time::Instant::now();
             exp_slice(&x, &mut o);
             eprintln!("exp 16M: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+        let mut acc = vec![0.0f64; 1024];
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            let m = extreme_leading_f32(&x, 1024, true);
+            add_rows_f64(&mut acc, &x);
+            eprintln!("column max + column sums 16M: {:.2} ms ({})", t.elapsed().as_secs_f64() * 1e3, m[0] + acc[0] as f32);
+        }
+        let x: Vec<f32> = x.iter().map(|v| v.abs() + 0.01).collect();
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            ln_slice(&x, &mut o);
+            eprintln!("ln 16M: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
         }
     }
 
@@ -631,6 +862,44 @@ mod tests {
         exp_slice(&xs, &mut out);
         for (&a, &b) in base.iter().zip(&out) {
             assert!(a == b || (a - b).abs() <= 2.0 * f32::EPSILON * a.abs());
+        }
+    }
+    #[test]
+    fn logs_are_correctly_rounded() {
+        // every 61st float32 bit pattern (positive, negative, subnormal, specials): the
+        // double-precision result rounded once, so equal to the exact value rounded
+        let mut xs: Vec<f32> = (0..u32::MAX / 61).map(|i| f32::from_bits(i * 61)).collect();
+        xs.extend([0.0, -0.0, 1.0, 2.0, 0.5, 1024.0, f32::MIN_POSITIVE, 1e-45, f32::MAX, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -1.0]);
+        let mut out = vec![0.0; xs.len()];
+        for (kernel, exact) in [
+            (ln_slice as fn(&[f32], &mut [f32]), f64::ln as fn(f64) -> f64),
+            (log2_slice, f64::log2),
+            (log10_slice, f64::log10),
+        ] {
+            kernel(&xs, &mut out);
+            let mut off = 0usize;
+            for (&x, &r) in xs.iter().zip(&out) {
+                let want = exact(x as f64) as f32;
+                if want.is_nan() {
+                    assert!(r.is_nan(), "log({x}) = {r}");
+                } else if r != want {
+                    // a double rounding of the exact double: at most one ulp, and rare
+                    assert!((r as f64 - want as f64).abs() <= (want.abs() as f64) * f32::EPSILON as f64, "log({x}) = {r} vs {want}");
+                    off += 1;
+                }
+            }
+            assert!(off * 1_000_000 < xs.len(), "{off} of {} off by an ulp", xs.len());
+        }
+        // the baseline build (no fused steps) agrees but where a double rounding differs
+        let base: Vec<f32> = xs.iter().map(|&v| ln_f32::<false>(v)).collect();
+        ln_slice(&xs, &mut out);
+        let differ = base.iter().zip(&out).filter(|(a, b)| a.to_bits() != b.to_bits() && !(a.is_nan() && b.is_nan())).count();
+        assert!(differ * 1_000_000 < xs.len(), "{differ} differ");
+        // powers of two are exact in log2
+        for k in -149i32..128 {
+            let x = if k >= -126 { f32::from_bits(((k + 127) as u32) << 23) } else { f32::from_bits(1 << (k + 149)) };
+            log2_slice(&[x], &mut out[..1]);
+            assert_eq!(out[0], k as f32);
         }
     }
     #[test]

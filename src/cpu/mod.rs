@@ -71,11 +71,7 @@ pub fn map1_into<T: StorageElem, U: StorageElem>(dst: &mut [U], s: &CpuStorage, 
     let x = T::get(s);
     if let Some(r) = l.contiguous_range() {
         let x = &x[r];
-        par_zip1(dst, x, |o, x| {
-            for (o, &v) in o.iter_mut().zip(x) {
-                *o = f(v);
-            }
-        });
+        par_zip1(dst, x, |o, x| math::map_tiered(o, x, &f));
         return;
     }
     let mut i = 0;
@@ -141,11 +137,7 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
     let n = la.numel();
     if let (Some(ra), Some(rb)) = (la.contiguous_range(), lb.contiguous_range()) {
         let (xa, xb) = (&xa[ra], &xb[rb]);
-        let kernel = |o: &mut [U], a: &[T], b: &[T]| {
-            for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-                *o = f(a, b);
-            }
-        };
+        let kernel = |o: &mut [U], a: &[T], b: &[T]| math::zip_tiered(o, a, b, &f);
         if parallel(n) {
             team_chunks(dst, |i, o| kernel(o, chunk_of(xa, i, o.len()), chunk_of(xb, i, o.len())));
         } else {
@@ -157,11 +149,7 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
     if lb.strides.iter().all(|&s| s == 0) {
         if let Some(ra) = la.contiguous_range() {
             let c = xb[lb.offset];
-            par_zip1(dst, &xa[ra], |o, a| {
-                for (o, &a) in o.iter_mut().zip(a) {
-                    *o = f(a, c);
-                }
-            });
+            par_zip1(dst, &xa[ra], |o, a| math::map_tiered(o, a, &|a| f(a, c)));
             return;
         }
     }
@@ -177,9 +165,9 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
             walk2(&outer, &outer_b, |oa, ob| {
                 let o = &mut dst[r * row..(r + 1) * row];
                 match (sa, sb) {
-                    (1, 1) => o.iter_mut().zip(&xa[oa..oa + row]).zip(&xb[ob..ob + row]).for_each(|((o, &a), &b)| *o = f(a, b)),
-                    (1, _) => { let c = xb[ob]; o.iter_mut().zip(&xa[oa..oa + row]).for_each(|(o, &a)| *o = f(a, c)) }
-                    (_, 1) => { let c = xa[oa]; o.iter_mut().zip(&xb[ob..ob + row]).for_each(|(o, &b)| *o = f(c, b)) }
+                    (1, 1) => math::zip_tiered(o, &xa[oa..oa + row], &xb[ob..ob + row], &f),
+                    (1, _) => { let c = xb[ob]; math::map_tiered(o, &xa[oa..oa + row], &|a| f(a, c)) }
+                    (_, 1) => { let c = xa[oa]; math::map_tiered(o, &xb[ob..ob + row], &|b| f(c, b)) }
                     _ => { let v = f(xa[oa], xb[ob]); o.iter_mut().for_each(|o| *o = v) }
                 }
                 r += 1;
@@ -198,11 +186,7 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
 pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, f: impl Fn(T, T) -> T + Sync) {
     if lb.strides.iter().all(|&s| s == 0) {
         let c = xb[lb.offset];
-        let kernel = |o: &mut [T]| {
-            for o in o.iter_mut() {
-                *o = f(*o, c);
-            }
-        };
+        let kernel = |o: &mut [T]| math::update_tiered(o, None, c, &f);
         if parallel(dst.len()) {
             team_chunks(dst, |_, o| kernel(o));
         } else {
@@ -212,11 +196,8 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
     }
     if let Some(rb) = lb.contiguous_range() {
         let xb = &xb[rb];
-        let kernel = |o: &mut [T], b: &[T]| {
-            for (o, &b) in o.iter_mut().zip(b) {
-                *o = f(*o, b);
-            }
-        };
+        let c = xb.first().copied();
+        let kernel = |o: &mut [T], b: &[T]| if let Some(c) = c { math::update_tiered(o, Some(b), c, &f) };
         if parallel(dst.len()) {
             team_chunks(dst, |i, o| kernel(o, chunk_of(xb, i, o.len())));
         } else {

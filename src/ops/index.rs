@@ -1037,6 +1037,18 @@ pub fn masked_scatter(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tens
     Ok(out)
 }
 
+/// The out-of-place `masked_scatter`: `x` is first broadcast with `mask` (and copied), as
+/// PyTorch's `expand_outplace` + `clone` + `masked_scatter_` (the in-place form needs a mask
+/// that broadcasts to `x`).
+pub fn masked_scatter_outplace(x: &Tensor, mask: &Tensor, source: &Tensor) -> Result<Tensor> {
+    let shape = crate::shape::broadcast_shapes(&x.shape(), &mask.shape())?;
+    if shape.as_slice() == x.shape().as_slice() {
+        return masked_scatter(x, mask, source);
+    }
+    let xe = super::contiguous(&super::expand(x, &shape.iter().map(|&d| d as i64).collect::<Vec<_>>())?)?;
+    masked_scatter(&xe, mask, source)
+}
+
 /// Flat indices of `index` (int64) into `n` elements, negatives wrapped, with torch's range
 /// error.
 fn flat_positions(index: &Tensor, n: usize, what: &str) -> Result<Vec<usize>> {

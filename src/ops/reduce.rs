@@ -6,7 +6,7 @@ use crate::autograd::{SavedValue, record, record_jvp, Save};
 use crate::backend::{self, ReduceOp, ScanOp};
 use crate::dtype::DType;
 use crate::error::Result;
-use crate::shape::wrap_dim;
+use crate::shape::{wrap_dim, Layout};
 use crate::tensor::{Scalar, Tensor};
 use crate::{bail, ensure};
 
@@ -85,6 +85,31 @@ fn expand_back(g: &Tensor, in_shape: &[usize], dims: &[usize], keepdim: bool) ->
     expand(&g, &in_shape.iter().map(|&d| d as i64).collect::<Vec<_>>())
 }
 
+/// `x`'s layout with the reduced `dims` first (largest stride first) and the kept dims after
+/// in their order, and the kept dims' element count, where that layout is contiguous: the
+/// reduced dims lead in memory and the result comes out in order. None where they do not, or
+/// where nothing (or everything) is reduced or the tensor is empty.
+fn leading_layout(x: &Tensor, dims: &[usize]) -> Option<(Layout, usize)> {
+    let l = x.layout();
+    let n = l.shape.len();
+    if dims.is_empty() || dims.len() >= n || l.numel() == 0 {
+        return None;
+    }
+    let mut order: Vec<usize> = dims.to_vec();
+    order.sort_by_key(|&d| std::cmp::Reverse(l.strides[d]));
+    order.extend((0..n).filter(|d| !dims.contains(d)));
+    let p = Layout {
+        shape: order.iter().map(|&d| l.shape[d]).collect(),
+        strides: order.iter().map(|&d| l.strides[d]).collect(),
+        offset: l.offset,
+    };
+    if !p.is_contiguous() {
+        return None;
+    }
+    let inner: usize = p.shape[dims.len()..].iter().product();
+    Some((p, inner))
+}
+
 /// Reduce the rows of `x` over `dims` with `op` into `out_dtype` (an empty row gives
 /// `identity`).
 fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype: DType, identity: Scalar) -> Result<Tensor> {
@@ -105,15 +130,12 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
         let rt = out_dtype.to_real();
         return super::complex::reduce_raw(x, |r| reduce_raw(r, dims, keepdim, op, rt, identity));
     }
-    // a sum over the leading dims of a contiguous tensor (a bias gradient): column sums in
-    // one pass where the backend has them, instead of transposing the reduced dims last
-    let lead = dims.len();
-    if op == ReduceOp::Sum && lead > 0 && lead < shape.len() && out_dtype == x.dtype() && x.is_contiguous()
-        && (0..lead).all(|d| dims.contains(&d))
-    {
-        let inner: usize = shape[lead..].iter().product();
-        if inner > 0 && shape[..lead].iter().product::<usize>() > 0 {
-            if let Some(t) = backend::sum_leading(x, inner, &out_shape(&shape, dims, keepdim))? {
+    // a reduction over the dims that lead in memory (a bias gradient, a column maximum, the
+    // rows of a transposed matrix): one pass over the rows where the backend has it, instead
+    // of transposing the reduced dims last
+    if matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) && out_dtype == x.dtype() {
+        if let Some((l, inner)) = leading_layout(x, dims) {
+            if let Some(t) = backend::reduce_leading(x, &l, inner, op, &out_shape(&shape, dims, keepdim))? {
                 return Ok(t);
             }
         }

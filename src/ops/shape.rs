@@ -525,7 +525,8 @@ pub fn cat(ts: &[Tensor], dim: i64) -> Result<Tensor> {
     }
     let mut shape = first.clone();
     shape[d] = total;
-    let out = crate::tensor::zeros_on(&shape, dt, parts[0].device())?;
+    // every element is written below: no zeroing pass
+    let out = crate::tensor::scratch_on(&shape, dt, parts[0].device())?;
     let mut at = 0;
     let mut sizes = Vec::new();
     {

@@ -165,17 +165,29 @@ fn as_tensor(py: Python<'_>, data: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, P
 
 /// A `*size, **kw` factory: `make` builds the tensor on the device asked for (or on the CPU,
 /// and `finish` moves it).
-fn factory(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType, crate::Device) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
+/// A factory `name` (`zeros`, `empty`, ...) of `size` and the keywords PyTorch's takes
+/// (`memory_format` only for `empty`, where the result is then laid out in that format).
+fn factory(py: Python<'_>, name: &str, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>, make: impl FnOnce(&[usize], DType, crate::Device) -> crate::Result<Tensor>) -> PyResult<Py<PyAny>> {
     let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { match kw { Some(d) => d.get_item(k), None => Ok(None) } };
+    let takes_format = name == "empty";
     if let Some(d) = kw {
-        const KNOWN: [&str; 9] = ["dtype", "device", "requires_grad", "size", "out", "layout", "pin_memory", "generator", "memory_format"];
+        const KNOWN: [&str; 8] = ["dtype", "device", "requires_grad", "size", "out", "layout", "pin_memory", "generator"];
         for k in d.keys() {
             let k: String = k.extract()?;
-            if !KNOWN.contains(&k.as_str()) {
-                return Err(PyTypeError::new_err(format!("got an unexpected keyword argument '{k}'")));
+            if !KNOWN.contains(&k.as_str()) && !(takes_format && k == "memory_format") {
+                return Err(PyTypeError::new_err(format!("{name}() got an unexpected keyword argument '{k}'")));
             }
         }
     }
+    let format = if takes_format {
+        super::tensor_ops::memory_format(get("memory_format")?.as_ref(), name, crate::ops::MemoryFormat::Contiguous)?
+    } else {
+        crate::ops::MemoryFormat::Contiguous
+    };
+    let make = |s: &[usize], d: DType, dev: crate::Device| -> crate::Result<Tensor> {
+        let t = make(s, d, dev)?;
+        if format == crate::ops::MemoryFormat::Contiguous { Ok(t) } else { crate::ops::contiguous_as(&t, format) }
+    };
     // out=: the result takes out's dtype (unless dtype= says otherwise) and is written into it
     let out = get("out")?.filter(|o| !o.is_none());
     let out = match &out {
@@ -214,33 +226,33 @@ fn zeros(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict
     if shape_args(size).is_ok_and(|d| d.iter().any(|&x| x < 0)) {
         return Err(PyRuntimeError::new_err("zeros: Dimension size must be non-negative."));
     }
-    factory(py, size, kw, tf::zeros_on)
+    factory(py, "zeros", size, kw, tf::zeros_on)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn ones(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, |s, d, dev| tf::full_on(s, Scalar::Int(1), d, dev))
+    factory(py, "ones", size, kw, |s, d, dev| tf::full_on(s, Scalar::Int(1), d, dev))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn empty(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, size, kw, tf::zeros_on)
+    factory(py, "empty", size, kw, tf::zeros_on)
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn rand(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
     let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
-    factory(py, size, kw, |s, d, _| crate::ops::rand(s, d, g.as_ref()))
+    factory(py, "rand", size, kw, |s, d, _| crate::ops::rand(s, d, g.as_ref()))
 }
 
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn randn(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
     let g = super::random::gen_arg(kw.map(|d| d.get_item("generator")).transpose()?.flatten().as_ref())?;
-    factory(py, size, kw, |s, d, _| crate::ops::randn(s, d, g.as_ref()))
+    factory(py, "randn", size, kw, |s, d, _| crate::ops::randn(s, d, g.as_ref()))
 }
 
 #[pyfunction]
@@ -389,7 +401,7 @@ fn _default_float() -> &'static str {
 #[pyfunction]
 fn _set_default_float(name: &str) -> PyResult<()> {
     match DType::from_name(name) {
-        Some(d @ (DType::Float32 | DType::Float64)) => {
+        Some(d @ (DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16)) => {
             crate::dtype::set_default_float(d);
             Ok(())
         }

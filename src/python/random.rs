@@ -69,7 +69,7 @@ impl PyGenerator {
         wrap(py, crate::tensor::from_i64s(&v, &[v.len()], crate::DType::UInt8)?)
     }
     /// Sets the generator state from a tensor returned by ``get_state``.
-    fn set_state(slf: &Bound<'_, Self>, new_state: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_state<'py>(slf: &Bound<'py, Self>, new_state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let t = new_state.cast::<PyTensor>().map_err(|_| PyTypeError::new_err(format!("expected a torch.ByteTensor, but got {}", new_state.get_type().name().map(|n| n.to_string()).unwrap_or_default())))?;
         let t = &t.get().t;
         if t.dtype() != crate::DType::UInt8 {
@@ -77,7 +77,7 @@ impl PyGenerator {
         }
         let bytes: Vec<u8> = t.to_i64_vec()?.into_iter().map(|b| b as u8).collect();
         slf.get().g.with(|g| g.set_state(&bytes))?;
-        Ok(())
+        Ok(slf.clone())
     }
     /// The device of the generator (``cpu``).
     #[getter]
@@ -86,7 +86,7 @@ impl PyGenerator {
         Ok(m.getattr("device")?.call1((self.device.to_string(),))?.unbind())
     }
     fn __repr__(&self) -> String {
-        format!("<ferrograd.Generator object at {:p}>", self as *const Self)
+        format!("<ferrograd._C.Generator object at {:p}>", self as *const Self)
     }
 }
 
@@ -228,7 +228,7 @@ fn get_rng_state(py: Python<'_>) -> PyResult<Py<PyAny>> {
 
 #[pyfunction]
 fn set_rng_state(py: Python<'_>, new_state: &Bound<'_, PyAny>) -> PyResult<()> {
-    PyGenerator::set_state(_default_generator(py)?.bind(py), new_state)
+    PyGenerator::set_state(_default_generator(py)?.bind(py), new_state).map(|_| ())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1365,7 +1365,7 @@ impl PyTensor {
     }
     /// ``self`` with the places where ``mask`` is true filled from ``source`` in row-major order.
     fn masked_scatter(&self, py: Python<'_>, mask: PyRef<'_, PyTensor>, source: PyRef<'_, PyTensor>) -> PyResult<Py<PyAny>> {
-        wrap(py, ops::masked_scatter(&self.t, &mask.t, &source.t)?)
+        wrap(py, ops::masked_scatter_outplace(&self.t, &mask.t, &source.t)?)
     }
     /// In-place version of ``masked_scatter``.
     fn masked_scatter_<'py>(slf: &Bound<'py, Self>, mask: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, Self>> {

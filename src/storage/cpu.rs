@@ -159,6 +159,25 @@ impl CpuStorage {
             DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
         })
     }
+    /// A buffer of `n` elements with unspecified contents (a recycled buffer where the cache
+    /// has one: no zeroing pass, no fresh pages to fault in), for a caller that writes every
+    /// element; or the allocator's error.
+    pub fn scratch(dtype: DType, n: usize) -> crate::Result<CpuStorage> {
+        use crate::cpu::alloc::take;
+        Ok(match dtype {
+            DType::Bool => bool::wrap(take(n)?),
+            DType::UInt8 => u8::wrap(take(n)?),
+            DType::Int8 => i8::wrap(take(n)?),
+            DType::Int16 => i16::wrap(take(n)?),
+            DType::Int32 => i32::wrap(take(n)?),
+            DType::Int64 => i64::wrap(take(n)?),
+            DType::Float16 => f16::wrap(take(n)?),
+            DType::BFloat16 => half::bf16::wrap(take(n)?),
+            DType::Float32 => f32::wrap(take(n)?),
+            DType::Float64 => f64::wrap(take(n)?),
+            DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
+        })
+    }
     /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers), or the
     /// allocator's error.
     pub fn filled(dtype: DType, n: usize, v: crate::Scalar) -> crate::Result<CpuStorage> {

@@ -22,6 +22,18 @@ pub fn zeros_on(shape: &[usize], dtype: DType, device: Device) -> crate::Result<
     }
 }
 
+/// A tensor on `device` whose every element the caller will write (`cat`): on the CPU a
+/// recycled buffer, unzeroed; elsewhere zeros.
+pub fn scratch_on(shape: &[usize], dtype: DType, device: Device) -> crate::Result<Tensor> {
+    match device {
+        Device::Cpu if !dtype.is_complex() => {
+            let n = crate::shape::numel_checked(shape)?;
+            Ok(Tensor::from_storage(CpuStorage::scratch(dtype, n)?, shape))
+        }
+        _ => zeros_on(shape, dtype, device),
+    }
+}
+
 /// A tensor filled with `v` on `device`.
 pub fn full_on(shape: &[usize], v: Scalar, dtype: DType, device: Device) -> crate::Result<Tensor> {
     check_fill(v, dtype)?;

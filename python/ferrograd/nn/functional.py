@@ -943,7 +943,27 @@ def hardshrink(input, lambd=0.5):
 
 
 def threshold(input, threshold, value, inplace=False):
+    if isinstance(input, _C.Tensor) and not input.is_floating_point() and not input.is_complex():
+        return _threshold_integer(input, threshold, value, inplace)
     return _act(input, "threshold", threshold, value, inplace)
+
+
+_threshold = threshold
+
+
+def _threshold_integer(input, threshold, value, inplace):
+    """``threshold`` of an integer tensor, as ATen's kernel: ``x <= threshold ? value : x`` with
+    both numbers converted to the element type first (0.5 is 0 for int64, -1 is 255 for uint8)."""
+    from .. import bool as _bool, tensor, where
+    if input.dtype == _bool:
+        raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
+    th = tensor(threshold).to(input.dtype)
+    val = tensor(value).to(input.dtype)
+    out = where(input <= th, val, input)
+    if inplace:
+        input.copy_(out)
+        return input
+    return out
 
 
 def prelu(input, weight):
@@ -1736,20 +1756,30 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     # (bags, longest) positions into the looked-up rows; position n is a filler row
     pos = tensor([m + [n] * (longest - len(m)) for m in members] if members else [], dtype=int64,
                  device=weight.device).reshape(len(members), longest)
-    rows = _C._nn_embedding(weight, input.to(int64), padding_idx, bool(scale_grad_by_freq))
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights.unsqueeze(1)
-    fill = float("-inf") if mode == "max" and longest > 0 else 0.0
-    table = cat([rows, full((1, weight.shape[1]), fill, dtype=rows.dtype, device=rows.device)])
-    bagged = table.index_select(0, pos.reshape(-1)).view(len(members), longest, weight.shape[1])
-    if mode == "max" and longest > 0:
-        nonempty = tensor([len(m) > 0 for m in members], device=weight.device).unsqueeze(1)
-        return where(nonempty, bagged.max(1)[0], zeros((), dtype=rows.dtype, device=rows.device))
-    out = bagged.sum(1)
-    if mode == "mean":
-        counts = tensor([max(len(m), 1) for m in members], dtype=rows.dtype, device=rows.device)
-        out = out / counts.unsqueeze(1)
-    return out
+    indices = input.to(int64)
+
+    def bag(weight, per_sample_weights):
+        rows = _C._nn_embedding(weight, indices, padding_idx, bool(scale_grad_by_freq))
+        if per_sample_weights is not None:
+            rows = rows * per_sample_weights.unsqueeze(1)
+        fill = float("-inf") if mode == "max" and longest > 0 else 0.0
+        table = cat([rows, full((1, weight.shape[1]), fill, dtype=rows.dtype, device=rows.device)])
+        bagged = table.index_select(0, pos.reshape(-1)).view(len(members), longest, weight.shape[1])
+        if mode == "max" and longest > 0:
+            nonempty = tensor([len(m) > 0 for m in members], device=weight.device).unsqueeze(1)
+            return where(nonempty, bagged.max(1)[0], zeros((), dtype=rows.dtype, device=rows.device))
+        out = bagged.sum(1)
+        if mode == "mean":
+            counts = tensor([max(len(m), 1) for m in members], dtype=rows.dtype, device=rows.device)
+            out = out / counts.unsqueeze(1)
+        return out
+
+    from .._one_node import one_node
+    # one EmbeddingBagBackward0 node, as PyTorch's
+    return one_node("EmbeddingBagBackward0", bag, weight, per_sample_weights,
+                    fields={"weight": weight, "indices": indices, "offsets": offsets, "mode": {"sum": 0, "mean": 1, "max": 2}[mode],
+                            "scale_grad_by_freq": bool(scale_grad_by_freq), "sparse": bool(sparse),
+                            "per_sample_weights": per_sample_weights, "padding_idx": -1 if padding_idx is None else padding_idx})
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
@@ -1908,6 +1938,7 @@ def _rrelu_function(inplace):
 
     RreluWithNoise._backward_cls.__name__ = RreluWithNoise._backward_cls.__qualname__ = \
         "RreluWithNoiseBackward1" if inplace else "RreluWithNoiseBackward0"
+    RreluWithNoise._backward_cls.__module__ = "builtins"  # printed as PyTorch's built-in nodes
     return RreluWithNoise
 
 
@@ -2357,7 +2388,18 @@ def _zeros_like_shape(ref, shape):
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """Applies a 3D convolution over an input image composed of several input planes (``padding``
     may be ``'same'`` or ``'valid'``). Computed as a sum over the kernel depth of ``conv2d`` on
-    the depth slices (the gradients are those of that composition, not one ConvolutionBackward0)."""
+    the depth slices, recorded as one ConvolutionBackward0 (its gradients are the composition's)."""
+    from .._one_node import one_node
+
+    fields = {"stride": _triple(stride, "stride"), "padding": padding if isinstance(padding, str) else _triple(padding, "padding"),
+              "dilation": _triple(dilation, "dilation"), "groups": int(groups), "transposed": False,
+              "output_padding": (0, 0, 0), "bias_sym_sizes_opt": None if bias is None else tuple(bias.shape),
+              "input": input, "weight": weight}
+    return one_node("ConvolutionBackward0", lambda i, w, b: _conv3d_composite(i, w, b, stride, padding, dilation, groups),
+                    input, weight, bias, fields=fields)
+
+
+def _conv3d_composite(input, weight, bias, stride, padding, dilation, groups):
     if input.dim() not in (4, 5):
         raise RuntimeError(f"Expected 4D (unbatched) or 5D (batched) input to conv3d, but got input of size: {list(input.shape)}")
     batched = input.dim() == 5
@@ -2409,8 +2451,22 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """Applies a 3D transposed convolution operator over an input image composed of several input
-    planes. Computed from ``conv_transpose2d`` over each kernel depth, placed at its output depths
-    (the gradients are those of that composition)."""
+    planes. Computed from ``conv_transpose2d`` over each kernel depth, placed at its output depths,
+    recorded as one ConvolutionBackward0 (its gradients are the composition's)."""
+    from .._one_node import one_node
+
+    if isinstance(padding, str):
+        raise RuntimeError("conv_transpose3d(): argument 'padding' (position 5) must be tuple of ints, not str")
+    fields = {"stride": _triple(stride, "stride"), "padding": _triple(padding, "padding"),
+              "dilation": _triple(dilation, "dilation"), "groups": int(groups), "transposed": True,
+              "output_padding": _triple(output_padding, "output_padding"),
+              "bias_sym_sizes_opt": None if bias is None else tuple(bias.shape), "input": input, "weight": weight}
+    return one_node("ConvolutionBackward0",
+                    lambda i, w, b: _conv_transpose3d_composite(i, w, b, stride, padding, output_padding, groups, dilation),
+                    input, weight, bias, fields=fields)
+
+
+def _conv_transpose3d_composite(input, weight, bias, stride, padding, output_padding, groups, dilation):
     from .. import cat
 
     if input.dim() not in (4, 5):
@@ -2930,7 +2986,7 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 def threshold_(input, threshold, value):
     """In-place version of :func:`threshold`."""
-    return _act(input, "threshold", threshold, value, True)
+    return _threshold(input, threshold, value, True)
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
