@@ -732,6 +732,46 @@ class Tensor:
         """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
     def hypot(self, other: Any, *, out: Any = None) -> Tensor:
         """``sqrt(self ** 2 + other ** 2)`` element-wise, without intermediate overflow."""
+    def dim_order(self, *, ambiguity_check: Any = False) -> tuple[builtins.int, ...]:
+        """The dims from the outermost in memory to the innermost."""
+    def const_data_ptr(self) -> builtins.int:
+        """The address of the first element (``data_ptr``)."""
+    def igamma(self, other: Tensor) -> Tensor:
+        """The regularized lower incomplete gamma function."""
+    def igammac(self, other: Tensor) -> Tensor:
+        """The regularized upper incomplete gamma function."""
+    def nonzero_static(self, *, size: builtins.int, fill_value: builtins.int = -1) -> Tensor:
+        """``nonzero()`` with exactly ``size`` rows."""
+    def swapaxes_(self, axis0: builtins.int, axis1: builtins.int) -> Tensor:
+        """In-place ``swapaxes`` (``transpose_``)."""
+    def swapdims_(self, dim0: builtins.int, dim1: builtins.int) -> Tensor:
+        """In-place ``swapdims`` (``transpose_``)."""
+    def arcsinh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place ``arcsinh``."""
+    def arccosh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place ``arccosh``."""
+    def arctanh_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place ``arctanh``."""
+    def gcd_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``gcd``."""
+    def lcm_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``lcm``."""
+    def ldexp_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``ldexp``."""
+    def addr_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``addr``."""
+    def addbmm_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``addbmm``."""
+    def bitwise_left_shift_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_left_shift``."""
+    def bitwise_right_shift_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``bitwise_right_shift``."""
+    def conj_physical_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``conj_physical``."""
+    def igamma_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``igamma``."""
+    def igammac_(self, *args: Any, **kwargs: Any) -> Tensor:
+        """In-place version of ``igammac``."""
     def hypot_(self, *args: Any, **kwargs: Any) -> Tensor:
         """In-place version of ``hypot``."""
     def index_copy(self, dim: Any, index: Any, source: Any) -> Tensor:

@@ -756,8 +756,11 @@ from .amp import autocast, get_autocast_dtype, is_autocast_enabled, set_autocast
 
 _surface._install(Tensor)
 _mathops._install(Tensor)
+_extras._install_docsurvey_methods(Tensor)
 ger = outer  # noqa: F821  (defined above)
 _surface._install_inplace(Tensor, globals())
+arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_  # noqa: F821  (defined by the line above)
+Tensor.arcsinh_, Tensor.arccosh_, Tensor.arctanh_ = Tensor.asinh_, Tensor.acosh_, Tensor.atanh_
 
 arcsinh, arccosh, arctanh = asinh, acosh, atanh  # noqa: F821  (defined by the loop above)
 for _name, _f in (("movedim", _composite._t_movedim), ("moveaxis", _composite._t_movedim),

@@ -1233,9 +1233,44 @@ def polygamma(n: Any, input: Any, *, out: Any = None) -> Tensor:
     """The ``n``-th derivative of the digamma function (``torch.polygamma``): digamma for 0,
     trigamma for 1, ``(-1)**(n+1) n! zeta(n+1, x)`` above."""
 
+def is_conj(input: Tensor) -> _bool:
+    """Whether ``input``'s conjugate bit is set (``input.is_conj()``)."""
+def is_neg(input: Tensor) -> _bool:
+    """Whether ``input``'s negative bit is set (``input.is_neg()``)."""
+def is_inference(input: Tensor) -> _bool:
+    """Whether ``input`` was created in inference mode (``input.is_inference()``)."""
+def get_device(input: Tensor) -> _int:
+    """The CUDA ordinal of ``input``'s device, -1 on the CPU (``input.get_device()``)."""
+def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+    """``other - alpha * input`` (subtraction with the operands reversed)."""
+def fill(input: Tensor, value: Any) -> Tensor:
+    """A copy of ``input`` with every element ``value`` (FillBackward0 for a number, FillBackward1
+    for a 0-dim tensor: no gradient reaches ``input``)."""
+def detach_(input: Tensor) -> Tensor:
+    """``input.detach_()``."""
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0, dilation: Any = 1, ceil_mode: _bool = False) -> Tensor:
+    """``nn.functional.max_pool3d`` (an empty ``stride`` is the kernel size)."""
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Any = None, pos_weight: Any = None, reduction: _int = 1) -> Tensor:
+    """``nn.functional.binary_cross_entropy_with_logits`` with the reduction as ATen's enum
+    (0 none, 1 mean, 2 sum)."""
+def igamma(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    """The regularized lower incomplete gamma function (``special.gammainc``)."""
+def igammac(input: Tensor, other: Tensor, *, out: Any = None) -> Tensor:
+    """The regularized upper incomplete gamma function (``special.gammaincc``)."""
+def nonzero_static(input: Tensor, *, size: _int, fill_value: _int = -1) -> Tensor:
+    """``nonzero(input)`` with exactly ``size`` rows: truncated, or padded with ``fill_value``."""
+def arcsinh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``arcsinh`` (``asinh_``)."""
+def arccosh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``arccosh`` (``acosh_``)."""
+def arctanh_(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """In-place ``arctanh`` (``atanh_``)."""
+
 __all__ = [
     'lu_unpack',
     'triangular_solve',
+    'is_conj', 'is_neg', 'is_inference', 'get_device', 'rsub', 'fill', 'detach_', 'max_pool3d',
+    'binary_cross_entropy_with_logits', 'igamma', 'igammac', 'nonzero_static', 'arcsinh_', 'arccosh_', 'arctanh_',
     'binomial', 'index_reduce',
     'unravel_index', 'fmax', 'fmin', 'isposinf', 'isneginf', 'adjoint', 'addbmm', 'frombuffer', 'scalar_tensor', 'gradient', 'nan_to_num_', 'index_put_', 'set_warn_always', 'is_warn_always_enabled', 'is_anomaly_enabled', 'is_anomaly_check_nan_enabled', 'set_default_tensor_type', 'rms_norm', 'hamming_window', 'hann_window', 'blackman_window', 'bartlett_window', 'kaiser_window', 'stft', 'istft', 'OutOfMemoryError', 'GradScaler', 'compiler', 'multiprocessing',
     'i0', 'mvlgamma', 'polygamma', 'fft', 'testing',

@@ -697,3 +697,113 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True):
     """``torch.index_reduce``: see ``Tensor.index_reduce``."""
     return _index_reduce(input, dim, index, source, reduce, include_self=include_self)
 __all__ += ["index_reduce"]
+
+
+# ---- small surface from PyTorch's docstrings (a differential run of their examples) ----------
+
+__all__ += ["is_conj", "is_neg", "is_inference", "get_device", "rsub", "fill", "detach_", "max_pool3d",
+            "binary_cross_entropy_with_logits", "igamma", "igammac", "nonzero_static"]
+
+
+def is_conj(input):
+    """Whether ``input``'s conjugate bit is set (``input.is_conj()``)."""
+    return input.is_conj()
+
+
+def is_neg(input):
+    """Whether ``input``'s negative bit is set (``input.is_neg()``)."""
+    return input.is_neg()
+
+
+def is_inference(input):
+    """Whether ``input`` was created in inference mode (``input.is_inference()``)."""
+    return input.is_inference()
+
+
+def get_device(input):
+    """The CUDA ordinal of ``input``'s device, -1 on the CPU (``input.get_device()``)."""
+    return input.get_device()
+
+
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (subtraction with the operands reversed)."""
+    torch = _torch()
+    if not isinstance(other, torch.Tensor):
+        other = torch.tensor(other, dtype=input.dtype if not isinstance(other, float) or input.is_floating_point()
+                             else torch.get_default_dtype(), device=input.device)
+    return torch.sub(other, input, alpha=alpha)
+
+
+def fill(input, value):
+    """A copy of ``input`` with every element ``value`` (FillBackward0 for a number, FillBackward1
+    for a 0-dim tensor: no gradient reaches ``input``)."""
+    from ._one_node import one_node
+
+    if isinstance(value, _torch().Tensor):
+        return one_node("FillBackward1", lambda x, v: x.clone().fill_(v), input, value)
+    return one_node("FillBackward0", lambda x: x.clone().fill_(value), input)
+
+
+def detach_(input):
+    """``input.detach_()``."""
+    return input.detach_()
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """``nn.functional.max_pool3d`` (an empty ``stride`` is the kernel size)."""
+    from .nn import functional as F
+
+    return F.max_pool3d(input, kernel_size, stride if stride not in ((), []) else None, padding, dilation, ceil_mode)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=1):
+    """``nn.functional.binary_cross_entropy_with_logits`` with the reduction as ATen's enum
+    (0 none, 1 mean, 2 sum)."""
+    from .nn import functional as F
+
+    return F.binary_cross_entropy_with_logits(input, target, weight, reduction=("none", "mean", "sum")[int(reduction)],
+                                              pos_weight=pos_weight)
+
+
+def igamma(input, other, *, out=None):
+    """The regularized lower incomplete gamma function (``special.gammainc``)."""
+    from .special import gammainc
+
+    return gammainc(input, other, out=out)
+
+
+def igammac(input, other, *, out=None):
+    """The regularized upper incomplete gamma function (``special.gammaincc``)."""
+    from .special import gammaincc
+
+    return gammaincc(input, other, out=out)
+
+
+def nonzero_static(input, *, size, fill_value=-1):
+    """``nonzero(input)`` with exactly ``size`` rows: truncated, or padded with ``fill_value``."""
+    torch = _torch()
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size: {size}")
+    nz = input.nonzero()
+    if nz.shape[0] >= size:
+        return nz[:size].clone()
+    pad = torch.full((size - nz.shape[0], nz.shape[1]), fill_value, dtype=nz.dtype, device=nz.device)
+    return torch.cat([nz, pad])
+
+
+def _t_dim_order(self, *, ambiguity_check=False):
+    """The dims from the outermost in memory to the innermost (``(0, 2, 3, 1)`` for a
+    channels-last image batch)."""
+    st = self.stride()
+    return tuple(sorted(range(self.dim()), key=lambda d: -st[d]))
+
+
+def _install_docsurvey_methods(T):
+    """Tensor methods PyTorch has and the sections above did not add."""
+    T.dim_order = _t_dim_order
+    T.const_data_ptr = lambda self: self.data_ptr()
+    T.igamma = lambda self, other: igamma(self, other)
+    T.igammac = lambda self, other: igammac(self, other)
+    T.nonzero_static = lambda self, *, size, fill_value=-1: nonzero_static(self, size=size, fill_value=fill_value)
+    T.swapaxes_ = lambda self, axis0, axis1: self.transpose_(axis0, axis1)
+    T.swapdims_ = lambda self, dim0, dim1: self.transpose_(dim0, dim1)

@@ -399,7 +399,8 @@ _INPLACE = (
     "greater_equal gt hypot le lerp less less_equal lgamma log log10 log1p log2 logical_and logical_not logical_or "
     "logical_xor logit lt mul multiply nan_to_num ne neg negative not_equal pow rad2deg reciprocal relu remainder "
     "round rsqrt sgn sigmoid sign sin sinc sinh sqrt square sub subtract tan tanh tril triu true_divide trunc xlogy "
-    "copysign nextafter heaviside renorm"
+    "copysign nextafter heaviside renorm gcd lcm ldexp addr addbmm bitwise_left_shift bitwise_right_shift "
+    "conj_physical igamma igammac"
 ).split()
 
 # top-level in-place functions PyTorch has (``torch.sin_(x)``)

@@ -152,20 +152,12 @@ pub fn reduce_leading(s: &CpuStorage, l: &Layout, inner: usize, op: ReduceOp) ->
 #[inline(always)]
 #[allow(clippy::eq_op)]
 pub(super) fn extreme_into<T: Elem, const MAX: bool>(acc: &mut [T], row: &[T]) {
-    // two selects, in blocks of 8 (the shape the vectoriser turns into compares and blends)
-    let pick = |c: T, v: T| {
-        let r = if MAX { if v > c { v } else { c } } else if v < c { v } else { c };
-        if v != v { v } else { r }
-    };
-    let mut a8 = acc.chunks_exact_mut(8);
-    let mut r8 = row.chunks_exact(8);
-    for (a, r) in (&mut a8).zip(&mut r8) {
-        for k in 0..8 {
-            a[k] = pick(a[k], r[k]);
-        }
-    }
-    for (a, &v) in a8.into_remainder().iter_mut().zip(r8.remainder()) {
-        *a = pick(*a, v);
+    // one select of two compares joined without a branch (`|`, not `||`): the shape the loop
+    // vectoriser turns into compares and a blend
+    for (a, &v) in acc.iter_mut().zip(row) {
+        let c = *a;
+        let take = (v != v) | if MAX { v > c } else { v < c };
+        *a = if take { v } else { c };
     }
 }
 

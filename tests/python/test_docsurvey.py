@@ -197,3 +197,33 @@ def test_log_kernels_are_correctly_rounded():
             assert g == f32(math.log(x)), x
     assert t[3:].log2().tolist()[:2] == [0.0, 1.0]
     assert torch.tensor([1000.0]).log10().item() == f32(3.0)
+
+
+def test_small_surface_from_the_docstrings():
+    assert torch.rsub(torch.tensor([1.0, 2.0]), torch.tensor([5.0, 5.0]), alpha=2).tolist() == [3.0, 1.0]
+    assert torch.rsub(torch.tensor([1, 2]), 5).tolist() == [4, 3]
+    x = torch.randn(2, requires_grad=True)
+    y = torch.fill(x, 3.0)
+    assert y.tolist() == [3.0, 3.0] and type(y.grad_fn).__name__ == "FillBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+    assert torch.max_pool3d(torch.randn(1, 1, 4, 4, 4), 2).shape == (1, 1, 2, 2, 2)
+    assert abs(torch.binary_cross_entropy_with_logits(torch.zeros(2), torch.ones(2), None, None, 1).item() - math.log(2)) < 1e-6
+    t = torch.ones(1)
+    assert (torch.get_device(t), torch.is_inference(t), torch.is_conj(t), torch.is_neg(t)) == (-1, False, False, False)
+    # PyTorch: tensor([0.3935, 0.8009]) and tensor([0.6065, 0.1991])
+    assert torch.allclose(torch.igamma(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])), torch.tensor([0.3935, 0.8009]), atol=1e-4)
+    assert torch.allclose(torch.tensor([1.0, 2.0]).igammac(torch.tensor([0.5, 3.0])), torch.tensor([0.6065, 0.1991]), atol=1e-4)
+    assert torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).dim_order() == (0, 2, 3, 1)
+    assert torch.ones(2, 3).t().dim_order() == (1, 0)
+    assert torch.nonzero_static(torch.tensor([1, 0, 1]), size=4).tolist() == [[0], [2], [-1], [-1]]
+    assert torch.tensor([[1, 0], [1, 1]]).nonzero_static(size=2, fill_value=7).tolist() == [[0, 0], [1, 0]]
+    s = torch.ones(2, 3)
+    s.swapaxes_(0, 1)
+    assert s.shape == (3, 2)
+    a = torch.tensor([4, 6])
+    a.gcd_(torch.tensor([6, 9]))
+    assert a.tolist() == [2, 3]
+    c = torch.tensor([2.0])
+    c.arccosh_()
+    assert abs(c.item() - math.acosh(2.0)) < 1e-6 and torch.arccosh_ is torch.acosh_
