@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -227,7 +227,25 @@ def workloads(T, np):
         fg = t((256, 1024), rg=True)
         yield "gelu f32 fwd+bwd 256x1024", fwd_bwd(lambda: F.gelu(fg), [fg]), None
 
-    return {"half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def row_cases():
+        # sorts, extremes, reductions over leading / transposed dims, log, simple elementwise
+        # loops, cat (a (256, 1024) float32 matrix)
+        f = t((256, 1024))
+        ft = t((1024, 256)).t()
+        pos = f.abs() + 0.1
+        yield "sort f32 256x1024 dim=-1", lambda: f.sort(-1), None
+        yield "max(dim=-1) values+indices", lambda: f.max(-1), None
+        yield "argmax(dim=-1)", lambda: f.argmax(-1), None
+        yield "amax(dim=0)", lambda: f.amax(0), None
+        yield "sum(dim=0)", lambda: f.sum(0), None
+        yield "sum(-1) of a transpose", lambda: ft.sum(-1), None
+        yield "log f32", lambda: T.log(pos), None
+        yield "relu f32", lambda: T.relu(f), None
+        yield "abs f32", lambda: f.abs(), None
+        yield "x * 2 + 1 (two ops)", lambda: f * 2 + 1, None
+        yield "cat two along dim 0", lambda: T.cat([f, f], 0), None
+
+    return {"rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 
