@@ -732,6 +732,10 @@ class Tensor:
         """``tensor_split`` along dim 1 (dim 0 for 1-d tensors)."""
     def hypot(self, other: Any, *, out: Any = None) -> Tensor:
         """``sqrt(self ** 2 + other ** 2)`` element-wise, without intermediate overflow."""
+    def resize_(self, *sizes: Any, memory_format: Any = None) -> Tensor:
+        """Resize in place to ``sizes`` (contiguous strides), reading the storage from the offset."""
+    def resize_as_(self, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
+        """``self.resize_(the_template.shape)``."""
     def dim_order(self, *, ambiguity_check: Any = False) -> tuple[builtins.int, ...]:
         """The dims from the outermost in memory to the innermost."""
     def const_data_ptr(self) -> builtins.int:

@@ -793,6 +793,7 @@ from . import distributed  # noqa: E402,F401
 from . import special  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
+from . import masked  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
 from . import special as _special  # noqa: E402
 

@@ -36,6 +36,7 @@ from . import onnx as onnx
 from . import jit as jit
 from . import amp as amp
 from . import version as version
+from . import masked as masked
 from .amp import autocast as autocast
 from .func import vmap as vmap
 from ._C import Generator as Generator

@@ -462,18 +462,19 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
+        # as PyTorch's: a's dims counted from the end (its error names dim -1)
+        da, db = list(range(-dims, 0)), list(range(dims))
     else:
         da, db = ([dims[0]] if isinstance(dims[0], int) else list(dims[0])), ([dims[1]] if isinstance(dims[1], int) else list(dims[1]))
         if hasattr(dims[0], "tolist"):
             da, db = list(dims[0].tolist()), list(dims[1].tolist())
     if len(da) != len(db):
         raise RuntimeError("both dimension lists should have same length")
-    da = [d % a.dim() for d in da]
-    db = [d % b.dim() for d in db]
     for x, y in zip(da, db):
         if a.shape[x] != b.shape[y]:
             raise RuntimeError(f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and second has size {b.shape[y]} in dim {y}")
+    da = [d % a.dim() for d in da]
+    db = [d % b.dim() for d in db]
     fa = [d for d in range(a.dim()) if d not in da]
     fb = [d for d in range(b.dim()) if d not in db]
     pa = a.permute(*(fa + da)) if fa + da != list(range(a.dim())) else a

@@ -806,4 +806,59 @@ def _install_docsurvey_methods(T):
     T.igammac = lambda self, other: igammac(self, other)
     T.nonzero_static = lambda self, *, size, fill_value=-1: nonzero_static(self, size=size, fill_value=fill_value)
     T.swapaxes_ = lambda self, axis0, axis1: self.transpose_(axis0, axis1)
+    T.resize_ = _t_resize_
+    T.resize_as_ = _t_resize_as_
     T.swapdims_ = lambda self, dim0, dim1: self.transpose_(dim0, dim1)
+
+
+def _t_resize_(self, *sizes, memory_format=None):
+    """Resize in place to ``sizes`` (contiguous strides), reading the storage from this tensor's
+    offset: the same storage where it is large enough, else a larger one holding the old
+    elements first (the rest uninitialised; here zeros)."""
+    torch = _torch()
+    if len(sizes) == 1 and not isinstance(sizes[0], int):
+        sizes = tuple(sizes[0])
+    shape = tuple(int(s) for s in sizes)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    n = math.prod(shape)
+    strides = []
+    acc = 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= builtins.max(s, 1)
+    strides = tuple(reversed(strides))
+    with torch.no_grad():
+        try:
+            new = self.as_strided(shape, strides, self.storage_offset())
+        except RuntimeError:
+            # the storage is too small: a larger one, with the elements from the offset first
+            def fits(k):
+                try:
+                    self.as_strided((k,), (1,), self.storage_offset())
+                    return True
+                except RuntimeError:
+                    return False
+
+            lo, hi = 0, n  # the storage's elements from the offset: the largest k < n that fits
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if fits(mid):
+                    lo = mid
+                else:
+                    hi = mid - 1
+            flat = torch.zeros(n, dtype=self.dtype, device=self.device)
+            if lo:
+                flat[:lo] = self.as_strided((lo,), (1,), self.storage_offset())
+            new = flat.as_strided(shape, strides)
+    self.data = new
+    if memory_format is not None and memory_format is not torch.contiguous_format:
+        self.data = new.contiguous(memory_format=memory_format)
+    return self
+
+
+def _t_resize_as_(self, the_template, *, memory_format=None):
+    """``self.resize_(the_template.shape)``."""
+    return _t_resize_(self, tuple(the_template.shape), memory_format=memory_format)

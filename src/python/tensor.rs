@@ -452,8 +452,11 @@ impl PyTensor {
     }
 
     #[getter]
-    fn _version(&self) -> u64 {
-        self.t.version()
+    fn _version(&self) -> PyResult<u64> {
+        if self.t.0.is_inference {
+            return Err(PyRuntimeError::new_err("Inference tensors do not track version counter."));
+        }
+        Ok(self.t.version())
     }
 
     /// The ``ferrograd.device`` where this tensor's storage lives.

@@ -227,3 +227,68 @@ def test_small_surface_from_the_docstrings():
     c = torch.tensor([2.0])
     c.arccosh_()
     assert abs(c.item() - math.acosh(2.0)) < 1e-6 and torch.arccosh_ is torch.acosh_
+
+
+def test_masked_reductions_match_pytorch():
+    m = torch.masked
+    x = torch.tensor([[-3, -2, -1], [0, 1, 2]])
+    mask = torch.tensor([[True, False, True], [False, False, False]])
+    assert m.sum(x, 1, mask=mask).tolist() == [-4, 0] and m.sum(x, mask=mask).item() == -4
+    assert m.sum(x, 1, keepdim=True, mask=mask).tolist() == [[-4], [0]] and m.sum(x, 1).tolist() == [-6, 3]
+    assert m.prod(x, 1, mask=mask).tolist() == [3, 1]
+    assert m.amax(x, 1, mask=mask).tolist() == [-1, -9223372036854775808]
+    assert m.amin(x, 1, mask=mask).tolist() == [-3, 9223372036854775807]
+    assert m.argmax(x, 1, mask=mask).tolist() == [2, 0] and m.argmin(x, 1, mask=mask).tolist() == [0, 0]
+    assert m.cumsum(x, 1, mask=mask).tolist() == [[-3, -3, -4], [0, 0, 0]]
+    assert m.cumprod(x, 1, mask=mask).tolist() == [[-3, -3, 3], [1, 1, 1]]
+    with pytest.raises(ValueError, match="mean\\(\\): Could not infer output dtype. Input dtype must be"):
+        m.mean(x, 1, mask=mask)
+    f = x.float()
+    mean = m.mean(f, 1, mask=mask)
+    assert mean[0].item() == -2.0 and math.isnan(mean[1])
+    sm = m.softmax(f, 1, mask=mask)
+    assert torch.allclose(sm[0], torch.tensor([0.1192, 0.0, 0.8808]), atol=1e-4) and bool(sm[1].isnan().all())
+    assert m.log_softmax(f, 1, mask=mask)[0, 1].item() == -math.inf
+    assert torch.allclose(m.softmin(f, 1, mask=mask)[0], torch.tensor([0.8808, 0.0, 0.1192]), atol=1e-4)
+    assert m.logsumexp(f, 1, mask=mask)[1].item() == -math.inf
+    assert torch.allclose(m.norm(f, 2.0, 1, mask=mask), torch.tensor([3.1623, 0.0]), atol=1e-4)
+    v = m.var(f, 1, unbiased=False, mask=mask)
+    assert v[0].item() == 1.0 and math.isnan(v[1]) and m.std(f, 1, unbiased=False, mask=mask)[0].item() == 1.0
+    med = m.median(f, 1, mask=mask)
+    assert med[0].item() == -3.0 and math.isnan(med[1])
+    nz = m.normalize(f, 2.0, 1, mask=mask)
+    assert torch.allclose(nz, torch.tensor([[-0.9487, 0.0, -0.3162], [0.0, 0.0, 0.0]]), atol=1e-4)
+
+
+def test_resize_follows_the_storage():
+    x = torch.arange(6.0)
+    x.resize_(2, 2)
+    assert x.tolist() == [[0.0, 1.0], [2.0, 3.0]] and x.stride() == (2, 1)
+    x.resize_(10)
+    assert x.shape == (10,) and x[:6].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    z = torch.arange(4.0)
+    z.resize_as_(torch.ones(2, 2))
+    assert z.shape == (2, 2)
+    with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+        torch.ones(2, requires_grad=True).resize_(3)
+    w = torch.arange(6.0).view(2, 3).t()
+    w.resize_(2, 3)
+    assert w.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and w.stride() == (3, 1)
+    a = torch.arange(6.0)
+    v = a[2:]
+    v.resize_(2)
+    v[0] = 100
+    assert a.tolist() == [0.0, 1.0, 100.0, 3.0, 4.0, 5.0]
+
+
+def test_error_parity_from_the_docstrings():
+    with torch.inference_mode():
+        y = torch.ones(2)
+    with pytest.raises(RuntimeError, match="Inference tensors do not track version counter."):
+        y._version
+    assert torch.ones(2)._version == 0
+    with pytest.raises(NotImplementedError, match="\"poisson_cpu\" not implemented for 'Long'"):
+        torch.distributions.Poisson(torch.tensor([4])).sample()
+    with pytest.raises(RuntimeError, match="first has size 5 in dim -1 and second has size 3 in dim 1"):
+        torch.tensordot(torch.randn(3, 4, 5), torch.randn(4, 3, 2), dims=2)
+    assert torch.tensordot(torch.randn(3, 4, 5), torch.randn(4, 5, 2), dims=2).shape == (3, 2)

@@ -124,6 +124,9 @@ def _poisson(rate, generator=None):
     (multiplication of uniforms below 10, Hörmann's transformed rejection PTRS from 10 on)
     on the generator's draws, element by element, so seeded samples are PyTorch's."""
     t = _torch()
+    if not rate.is_floating_point():
+        from .._mathops import _dtype_name
+        raise NotImplementedError(f'"poisson_cpu" not implemented for \'{_dtype_name(rate.dtype)}\'')
     lam = rate.detach().double().contiguous()
     if bool((lam < 0).any()):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
