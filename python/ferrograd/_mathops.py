@@ -933,22 +933,11 @@ def get_num_interop_threads():
 
 def typename(obj):
     """The type name PyTorch gives ``obj``: ``torch.FloatTensor`` for tensors, the qualified
-    class name otherwise."""
-    torch = _torch()
-    if isinstance(obj, torch.Tensor):
-        return obj.type()
-    # as PyTorch's: an object's own qualified name (a class, a function), else its class's
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qual = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qual = obj.__name__
-    else:
-        module = type(obj).__module__ or ""
-        qual = type(obj).__qualname__
-    if not isinstance(module, str) or module in ("", "builtins"):
-        return qual
-    return f"{module.replace('ferrograd', 'torch')}.{qual}"
+    name of the object (a class, a function) or of its class otherwise."""
+    from ._helpers import _typename
+
+    name = _typename(obj)
+    return name.replace("ferrograd", "torch") if name.startswith("ferrograd") else name
 
 
 def is_storage(obj):
