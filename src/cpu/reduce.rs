@@ -255,37 +255,35 @@ fn f64_order_key(v: f64) -> u64 {
     if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
-/// The stable argsort of each row by 32-bit order keys: `key << 32 | index` sorted
-/// (descending: the keys inverted, so equal values still come in index order).
-fn argsort_keyed32<T: Copy>(x: &[T], row: usize, descending: bool, key: impl Fn(T) -> u32) -> Vec<i64> {
+/// The stable argsort of each row by order keys: each element's key (inverted when
+/// `descending`, so equal values still come in index order) packed above its index by `pack`,
+/// sorted, the index read back by `index` (an unstable sort of unique keys is stable).
+fn argsort_keyed<T: Copy, K: Ord + Copy>(x: &[T], row: usize, pack: impl Fn(T, usize) -> K, index: impl Fn(K) -> i64) -> Vec<i64> {
     let mut out = Vec::with_capacity(x.len());
-    let mut keys: Vec<u64> = Vec::with_capacity(row);
+    let mut keys: Vec<K> = Vec::with_capacity(row);
     for r in x.chunks(row) {
         keys.clear();
-        keys.extend(r.iter().enumerate().map(|(i, &v)| {
-            let k = key(v);
-            ((if descending { !k } else { k } as u64) << 32) | i as u64
-        }));
+        keys.extend(r.iter().enumerate().map(|(i, &v)| pack(v, i)));
         keys.sort_unstable();
-        out.extend(keys.iter().map(|&k| (k & 0xffff_ffff) as i64));
+        out.extend(keys.iter().map(|&k| index(k)));
     }
     out
 }
 
-/// `argsort_keyed32` with 64-bit keys (`key << 64 | index` in 128 bits).
+/// `argsort_keyed` with 32-bit keys: `key << 32 | index` in 64 bits.
+fn argsort_keyed32<T: Copy>(x: &[T], row: usize, descending: bool, key: impl Fn(T) -> u32) -> Vec<i64> {
+    argsort_keyed(x, row, |v, i| {
+        let k = key(v);
+        ((if descending { !k } else { k } as u64) << 32) | i as u64
+    }, |k| (k & 0xffff_ffff) as i64)
+}
+
+/// `argsort_keyed` with 64-bit keys: `key << 64 | index` in 128 bits.
 fn argsort_keyed64<T: Copy>(x: &[T], row: usize, descending: bool, key: impl Fn(T) -> u64) -> Vec<i64> {
-    let mut out = Vec::with_capacity(x.len());
-    let mut keys: Vec<u128> = Vec::with_capacity(row);
-    for r in x.chunks(row) {
-        keys.clear();
-        keys.extend(r.iter().enumerate().map(|(i, &v)| {
-            let k = key(v);
-            ((if descending { !k } else { k } as u128) << 64) | i as u128
-        }));
-        keys.sort_unstable();
-        out.extend(keys.iter().map(|&k| (k as u64 & 0xffff_ffff) as i64));
-    }
-    out
+    argsort_keyed(x, row, |v, i| {
+        let k = key(v);
+        ((if descending { !k } else { k } as u128) << 64) | i as u128
+    }, |k| (k as u64 & 0xffff_ffff) as i64)
 }
 
 /// The int64 permutation that sorts each row (stable; NaN sorts as the largest value).
