@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -245,7 +245,25 @@ def workloads(T, np):
         yield "x * 2 + 1 (two ops)", lambda: f * 2 + 1, None
         yield "cat two along dim 0", lambda: T.cat([f, f], 0), None
 
-    return {"rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def pool3d_cases():
+        # volumetric pooling (video / medical models): max, average and fractional max over
+        # (8, 32, 16, 32, 32) float32
+        x = t((8, 32, 16, 32, 32), rg=True)
+        yield "max_pool3d 2 fwd", lambda: F.max_pool3d(x.detach(), 2), None
+        yield "max_pool3d 2 fwd+bwd", fwd_bwd(lambda: F.max_pool3d(x, 2), [x]), None
+        yield "max_pool3d 3 s2 p1 fwd", lambda: F.max_pool3d(x.detach(), 3, 2, 1), None
+        yield "avg_pool3d 2 fwd", lambda: F.avg_pool3d(x.detach(), 2), None
+        yield "avg_pool3d 2 fwd+bwd", fwd_bwd(lambda: F.avg_pool3d(x, 2), [x]), None
+        yield "avg_pool3d 3 s2 p1 fwd", lambda: F.avg_pool3d(x.detach(), 3, 2, 1), None
+        samples = T.from_numpy(g.random((8, 32, 3)).astype(np.float32))
+        yield "fractional_max_pool3d 2 out 8 fwd+bwd", fwd_bwd(lambda: F.fractional_max_pool3d(
+            x, 2, output_size=(8, 16, 16), _random_samples=samples), [x]), None
+        s2 = T.from_numpy(g.random((8, 32, 2)).astype(np.float32))
+        x2 = t((8, 32, 64, 64), rg=True)
+        yield "fractional_max_pool2d 2 out 32 fwd+bwd", fwd_bwd(lambda: F.fractional_max_pool2d(
+            x2, 2, output_size=(32, 32), _random_samples=s2), [x2]), None
+
+    return {"pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 

@@ -3,8 +3,10 @@
 //!
 //! Bookkeeping is dense: every reachable node gets a slot index at discovery, and dependency
 //! counts, input buffers and flags are vectors indexed by that slot. Contributions to a
-//! node's input are summed in a fixed order (by producing slot and edge), never by arrival,
-//! so gradients do not depend on scheduling.
+//! node's input are summed in a fixed order, never by arrival, so gradients do not depend on
+//! scheduling: the seeds first, then by producer from the highest sequence number down (the
+//! order PyTorch's single-threaded engine runs them, so rounding matches its sums bit for
+//! bit, which float16 gradients show), then by the producer's output position.
 
 use crate::autograd::NodeRef;
 use super::{GradModeGuard, Node};
@@ -118,7 +120,7 @@ fn run_callbacks(t: &TaskContext) -> Result<()> {
 
 /// The gradients arriving at one input of a node, keyed by (producer slot, position): inline
 /// for the usual single contribution.
-type Contributions = SmallVec<[(u64, Tensor); 1]>;
+type Contributions = SmallVec<[(u128, Tensor); 1]>;
 /// A node's pending input gradients, one list per input (inline for one input).
 type Parts = SmallVec<[Contributions; 1]>;
 
@@ -308,7 +310,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         nodes.iter().map(|nd| smallvec::smallvec![Contributions::new(); nd.input_meta.len().max(1)]).collect();
     for (i, (e, g)) in root_edges.iter().zip(&req.grad_outputs).enumerate() {
         let s = index[&key(&e.node)];
-        buffers[s][e.input_nr as usize].push((i as u64, g.clone()));
+        buffers[s][e.input_nr as usize].push((i as u128, g.clone()));
     }
     let mut ready = BinaryHeap::new();
     for i in 0..n {
@@ -330,7 +332,7 @@ fn run(req: BackwardRequest) -> Result<Vec<Option<Tensor>>> {
         let parts = std::mem::take(&mut buffers[slot]);
         let caps = run_node(&nodes[slot], parts, &capture_at[slot], &req, &index, &mut |r| {
             let j = r.0;
-            if deliver(slot, r, &mut buffers, &mut deps, &needed) {
+            if deliver(slot, nodes[slot].seq_nr, r, &mut buffers, &mut deps, &needed) {
                 ready.push(Ready { prio: nodes[j].seq_nr, slot: j });
             }
         })?;
@@ -379,9 +381,11 @@ fn run_node(
 
 /// Put one routed gradient into its destination's buffer (keyed by producer and position,
 /// so sums do not depend on arrival order); true when the destination became ready.
-fn deliver(slot: usize, (j, nr, pos, g): Routed, buffers: &mut [Parts], deps: &mut [u32], needed: &[bool]) -> bool {
+fn deliver(slot: usize, seq_nr: u64, (j, nr, pos, g): Routed, buffers: &mut [Parts], deps: &mut [u32], needed: &[bool]) -> bool {
     if let Some(g) = g {
-        buffers[j][nr].push(((slot as u64) << 16 | pos as u64, g));
+        // after the seeds (keys below 2^64), later producers first, then slot and position
+        let key = ((u64::MAX - seq_nr) as u128 + 1) << 64 | (slot as u128) << 16 | pos as u128;
+        buffers[j][nr].push((key, g));
     }
     deps[j] -= 1;
     deps[j] == 0 && needed[j]
@@ -539,7 +543,7 @@ fn process(shared: &Arc<Shared>, mut slot: usize, on_caller: bool) {
                     let st = &mut *st;
                     for r in routed {
                         let j = r.0;
-                        if deliver(slot, r, &mut st.buffers, &mut st.deps, &t.needed) && st.error.is_none() {
+                        if deliver(slot, t.nodes[slot].seq_nr, r, &mut st.buffers, &mut st.deps, &t.needed) && st.error.is_none() {
                             ready.push(j);
                         }
                     }

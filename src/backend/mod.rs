@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, GridPass, GridSampler, Pool2d, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, GridPass, GridSampler, Pool2d, PoolWindows, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 /// Dense linear algebra on host f64 matrices (LU, triangular solves, Cholesky, QR, eigh,
 /// SVD). Every device uses these: `ops::linalg` copies a CUDA tensor's matrices to the host
@@ -139,6 +139,18 @@ pub trait BackendStorage: Sized {
     /// (planes, l) output gradient) added at the int64 in-plane indices `ind`. `None` where
     /// the backend has no kernel.
     fn max_pool2d_backward(&self, _l: &Layout, _ind: (&Self, &Layout), _planes: usize, _hw: usize, _out_l: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// Max pooling of the contiguous (planes, d, h, w) `self` over `w`'s windows: (values,
+    /// int64 in-plane indices) as `max_pool2d`. `None` where the backend has no kernel.
+    fn max_pool_windows(&self, _l: &Layout, _planes: usize, _w: &PoolWindows) -> Result<Option<(Self, Self)>> {
+        Ok(None)
+    }
+    /// Average pooling of the contiguous (planes, d, h, w) `self` over `w`'s (shared,
+    /// undilated) windows, output `o` divided by `divs[o]`; with `backward`, `self` is the
+    /// (planes, positions) output gradient and the result the input gradient. `None` where
+    /// the backend has no kernel.
+    fn avg_pool_windows(&self, _l: &Layout, _planes: usize, _w: &PoolWindows, _divs: &[f64], _backward: bool) -> Result<Option<Self>> {
         Ok(None)
     }
     /// The columns of the contiguous (n, c, h, w) image `l` for the window `win`:
@@ -935,6 +947,40 @@ pub fn max_pool2d(x: &Tensor, planes: usize, hw: [usize; 2], pool: &Pool2d, out:
     Ok(Some((Tensor::from_storage_on(v, shape), Tensor::from_storage_on(i, shape))))
 }
 
+/// Max pooling of the contiguous `x` seen as (planes, d, h, w) over `w`'s windows: (values,
+/// int64 in-plane indices) shaped `shape`, or None where the backend has no kernel.
+pub fn max_pool_windows(x: &Tensor, planes: usize, w: &PoolWindows, shape: &[usize]) -> Result<Option<(Tensor, Tensor)>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope(|| "aten::max_pool3d_with_indices".into(), crate::profiler::EventKind::Op);
+    let s = d.storage.data.read();
+    let r = match &*s {
+        Storage::Cpu(c) => c.max_pool_windows(&d.layout, planes, w)?.map(|(v, i)| (Storage::Cpu(v), Storage::Cpu(i))),
+        Storage::Cuda(c) => c.max_pool_windows(&d.layout, planes, w)?.map(|(v, i)| (Storage::Cuda(v), Storage::Cuda(i))),
+    };
+    let Some((v, i)) = r else { return Ok(None) };
+    Ok(Some((Tensor::from_storage_on(v, shape), Tensor::from_storage_on(i, shape))))
+}
+
+/// Average pooling (or, with `backward`, its input gradient from the output gradient) of
+/// the contiguous `x` over `w`'s windows (see `BackendStorage::avg_pool_windows`), shaped
+/// `shape`; None where the backend has no kernel.
+pub fn avg_pool_windows(x: &Tensor, planes: usize, w: &PoolWindows, divs: &[f64], backward: bool, shape: &[usize]) -> Result<Option<Tensor>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope(|| if backward { "aten::avg_pool3d_backward" } else { "aten::avg_pool3d" }.into(), crate::profiler::EventKind::Op);
+    let s = d.storage.data.read();
+    let r = match &*s {
+        Storage::Cpu(c) => c.avg_pool_windows(&d.layout, planes, w, divs, backward)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.avg_pool_windows(&d.layout, planes, w, divs, backward)?.map(Storage::Cuda),
+    };
+    Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
+}
+
 /// One pass of grid sampling (see `BackendStorage::grid_sampler`): `ops` contiguous on one
 /// device in `cpu::grid`'s order (the first present), the outputs shaped by `shapes`.
 pub fn grid_sampler(ops: &[Option<&Tensor>], pass: GridPass, spec: &GridSampler, want: &[bool], shapes: &[Vec<usize>]) -> Result<Vec<Option<Tensor>>> {
@@ -1318,6 +1364,22 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
     let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
     into(d, range, Some((sa.as_cpu().ok_or_else(not_cpu)?, &la)), rhs, op);
     Ok(true)
+}
+
+/// `t = op(t)` in place for a contiguous float32 / float64 CPU tensor with no history to
+/// record (see `cpu::elementwise::unary_inplace`); false asks for the general in-place path.
+pub fn unary_inplace(t: &Tensor, op: UnaryOp) -> Result<bool> {
+    let d = t.data();
+    if !matches!(d.dtype, DType::Float32 | DType::Float64) {
+        return Ok(false);
+    }
+    let Some(range) = d.layout.contiguous_range() else { return Ok(false) };
+    let _prof = crate::profiler::scope(|| format!("aten::{}_", op.name()).into(), crate::profiler::EventKind::Op);
+    let mut st = d.storage.data.write();
+    match st.as_cpu_mut() {
+        Some(c) => crate::cpu::elementwise::unary_inplace(c, range, op),
+        None => Ok(false),
+    }
 }
 
 /// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`), when a vectorised

@@ -12,6 +12,55 @@ pub struct Pool2d {
     pub dilation: [usize; 2],
 }
 
+/// Pooling windows over the last three dims of contiguous (planes, d, h, w) data (2-d pooling
+/// is depth 1): along dim `a`, output `i`'s window has `kernel[a]` taps `dilation[a]` apart from
+/// `starts[a][i]` (from `starts[a][p * out[a] + i]` for plane `p` when `per_plane`: fractional
+/// pooling draws each plane's own steps); taps outside the input are skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolWindows {
+    pub size: [usize; 3],
+    pub out: [usize; 3],
+    pub kernel: [usize; 3],
+    pub dilation: [usize; 3],
+    pub starts: [Vec<i64>; 3],
+    pub per_plane: bool,
+}
+
+impl PoolWindows {
+    /// Elements of one input plane.
+    pub fn plane(&self) -> usize {
+        self.size.iter().product()
+    }
+    /// Output positions of one plane.
+    pub fn positions(&self) -> usize {
+        self.out.iter().product()
+    }
+    /// The in-plane index of output `o`'s window start in plane `p` (0 when it lies outside).
+    pub fn start_index(&self, p: usize, o: [usize; 3]) -> usize {
+        let s: [i64; 3] = std::array::from_fn(|a| if self.per_plane { self.starts[a][p * self.out[a] + o[a]] } else { self.starts[a][o[a]] });
+        if (0..3).all(|a| s[a] >= 0 && (s[a] as usize) < self.size[a]) {
+            (s[0] as usize * self.size[1] + s[1] as usize) * self.size[2] + s[2] as usize
+        } else {
+            0
+        }
+    }
+    /// The taps of output `i` along dim `a` of plane `p` that fall inside the input, as
+    /// (first input index, count); the stride between taps is `dilation[a]`.
+    #[inline]
+    pub fn taps(&self, a: usize, p: usize, i: usize) -> (usize, usize) {
+        let s = if self.per_plane { self.starts[a][p * self.out[a] + i] } else { self.starts[a][i] };
+        let (d, k, n) = (self.dilation[a] as i64, self.kernel[a] as i64, self.size[a] as i64);
+        // the first tap at or after 0, the last before n
+        let skip = if s < 0 { (-s + d - 1) / d } else { 0 };
+        let first = s + skip * d;
+        if skip >= k || first >= n {
+            return (0, 0);
+        }
+        let last = (s + (k - 1) * d).min(n - 1);
+        (first as usize, ((last - first) / d + 1) as usize)
+    }
+}
+
 /// Grid sampling's interpolation (ATen's `GridSamplerInterpolation`, in its order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GridMode {

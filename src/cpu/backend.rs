@@ -198,6 +198,44 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn max_pool_windows(&self, l: &Layout, planes: usize, w: &crate::backend::PoolWindows) -> Result<Option<(Self, Self)>> {
+        let n = planes * w.plane();
+        macro_rules! go {
+            ($T:ty) => {{
+                let (v, i) = super::pool::max_pool_windows(&<$T>::get(self)[l.offset..l.offset + n], planes, w)?;
+                Some((<$T>::wrap(v), i64::wrap(i)))
+            }};
+        }
+        // every real dtype: a comparison scan (the pad value of an empty window is never
+        // reached: each window of a valid pooling has a tap inside the input)
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            DType::Float16 => go!(half::f16),
+            DType::BFloat16 => go!(half::bf16),
+            DType::Int64 => go!(i64),
+            DType::Int32 => go!(i32),
+            DType::Int16 => go!(i16),
+            DType::Int8 => go!(i8),
+            DType::UInt8 => go!(u8),
+            _ => None,
+        })
+    }
+    fn avg_pool_windows(&self, l: &Layout, planes: usize, w: &crate::backend::PoolWindows, divs: &[f64], backward: bool) -> Result<Option<Self>> {
+        let n = planes * if backward { w.positions() } else { w.plane() };
+        macro_rules! go {
+            ($T:ty) => {{
+                let x = &<$T>::get(self)[l.offset..l.offset + n];
+                Some(<$T>::wrap(if backward { super::pool::avg_pool_windows_backward(x, planes, w, divs)? } else { super::pool::avg_pool_windows(x, planes, w, divs)? }))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            DType::Int64 if !backward => go!(i64),
+            _ => None,
+        })
+    }
     fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),

@@ -411,6 +411,98 @@ pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuS
     true
 }
 
+/// `x = op(x)` in place over a contiguous float32 / float64 range of `s` (the in-place unary
+/// ops when no history is recorded): one pass over memory instead of a new tensor and a copy
+/// back. The cheap numeric ops (neg, relu, abs, clamp) update each element where it lies;
+/// the others go a cache-sized block at a time through a buffer (the float32 vector kernels
+/// read the buffer and write the block). False where the op changes the dtype.
+pub fn unary_inplace(s: &mut CpuStorage, r: std::ops::Range<usize>, op: UnaryOp) -> Result<bool> {
+    if !matches!(op.kind(), UnaryKind::Float | UnaryKind::Numeric) {
+        return Ok(false);
+    }
+    match s.dtype() {
+        DType::Float32 => {
+            let x = &mut f32::get_mut(s)[r];
+            if let Some(k) = f32_kernel(op) {
+                par_update(x, |c| {
+                    let mut buf = [0f32; 1024];
+                    for block in c.chunks_mut(buf.len()) {
+                        let b = &mut buf[..block.len()];
+                        b.copy_from_slice(block);
+                        k(b, block);
+                    }
+                });
+                return Ok(true);
+            }
+            inplace_typed(x, op)
+        }
+        DType::Float64 => inplace_typed(&mut f64::get_mut(s)[r], op),
+        _ => Ok(false),
+    }
+}
+
+/// `f(chunk)` over `x`, in chunks on the team when `x` is large.
+fn par_update<T: Send>(x: &mut [T], f: impl Fn(&mut [T]) + Sync) {
+    if super::parallel(x.len()) {
+        super::team_chunks(x, |_, c| f(c));
+    } else {
+        f(x);
+    }
+}
+
+fn inplace_typed<T: StorageElem + Float + Negate + super::alloc::Cached + Send + Sync>(x: &mut [T], op: UnaryOp) -> Result<bool> {
+    use UnaryOp::*;
+    let zero = T::default();
+    macro_rules! each {
+        ($f:expr) => {{
+            let f = $f;
+            par_update(x, |c| super::math::update_tiered(c, None, zero, &|v, _| f(v)));
+            return Ok(true);
+        }};
+    }
+    match op {
+        Neg => each!(|v: T| v.negate()),
+        // NaN passes through relu (as `num_map`)
+        #[allow(clippy::eq_op)]
+        Relu => each!(move |v: T| if v > zero || v != v { v } else { zero }),
+        Abs => each!(|v: T| v.magnitude()),
+        Clamp(Some(lo), Some(hi)) => {
+            let (lo, hi) = (<T as Elem>::from_f64(lo), <T as Elem>::from_f64(hi));
+            each!(move |v: T| { let v = if v < lo { lo } else { v }; if v > hi { hi } else { v } })
+        }
+        Clamp(Some(lo), None) => {
+            let lo = <T as Elem>::from_f64(lo);
+            each!(move |v: T| if v < lo { lo } else { v })
+        }
+        Clamp(None, Some(hi)) => {
+            let hi = <T as Elem>::from_f64(hi);
+            each!(move |v: T| if v > hi { hi } else { v })
+        }
+        _ => {}
+    }
+    // any other op: a block at a time through a buffer and the out-of-place kernel
+    let failed = parking_lot::Mutex::new(None);
+    par_update(x, |c| {
+        for block in c.chunks_mut(2048) {
+            let mut run = || -> Result<()> {
+                let mut tmp = super::alloc::take::<T>(block.len())?;
+                tmp.copy_from_slice(block);
+                let out = unary(&T::wrap(tmp), &Layout::contiguous(&[block.len()]), op)?;
+                block.copy_from_slice(&T::get(&out)[..block.len()]);
+                Ok(())
+            };
+            if let Err(e) = run() {
+                *failed.lock() = Some(e);
+                return;
+            }
+        }
+    });
+    match failed.into_inner() {
+        Some(e) => Err(e),
+        None => Ok(true),
+    }
+}
+
 /// torch's `div_floor_floating`: the quotient of `a - fmod(a, b)` (exact where `floor(a / b)`
 /// rounds across an integer), signed zero kept.
 fn div_floor_float<T: Float>(a: T, b: T) -> T {

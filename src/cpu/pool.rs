@@ -4,7 +4,7 @@
 //! its index. One pass over the input, no im2col copy.
 
 use super::alloc;
-use crate::backend::Pool2d;
+use crate::backend::{Pool2d, PoolWindows};
 use crate::dtype::Elem;
 
 /// (values, in-plane indices) of every output position of every plane.
@@ -173,6 +173,121 @@ pub(crate) fn max_pool2d_backward<T: Elem + alloc::Cached>(g: &[T], ind: &[i64],
     Ok(out)
 }
 
+/// (values, in-plane indices) of every window of [`PoolWindows`] (3-d, fractional) over each
+/// plane: the first maximum, a NaN winning (the last NaN, as ATen's `val > max || isnan(val)`
+/// scan from -inf). A window with no tap (a zero kernel) is -inf at the window's start.
+pub(crate) fn max_pool_windows<T: Elem + alloc::Cached>(x: &[T], planes: usize, w: &PoolWindows) -> crate::Result<(Vec<T>, Vec<i64>)> {
+    let (n_in, l) = (w.plane(), w.positions());
+    let mut vals = alloc::take::<T>(planes * l)?;
+    let mut ind = alloc::take::<i64>(planes * l)?;
+    let [_, h, wd] = w.size;
+    let [dd, dh, dw] = w.dilation;
+    let one = |p: usize, vo: &mut [T], io: &mut [i64]| {
+        let plane = &x[p * n_in..(p + 1) * n_in];
+        let cols: Vec<(usize, usize)> = (0..w.out[2]).map(|c| w.taps(2, p, c)).collect();
+        let mut o = 0;
+        for a in 0..w.out[0] {
+            let (t0, nt) = w.taps(0, p, a);
+            for b in 0..w.out[1] {
+                let (h0, nh) = w.taps(1, p, b);
+                for (c, &(w0, nw)) in cols.iter().enumerate() {
+                    let (mut m, mut best) = (T::from_f64(f64::NEG_INFINITY), (t0 * h + h0) * wd + w0);
+                    if nt * nh * nw == 0 {
+                        best = w.start_index(p, [a, b, c]);
+                    } else {
+                        m = plane[best];
+                        for i in 0..nt {
+                            for j in 0..nh {
+                                let row = ((t0 + i * dd) * h + h0 + j * dh) * wd + w0;
+                                for k in 0..nw {
+                                    let at = row + k * dw;
+                                    let v = plane[at];
+                                    // selects, not branches (see max_pool2d)
+                                    #[allow(clippy::eq_op)]
+                                    let take = (v > m) | (v != v);
+                                    m = if take { v } else { m };
+                                    best = if take { at } else { best };
+                                }
+                            }
+                        }
+                    }
+                    vo[o] = m;
+                    io[o] = best as i64;
+                    o += 1;
+                }
+            }
+        }
+    };
+    by_plane(planes, n_in, l, &mut vals, &mut ind, one);
+    Ok((vals, ind))
+}
+
+/// Average pooling over the windows of [`PoolWindows`] (shared by every plane): each window's
+/// sum, in `T` and in (d, h, w) order as ATen's `cpu_avg_pool3d`, divided by `divs[o]`.
+pub(crate) fn avg_pool_windows<T>(x: &[T], planes: usize, w: &PoolWindows, divs: &[f64]) -> crate::Result<Vec<T>>
+where T: Elem + alloc::Cached + std::ops::Add<Output = T> + std::ops::Div<Output = T> {
+    let (n_in, l) = (w.plane(), w.positions());
+    let mut out = alloc::take::<T>(planes * l)?;
+    let spans = window_spans(w);
+    let [_, h, wd] = w.size;
+    let one = |p: usize, dst: &mut [T], _: &mut [()]| {
+        let plane = &x[p * n_in..(p + 1) * n_in];
+        for (o, (&((t0, nt), (h0, nh), (w0, nw)), &dv)) in spans.iter().zip(divs).enumerate() {
+            let mut acc = T::default();
+            for i in t0..t0 + nt {
+                for j in h0..h0 + nh {
+                    let row = (i * h + j) * wd;
+                    for &v in &plane[row + w0..row + w0 + nw] {
+                        acc = acc + v;
+                    }
+                }
+            }
+            dst[o] = acc / T::from_f64(dv);
+        }
+    };
+    by_plane(planes, n_in, l, &mut out, &mut vec![(); planes * l], one);
+    Ok(out)
+}
+
+/// The input gradient of [`avg_pool_windows`]: `g[o] / divs[o]` added over window `o`.
+pub(crate) fn avg_pool_windows_backward<T>(g: &[T], planes: usize, w: &PoolWindows, divs: &[f64]) -> crate::Result<Vec<T>>
+where T: Elem + alloc::Cached + std::ops::Add<Output = T> + std::ops::Div<Output = T> {
+    let (n_in, l) = (w.plane(), w.positions());
+    let mut out: Vec<T> = alloc::try_zeroed(planes * n_in)?;
+    let spans = window_spans(w);
+    let [_, h, wd] = w.size;
+    let one = |p: usize, dst: &mut [T], _: &mut [()]| {
+        for ((&((t0, nt), (h0, nh), (w0, nw)), &dv), &gv) in spans.iter().zip(divs).zip(&g[p * l..(p + 1) * l]) {
+            let delta = gv / T::from_f64(dv);
+            for i in t0..t0 + nt {
+                for j in h0..h0 + nh {
+                    let row = (i * h + j) * wd;
+                    for d in &mut dst[row + w0..row + w0 + nw] {
+                        *d = *d + delta;
+                    }
+                }
+            }
+        }
+    };
+    by_plane(planes, n_in, n_in, &mut out, &mut vec![(); planes * n_in], one);
+    Ok(out)
+}
+
+/// Each output position's (first, count) taps along the three dims (undilated windows shared
+/// by the planes).
+fn window_spans(w: &PoolWindows) -> Vec<((usize, usize), (usize, usize), (usize, usize))> {
+    debug_assert!(!w.per_plane && w.dilation == [1, 1, 1]);
+    let mut v = Vec::with_capacity(w.positions());
+    for a in 0..w.out[0] {
+        for b in 0..w.out[1] {
+            for c in 0..w.out[2] {
+                v.push((w.taps(0, 0, a), w.taps(1, 0, b), w.taps(2, 0, c)));
+            }
+        }
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +338,64 @@ mod tests {
         assert!(v[3].is_nan(), "NaN wins");
         let g = max_pool2d_backward(&[1.0f32, 2.0, 3.0, 4.0], &i, 1, 9, 4).unwrap();
         assert_eq!(g, vec![1.0, 2.0, 0.0, 0.0, 4.0, 0.0, 3.0, 0.0, 0.0]);
+    }
+
+    fn windows(size: [usize; 3], out: [usize; 3], kernel: [usize; 3], stride: [usize; 3], pad: [usize; 3], dilation: [usize; 3]) -> PoolWindows {
+        let starts = std::array::from_fn(|a| (0..out[a]).map(|i| (i * stride[a]) as i64 - pad[a] as i64).collect());
+        PoolWindows { size, out, kernel, dilation, starts, per_plane: false }
+    }
+
+    #[test]
+    fn window_max_matches_a_scan_of_every_tap() {
+        // padded, dilated 3-d windows over 2 planes of 4x5x6, NaNs and ties
+        let vals = [3.0f64, -1.0, f64::NAN, 2.0, 3.0, f64::NEG_INFINITY, 0.5, 7.0];
+        let x: Vec<f64> = (0..2 * 120).map(|i| vals[(i * 5 + i / 7) % vals.len()]).collect();
+        let w = windows([4, 5, 6], [3, 3, 3], [2, 3, 2], [2, 2, 2], [1, 1, 1], [1, 1, 2]);
+        let (v, idx) = max_pool_windows(&x, 2, &w).unwrap();
+        let mut o = 0;
+        for p in 0..2 {
+            for a in 0..3i64 {
+                for b in 0..3i64 {
+                    for c in 0..3i64 {
+                        let (mut m, mut best) = (f64::NEG_INFINITY, -1i64);
+                        for i in 0..2 {
+                            for j in 0..3 {
+                                for k in 0..2 {
+                                    let (t, h, ww) = (a * 2 - 1 + i, b * 2 - 1 + j, c * 2 - 1 + 2 * k);
+                                    if t < 0 || h < 0 || ww < 0 || t >= 4 || h >= 5 || ww >= 6 {
+                                        continue;
+                                    }
+                                    let at = (t * 5 + h) * 6 + ww;
+                                    let e = x[p * 120 + at as usize];
+                                    if best < 0 || e > m || e.is_nan() {
+                                        m = e;
+                                        best = at;
+                                    }
+                                }
+                            }
+                        }
+                        assert_eq!(idx[o], best, "output {o}");
+                        assert_eq!(v[o].to_bits(), m.to_bits(), "output {o}");
+                        o += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn window_average_backward_is_the_adjoint() {
+        let w = windows([4, 5, 6], [3, 3, 4], [2, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1]);
+        let x: Vec<f64> = (0..2 * 120).map(|i| (0.37 * i as f64).sin()).collect();
+        let g: Vec<f64> = (0..2 * 36).map(|i| (0.91 * i as f64).cos()).collect();
+        let divs: Vec<f64> = (0..36).map(|i| 1.0 + (i % 5) as f64).collect();
+        let y = avg_pool_windows(&x, 2, &w, &divs).unwrap();
+        let gx = avg_pool_windows_backward(&g, 2, &w, &divs).unwrap();
+        let lhs: f64 = y.iter().zip(&g).map(|(a, b)| a * b).sum();
+        let rhs: f64 = x.iter().zip(&gx).map(|(a, b)| a * b).sum();
+        assert!((lhs - rhs).abs() < 1e-12, "{lhs} vs {rhs}");
+        // the first window: taps (0..1) x (0..2) x (0..2) of plane 0, over its divisor
+        let first: f64 = (0..1).flat_map(|t| (0..2).flat_map(move |h| (0..2).map(move |c| (t * 5 + h) * 6 + c))).map(|k| x[k]).sum();
+        assert!((y[0] - first / divs[0]).abs() < 1e-15);
     }
 }

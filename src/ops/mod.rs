@@ -324,6 +324,20 @@ pub fn inplace(target: &Tensor, compute: impl FnOnce(&Tensor) -> Result<Tensor>)
     inplace_with(target, false, compute)
 }
 
+/// An in-place unary op, `target = op(target)`: straight through the buffer when no history
+/// is recorded and the backend can (a contiguous float CPU tensor: one pass, no new tensor),
+/// else `general` (the out-of-place op) on the in-place path.
+pub fn inplace_unary(target: &Tensor, op: crate::backend::UnaryOp, general: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
+    if !crate::autograd::needs_history(&[target]) {
+        check_inplace(target)?;
+        if backend::unary_inplace(target, op)? {
+            target.bump_version();
+            return Ok(());
+        }
+    }
+    inplace(target, general)
+}
+
 /// `inplace` for a write torch allows into self-overlapping memory (see `check_inplace_with`).
 pub fn inplace_overlapping(target: &Tensor, compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
     inplace_with(target, true, compute)

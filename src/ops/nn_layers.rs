@@ -581,32 +581,14 @@ pub fn max_pool2d(x: &Tensor, k: [usize; 2], stride: Option<[usize; 2]>, p: [usi
         Ok((rs(&vals, &oshape)?, rs(&idx, &oshape)?))
     })? };
     let out = fresh(&out)?;
-    let ind = idx.clone();
-    let (hw, xs2) = (h * w, xs.clone());
-    // dx: g scattered (added) to the argmax positions
-    // saved as derivatives.yaml does (self, result1 = the indices); the formula keeps its own
-    record("MaxPool2DWithIndicesBackward0", &[x], &[&out], &[Save::In(x), Save::In(&idx)], move |_, g, _| {
-        if !crate::autograd::needs_record(&[&g[0]]) {
-            // the backend's scatter-add kernel (the put below is the differentiable form)
-            let gc = contiguous(&g[0])?;
-            if let Some(gx) = backend::max_pool2d_backward(&gc, &contiguous(&ind)?, nc, hw, &xs2)? {
-                return Ok(vec![Some(gx)]);
-            }
-        }
-        let rows = host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?;
-        let rows = rs(&rows, &[nc, 1])?;
-        let offs = binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?;
-        let offs = rs(&offs, &[nc * l])?;
-        let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
-        Ok(vec![Some(rs(&gx, &xs2)?)])
-    })?;
+    record_index_pool("MaxPool2DWithIndicesBackward0", x, &out, &idx, nc, h * w)?;
     Node::annotate_with(&out, &[(1, "result1")], || pool_fields(k, stride, p, Some(d), ceil));
     Ok((out, idx))
 }
 
 /// The `_saved_*` numbers of a 2-d pooling node (the stride as given: empty for None).
-fn pool_fields(k: [usize; 2], stride: Option<[usize; 2]>, p: [usize; 2], d: Option<[usize; 2]>, ceil: bool) -> Vec<(&'static str, SavedValue)> {
-    let ints = |v: [usize; 2]| SavedValue::Ints(v.iter().map(|&e| e as i64).collect());
+fn pool_fields<const N: usize>(k: [usize; N], stride: Option<[usize; N]>, p: [usize; N], d: Option<[usize; N]>, ceil: bool) -> Vec<(&'static str, SavedValue)> {
+    let ints = |v: [usize; N]| SavedValue::Ints(v.iter().map(|&e| e as i64).collect());
     let mut v = vec![("kernel_size", ints(k)), ("stride", stride.map_or(SavedValue::Ints(Vec::new()), ints)), ("padding", ints(p)), ("ceil_mode", SavedValue::Bool(ceil))];
     if let Some(d) = d {
         v.push(("dilation", ints(d)));
@@ -666,6 +648,310 @@ pub fn avg_pool2d(x: &Tensor, k: [usize; 2], stride: Option<[usize; 2]>, p: [usi
         v
     });
     Ok(out)
+}
+
+/// Records `name` for a max-type pooling of `x` (planes of `plane` elements) whose output
+/// `out` took each value from the in-plane index `idx` (derivatives.yaml saves self and the
+/// indices, result1): dx is the output gradient added at those indices.
+fn record_index_pool(name: &'static str, x: &Tensor, out: &Tensor, idx: &Tensor, planes: usize, plane: usize) -> Result<()> {
+    let ind = idx.clone();
+    let xs = x.shape();
+    let l = out.numel() / planes.max(1);
+    record(name, &[x], &[out], &[Save::In(x), Save::In(idx)], move |_, g, _| {
+        if !crate::autograd::needs_record(&[&g[0]]) {
+            // the backend's scatter-add kernel (the put below is the differentiable form)
+            let gc = contiguous(&g[0])?;
+            if let Some(gx) = backend::max_pool2d_backward(&gc, &contiguous(&ind)?, planes, plane, &xs)? {
+                return Ok(vec![Some(gx)]);
+            }
+        }
+        let rows = rs(&host((0..planes as i64).map(|r| r * plane as i64).collect(), ind.device())?, &[planes, 1])?;
+        let offs = rs(&binary_raw(&rs(&ind, &[planes, l])?, &rows, BinOp::Add)?, &[planes * l])?;
+        let gx = put_add(&rs(&contiguous(&g[0])?, &[planes * l])?, &offs, &[planes * plane])?;
+        Ok(vec![Some(rs(&gx, &xs)?)])
+    })
+}
+
+/// Checks a 3-d pooling (PyTorch's messages) of a 4-d or 5-d `x`: (planes, input size,
+/// output size) over the last three dims.
+fn pool3d_geometry(x: &Tensor, k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3], ceil: bool) -> Result<(usize, [usize; 3], [usize; 3])> {
+    let xs = x.shape();
+    let n = xs.len();
+    ensure!((n == 4 || n == 5) && xs[1..].iter().all(|&v| v > 0), Runtime, "non-empty 4D or 5D (batch mode) tensor expected for input");
+    ensure!(k.iter().all(|&v| v > 0), Runtime, "kernel size should be greater than zero, but got kT: {} kH: {} kW: {}", k[0], k[1], k[2]);
+    ensure!(s.iter().all(|&v| v > 0), Runtime, "stride should be greater than zero, but got dT: {} dH: {} dW: {}", s[0], s[1], s[2]);
+    ensure!(d.iter().all(|&v| v > 0), Runtime, "dilation should be greater than zero, but got dilationT: {} dilationH: {} dilationW: {}", d[0], d[1], d[2]);
+    for i in 0..3 {
+        ensure!(p[i] <= ((k[i] - 1) * d[i] + 1) / 2, Runtime, "pad should be at most half of effective kernel size, but got pad={}, kernel_size={} and dilation={}", p[i], k[i], d[i]);
+    }
+    let size = [xs[n - 3], xs[n - 2], xs[n - 1]];
+    let o: Vec<i64> = (0..3).map(|i| pool_out(size[i], k[i], p[i], s[i], d[i], ceil)).collect();
+    if o.iter().any(|&v| v < 1) {
+        let c = xs[n - 4];
+        bail!(Runtime, "Given input size: ({}x{}x{}x{}). Calculated output size: ({}x{}x{}x{}). Output size is too small", c, size[0], size[1], size[2], c, o[0], o[1], o[2]);
+    }
+    Ok((xs[..n - 3].iter().product(), size, [o[0] as usize, o[1] as usize, o[2] as usize]))
+}
+
+/// The windows of a regular pooling: output `i` along dim `a` starts at `i * s[a] - p[a]`.
+fn regular_windows(size: [usize; 3], out: [usize; 3], k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3]) -> backend::PoolWindows {
+    let starts = std::array::from_fn(|a| (0..out[a]).map(|i| (i * s[a]) as i64 - p[a] as i64).collect());
+    backend::PoolWindows { size, out, kernel: k, dilation: d, starts, per_plane: false }
+}
+
+/// Every tap of every window of plane `p` as a flat in-plane index, `w.plane()` (one past
+/// the plane: the pad slot) where the tap falls outside: (positions × taps) in order.
+fn window_table(w: &backend::PoolWindows, p: usize) -> Vec<i64> {
+    let n_in = w.plane() as i64;
+    let [kd, kh, kw] = w.kernel;
+    let tap = |a: usize, o: usize, t: usize| {
+        let s = if w.per_plane { w.starts[a][p * w.out[a] + o] } else { w.starts[a][o] };
+        let v = s + (t * w.dilation[a]) as i64;
+        (v >= 0 && v < w.size[a] as i64).then_some(v)
+    };
+    let mut v = Vec::with_capacity(w.positions() * kd * kh * kw);
+    for a in 0..w.out[0] {
+        for b in 0..w.out[1] {
+            for c in 0..w.out[2] {
+                for i in 0..kd {
+                    for j in 0..kh {
+                        for k in 0..kw {
+                            v.push(match (tap(0, a, i), tap(1, b, j), tap(2, c, k)) {
+                                (Some(t), Some(h), Some(x)) => (t * w.size[1] as i64 + h) * w.size[2] as i64 + x,
+                                _ => n_in,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// The offsets into (planes, plane + 1) (each plane padded by one slot) of every window tap:
+/// (planes, positions, taps).
+fn window_offsets(w: &backend::PoolWindows, planes: usize) -> Vec<i64> {
+    let stride = (w.plane() + 1) as i64;
+    let shared = (!w.per_plane).then(|| window_table(w, 0));
+    let mut offs = Vec::new();
+    for p in 0..planes {
+        let own;
+        let t = match &shared {
+            Some(t) => t,
+            None => {
+                own = window_table(w, p);
+                &own
+            }
+        };
+        offs.extend(t.iter().map(|&i| p as i64 * stride + i));
+    }
+    offs
+}
+
+/// Max pooling of `x` ((planes, d, h, w) contiguous elements) over `w`'s windows: (values,
+/// in-plane indices) shaped `oshape` — the backend's kernel, or the windows gathered from a
+/// -inf-padded copy and their first maximum (any device and dtype).
+fn max_pool_over(x: &Tensor, planes: usize, w: &backend::PoolWindows, oshape: &[usize]) -> Result<(Tensor, Tensor)> {
+    no_grad(|| {
+        let xc = contiguous(&x.detach())?;
+        if let Some(r) = backend::max_pool_windows(&xc, planes, w, oshape)? {
+            return Ok(r);
+        }
+        let (n_in, l) = (w.plane(), w.positions());
+        let taps: usize = w.kernel.iter().product();
+        let padded = pad_raw(&rs(&xc, &[planes, n_in])?, &[(0, 1)], f64::NEG_INFINITY)?;
+        let offs = window_offsets(w, planes);
+        let win = backend::take(&padded, &host(offs.clone(), x.device())?, &[planes, l, taps])?;
+        let (v, arg) = super::max_dim(&win, 2, false, true)?;
+        // the chosen tap's offset, less its plane's start: the in-plane index
+        let pos = host((0..(planes * l) as i64).map(|o| o * taps as i64).collect(), x.device())?;
+        let at = backend::take(&host(offs, x.device())?, &binary_raw(&rs(&arg, &[planes * l])?, &pos, BinOp::Add)?, &[planes, l])?;
+        let starts = rs(&host((0..planes as i64).map(|p| p * (n_in + 1) as i64).collect(), x.device())?, &[planes, 1])?;
+        let idx = binary_raw(&at, &starts, BinOp::Sub)?;
+        Ok((rs(&v, oshape)?, rs(&idx, oshape)?))
+    })
+}
+
+/// `max_pool3d_with_indices` (MaxPool3DWithIndicesBackward0) of a 4-d or 5-d `x`: (values,
+/// int64 indices flat over each (d, h, w) plane). A stride of None is the kernel size (kept
+/// empty in `_saved_stride`, as ATen).
+pub fn max_pool3d(x: &Tensor, k: [usize; 3], stride: Option<[usize; 3]>, p: [usize; 3], d: [usize; 3], ceil: bool) -> Result<(Tensor, Tensor)> {
+    let s = stride.unwrap_or(k);
+    let (planes, size, out) = pool3d_geometry(x, k, s, p, d, ceil)?;
+    ensure!(!x.dtype().is_complex() && x.dtype() != DType::Bool, NotImplemented, "\"max_pool3d\" not implemented for '{}'", x.dtype().scalar_name());
+    let xs = x.shape();
+    let mut oshape = xs[..xs.len() - 3].to_vec();
+    oshape.extend(out);
+    let w = regular_windows(size, out, k, s, p, d);
+    let (vals, idx) = max_pool_over(x, planes, &w, &oshape)?;
+    let vals = fresh(&vals)?;
+    record_index_pool("MaxPool3DWithIndicesBackward0", x, &vals, &idx, planes, w.plane())?;
+    Node::annotate_with(&vals, &[(1, "result1")], || pool_fields(k, stride, p, Some(d), ceil));
+    Ok((vals, idx))
+}
+
+/// Average pooling's divisor of each output position (ATen's rule: the window clipped to the
+/// padded input, or to the input without `count_include_pad`, or the override).
+fn avg_divisors(w: &backend::PoolWindows, p: [usize; 3], count_include_pad: bool, divisor_override: Option<i64>) -> Vec<f64> {
+    let extent = |a: usize, o: usize| {
+        let s = w.starts[a][o];
+        let e = (s + w.kernel[a] as i64).min((w.size[a] + p[a]) as i64);
+        let (s2, e2) = (s.max(0), e.min(w.size[a] as i64));
+        (e - s, e2 - s2)
+    };
+    let mut v = Vec::with_capacity(w.positions());
+    for a in 0..w.out[0] {
+        for b in 0..w.out[1] {
+            for c in 0..w.out[2] {
+                let (pa, ca) = extent(0, a);
+                let (pb, cb) = extent(1, b);
+                let (pc, cc) = extent(2, c);
+                v.push(match divisor_override {
+                    Some(d) => d as f64,
+                    None if count_include_pad => (pa * pb * pc) as f64,
+                    None => (ca * cb * cc) as f64,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// The input gradient of an average pooling from its output gradient `g`: the backend's
+/// kernel when no graph is recorded, else `g / divisor` put back over the windows
+/// (differentiable in `g`).
+fn avg_pool_grad(g: &Tensor, planes: usize, w: &backend::PoolWindows, divs: &[f64], xs: &[usize]) -> Result<Tensor> {
+    if !crate::autograd::needs_record(&[g]) {
+        if let Some(gx) = backend::avg_pool_windows(&contiguous(g)?, planes, w, divs, true, xs)? {
+            return Ok(gx);
+        }
+    }
+    let (n_in, l) = (w.plane(), w.positions());
+    let taps: usize = w.kernel.iter().product();
+    let dv = hostf(divs, &[1, l, 1], g.dtype(), g.device())?;
+    let each = expand(&div(&rs(g, &[planes, l, 1])?, &dv)?, &[planes as i64, l as i64, taps as i64])?;
+    let offs = host(window_offsets(w, planes), g.device())?;
+    let gx = put_add(&rs(&contiguous(&each)?, &[planes * l * taps])?, &offs, &[planes * (n_in + 1)])?;
+    let gx = super::narrow(&rs(&gx, &[planes, n_in + 1])?, 1, 0, n_in as i64)?;
+    rs(&contiguous(&gx)?, xs)
+}
+
+/// `avg_pool3d` (AvgPool3DBackward0) of a 4-d or 5-d `x`.
+#[allow(clippy::too_many_arguments)]
+pub fn avg_pool3d(x: &Tensor, k: [usize; 3], stride: Option<[usize; 3]>, p: [usize; 3], ceil: bool, count_include_pad: bool, divisor_override: Option<i64>) -> Result<Tensor> {
+    let s = stride.unwrap_or(k);
+    let (planes, size, out) = pool3d_geometry(x, k, s, p, [1, 1, 1], ceil)?;
+    if let Some(dv) = divisor_override {
+        ensure!(dv != 0, Runtime, "divisor must be not zero");
+    }
+    // ATen's kernel: float32, float64 and int64 (integer sums divided towards zero)
+    ensure!(matches!(x.dtype(), DType::Float32 | DType::Float64 | DType::Int64), NotImplemented, "\"avg_pool3d_out_frame\" not implemented for '{}'", x.dtype().scalar_name());
+    let xs = x.shape();
+    let mut oshape = xs[..xs.len() - 3].to_vec();
+    oshape.extend(out);
+    let w = regular_windows(size, out, k, s, p, [1, 1, 1]);
+    let divs = avg_divisors(&w, p, count_include_pad, divisor_override);
+    let y = no_grad(|| {
+        let xc = contiguous(&x.detach())?;
+        if let Some(y) = backend::avg_pool_windows(&xc, planes, &w, &divs, false, &oshape)? {
+            return Ok(y);
+        }
+        let (n_in, l) = (w.plane(), w.positions());
+        let taps: usize = k.iter().product();
+        let padded = pad_raw(&rs(&xc, &[planes, n_in])?, &[(0, 1)], 0.0)?;
+        let win = backend::take(&padded, &host(window_offsets(&w, planes), x.device())?, &[planes, l, taps])?;
+        let sm = sum_dims(&win, &[2], false, None)?;
+        let dv = hostf(&divs, &[1, l], x.dtype(), x.device())?;
+        rs(&if x.dtype().is_float() { div(&sm, &dv)? } else { super::div_trunc(&sm, &dv)? }, &oshape)
+    })?;
+    let y = fresh(&y)?;
+    let xs2 = xs.clone();
+    // dx: g / divisor spread over each window
+    record("AvgPool3DBackward0", &[x], &[&y], &[Save::In(x)], move |_, g, _| Ok(vec![Some(avg_pool_grad(&g[0], planes, &w, &divs, &xs2)?)]))?;
+    Node::annotate_with(&y, &[], || {
+        let mut v = pool_fields(k, stride, p, None, ceil);
+        v.push(("count_include_pad", SavedValue::Bool(count_include_pad)));
+        v.push(("divisor_override", divisor_override.map_or(SavedValue::None, SavedValue::Int)));
+        v
+    });
+    Ok(y)
+}
+
+/// ATen's `generate_intervals`: the window starts of fractional pooling along one dim from
+/// the plane's sample `u` in [0, 1), computed in float32 for float32 input (rounding after
+/// each operation, as ATen's `scalar_t` arithmetic) and in double otherwise.
+fn fractional_starts(u: f64, size: usize, out: usize, k: usize, single: bool) -> Vec<i64> {
+    let mut v = vec![0i64; out];
+    if out > 1 {
+        if single {
+            let (u, alpha) = (u as f32, (size - k) as f32 / (out - 1) as f32);
+            for (i, s) in v.iter_mut().enumerate().take(out - 1) {
+                *s = ((i as f32 + u) * alpha) as i64 - (u * alpha) as i64;
+            }
+        } else {
+            let alpha = (size - k) as f64 / (out - 1) as f64;
+            for (i, s) in v.iter_mut().enumerate().take(out - 1) {
+                *s = ((i as f64 + u) * alpha) as i64 - (u * alpha) as i64;
+            }
+        }
+    }
+    if out > 0 {
+        v[out - 1] = (size - k) as i64;
+    }
+    v
+}
+
+/// `fractional_max_pool2d` / `3d` (FractionalMaxPool2DBackward0 / 3D) of `x` ((C, *spatial)
+/// or (N, C, *spatial), `kernel.len()` = 2 or 3 spatial dims) with the planes' samples
+/// (N, C, dims) in [0, 1): (values, int64 indices flat over each plane).
+pub fn fractional_max_pool(x: &Tensor, kernel: &[usize], out: &[usize], samples: &Tensor) -> Result<(Tensor, Tensor)> {
+    let nd = kernel.len();
+    ensure!((nd == 2 || nd == 3) && out.len() == nd, Runtime, "fractional_max_pool: kernel_size and output_size must have 2 or 3 entries each");
+    // ATen's messages name the 3-d kernel `fractional_max_pool3d_out`
+    let name = if nd == 2 { "fractional_max_pool2d" } else { "fractional_max_pool3d_out" };
+    let xs = x.shape();
+    ensure!(xs.len() == nd + 1 || xs.len() == nd + 2, Runtime, "{}(): Expected {}D or {}D tensor, but got: {}", name, nd + 1, nd + 2, crate::shape::fmt_list(&xs));
+    ensure!(xs[1..].iter().all(|&v| v > 0), Runtime, "{}(): Expected input to have non-zero size for non-batch dimensions, but got{} with dimension {} being empty.", name,
+        crate::shape::fmt_list(&xs), xs[1..].iter().position(|&v| v == 0).map_or(0, |i| i + 1));
+    ensure!(!x.dtype().is_complex() && x.dtype() != DType::Bool, NotImplemented, "\"{}\" not implemented for '{}'", name, x.dtype().scalar_name());
+    let sp = &xs[xs.len() - nd..];
+    let words = ["time", "height", "width"];
+    for a in 0..nd {
+        // ATen: the 2-d windows may reach the last element, the 3-d ones stop before it
+        ensure!(if nd == 2 { out[a] + kernel[a] - 1 <= sp[a] } else { out[a] + kernel[a] - 1 < sp[a] }, Runtime, "{}(): pool {} {} too large relative to input {} {}", name, words[3 - nd + a], kernel[a], words[3 - nd + a], sp[a]);
+    }
+    let (n, c) = if xs.len() == nd + 2 { (xs[0], xs[1]) } else { (1, xs[0]) };
+    let planes = n * c;
+    // ATen's checks (a larger first dim is allowed: the leading rows are used)
+    let ss = samples.shape();
+    ensure!(samples.dtype() == x.dtype(), Runtime, "Expect _random_samples to have the same dtype as input");
+    ensure!(ss.len() == 3, Runtime, "Expect _random_samples to have 3 dimensions, got {}", ss.len());
+    ensure!(ss[0] >= n, Runtime, "Expect _random_samples.size(0) no less then input batch size.");
+    ensure!(ss[1] == c, Runtime, "Expect _random_samples.size(1) equals to input channel size.");
+    ensure!(ss[2] == nd, Runtime, "Expect _random_samples.size(2) equals to {}; got {}.", nd, ss[2]);
+    let u = samples.to_f64_vec()?;
+    let single = x.dtype() == DType::Float32;
+    // as (planes, d, h, w): a 2-d pooling is depth 1; ATen's 2-d sample 0 is the width's
+    let (size, outs, ks) = if nd == 3 { ([sp[0], sp[1], sp[2]], [out[0], out[1], out[2]], [kernel[0], kernel[1], kernel[2]]) }
+                           else { ([1, sp[0], sp[1]], [1, out[0], out[1]], [1, kernel[0], kernel[1]]) };
+    let sample_of = |a: usize| if nd == 3 { a } else { 2 - a };
+    let starts: [Vec<i64>; 3] = std::array::from_fn(|a| {
+        if nd == 2 && a == 0 {
+            return vec![0; planes];
+        }
+        (0..planes).flat_map(|p| fractional_starts(u[p * nd + sample_of(a)], size[a], outs[a], ks[a], single)).collect()
+    });
+    let w = backend::PoolWindows { size, out: outs, kernel: ks, dilation: [1, 1, 1], starts, per_plane: true };
+    let mut oshape = xs[..xs.len() - nd].to_vec();
+    oshape.extend_from_slice(out);
+    let (vals, idx) = max_pool_over(x, planes, &w, &oshape)?;
+    let vals = fresh(&vals)?;
+    record_index_pool(if nd == 2 { "FractionalMaxPool2DBackward0" } else { "FractionalMaxPool3DBackward0" }, x, &vals, &idx, planes, w.plane())?;
+    let ints = |v: &[usize]| SavedValue::Ints(v.iter().map(|&e| e as i64).collect());
+    let (kf, of) = (ints(kernel), ints(out));
+    Node::annotate_with(&vals, &[(1, "result1")], move || vec![("kernel_size", kf), ("output_size", of)]);
+    Ok((vals, idx))
 }
 
 fn adaptive_ranges(inp: usize, out: usize) -> Vec<(usize, usize)> {
@@ -1342,6 +1628,10 @@ pub fn activation(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<Tensor> {
 /// the result is written into `x` (the core's in-place machinery); torch's result-based
 /// nodes keep their "...Backward1" names.
 pub fn activation_(x: &Tensor, kind: &str, a: f64, b: f64) -> Result<()> {
+    if kind == "relu" {
+        super::check_relu_dtype(x)?;
+        return super::inplace_unary(x, crate::backend::UnaryOp::Relu, |inp| activation_impl(inp, kind, a, b, true));
+    }
     super::inplace(x, |inp| activation_impl(inp, kind, a, b, true))
 }
 
@@ -2361,14 +2651,7 @@ pub fn adaptive_max_pool2d(x: &Tensor, out: [usize; 2]) -> Result<(Tensor, Tenso
         Ok((rs(&v, &oshape)?, rs(&idx, &oshape)?))
     })?;
     let vals = fresh(&vals)?;
-    let ind = idx.clone();
-    let xs2 = xs.clone();
-    record("AdaptiveMaxPool2DBackward0", &[x], &[&vals], &[Save::In(x), Save::In(&idx)], move |_, g, _| {
-        let rows = rs(&host((0..nc as i64).map(|r| r * hw as i64).collect(), ind.device())?, &[nc, 1])?;
-        let offs = rs(&binary_raw(&rs(&ind, &[nc, l])?, &rows, BinOp::Add)?, &[nc * l])?;
-        let gx = put_add(&rs(&contiguous(&g[0])?, &[nc * l])?, &offs, &[nc * hw])?;
-        Ok(vec![Some(rs(&gx, &xs2)?)])
-    })?;
+    record_index_pool("AdaptiveMaxPool2DBackward0", x, &vals, &idx, nc, hw)?;
     Node::annotate_with(&vals, &[(1, "result1")], Vec::new);
     Ok((vals, idx))
 }

@@ -318,7 +318,11 @@ pub fn clamp_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> 
     if rt.category() > x.dtype().category() {
         bail!(Runtime, "result type {} can't be cast to the desired output type {}", rt.scalar_name(), x.dtype().cpp_type_name());
     }
-    super::inplace(x, |inp| clamp(inp, lo, hi))
+    if lo.is_none() && hi.is_none() {
+        return super::inplace(x, |inp| clamp(inp, lo, hi));
+    }
+    let op = UnaryOp::Clamp(lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
+    super::inplace_unary(x, op, |inp| clamp(inp, lo, hi))
 }
 
 /// `clamp_min(x, min)` (ClampMinBackward0).

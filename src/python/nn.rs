@@ -77,6 +77,38 @@ fn _nn_avg_pool2d(py: Python<'_>, x: T<'_>, kernel: [usize; 2], stride: Vec<usiz
     run(py, x.numel(), || ops::avg_pool2d(&x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override))
 }
 
+/// A 3-d pooling stride: empty (the kernel size) or three numbers.
+fn pool_stride3(s: Vec<usize>) -> PyResult<Option<[usize; 3]>> {
+    match s[..] {
+        [] => Ok(None),
+        [a, b, c] => Ok(Some([a, b, c])),
+        _ => Err(pyo3::exceptions::PyRuntimeError::new_err("max_pool3d: stride must either be omitted, a single int, or a tuple of three ints")),
+    }
+}
+
+#[pyfunction]
+fn _nn_max_pool3d(py: Python<'_>, x: T<'_>, kernel: [usize; 3], stride: Vec<usize>, padding: [usize; 3], dilation: [usize; 3], ceil_mode: bool) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let x = x.t.clone();
+    let stride = pool_stride3(stride)?;
+    let (a, b) = py.detach(|| super::errors::guard(|| ops::max_pool3d(&x, kernel, stride, padding, dilation, ceil_mode)))?;
+    Ok((wrap(py, a)?, wrap(py, b)?))
+}
+
+#[pyfunction]
+#[pyo3(signature = (x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override=None))]
+fn _nn_avg_pool3d(py: Python<'_>, x: T<'_>, kernel: [usize; 3], stride: Vec<usize>, padding: [usize; 3], ceil_mode: bool, count_include_pad: bool, divisor_override: Option<i64>) -> PyResult<Py<PyAny>> {
+    let x = x.t.clone();
+    let stride = pool_stride3(stride)?;
+    run(py, x.numel(), || ops::avg_pool3d(&x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override))
+}
+
+#[pyfunction]
+fn _nn_fractional_max_pool(py: Python<'_>, x: T<'_>, kernel: Vec<usize>, output_size: Vec<usize>, samples: T<'_>) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
+    let (x, u) = (x.t.clone(), samples.t.clone());
+    let (a, b) = py.detach(|| super::errors::guard(|| ops::fractional_max_pool(&x, &kernel, &output_size, &u)))?;
+    Ok((wrap(py, a)?, wrap(py, b)?))
+}
+
 #[pyfunction]
 fn _nn_adaptive_max_pool2d(py: Python<'_>, x: T<'_>, output_size: [usize; 2]) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let x = x.t.clone();
@@ -273,6 +305,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_nn_avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_adaptive_avg_pool2d, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_adaptive_max_pool2d, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_max_pool3d, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_avg_pool3d, m)?)?;
+    m.add_function(wrap_pyfunction!(_nn_fractional_max_pool, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_batch_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(_nn_group_norm, m)?)?;

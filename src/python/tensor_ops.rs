@@ -4,6 +4,7 @@
 use super::convert::{opt_dtype, py_scalar};
 use super::tensor::{operand, shape_args, wrap, PyTensor};
 use crate::error::Result as CoreResult;
+use crate::backend::UnaryOp;
 use crate::ops::{self, BinOp};
 use crate::tensor::{Scalar, Tensor};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
@@ -523,20 +524,20 @@ impl PyTensor {
     fn relu_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
         let t = &slf.get().t;
         ops::check_relu_dtype(t)?;
-        ops::inplace(t, ops::relu)?;
+        ops::inplace_unary(t, UnaryOp::Relu, ops::relu)?;
         Ok(slf.clone())
     }
 }
 
 macro_rules! inplace_unary {
-    ($($(#[doc = $doc:literal])* $name:ident => $f:expr),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $name:ident => $f:expr, $op:expr),* $(,)?) => {
         #[pymethods]
         impl PyTensor {
             $(
                 $(#[doc = $doc])*
                 fn $name<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Self>> {
                     let t = &slf.get().t;
-                    ops::inplace(t, |inp| ($f)(inp))?;
+                    ops::inplace_unary(t, $op, |inp| ($f)(inp))?;
                     Ok(slf.clone())
                 }
             )*
@@ -546,27 +547,27 @@ macro_rules! inplace_unary {
 
 inplace_unary! {
     #[doc = "In-place version of ``exp``."]
-    exp_ => ops::exp,
+    exp_ => ops::exp, UnaryOp::Exp,
     #[doc = "In-place version of ``log``."]
-    log_ => ops::log,
+    log_ => ops::log, UnaryOp::Log,
     #[doc = "In-place version of ``sqrt``."]
-    sqrt_ => ops::sqrt,
+    sqrt_ => ops::sqrt, UnaryOp::Sqrt,
     #[doc = "In-place version of ``neg``."]
-    neg_ => ops::neg,
+    neg_ => ops::neg, UnaryOp::Neg,
     #[doc = "In-place version of ``abs``."]
-    abs_ => ops::abs_for_inplace,
+    abs_ => ops::abs_for_inplace, UnaryOp::Abs,
     #[doc = "In-place version of ``sigmoid``."]
-    sigmoid_ => ops::sigmoid,
+    sigmoid_ => ops::sigmoid, UnaryOp::Sigmoid,
     #[doc = "In-place version of ``tanh``."]
-    tanh_ => ops::tanh,
+    tanh_ => ops::tanh, UnaryOp::Tanh,
     #[doc = "In-place version of ``sin``."]
-    sin_ => ops::sin,
+    sin_ => ops::sin, UnaryOp::Sin,
     #[doc = "In-place version of ``cos``."]
-    cos_ => ops::cos,
+    cos_ => ops::cos, UnaryOp::Cos,
     #[doc = "In-place version of ``reciprocal``."]
-    reciprocal_ => ops::reciprocal,
+    reciprocal_ => ops::reciprocal, UnaryOp::Reciprocal,
     #[doc = "In-place version of ``floor``."]
-    floor_ => |t| ops::rounding(t, "floor"),
+    floor_ => |t| ops::rounding(t, "floor"), UnaryOp::Floor,
 }
 
 #[pymethods]

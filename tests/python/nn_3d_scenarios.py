@@ -506,6 +506,73 @@ def _misc(torch, out):
     out["attention"] = _caught(attention)
 
 
+def _pool_kernels(torch, out):
+    """The native 3-d / fractional pooling kernels: grad_fn names and saved fields, integer
+    and half dtypes, NaN windows, double backward, the samples' checks, strided inputs."""
+    F = torch.nn.functional
+    x = _x(torch, 2, 3, 4, 5, 6, scale=3.0)
+
+    def node(y):
+        fn = y.grad_fn
+        return [type(fn).__name__] + [[a, repr(getattr(fn, a))] for a in sorted(dir(fn))
+                                      if a.startswith("_saved_") and a not in ("_saved_self", "_saved_result1")]
+
+    xr = x.clone().requires_grad_()
+    out["kern_max3d_node"] = _caught(lambda: node(F.max_pool3d(xr, 2)))
+    out["kern_max3d_node_opts"] = _caught(lambda: node(F.max_pool3d(xr, (3, 2, 2), (1, 2, 1), 1, (1, 1, 2), True)))
+    out["kern_avg3d_node"] = _caught(lambda: node(F.avg_pool3d(xr, 2)))
+    out["kern_avg3d_node_opts"] = _caught(lambda: node(F.avg_pool3d(xr, 3, 2, 1, True, False, 5)))
+    samples3 = torch.linspace(0.1, 0.9, 18).reshape(2, 3, 3)
+    samples2 = torch.linspace(0.1, 0.9, 12).reshape(2, 3, 2)
+    out["kern_frac3d_node"] = _caught(lambda: node(F.fractional_max_pool3d(xr, 2, output_size=(2, 3, 4), _random_samples=samples3)))
+    out["kern_frac2d_node"] = _caught(lambda: node(F.fractional_max_pool2d(xr[:, :, 0], 2, output_size=(4, 5), _random_samples=samples2)))
+    xi = (x * 10).long()
+    out["kern_max3d_int"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 2, return_indices=True), xi))
+    out["kern_max3d_int8"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 3, 2, 1), xi.to(torch.int8)))
+    out["kern_avg3d_int"] = _caught(lambda: _fres(torch, lambda x: F.avg_pool3d(x, 2, 1, 1), xi))
+    out["kern_avg3d_int_div"] = _caught(lambda: _fres(torch, lambda x: F.avg_pool3d(x, 2, divisor_override=3), xi))
+    out["kern_avg3d_err_half"] = _caught(lambda: F.avg_pool3d(x.half(), 2))
+    out["kern_avg3d_err_int32"] = _caught(lambda: F.avg_pool3d(xi.int(), 2))
+    out["kern_max3d_err_bool"] = _caught(lambda: F.max_pool3d(x > 0, 2))
+    out["kern_max3d_half"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 2, return_indices=True), x.half()))
+    out["kern_max3d_bf16"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 2), x.bfloat16()))
+    out["kern_frac3d_half"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool3d(
+        x, 2, output_size=(2, 3, 4), return_indices=True, _random_samples=samples3.half()), x.half()))
+    xn = x.clone()
+    xn[0, 0, 0, 0, 0] = float("nan")
+    xn[0, 0, 1, 1, 1] = float("nan")
+    xn[1, 2, 3, 3, 3] = float("-inf")
+    out["kern_max3d_nan"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 2, return_indices=True), xn))
+    out["kern_frac3d_nan"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool3d(
+        x, 2, output_size=(2, 3, 4), return_indices=True, _random_samples=samples3), xn))
+    xt = x.transpose(2, 4)
+    out["kern_max3d_strided"] = _caught(lambda: _fres(torch, lambda x: F.max_pool3d(x, 2, 1, return_indices=True), xt))
+    out["kern_avg3d_strided"] = _caught(lambda: _fres(torch, lambda x: F.avg_pool3d(x, 2, 1, 1, False, False), xt))
+    out["kern_avg3d_double"] = _caught(lambda: _fres(torch, lambda x: F.avg_pool3d(x, (1, 3, 2), (2, 2, 1), (0, 1, 1)), x.double()))
+
+    def double_backward(f, inp):
+        xx = inp.clone().requires_grad_()
+        y = f(xx)
+        w = torch.linspace(-1.0, 1.0, y.numel()).reshape(y.shape).to(y.dtype)
+        (g,) = torch.autograd.grad((y * w).sum(), xx, create_graph=True)
+        (gg,) = torch.autograd.grad((g * g).sum() + (g * xx).sum(), xx)
+        return [_v(g), _v(gg)]
+
+    out["kern_max3d_double_backward"] = _caught(lambda: double_backward(lambda x: F.max_pool3d(x, 2, 1, 1), x.double()))
+    out["kern_avg3d_double_backward"] = _caught(lambda: double_backward(lambda x: F.avg_pool3d(x, 3, 2, 1, False, False), x.double()))
+    out["kern_frac3d_double_backward"] = _caught(lambda: double_backward(lambda x: F.fractional_max_pool3d(
+        x, 2, output_size=(2, 3, 4), _random_samples=samples3.double()), x.double()))
+    out["kern_frac_more_rows"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool3d(
+        x, 2, output_size=(2, 3, 4), _random_samples=torch.linspace(0.1, 0.9, 27).reshape(3, 3, 3)), x))
+    for key, smp in [("rows", samples3[:1]), ("chans", samples3[:, :2]), ("dims", samples3[..., :2]),
+                     ("rank", samples3[0]), ("dtype", samples3.double())]:
+        out[f"kern_frac_err_{key}"] = _caught(lambda smp=smp: F.fractional_max_pool3d(x, 2, output_size=(2, 3, 4), _random_samples=smp))
+    out["kern_frac3d_err_strict"] = _caught(lambda: F.fractional_max_pool3d(x, 2, output_size=(3, 3, 3), _random_samples=samples3))
+    out["kern_frac2d_edge"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool2d(x, 2, output_size=(4, 5), _random_samples=samples2), x[:, :, 0]))
+    out["kern_frac_empty"] = _caught(lambda: _fres(torch, lambda x: F.fractional_max_pool3d(x, 2, output_size=(0, 2, 2), _random_samples=samples3), x))
+    out["kern_frac2d_err_dims"] = _caught(lambda: F.fractional_max_pool2d(x[:, :, 0], 2, output_size=3, _random_samples=samples3))
+
+
 def run(torch):
     out = {}
     torch.manual_seed(0)
@@ -513,6 +580,7 @@ def run(torch):
     _pool(torch, out)
     _ctc(torch, out)
     _fractional(torch, out)
+    _pool_kernels(torch, out)
     _losses_misc(torch, out)
     _misc(torch, out)
     return out

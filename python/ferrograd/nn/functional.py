@@ -2526,24 +2526,6 @@ def _pool_out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
-def _pool3d_geometry(input, k, s, p, d, ceil_mode):
-    if input.dim() not in (4, 5) or any(input.shape[i] == 0 for i in range(1, input.dim())):
-        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    if any(v <= 0 for v in k):
-        raise RuntimeError(f"kernel size should be greater than zero, but got kT: {k[0]} kH: {k[1]} kW: {k[2]}")
-    if any(v <= 0 for v in s):
-        raise RuntimeError(f"stride should be greater than zero, but got dT: {s[0]} dH: {s[1]} dW: {s[2]}")
-    if any(v <= 0 for v in d):
-        raise RuntimeError(f"dilation should be greater than zero, but got dilationT: {d[0]} dilationH: {d[1]} dilationW: {d[2]}")
-    sizes = list(input.shape[-3:])
-    outs = [_pool_out_size(sizes[i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(3)]
-    if any(o < 1 for o in outs):
-        c = input.shape[-4]
-        raise RuntimeError(f"Given input size: ({c}x{sizes[0]}x{sizes[1]}x{sizes[2]}). Calculated output size: "
-                           f"({c}x{outs[0]}x{outs[1]}x{outs[2]}). Output size is too small")
-    return outs
-
-
 def _planes(input):
     """``input`` (4-d or 5-d) as ``(planes, D, H, W)`` and the leading shape to restore."""
     lead = tuple(input.shape[:-3])
@@ -2551,23 +2533,10 @@ def _planes(input):
 
 
 def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=True):
-    """3D max pooling that returns ``(output, indices)`` (indices flat over ``D*H*W``); computed as
-    a 2D max pool over (H, W) followed by a 1D max pool over depth (same argmax, same gradient)."""
+    """3D max pooling that returns ``(output, indices)`` (indices flat over ``D*H*W``)."""
     k, s, p, d = _pool_args(kernel_size, stride, padding, dilation, 3)
-    _pool3d_geometry(input, k, s, p, d, ceil_mode)
-    x, lead = _planes(input)
-    nc, dd, hh, ww = x.shape
-    o2, i2 = _C._nn_max_pool2d(x, list(k[1:]), list(s[1:]), list(p[1:]), list(d[1:]), bool(ceil_mode))
-    oh, ow = o2.shape[-2], o2.shape[-1]
-    t = o2.reshape(nc, dd, oh * ow).transpose(1, 2)
-    o1, i1 = _C._nn_max_pool2d(t.unsqueeze(-2), [1, k[0]], [1, s[0]], [0, p[0]], [1, d[0]], bool(ceil_mode))
-    o1, i1 = o1.squeeze(-2), i1.squeeze(-2)
-    od = o1.shape[-1]
-    hw = i2.reshape(nc, dd, oh * ow).transpose(1, 2).gather(2, i1)
-    idx = i1 * (hh * ww) + hw
-    out = o1.transpose(1, 2).reshape(*lead, od, oh, ow)
-    idx = idx.transpose(1, 2).reshape(*lead, od, oh, ow)
-    return out, idx
+    given = not (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0))
+    return _C._nn_max_pool3d(input, list(k), list(s) if given else [], list(p), list(d), bool(ceil_mode))
 
 
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -2584,22 +2553,11 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
 
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
     """Applies 3D average-pooling operation in ``kT x kH x kW`` regions by step size
-    ``sT x sH x sW`` steps (a 2D average pool over (H, W), then a 1D one over depth)."""
+    ``sT x sH x sW`` steps."""
     k, s, p, _ = _pool_args(kernel_size, stride, padding, 1, 3)
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    _pool3d_geometry(input, k, s, p, (1, 1, 1), ceil_mode)
-    x, lead = _planes(input)
-    nc, dd = x.shape[0], x.shape[1]
-    div = 1 if divisor_override is not None else None
-    o2 = _C._nn_avg_pool2d(x, list(k[1:]), list(s[1:]), list(p[1:]), bool(ceil_mode), bool(count_include_pad), div)
-    oh, ow = o2.shape[-2], o2.shape[-1]
-    t = o2.reshape(nc, dd, oh * ow).transpose(1, 2).unsqueeze(-2)
-    o1 = _C._nn_avg_pool2d(t, [1, k[0]], [1, s[0]], [0, p[0]], bool(ceil_mode), bool(count_include_pad), div).squeeze(-2)
-    out = o1.transpose(1, 2).reshape(*lead, o1.shape[-1], oh, ow)
-    if divisor_override is not None:
-        out = out / divisor_override
-    return out
+    given = not (stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0))
+    return _C._nn_avg_pool3d(input, list(k), list(s) if given else [], list(p), bool(ceil_mode), bool(count_include_pad),
+                             divisor_override)
 
 
 def _adaptive3d_size(output_size, input, name):
@@ -3047,28 +3005,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
 
 # ---- fractional max pooling -----------------------------------------------------------
 
-def _f32(v):
-    import struct
-
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def _frac_intervals(sample, in_size, out_size, pool, single):
-    # ATen's generate_intervals, in the input's precision (float32 rounding after each op)
-    rnd = _f32 if single else (lambda v: v)
-    seq = [0] * out_size
-    if out_size > 1:
-        alpha = rnd(float(in_size - pool) / float(out_size - 1))
-        for i in range(out_size - 1):
-            seq[i] = int(rnd(rnd(i + sample) * alpha)) - int(rnd(sample * alpha))
-    if out_size > 0:
-        seq[out_size - 1] = in_size - pool
-    return seq
-
-
 def _fractional_max_pool(input, kernel_size, output_size, samples, nd):
-    from .. import float32, tensor
-
     name = f"fractional_max_pool{nd}d"
     pool = list(_single_or_tuple(kernel_size, nd))
     outs = list(_single_or_tuple(output_size, nd))
@@ -3076,55 +3013,8 @@ def _fractional_max_pool(input, kernel_size, output_size, samples, nd):
         raise RuntimeError(f"{name}: kernel_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
     if len(outs) != nd:
         raise RuntimeError(f"{name}: output_size must either be a single Int or tuple of {'Ints' if nd == 2 else 'three Ints'}")
-    if input.dim() not in (nd + 1, nd + 2):
-        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: {list(input.shape)}")
-    for i in range(1, input.dim()):
-        if input.shape[i] <= 0:
-            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but got"
-                               f"{list(input.shape)} with dimension {i} being empty.")
-    sizes = list(input.shape[-nd:])
-    words = ["time", "height", "width"][-nd:]
-    for w, o, k, s in zip(words, outs, pool, sizes):
-        if o + k - 1 > s:
-            raise RuntimeError(f"{name}(): pool {w} {k} too large relative to input {w} {s}")
-    batched = input.dim() == nd + 2
-    x = input if batched else input.unsqueeze(0)
-    n, c = x.shape[0], x.shape[1]
-    single = x.dtype == float32
-    samp = samples.tolist()
-    strides = [1] * nd
-    for d in range(nd - 2, -1, -1):
-        strides[d] = strides[d + 1] * sizes[d + 1]
-    kvol = 1
-    for k in pool:
-        kvol *= k
-    idx_rows = []
-    for b in range(n):
-        for ch in range(c):
-            s = samp[b][ch]
-            if nd == 2:
-                # the plane's first sample is for the width, the second for the height
-                seqs = [_frac_intervals(s[1], sizes[0], outs[0], pool[0], single),
-                        _frac_intervals(s[0], sizes[1], outs[1], pool[1], single)]
-            else:
-                seqs = [_frac_intervals(s[d], sizes[d], outs[d], pool[d], single) for d in range(3)]
-            row = []
-            if nd == 2:
-                for h0 in seqs[0]:
-                    for w0 in seqs[1]:
-                        row.extend((h0 + i) * strides[0] + (w0 + j) for i in range(pool[0]) for j in range(pool[1]))
-            else:
-                for t0 in seqs[0]:
-                    for h0 in seqs[1]:
-                        for w0 in seqs[2]:
-                            row.extend((t0 + a) * strides[0] + (h0 + i) * strides[1] + (w0 + j)
-                                       for a in range(pool[0]) for i in range(pool[1]) for j in range(pool[2]))
-            idx_rows.append(row)
-    idx = tensor(idx_rows, device=x.device).view(n, c, -1)
-    g = x.reshape(n, c, -1).gather(2, idx).view(n, c, *outs, kvol)
-    out, arg = g.max(-1)
-    ind = idx.view(n, c, *outs, kvol).gather(-1, arg.unsqueeze(-1)).squeeze(-1)
-    return (out, ind) if batched else (out.squeeze(0), ind.squeeze(0))
+    # the rest of the checks (PyTorch's messages) and the pooling: ops::fractional_max_pool
+    return _C._nn_fractional_max_pool(input, pool, outs, samples)
 
 
 def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
