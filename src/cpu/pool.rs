@@ -182,44 +182,105 @@ pub(crate) fn max_pool_windows<T: Elem + alloc::Cached>(x: &[T], planes: usize, 
     let mut ind = alloc::take::<i64>(planes * l)?;
     let [_, h, wd] = w.size;
     let [dd, dh, dw] = w.dilation;
+    let (kw, ow) = (w.kernel[2], w.out[2]);
     let one = |p: usize, vo: &mut [T], io: &mut [i64]| {
         let plane = &x[p * n_in..(p + 1) * n_in];
-        let cols: Vec<(usize, usize)> = (0..w.out[2]).map(|c| w.taps(2, p, c)).collect();
+        let cols: Vec<(usize, usize)> = (0..ow).map(|c| w.taps(2, p, c)).collect();
+        let interior = full_columns(&cols, kw);
+        let mut rows = Vec::new();
         let mut o = 0;
         for a in 0..w.out[0] {
             let (t0, nt) = w.taps(0, p, a);
             for b in 0..w.out[1] {
                 let (h0, nh) = w.taps(1, p, b);
+                // the start of every (t, h) input row of the windows, in scan order
+                rows.clear();
+                for i in 0..nt {
+                    for j in 0..nh {
+                        rows.push(((t0 + i * dd) * h + h0 + j * dh) * wd);
+                    }
+                }
+                let (vrow, irow) = (&mut vo[o..o + ow], &mut io[o..o + ow]);
+                let mut done = 0;
+                if !rows.is_empty() {
+                    for c in lane_blocks(interior.clone()) {
+                        max_lanes(plane, &rows, std::array::from_fn(|q| cols[c + q].0), kw, dw, &mut vrow[c..c + LANES], &mut irow[c..c + LANES]);
+                    }
+                    done = interior.len() / LANES * LANES;
+                }
                 for (c, &(w0, nw)) in cols.iter().enumerate() {
+                    if done > 0 && interior.contains(&c) {
+                        continue;
+                    }
                     let (mut m, mut best) = (T::from_f64(f64::NEG_INFINITY), (t0 * h + h0) * wd + w0);
-                    if nt * nh * nw == 0 {
+                    if rows.is_empty() || nw == 0 {
                         best = w.start_index(p, [a, b, c]);
                     } else {
                         m = plane[best];
-                        for i in 0..nt {
-                            for j in 0..nh {
-                                let row = ((t0 + i * dd) * h + h0 + j * dh) * wd + w0;
-                                for k in 0..nw {
-                                    let at = row + k * dw;
-                                    let v = plane[at];
-                                    // selects, not branches (see max_pool2d)
-                                    #[allow(clippy::eq_op)]
-                                    let take = (v > m) | (v != v);
-                                    m = if take { v } else { m };
-                                    best = if take { at } else { best };
-                                }
+                        for &r in &rows {
+                            for k in 0..nw {
+                                let at = r + w0 + k * dw;
+                                let v = plane[at];
+                                // selects, not branches (see max_pool2d)
+                                #[allow(clippy::eq_op)]
+                                let take = (v > m) | (v != v);
+                                m = if take { v } else { m };
+                                best = if take { at } else { best };
                             }
                         }
                     }
-                    vo[o] = m;
-                    io[o] = best as i64;
-                    o += 1;
+                    vrow[c] = m;
+                    irow[c] = best as i64;
                 }
+                o += ow;
             }
         }
     };
     by_plane(planes, n_in, l, &mut vals, &mut ind, one);
     Ok((vals, ind))
+}
+
+/// Output columns handled `LANES` at a time, independently (their accumulators in registers).
+const LANES: usize = 8;
+
+/// The columns whose windows hold all `k` taps along the width (a contiguous run: window
+/// starts rise with the column), or an empty range when fewer than `LANES` do.
+fn full_columns(cols: &[(usize, usize)], k: usize) -> std::ops::Range<usize> {
+    let lo = cols.iter().position(|&(_, n)| n == k).unwrap_or(cols.len());
+    let hi = lo + cols[lo..].iter().take_while(|&&(_, n)| n == k).count();
+    if hi - lo >= LANES { lo..hi } else { 0..0 }
+}
+
+/// The first column of each `LANES` block covering `r` (the last block overlaps the one
+/// before it rather than leaving a remainder: recomputing a column gives the same value).
+fn lane_blocks(r: std::ops::Range<usize>) -> impl Iterator<Item = usize> {
+    let n = r.len();
+    let blocks = n.div_ceil(LANES);
+    (0..if n >= LANES { blocks } else { 0 }).map(move |b| r.start + (b * LANES).min(n - LANES))
+}
+
+/// `LANES` outputs of one output row over full-width windows: the first maximum over the
+/// taps `rows[i] + start[q] + k * dw` in scan order, a NaN winning (the last one, as ATen).
+#[inline(always)]
+fn max_lanes<T: Elem>(plane: &[T], rows: &[usize], start: [usize; LANES], kw: usize, dw: usize, vo: &mut [T], io: &mut [i64]) {
+    let mut m = [T::from_f64(f64::NEG_INFINITY); LANES];
+    let mut best: [usize; LANES] = std::array::from_fn(|q| rows[0] + start[q]);
+    for &r in rows {
+        for k in 0..kw {
+            for q in 0..LANES {
+                let at = r + start[q] + k * dw;
+                let v = plane[at];
+                #[allow(clippy::eq_op)]
+                let take = (v > m[q]) | (v != v);
+                m[q] = if take { v } else { m[q] };
+                best[q] = if take { at } else { best[q] };
+            }
+        }
+    }
+    for q in 0..LANES {
+        vo[q] = m[q];
+        io[q] = best[q] as i64;
+    }
 }
 
 /// Average pooling over the windows of [`PoolWindows`] (shared by every plane): each window's
@@ -230,19 +291,46 @@ where T: Elem + alloc::Cached + std::ops::Add<Output = T> + std::ops::Div<Output
     let mut out = alloc::take::<T>(planes * l)?;
     let spans = window_spans(w);
     let [_, h, wd] = w.size;
+    let (kw, ow) = (w.kernel[2], w.out[2]);
+    let cols: Vec<(usize, usize)> = (0..ow).map(|c| w.taps(2, 0, c)).collect();
+    let interior = full_columns(&cols, kw);
     let one = |p: usize, dst: &mut [T], _: &mut [()]| {
         let plane = &x[p * n_in..(p + 1) * n_in];
-        for (o, (&((t0, nt), (h0, nh), (w0, nw)), &dv)) in spans.iter().zip(divs).enumerate() {
-            let mut acc = T::default();
+        let mut rows = Vec::new();
+        for (row_o, (drow, dv)) in dst.chunks_mut(ow).zip(divs.chunks(ow)).enumerate() {
+            // the (t, h) extent is the same for the whole output row
+            let ((t0, nt), (h0, nh), _) = spans[row_o * ow];
+            rows.clear();
             for i in t0..t0 + nt {
                 for j in h0..h0 + nh {
-                    let row = (i * h + j) * wd;
-                    for &v in &plane[row + w0..row + w0 + nw] {
+                    rows.push((i * h + j) * wd);
+                }
+            }
+            for c in lane_blocks(interior.clone()) {
+                let mut acc = [T::default(); LANES];
+                for &r in &rows {
+                    for k in 0..kw {
+                        for q in 0..LANES {
+                            acc[q] = acc[q] + plane[r + cols[c + q].0 + k];
+                        }
+                    }
+                }
+                for q in 0..LANES {
+                    drow[c + q] = acc[q] / T::from_f64(dv[c + q]);
+                }
+            }
+            for (c, &(w0, nw)) in cols.iter().enumerate() {
+                if interior.contains(&c) {
+                    continue;
+                }
+                let mut acc = T::default();
+                for &r in &rows {
+                    for &v in &plane[r + w0..r + w0 + nw] {
                         acc = acc + v;
                     }
                 }
+                drow[c] = acc / T::from_f64(dv[c]);
             }
-            dst[o] = acc / T::from_f64(dv);
         }
     };
     by_plane(planes, n_in, l, &mut out, &mut vec![(); planes * l], one);
@@ -275,7 +363,10 @@ where T: Elem + alloc::Cached + std::ops::Add<Output = T> + std::ops::Div<Output
 
 /// Each output position's (first, count) taps along the three dims (undilated windows shared
 /// by the planes).
-fn window_spans(w: &PoolWindows) -> Vec<((usize, usize), (usize, usize), (usize, usize))> {
+/// (first, count) taps along depth, height and width.
+type Spans = ((usize, usize), (usize, usize), (usize, usize));
+
+fn window_spans(w: &PoolWindows) -> Vec<Spans> {
     debug_assert!(!w.per_plane && w.dilation == [1, 1, 1]);
     let mut v = Vec::with_capacity(w.positions());
     for a in 0..w.out[0] {
@@ -345,28 +436,26 @@ mod tests {
         PoolWindows { size, out, kernel, dilation, starts, per_plane: false }
     }
 
-    #[test]
-    fn window_max_matches_a_scan_of_every_tap() {
-        // padded, dilated 3-d windows over 2 planes of 4x5x6, NaNs and ties
-        let vals = [3.0f64, -1.0, f64::NAN, 2.0, 3.0, f64::NEG_INFINITY, 0.5, 7.0];
-        let x: Vec<f64> = (0..2 * 120).map(|i| vals[(i * 5 + i / 7) % vals.len()]).collect();
-        let w = windows([4, 5, 6], [3, 3, 3], [2, 3, 2], [2, 2, 2], [1, 1, 1], [1, 1, 2]);
-        let (v, idx) = max_pool_windows(&x, 2, &w).unwrap();
-        let mut o = 0;
-        for p in 0..2 {
-            for a in 0..3i64 {
-                for b in 0..3i64 {
-                    for c in 0..3i64 {
+    /// The first maximum (last NaN) over every tap of a regular window, by brute force.
+    fn scan_max(x: &[f64], size: [usize; 3], out: [usize; 3], k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3], planes: usize) -> (Vec<f64>, Vec<i64>) {
+        let (mut vals, mut idx) = (Vec::new(), Vec::new());
+        let n_in = size.iter().product::<usize>();
+        for pl in 0..planes {
+            for a in 0..out[0] {
+                for b in 0..out[1] {
+                    for c in 0..out[2] {
                         let (mut m, mut best) = (f64::NEG_INFINITY, -1i64);
-                        for i in 0..2 {
-                            for j in 0..3 {
-                                for k in 0..2 {
-                                    let (t, h, ww) = (a * 2 - 1 + i, b * 2 - 1 + j, c * 2 - 1 + 2 * k);
-                                    if t < 0 || h < 0 || ww < 0 || t >= 4 || h >= 5 || ww >= 6 {
+                        for i in 0..k[0] {
+                            for j in 0..k[1] {
+                                for q in 0..k[2] {
+                                    let t = (a * s[0] + i * d[0]) as i64 - p[0] as i64;
+                                    let h = (b * s[1] + j * d[1]) as i64 - p[1] as i64;
+                                    let w = (c * s[2] + q * d[2]) as i64 - p[2] as i64;
+                                    if t < 0 || h < 0 || w < 0 || t >= size[0] as i64 || h >= size[1] as i64 || w >= size[2] as i64 {
                                         continue;
                                     }
-                                    let at = (t * 5 + h) * 6 + ww;
-                                    let e = x[p * 120 + at as usize];
+                                    let at = (t * size[1] as i64 + h) * size[2] as i64 + w;
+                                    let e = x[pl * n_in + at as usize];
                                     if best < 0 || e > m || e.is_nan() {
                                         m = e;
                                         best = at;
@@ -374,8 +463,61 @@ mod tests {
                                 }
                             }
                         }
-                        assert_eq!(idx[o], best, "output {o}");
-                        assert_eq!(v[o].to_bits(), m.to_bits(), "output {o}");
+                        vals.push(m);
+                        idx.push(best);
+                    }
+                }
+            }
+        }
+        (vals, idx)
+    }
+
+    #[test]
+    fn window_max_matches_a_scan_of_every_tap() {
+        // padded, dilated and plain 3-d windows over 2 planes (rows wide enough for the
+        // lane blocks, and narrow ones), NaNs, ties and -inf
+        let vals = [3.0f64, -1.0, f64::NAN, 2.0, 3.0, f64::NEG_INFINITY, 0.5, 7.0, 3.0, -2.0, 0.25];
+        for (size, k, s, p, d) in [
+            ([4, 5, 6], [2, 3, 2], [2, 2, 2], [1, 1, 1], [1, 1, 2]),
+            ([3, 4, 37], [2, 2, 3], [1, 2, 2], [0, 1, 1], [1, 1, 1]),
+            ([2, 3, 40], [1, 2, 2], [1, 1, 2], [0, 0, 0], [1, 1, 1]),
+            ([2, 2, 29], [2, 1, 3], [1, 1, 1], [1, 0, 1], [1, 1, 2]),
+        ] {
+            let n_in: usize = size.iter().product();
+            let x: Vec<f64> = (0..2 * n_in).map(|i| vals[(i * 5 + i / 7) % vals.len()]).collect();
+            let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - d[a] * (k[a] - 1) - 1) / s[a] + 1);
+            let w = windows(size, out, k, s, p, d);
+            let (v, idx) = max_pool_windows(&x, 2, &w).unwrap();
+            let (ev, ei) = scan_max(&x, size, out, k, s, p, d, 2);
+            assert_eq!(idx, ei, "{size:?} {k:?}");
+            assert_eq!(v.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), ev.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn window_average_matches_the_window_sums() {
+        let (size, k, s, p) = ([3, 4, 37], [2, 3, 3], [1, 2, 2], [1, 1, 1]);
+        let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - k[a]) / s[a] + 1);
+        let w = windows(size, out, k, s, p, [1, 1, 1]);
+        let x: Vec<f32> = (0..3 * 444).map(|i| (0.37 * i as f32).sin()).collect();
+        let l = w.positions();
+        let divs: Vec<f64> = (0..l).map(|i| 1.0 + (i % 7) as f64).collect();
+        let y = avg_pool_windows(&x, 3, &w, &divs).unwrap();
+        let mut o = 0;
+        for pl in 0..3 {
+            for a in 0..out[0] {
+                for b in 0..out[1] {
+                    for c in 0..out[2] {
+                        let (t, hh, ww) = (w.taps(0, 0, a), w.taps(1, 0, b), w.taps(2, 0, c));
+                        let mut acc = 0f32;
+                        for i in t.0..t.0 + t.1 {
+                            for j in hh.0..hh.0 + hh.1 {
+                                for q in ww.0..ww.0 + ww.1 {
+                                    acc += x[pl * 444 + (i * 4 + j) * 37 + q];
+                                }
+                            }
+                        }
+                        assert_eq!(y[o].to_bits(), (acc / divs[o % l] as f32).to_bits(), "output {o}");
                         o += 1;
                     }
                 }
@@ -398,4 +540,28 @@ mod tests {
         let first: f64 = (0..1).flat_map(|t| (0..2).flat_map(move |h| (0..2).map(move |c| (t * 5 + h) * 6 + c))).map(|k| x[k]).sum();
         assert!((y[0] - first / divs[0]).abs() < 1e-15);
     }
+
+    #[test]
+    #[ignore = "timing: cargo test --release --lib pool_speed -- --ignored --nocapture"]
+    fn pool_speed() {
+        crate::runtime::set_num_threads(1);
+        let (planes, size) = (256, [16, 32, 32]);
+        let x: Vec<f32> = (0..planes * 16 * 32 * 32).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.5).collect();
+        for (k, st, p) in [([2, 2, 2], [2, 2, 2], [0, 0, 0]), ([3, 3, 3], [2, 2, 2], [1, 1, 1])] {
+            let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - k[a]) / st[a] + 1);
+            let w = windows(size, out, k, st, p, [1, 1, 1]);
+            let divs = vec![8.0; w.positions()];
+            let t = std::time::Instant::now();
+            for _ in 0..10 {
+                std::hint::black_box(max_pool_windows(&x, planes, &w).unwrap());
+            }
+            let tm = t.elapsed().as_secs_f64() / 10.0 * 1e3;
+            let t = std::time::Instant::now();
+            for _ in 0..10 {
+                std::hint::black_box(avg_pool_windows(&x, planes, &w, &divs).unwrap());
+            }
+            println!("k{k:?}: max {tm:.2} ms, avg {:.2} ms", t.elapsed().as_secs_f64() / 10.0 * 1e3);
+        }
+    }
 }
+

@@ -1175,12 +1175,6 @@ pub fn batch_norm(x: &Tensor, w: Option<&Tensor>, b: Option<&Tensor>, rm: Option
     Ok(out)
 }
 
-/// Shared by layer_norm and group_norm: rows of `rows` (m, r) normalised, then an affine
-/// transform with `w`/`b` broadcast as `aff_shape`; the weight gradient sums over `wdims`.
-#[allow(clippy::too_many_arguments)]
-/// Each row's mean and 1/sqrt(var + eps) are saved as `result1`/`result2`, shaped
-/// `stat_shape` (PyTorch's `_saved_result1`/`_saved_result2`).
-#[allow(clippy::too_many_arguments)]
 /// Layer norm's backward as ATen's kernel computes a float16/bfloat16 row (in float32, with
 /// the saved statistics): per row `ds = Σ dy·γ·x`, `db = Σ dy·γ`, `b = (db·μ - ds)·σ⁻³/n`,
 /// `c = -b·μ - db·σ⁻¹/n`, `dx = σ⁻¹·dy·γ + b·x + c`; `dγ = Σ_rows dy·(x - μ)·σ⁻¹`,
@@ -1199,6 +1193,11 @@ fn half_layer_norm_backward(g: &Tensor, x: &Tensor, mean_s: &Tensor, rstd_s: &Te
     Ok((gx, Some(gw), Some(gb)))
 }
 
+/// Shared by layer_norm and group_norm: rows of `rows` (m, r) normalised, then an affine
+/// transform with `w`/`b` broadcast as `aff_shape`; the weight gradient sums over `wdims`.
+/// Each row's mean and 1/sqrt(var + eps) are saved as `result1`/`result2`, shaped
+/// `stat_shape` (PyTorch's `_saved_result1`/`_saved_result2`).
+#[allow(clippy::too_many_arguments)]
 fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>, b: Option<&Tensor>, aff_shape: Vec<usize>, wdims: Vec<usize>, eps: f64, stat_shape: &[usize]) -> Result<Tensor> {
     let xs = x.shape();
     // layer norm (the affine per column of the rows): the backend's fused kernels if it has them
