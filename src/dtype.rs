@@ -164,16 +164,37 @@ impl DType {
             _ => return None,
         })
     }
-    /// Whether storing `v` in this dtype overflows (torch's `c10::overflows`: unsigned types
-    /// accept negatives down to `-max`, which wrap; floating and bool targets never overflow).
+    /// Whether storing `v` in this dtype overflows (torch's `c10::overflows`, the check of
+    /// `full`, `fill_`, `masked_fill`: unsigned types accept negatives down to `-max`, which
+    /// wrap; a finite value beyond a floating type's largest overflows, ±inf and NaN do not;
+    /// bool never overflows).
     pub fn overflows(self, v: crate::Scalar) -> bool {
+        let max = match self {
+            DType::Float16 => Some(65504.0),
+            DType::BFloat16 => Some(half::bf16::MAX.to_f64()),
+            DType::Float32 => Some(f32::MAX as f64),
+            _ => None,
+        };
+        if let Some(max) = max {
+            let f = match v {
+                crate::Scalar::Bool(_) => return false,
+                crate::Scalar::Int(i) => i as f64,
+                crate::Scalar::Float(f) => f,
+            };
+            return f.is_finite() && f.abs() > max;
+        }
+        self.int_overflows(v)
+    }
+    /// `overflows` for the integer types only (a floating target takes any value, rounding
+    /// to ±inf: what `torch.tensor` does with a number too large for float16).
+    pub fn int_overflows(self, v: crate::Scalar) -> bool {
         let Some((lo, hi)) = self.int_range() else { return false };
         let lo = if lo == 0 { -hi } else { lo };
         match v {
             crate::Scalar::Bool(_) => false,
             crate::Scalar::Int(i) => (i as i128) < lo || (i as i128) > hi,
-            // NaN compares false both ways, as in c10
-            crate::Scalar::Float(f) => f < lo as f64 || f > hi as f64,
+            // an integer type has no NaN (c10: `!has_quiet_NaN && f != f`) and no infinity
+            crate::Scalar::Float(f) => f.is_nan() || f < lo as f64 || f > hi as f64,
         }
     }
     pub fn is_float(self) -> bool {

@@ -1366,6 +1366,25 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
     Ok(true)
 }
 
+/// Sets every element of a contiguous real CPU tensor to `v` in place (converted as
+/// `CpuStorage::filled` converts); false asks for the general path.
+pub fn fill_inplace(t: &Tensor, v: Scalar) -> Result<bool> {
+    let d = t.data();
+    if d.dtype.is_complex() {
+        return Ok(false);
+    }
+    let Some(range) = d.layout.contiguous_range() else { return Ok(false) };
+    let _prof = crate::profiler::scope(|| "aten::fill_".into(), crate::profiler::EventKind::Op);
+    let mut st = d.storage.data.write();
+    match st.as_cpu_mut() {
+        Some(c) => {
+            c.fill_range(range, v);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 /// `t = op(t)` in place for a contiguous float32 / float64 CPU tensor with no history to
 /// record (see `cpu::elementwise::unary_inplace`); false asks for the general in-place path.
 pub fn unary_inplace(t: &Tensor, op: UnaryOp) -> Result<bool> {

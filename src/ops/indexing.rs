@@ -189,6 +189,14 @@ pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> 
 
 /// `x.zero_()`: the old value gets no gradient (ZeroBackward0 cuts the history through it).
 pub fn zero_(x: &Tensor) -> Result<()> {
+    if !crate::autograd::needs_history(&[x]) {
+        // no history: the buffer itself (one pass, no new tensor)
+        super::check_inplace_overlapping(x)?;
+        if crate::backend::fill_inplace(x, crate::tensor::Scalar::Int(0))? {
+            x.bump_version();
+            return Ok(());
+        }
+    }
     inplace_overlapping(x, |inp| {
         let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;
         let meta = crate::autograd::InputMeta::of(inp);
@@ -202,6 +210,23 @@ pub fn zero_(x: &Tensor) -> Result<()> {
 pub fn fill_(x: &Tensor, v: &Tensor) -> Result<()> {
     if v.dim() != 0 {
         return Err(Error::Runtime(format!("fill_ only supports 0-dimension value tensor but got tensor with {} dimensions.", v.dim())));
+    }
+    // a Python number must fit the dtype (c10::overflows, as torch checks); a tensor value
+    // converts as a cast
+    let number = v.0.is_wrapped_number && !v.dtype().is_complex();
+    if number {
+        let s = v.item()?;
+        if x.dtype().overflows(s) {
+            return Err(Error::Runtime(format!("value cannot be converted to type {} without overflow", x.dtype().c_name())));
+        }
+    }
+    if (number || v.dtype() == x.dtype()) && !v.dtype().is_complex() && !crate::autograd::needs_history(&[x, v]) {
+        // no history: the buffer itself (one pass, no new tensor)
+        super::check_inplace_overlapping(x)?;
+        if crate::backend::fill_inplace(x, v.item()?)? {
+            x.bump_version();
+            return Ok(());
+        }
     }
     inplace_overlapping(x, |inp| {
         let out = crate::tensor::zeros_on(&inp.shape(), inp.dtype(), inp.device())?;

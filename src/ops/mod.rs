@@ -117,17 +117,29 @@ impl Tensor {
         cast_raw(self, self.dtype())
     }
     /// `self` detached if nothing else holds it and it owns a dense buffer, else a copy
-    /// (PyTorch steals a gradient that no one else references).
+    /// (PyTorch steals a gradient that no one else references). A view whose base nothing
+    /// else holds (a backward formula's reshape of its fresh result) owns its buffer too: it
+    /// is taken as a plain tensor on the same buffer.
     pub fn detach_copy_if_shared(&self) -> Result<Tensor> {
+        if std::sync::Arc::strong_count(&self.0) != 1 || self.requires_grad() {
+            return self.detach_copy();
+        }
+        // 1 when the only other holder of the buffer is a base that only this view keeps
+        let base_refs = match &self.meta().view_base {
+            None => Some(0),
+            Some(b) if std::sync::Arc::strong_count(&b.0) == 1 && std::sync::Arc::ptr_eq(&b.data().storage, &self.data().storage) => Some(1),
+            Some(_) => None,
+        };
         let d = self.data();
         let dense = d.layout.offset == 0 && d.layout.is_contiguous()
             && d.storage.data.read().len() == d.layout.numel();
-        if dense && std::sync::Arc::strong_count(&self.0) == 1 && std::sync::Arc::strong_count(&d.storage) == 1 && !self.requires_grad() {
-            drop(d);
-            return Ok(self.clone());
-        }
+        let owned = base_refs.filter(|&k| std::sync::Arc::strong_count(&d.storage) == 1 + k);
         drop(d);
-        self.detach_copy()
+        match owned {
+            Some(0) if dense => Ok(self.clone()),
+            Some(_) if dense => Ok(self.detach()),
+            _ => self.detach_copy(),
+        }
     }
 }
 
@@ -233,6 +245,11 @@ fn check_inplace_cast(result: DType, target: DType) -> Result<()> {
 /// The checks every in-place op makes before writing.
 pub fn check_inplace(target: &Tensor) -> Result<()> {
     check_inplace_with(target, false)
+}
+
+/// `check_inplace` for the writes torch allows into self-overlapping memory (fills).
+pub fn check_inplace_overlapping(target: &Tensor) -> Result<()> {
+    check_inplace_with(target, true)
 }
 
 /// `check_inplace`; `allow_overlap` for the writes torch lets into a tensor whose elements

@@ -1265,12 +1265,15 @@ fn row_norm(name: &'static str, x: &Tensor, rows: [usize; 2], w: Option<&Tensor>
                 };
                 if let Some((gx, gw, gb)) = grads {
                     let to = |t: Tensor, d: DType| if t.dtype() == d { Ok(t) } else { cast_raw(&t, d) };
-                    let gx = rs(&to(gx, x.dtype())?, &xs)?;
+                    // already x's shape: kept as it is (a view would make AccumulateGrad copy it)
+                    let gx = to(gx, x.dtype())?;
+                    let gx = if gx.shape()[..] == xs[..] { gx } else { rs(&gx, &xs)? };
                     let gw = match (gw, &wt) { (Some(t), Some(w)) if want_w => Some(to(t, w.dtype())?), _ => None };
                     let gb = match (gb, &bdt) { (Some(t), Some(d)) if want_b => Some(to(t, *d)?), _ => None };
                     let mut v = vec![need[0].then_some(gx)];
-                    if has_w { v.push(match (gw, &wshape) { (Some(t), Some(ws)) => Some(rs(&t, ws)?), _ => None }); }
-                    if has_b { v.push(match (gb, &bshape) { (Some(t), Some(bs)) => Some(rs(&t, bs)?), _ => None }); }
+                    let shaped = |t: Tensor, sh: &[usize]| if t.shape()[..] == sh[..] { Ok(t) } else { rs(&t, sh) };
+                    if has_w { v.push(match (gw, &wshape) { (Some(t), Some(ws)) => Some(shaped(t, ws)?), _ => None }); }
+                    if has_b { v.push(match (gb, &bshape) { (Some(t), Some(bs)) => Some(shaped(t, bs)?), _ => None }); }
                     return Ok(v);
                 }
             }

@@ -202,7 +202,7 @@ pub fn tensor_from_data(data: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResu
     }
     for v in &vals {
         let sc = match *v { Val::B(b) => crate::Scalar::Bool(b), Val::I(i) | Val::NpI(i, _) => crate::Scalar::Int(i), Val::F(f) | Val::NpF(f, _) | Val::C(f, ..) => crate::Scalar::Float(f) };
-        if dt.overflows(sc) {
+        if dt.int_overflows(sc) {
             return Err(crate::Error::Runtime(format!("value cannot be converted to type {} without overflow", dt.name())).into());
         }
     }

@@ -196,6 +196,22 @@ impl CpuStorage {
             DType::Complex64 | DType::Complex128 => return Err(crate::cpu::complex_storage(dtype)),
         })
     }
+    /// Sets elements `r` to `v` (converted as `filled` converts).
+    pub fn fill_range(&mut self, r: std::ops::Range<usize>, v: crate::Scalar) {
+        match self.dtype() {
+            DType::Bool => bool::get_mut(self)[r].fill(v.as_f64() != 0.0),
+            DType::UInt8 => u8::get_mut(self)[r].fill(v.as_i64() as u8),
+            DType::Int8 => i8::get_mut(self)[r].fill(v.as_i64() as i8),
+            DType::Int16 => i16::get_mut(self)[r].fill(v.as_i64() as i16),
+            DType::Int32 => i32::get_mut(self)[r].fill(v.as_i64() as i32),
+            DType::Int64 => i64::get_mut(self)[r].fill(v.as_i64()),
+            DType::Float16 => f16::get_mut(self)[r].fill(f16::from_f32(v.as_f64() as f32)),
+            DType::BFloat16 => half::bf16::get_mut(self)[r].fill(half::bf16::from_f32(v.as_f64() as f32)),
+            DType::Float32 => f32::get_mut(self)[r].fill(v.as_f64() as f32),
+            DType::Float64 => f64::get_mut(self)[r].fill(v.as_f64()),
+            DType::Complex64 | DType::Complex128 => unreachable!("invariant: complex tensors keep real storage"),
+        }
+    }
     /// Raw address of the first element (for `data_ptr`).
     pub fn as_ptr(&self) -> usize {
         with_buf!(self, b => b.as_ptr() as usize)

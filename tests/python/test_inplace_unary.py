@@ -110,3 +110,39 @@ def test_inference_tensors_and_forward_mode():
         d = fwAD.make_dual(p.clone(), torch.tensor([1.0, 1.0]))
         d.exp_()
         np.testing.assert_allclose(fwAD.unpack_dual(d).tangent.numpy(), np.exp([0.1, 0.2]), rtol=1e-6)
+
+
+def test_fill_and_zero_write_the_buffer_and_check_numbers():
+    x = torch.empty(3, 4)
+    v0 = x._version
+    assert x.fill_(2.5) is x and x._version == v0 + 1
+    assert x.tolist() == [[2.5] * 4] * 3
+    x.zero_()
+    assert x.tolist() == [[0.0] * 4] * 3
+    x[1].fill_(torch.tensor(7.0))
+    x[:, 0].fill_(1)  # strided: the general path
+    assert x.tolist() == [[1.0, 0.0, 0.0, 0.0], [1.0, 7.0, 7.0, 7.0], [1.0, 0.0, 0.0, 0.0]]
+    e = torch.zeros(1).expand(3)  # overlapping memory: torch allows fills
+    e.fill_(4)
+    assert e.tolist() == [4.0, 4.0, 4.0]
+    # Python numbers must fit the dtype (c10::overflows); tensors convert as casts
+    for dt, v, name in [(torch.int8, 300, "int8_t"), (torch.float16, 1e6, "c10::Half"), (torch.float16, 65504.5, "c10::Half"),
+                        (torch.int32, float("nan"), "int"), (torch.float32, 1e40, "float"), (torch.bfloat16, 1e39, "c10::BFloat16")]:
+        with pytest.raises(RuntimeError, match=f"value cannot be converted to type {name} without overflow"):
+            torch.zeros(2, dtype=dt).fill_(v)
+    assert torch.zeros(2, dtype=torch.int8).fill_(torch.tensor(300)).tolist() == [44, 44]
+    assert torch.zeros(2, dtype=torch.uint8).fill_(-1).tolist() == [255, 255]
+    assert torch.zeros(2, dtype=torch.int64).fill_(2.7).tolist() == [2, 2]
+    assert torch.zeros(2, dtype=torch.bool).fill_(0.5).tolist() == [True, True]
+    assert torch.zeros(2, dtype=torch.float16).fill_(float("inf")).tolist() == [float("inf")] * 2
+    with pytest.raises(RuntimeError, match="value cannot be converted to type c10::Half without overflow"):
+        torch.full((2,), 1e6, dtype=torch.float16)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type float without overflow"):
+        torch.zeros(2).masked_fill(torch.tensor([True, False]), 1e40)
+    assert torch.tensor([1e6], dtype=torch.float16).tolist() == [float("inf")]
+    w = torch.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
+        w.fill_(0)
+    y = w * 2
+    y.fill_(3)
+    assert type(y.grad_fn).__name__ == "FillBackward2"
