@@ -267,13 +267,15 @@ fn max_lanes<T: Elem>(plane: &[T], rows: &[usize], start: [usize; LANES], kw: us
     let mut best: [usize; LANES] = std::array::from_fn(|q| rows[0] + start[q]);
     for &r in rows {
         for k in 0..kw {
+            // the loads first (bounds-checked), then the compares and selects on whole lane
+            // arrays, which the compiler keeps in vector registers
+            let at: [usize; LANES] = std::array::from_fn(|q| r + start[q] + k * dw);
+            let v: [T; LANES] = std::array::from_fn(|q| plane[at[q]]);
             for q in 0..LANES {
-                let at = r + start[q] + k * dw;
-                let v = plane[at];
                 #[allow(clippy::eq_op)]
-                let take = (v > m[q]) | (v != v);
-                m[q] = if take { v } else { m[q] };
-                best[q] = if take { at } else { best[q] };
+                let take = (v[q] > m[q]) | (v[q] != v[q]);
+                m[q] = if take { v[q] } else { m[q] };
+                best[q] = if take { at[q] } else { best[q] };
             }
         }
     }
