@@ -1,7 +1,9 @@
-//! Max pooling over the planes of a contiguous (planes, h, w) tensor, as PyTorch's CPU kernel
-//! computes it: each output is the first maximum of its (dilated, padded) window, NaN winning,
-//! with the flat in-plane index of that element; the backward adds each output's gradient at
-//! its index. One pass over the input, no im2col copy.
+//! Pooling over the planes of a contiguous (planes, [d,] h, w) tensor, as PyTorch's CPU
+//! kernels compute it. Max pooling: each output is the first maximum of its (dilated, padded)
+//! window, the last NaN winning, with the flat in-plane index of that element; the backward
+//! adds each output's gradient at its index. Average pooling: each window's sum over its
+//! divisor. One pass over the input, no im2col copy: the 2×2 max pool has its own loop, every
+//! other window shape (2-d, 3-d, fractional) goes through `PoolWindows`.
 
 use super::alloc;
 use crate::backend::{Pool2d, PoolWindows};
@@ -10,87 +12,20 @@ use crate::dtype::Elem;
 /// (values, in-plane indices) of every output position of every plane.
 pub(crate) fn max_pool2d<T: Elem + alloc::Cached>(x: &[T], planes: usize, hw: [usize; 2], pool: &Pool2d, out: [usize; 2]) -> crate::Result<(Vec<T>, Vec<i64>)> {
     let ([h, w], [oh, ow]) = (hw, out);
-    let l = oh * ow;
-    let mut vals = alloc::take::<T>(planes * l)?;
-    let mut ind = alloc::take::<i64>(planes * l)?;
-    let (kh, kw) = (pool.kernel[0] as i64, pool.kernel[1] as i64);
-    let (sh, sw) = (pool.stride[0] as i64, pool.stride[1] as i64);
-    let (ph, pw) = (pool.pad[0] as i64, pool.pad[1] as i64);
-    let (dh, dw) = (pool.dilation[0] as i64, pool.dilation[1] as i64);
-    let (hi, wi) = (h as i64, w as i64);
-    if pool.pad == [0, 0] && pool.dilation == [1, 1] {
-        // no padding, no dilation (the common case): each window is a few row slices; the
-        // first element starts the search (equivalent to starting from -inf with its index)
-        let (kh, kw, sh, sw) = (pool.kernel[0], pool.kernel[1], pool.stride[0], pool.stride[1]);
-        if (kh, kw, sh, sw) == (2, 2, 2, 2) && 2 * oh <= h && 2 * ow <= w {
-            max_pool_2x2(x, planes, [h, w], [oh, ow], &mut vals, &mut ind);
-            return Ok((vals, ind));
-        }
-        for p in 0..planes {
-            let plane = &x[p * h * w..(p + 1) * h * w];
-            let (vo, io) = (&mut vals[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
-            for i in 0..oh {
-                let (r0, r1) = (i * sh, (i * sh + kh).min(h));
-                for j in 0..ow {
-                    let (c0, c1) = (j * sw, (j * sw + kw).min(w));
-                    let mut best = r0 * w + c0;
-                    let mut m = plane[best];
-                    for r in r0..r1 {
-                        let base = r * w + c0;
-                        for (q, &v) in plane[base..r * w + c1].iter().enumerate() {
-                            // selects, not branches: on real data the comparison is a coin
-                            // flip, and mispredicted branches cost more than the loads
-                            #[allow(clippy::eq_op)]
-                            let take = (v > m) | (v != v);
-                            m = if take { v } else { m };
-                            best = if take { base + q } else { best };
-                        }
-                    }
-                    vo[i * ow + j] = m;
-                    io[i * ow + j] = best as i64;
-                }
-            }
-        }
+    let (k, s) = (pool.kernel, pool.stride);
+    if pool.pad == [0, 0] && pool.dilation == [1, 1] && k == [2, 2] && s == [2, 2] && 2 * oh <= h && 2 * ow <= w {
+        // the usual `MaxPool2d(2)`: full 2x2 windows, an output row at a time
+        let l = oh * ow;
+        let mut vals = alloc::take::<T>(planes * l)?;
+        let mut ind = alloc::take::<i64>(planes * l)?;
+        max_pool_2x2(x, planes, [h, w], [oh, ow], &mut vals, &mut ind);
         return Ok((vals, ind));
     }
-    for p in 0..planes {
-        let plane = &x[p * h * w..(p + 1) * h * w];
-        let (vo, io) = (&mut vals[p * l..(p + 1) * l], &mut ind[p * l..(p + 1) * l]);
-        for i in 0..oh as i64 {
-            let mut h0 = i * sh - ph;
-            let h1 = (h0 + (kh - 1) * dh + 1).min(hi);
-            while h0 < 0 {
-                h0 += dh;
-            }
-            for j in 0..ow as i64 {
-                let mut w0 = j * sw - pw;
-                let w1 = (w0 + (kw - 1) * dw + 1).min(wi);
-                while w0 < 0 {
-                    w0 += dw;
-                }
-                let mut best = h0 * wi + w0;
-                let mut max = f64::NEG_INFINITY;
-                let mut r = h0;
-                while r < h1 {
-                    let mut c = w0;
-                    while c < w1 {
-                        let k = r * wi + c;
-                        let v = plane[k as usize].to_f64();
-                        if v > max || v.is_nan() {
-                            max = v;
-                            best = k;
-                        }
-                        c += dw;
-                    }
-                    r += dh;
-                }
-                let o = (i * ow as i64 + j) as usize;
-                vo[o] = T::from_f64(max);
-                io[o] = best;
-            }
-        }
-    }
-    Ok((vals, ind))
+    // any other window (padding, dilation, ceil mode, 3x3 stride 2): the windows kernel over
+    // planes of depth 1 (same first-maximum and NaN rules, the in-plane index h * w + c)
+    let starts = [vec![0], (0..oh).map(|i| (i * s[0]) as i64 - pool.pad[0] as i64).collect(), (0..ow).map(|j| (j * s[1]) as i64 - pool.pad[1] as i64).collect()];
+    let win = PoolWindows { size: [1, h, w], out: [1, oh, ow], kernel: [1, k[0], k[1]], dilation: [1, pool.dilation[0], pool.dilation[1]], starts, per_plane: false };
+    max_pool_windows(x, planes, &win)
 }
 
 /// The 2×2, stride-2 pooling of full windows (the usual `MaxPool2d(2)`): the four elements of
