@@ -27,6 +27,12 @@ pub struct PoolWindows {
 }
 
 impl PoolWindows {
+    /// The windows of a regular pooling: output `i` along dim `a` starts at `i * stride[a] -
+    /// pad[a]`, the same for every plane.
+    pub fn regular(size: [usize; 3], out: [usize; 3], kernel: [usize; 3], stride: [usize; 3], pad: [usize; 3], dilation: [usize; 3]) -> PoolWindows {
+        let starts = std::array::from_fn(|a| (0..out[a]).map(|i| (i * stride[a]) as i64 - pad[a] as i64).collect());
+        PoolWindows { size, out, kernel, dilation, starts, per_plane: false }
+    }
     /// Elements of one input plane.
     pub fn plane(&self) -> usize {
         self.size.iter().product()

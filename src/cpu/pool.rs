@@ -23,8 +23,7 @@ pub(crate) fn max_pool2d<T: Elem + alloc::Cached>(x: &[T], planes: usize, hw: [u
     }
     // any other window (padding, dilation, ceil mode, 3x3 stride 2): the windows kernel over
     // planes of depth 1 (same first-maximum and NaN rules, the in-plane index h * w + c)
-    let starts = [vec![0], (0..oh).map(|i| (i * s[0]) as i64 - pool.pad[0] as i64).collect(), (0..ow).map(|j| (j * s[1]) as i64 - pool.pad[1] as i64).collect()];
-    let win = PoolWindows { size: [1, h, w], out: [1, oh, ow], kernel: [1, k[0], k[1]], dilation: [1, pool.dilation[0], pool.dilation[1]], starts, per_plane: false };
+    let win = PoolWindows::regular([1, h, w], [1, oh, ow], [1, k[0], k[1]], [1, s[0], s[1]], [0, pool.pad[0], pool.pad[1]], [1, pool.dilation[0], pool.dilation[1]]);
     max_pool_windows(x, planes, &win)
 }
 
@@ -368,11 +367,6 @@ mod tests {
         assert_eq!(g, vec![1.0, 2.0, 0.0, 0.0, 4.0, 0.0, 3.0, 0.0, 0.0]);
     }
 
-    fn windows(size: [usize; 3], out: [usize; 3], kernel: [usize; 3], stride: [usize; 3], pad: [usize; 3], dilation: [usize; 3]) -> PoolWindows {
-        let starts = std::array::from_fn(|a| (0..out[a]).map(|i| (i * stride[a]) as i64 - pad[a] as i64).collect());
-        PoolWindows { size, out, kernel, dilation, starts, per_plane: false }
-    }
-
     /// The first maximum (last NaN) over every tap of a regular window, by brute force.
     fn scan_max(x: &[f64], size: [usize; 3], out: [usize; 3], k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3], planes: usize) -> (Vec<f64>, Vec<i64>) {
         let (mut vals, mut idx) = (Vec::new(), Vec::new());
@@ -423,7 +417,7 @@ mod tests {
             let n_in: usize = size.iter().product();
             let x: Vec<f64> = (0..2 * n_in).map(|i| vals[(i * 5 + i / 7) % vals.len()]).collect();
             let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - d[a] * (k[a] - 1) - 1) / s[a] + 1);
-            let w = windows(size, out, k, s, p, d);
+            let w = PoolWindows::regular(size, out, k, s, p, d);
             let (v, idx) = max_pool_windows(&x, 2, &w).unwrap();
             let (ev, ei) = scan_max(&x, size, out, k, s, p, d, 2);
             assert_eq!(idx, ei, "{size:?} {k:?}");
@@ -435,7 +429,7 @@ mod tests {
     fn window_average_matches_the_window_sums() {
         let (size, k, s, p) = ([3, 4, 37], [2, 3, 3], [1, 2, 2], [1, 1, 1]);
         let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - k[a]) / s[a] + 1);
-        let w = windows(size, out, k, s, p, [1, 1, 1]);
+        let w = PoolWindows::regular(size, out, k, s, p, [1, 1, 1]);
         let x: Vec<f32> = (0..3 * 444).map(|i| (0.37 * i as f32).sin()).collect();
         let l = w.positions();
         let divs: Vec<f64> = (0..l).map(|i| 1.0 + (i % 7) as f64).collect();
@@ -464,7 +458,7 @@ mod tests {
 
     #[test]
     fn window_average_backward_is_the_adjoint() {
-        let w = windows([4, 5, 6], [3, 3, 4], [2, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1]);
+        let w = PoolWindows::regular([4, 5, 6], [3, 3, 4], [2, 3, 3], [2, 2, 2], [1, 1, 1], [1, 1, 1]);
         let x: Vec<f64> = (0..2 * 120).map(|i| (0.37 * i as f64).sin()).collect();
         let g: Vec<f64> = (0..2 * 36).map(|i| (0.91 * i as f64).cos()).collect();
         let divs: Vec<f64> = (0..36).map(|i| 1.0 + (i % 5) as f64).collect();
@@ -486,7 +480,7 @@ mod tests {
         let x: Vec<f32> = (0..planes * 16 * 32 * 32).map(|i| ((i * 7919) % 1000) as f32 * 0.001 - 0.5).collect();
         for (k, st, p) in [([2, 2, 2], [2, 2, 2], [0, 0, 0]), ([3, 3, 3], [2, 2, 2], [1, 1, 1])] {
             let out: [usize; 3] = std::array::from_fn(|a| (size[a] + 2 * p[a] - k[a]) / st[a] + 1);
-            let w = windows(size, out, k, st, p, [1, 1, 1]);
+            let w = PoolWindows::regular(size, out, k, st, p, [1, 1, 1]);
             let divs = vec![8.0; w.positions()];
             let t = std::time::Instant::now();
             for _ in 0..10 {

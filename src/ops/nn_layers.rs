@@ -693,12 +693,6 @@ fn pool3d_geometry(x: &Tensor, k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [
     Ok((xs[..n - 3].iter().product(), size, [o[0] as usize, o[1] as usize, o[2] as usize]))
 }
 
-/// The windows of a regular pooling: output `i` along dim `a` starts at `i * s[a] - p[a]`.
-fn regular_windows(size: [usize; 3], out: [usize; 3], k: [usize; 3], s: [usize; 3], p: [usize; 3], d: [usize; 3]) -> backend::PoolWindows {
-    let starts = std::array::from_fn(|a| (0..out[a]).map(|i| (i * s[a]) as i64 - p[a] as i64).collect());
-    backend::PoolWindows { size, out, kernel: k, dilation: d, starts, per_plane: false }
-}
-
 /// Every tap of every window of plane `p` as a flat in-plane index, `w.plane()` (one past
 /// the plane: the pad slot) where the tap falls outside: (positions × taps) in order.
 fn window_table(w: &backend::PoolWindows, p: usize) -> Vec<i64> {
@@ -783,7 +777,7 @@ pub fn max_pool3d(x: &Tensor, k: [usize; 3], stride: Option<[usize; 3]>, p: [usi
     let xs = x.shape();
     let mut oshape = xs[..xs.len() - 3].to_vec();
     oshape.extend(out);
-    let w = regular_windows(size, out, k, s, p, d);
+    let w = backend::PoolWindows::regular(size, out, k, s, p, d);
     let (vals, idx) = max_pool_over(x, planes, &w, &oshape)?;
     let vals = fresh(&vals)?;
     record_index_pool("MaxPool3DWithIndicesBackward0", x, &vals, &idx, planes, w.plane())?;
@@ -850,7 +844,7 @@ pub fn avg_pool3d(x: &Tensor, k: [usize; 3], stride: Option<[usize; 3]>, p: [usi
     let xs = x.shape();
     let mut oshape = xs[..xs.len() - 3].to_vec();
     oshape.extend(out);
-    let w = regular_windows(size, out, k, s, p, [1, 1, 1]);
+    let w = backend::PoolWindows::regular(size, out, k, s, p, [1, 1, 1]);
     let divs = avg_divisors(&w, p, count_include_pad, divisor_override);
     let y = no_grad(|| {
         let xc = contiguous(&x.detach())?;
