@@ -460,8 +460,45 @@ pub fn binary_scalar(a: &Tensor, c: f64, op: BinaryOp) -> Result<Option<Tensor>>
         DType::Float32 => <f32 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f32>(n)?),
         _ => <f64 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f64>(n)?),
     };
-    crate::cpu::elementwise::binary_into(&mut out, 0..n, Some((x, &d.layout)), crate::cpu::elementwise::Rhs::Scalar(c), op);
+    crate::cpu::elementwise::binary_into(&mut out, 0..n, Some((x, &d.layout)), crate::cpu::elementwise::Rhs::Scalar(c), op, None);
     Ok(Some(Tensor::from_storage_on(Storage::Cpu(out), &d.layout.shape)))
+}
+
+/// `a + alpha * b` over broadcast layouts `la`, `lb` of float32/float64 CPU operands of one
+/// dtype, one fused multiply-add per element (ATen's add kernel with `alpha`: the vector
+/// body computes `fmadd(other, alpha, self)`), the result laid out as `binary`'s. `None`
+/// where there is no such kernel (other dtypes and devices): the caller composes.
+pub fn add_scaled(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, alpha: f64) -> Result<Option<Tensor>> {
+    let (da, db) = (a.data(), b.data());
+    if da.dtype != db.dtype || !matches!(da.dtype, DType::Float32 | DType::Float64) {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope_shapes(|| "aten::add".into(), crate::profiler::EventKind::Op, || vec![la.shape.to_vec(), lb.shape.to_vec()]);
+    let sa = da.storage.data.read();
+    let sb_guard;
+    let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
+    let (Storage::Cpu(x), Storage::Cpu(y)) = (&*sa, sb) else { return Ok(None) };
+    let order = output_order(&[la, lb]);
+    let permuted_pair;
+    let (pa, pb) = match &order {
+        Some(o) => {
+            permuted_pair = (permuted(la, o), permuted(lb, o));
+            (&permuted_pair.0, &permuted_pair.1)
+        }
+        None => (la, lb),
+    };
+    let n = la.numel();
+    let mut out = match da.dtype {
+        DType::Float32 => <f32 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f32>(n)?),
+        _ => <f64 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f64>(n)?),
+    };
+    use crate::cpu::elementwise::{binary_into as into, Rhs};
+    into(&mut out, 0..n, Some((x, pa)), Rhs::Tensor(y, pb), BinaryOp::Add, Some(alpha));
+    let out = Storage::Cpu(out);
+    Ok(Some(match order {
+        Some(o) => in_order(out, &la.shape, &o),
+        None => Tensor::from_storage_on(out, &la.shape),
+    }))
 }
 
 /// `op` of two real tensors of one shape, dtype and device, read in place through their data
@@ -1312,8 +1349,9 @@ pub fn with_host<R>(t: &Tensor, f: impl FnOnce(&CpuStorage, &Layout) -> R) -> Re
 /// `dst = a op b` (op one of + - * /, `b` a tensor or the scalar `b_scalar`) written straight
 /// into `dst`'s contiguous buffer with no temporary, when the CPU fast path applies: float
 /// dtype equal for all, `dst` of the broadcast shape, `dst` aliasing at most `a` with the same
-/// layout. False asks the caller for the general path.
-pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, op: BinaryOp) -> Result<bool> {
+/// layout. With `alpha` (op `Add`): `a + alpha * b`, fused. False asks the caller for the
+/// general path.
+pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, op: BinaryOp, alpha: Option<f64>) -> Result<bool> {
     let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     use crate::cpu::elementwise::{binary_into as into, Rhs};
     let shape = crate::shape::broadcast_shapes(&a.shape(), &b.shape())?;
@@ -1347,7 +1385,7 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
         };
         let mut st = dd.storage.data.write();
         let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
-        into(d, range, None, rhs, op);
+        into(d, range, None, rhs, op, alpha);
         return Ok(true);
     }
     let sa = da.storage.data.read();
@@ -1362,7 +1400,7 @@ pub fn binary_into(dst: &Tensor, a: &Tensor, b: &Tensor, b_scalar: Option<f64>, 
     };
     let mut st = dd.storage.data.write();
     let d = st.as_cpu_mut().ok_or_else(not_cpu)?;
-    into(d, range, Some((sa.as_cpu().ok_or_else(not_cpu)?, &la)), rhs, op);
+    into(d, range, Some((sa.as_cpu().ok_or_else(not_cpu)?, &la)), rhs, op, alpha);
     Ok(true)
 }
 

@@ -196,6 +196,15 @@ enum Tier {
 }
 
 #[inline]
+/// The width in bytes of ATen's `Vectorized` on this CPU (its kernels are picked by the same
+/// features as `tier`): 64 with AVX-512, else 32.
+pub(crate) fn vector_bytes() -> usize {
+    match tier() {
+        Tier::Avx512 => 64,
+        _ => 32,
+    }
+}
+
 fn tier() -> Tier {
     #[cfg(target_arch = "x86_64")]
     {

@@ -127,7 +127,7 @@ pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `a + alpha * b`.
+/// `a + alpha * b` (AddBackward0 with `_saved_alpha`).
 pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     alpha_check(a, b, alpha)?;
     if alpha.as_f64() == 1.0 {
@@ -137,9 +137,71 @@ pub fn add_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     if compute_dtype(a, b, BinOp::Add) == DType::Bool {
         return if alpha.as_f64() != 0.0 { add(a, b) } else { add(a, &mul(b, &Tensor::wrapped_scalar(Scalar::Bool(false)))?) };
     }
-    let out = add(a, &scaled(b, alpha)?)?;
-    crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
+    scaled_node(a, b, alpha, false)
+}
+
+/// `a ± alpha * b` as one node (AddBackward0 / SubBackward0 with `_saved_alpha`, edges to
+/// both operands, as torch's), its value from `scaled_raw`.
+fn scaled_node(a: &Tensor, b: &Tensor, alpha: Scalar, subtract: bool) -> Result<Tensor> {
+    let out = scaled_raw(a, b, alpha, subtract)?;
+    if let Some(edges) = recording_edges(&[a, b]) {
+        let (sa, sb) = SumTo::pair(a, b);
+        // d/da = 1, d/db = ±alpha (summed back over broadcast dims)
+        let factor = match (alpha, subtract) {
+            (Scalar::Float(f), true) => Scalar::Float(-f),
+            (Scalar::Int(i), true) => Scalar::Int(i.wrapping_neg()),
+            (s, _) => s,
+        };
+        let name = if subtract { "SubBackward0" } else { "AddBackward0" };
+        record_with(edges, name, &[&out], &[], move |_, g, n| {
+            Ok(vec![grad_for(n, 0, || sa.apply(&g[0]))?, grad_for(n, 1, || sb.apply(&mul(&g[0], &Tensor::wrapped_scalar(factor))?))?])
+        })?;
+        crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
+    }
+    // JVP: t_a ± alpha t_b
+    forward::jvp_linear(&[a, b], &out, |i, t| match (i, subtract) {
+        (0, _) => Ok(t.clone()),
+        (_, false) => mul(t, &Tensor::wrapped_scalar(alpha)),
+        (_, true) => super::neg(&mul(t, &Tensor::wrapped_scalar(alpha))?),
+    })?;
     Ok(out)
+}
+
+/// The value of `a ± alpha * b` without history. Floating results are computed as ATen's
+/// add kernel does: operands in the common dtype (float32 for the half types, ATen's
+/// opmath, with alpha rounded to the half type), then one fused multiply-add per element,
+/// `fma(b, ±alpha, a)`, so float32 and float64 elements match PyTorch's bit for bit (a
+/// product then a sum rounds twice: ~8% of float32 elements differed by an ulp); see
+/// `cpu::elementwise::binary_into` for an `other` broadcast along the innermost dimension.
+/// Integers (wrapping), complex numbers and devices without the kernel compose a product and
+/// a sum.
+fn scaled_raw(a: &Tensor, b: &Tensor, alpha: Scalar, subtract: bool) -> Result<Tensor> {
+    let ct = compute_dtype(a, b, BinOp::Add);
+    if ct.is_float() {
+        let _raw = crate::autograd::raw_mode();
+        let om = if ct.is_half() { DType::Float32 } else { ct };
+        let conv = |t: &Tensor| -> Result<Tensor> {
+            let t = if t.dtype() != ct { super::cast_raw(t, ct)? } else { t.clone() };
+            if t.dtype() != om { super::cast_raw(&t, om) } else { Ok(t) }
+        };
+        let (af, bf) = (conv(a)?, conv(b)?);
+        if af.device() == bf.device() {
+            let shape = broadcast_shapes(&af.shape(), &bf.shape())?;
+            let (la, lb) = (af.layout().broadcast_to(&shape)?, bf.layout().broadcast_to(&shape)?);
+            // alpha is read as the dtype first (a half type's alpha is rounded to it)
+            let al = match ct {
+                DType::Float16 => half::f16::from_f64(alpha.as_f64()).to_f64(),
+                DType::BFloat16 => half::bf16::from_f64(alpha.as_f64()).to_f64(),
+                _ => alpha.as_f64(),
+            };
+            let al = if subtract { -al } else { al };
+            if let Some(out) = backend::add_scaled(&af, &la, &bf, &lb, al)? {
+                return if om != ct { super::cast_raw(&out, ct) } else { Ok(out) };
+            }
+        }
+    }
+    let _raw = crate::autograd::raw_mode();
+    binary_raw(a, &scaled(b, alpha)?, if subtract { BinOp::Sub } else { BinOp::Add })
 }
 
 /// `alpha * b`; a Python number `b` stays a number (so `bool_t + 1.5 * alpha` is float32,
@@ -171,16 +233,14 @@ pub fn sub(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     Ok(out)
 }
 
-/// `a - alpha * b`.
+/// `a - alpha * b` (SubBackward0 with `_saved_alpha`).
 pub fn sub_scaled(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<Tensor> {
     sub_check(a, b)?;
     alpha_check(a, b, alpha)?;
     if alpha.as_f64() == 1.0 {
         return sub(a, b);
     }
-    let out = sub(a, &scaled(b, alpha)?)?;
-    crate::autograd::Node::annotate(&out, &[("alpha", saved_scalar(alpha))], &[]);
-    Ok(out)
+    scaled_node(a, b, alpha, true)
 }
 
 fn saved_scalar(s: Scalar) -> crate::autograd::SavedValue {
@@ -192,12 +252,12 @@ fn saved_scalar(s: Scalar) -> crate::autograd::SavedValue {
 }
 
 /// torch's `alpha_check`: the scalar kind of `alpha` must fit the result dtype.
-fn alpha_check(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<()> {
+pub fn alpha_check(a: &Tensor, b: &Tensor, alpha: Scalar) -> Result<()> {
     let rt = compute_dtype(a, b, BinOp::Add);
     if matches!(alpha, Scalar::Bool(_)) && rt != DType::Bool {
         bail!(Runtime, "Boolean alpha only supported for Boolean results.");
     }
-    if matches!(alpha, Scalar::Float(_)) && !rt.is_float() {
+    if matches!(alpha, Scalar::Float(_)) && !rt.is_float() && !rt.is_complex() {
         bail!(Runtime, "For integral input tensors, argument alpha must not be a floating point number.");
     }
     Ok(())
@@ -722,9 +782,10 @@ pub fn add_inplace_raw(a: &Tensor, b: &Tensor) -> Result<()> {
 /// Write `a op b` (op one of + - * /) straight into `dst`'s buffer, without a temporary,
 /// when nothing stands in the way: float dtype equal for all, `dst` contiguous with the
 /// broadcast shape, and `dst` aliasing at most `a` with the same layout (the in-place case).
-/// Records no history. Returns false to ask the caller for the general path.
-pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp) -> Result<bool> {
-    if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) {
+/// With `alpha` (op `Add`): `a + alpha * b`, fused as `scaled_raw`'s. Records no history.
+/// Returns false to ask the caller for the general path.
+pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp, alpha: Option<f64>) -> Result<bool> {
+    if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) || (alpha.is_some() && op != BinOp::Add) {
         return Ok(false);
     }
     let dt = dst.dtype();
@@ -738,7 +799,24 @@ pub fn binary_into_fast(dst: &Tensor, a: &Tensor, b: &Tensor, op: BinOp) -> Resu
     } else {
         None
     };
-    backend::binary_into(dst, a, b, b_scalar, op)
+    backend::binary_into(dst, a, b, b_scalar, op, alpha)
+}
+
+/// In-place `target += alpha * other` (`subtract`: `-=`), `alpha` ≠ 1: fused straight into
+/// the buffer when no history needs recording, else through the general in-place path.
+pub fn inplace_add_scaled(target: &Tensor, other: &Tensor, alpha: Scalar, subtract: bool) -> Result<()> {
+    super::check_inplace(target)?;
+    super::assert_no_partial_overlap(target, other)?;
+    let recording = crate::autograd::needs_history(&[target, other]);
+    if !recording && !matches!(alpha, Scalar::Bool(_)) {
+        alpha_check(target, other, alpha)?;
+        let al = if subtract { -alpha.as_f64() } else { alpha.as_f64() };
+        if binary_into_fast(target, target, other, BinOp::Add, Some(al))? {
+            target.bump_version();
+            return Ok(());
+        }
+    }
+    super::inplace(target, |inp| if subtract { sub_scaled(inp, other, alpha) } else { add_scaled(inp, other, alpha) })
 }
 
 /// An in-place `target op= other`: written straight into the buffer when no history needs
@@ -747,7 +825,7 @@ pub fn inplace_binary(target: &Tensor, other: &Tensor, op: BinOp, general: fn(&T
     super::check_inplace(target)?;
     super::assert_no_partial_overlap(target, other)?;
     let recording = crate::autograd::needs_history(&[target, other]);
-    if !recording && binary_into_fast(target, target, other, op)? {
+    if !recording && binary_into_fast(target, target, other, op, None)? {
         target.bump_version();
         return Ok(());
     }

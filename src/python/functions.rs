@@ -238,7 +238,7 @@ fn ones(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>
 #[pyfunction]
 #[pyo3(signature = (*size, **kw))]
 fn empty(py: Python<'_>, size: &Bound<'_, PyTuple>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    factory(py, "empty", size, kw, tf::zeros_on)
+    factory(py, "empty", size, kw, tf::scratch_on)
 }
 
 #[pyfunction]

@@ -116,7 +116,7 @@ pub(super) fn into_out(py: Python<'_>, op: &str, r: Tensor, out: &Bound<'_, PyTe
             "Trying to use forward AD with {op}_out that does not support it because it is an out= function")));
     }
     if r.requires_grad() && crate::autograd::is_grad_enabled() {
-        return Err(PyRuntimeError::new_err("out=... arguments don't support automatic differentiation, but one of the arguments requires grad."));
+        return Err(PyRuntimeError::new_err(format!("{op}(): functions with out=... arguments don't support automatic differentiation, but one of the arguments requires grad.")));
     }
     let o = &out.get().t;
     crate::autograd::before_write(o)?;
@@ -125,6 +125,14 @@ pub(super) fn into_out(py: Python<'_>, op: &str, r: Tensor, out: &Bound<'_, PyTe
         py.detach(|| ops::write_into(o, &r))?;
         o.bump_version();
     } else {
+        if o.numel() > 0 {
+            let msg = format!("An output with one or more elements was resized since it had shape {}, which does not match the required output \
+                shape {}. This behavior is deprecated, and in a future PyTorch release outputs will not be resized unless they have zero elements. \
+                You can explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                crate::shape::fmt_list(&o.shape()), crate::shape::fmt_list(&r.shape()));
+            let cat = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            pyo3::PyErr::warn(py, &cat, &std::ffi::CString::new(msg).expect("no NUL in the message"), 1)?;
+        }
         let r = ops::cast_raw(&r, o.dtype())?;
         let mut d = o.data().clone();
         let nd = r.data().clone();
@@ -145,6 +153,40 @@ pub(super) fn run_out(py: Python<'_>, op: &str, work: usize, out: Option<&Bound<
             into_out(py, op, r, o)
         }
     }
+}
+
+/// `run_out` for the pointwise ops (TensorIterator's rule): the result's dtype must cast
+/// safely into `out`'s (no float into an integer, complex into a real or a number into bool).
+pub(super) fn run_out_pointwise(py: Python<'_>, op: &str, work: usize, out: Option<&Bound<'_, PyTensor>>, f: impl FnOnce() -> CoreResult<Tensor> + Send) -> PyResult<Py<PyAny>> {
+    let Some(o) = out else { return run(py, work, f) };
+    let f = || super::errors::guard(f);
+    let r = if work >= DETACH_AT { py.detach(f)? } else { f()? };
+    let (from, to) = (r.dtype(), o.get().t.dtype());
+    let unsafe_cast = (from.is_complex() && !to.is_complex()) || (from.is_float() && !to.is_float() && !to.is_complex())
+        || (from != crate::dtype::DType::Bool && to == crate::dtype::DType::Bool);
+    if unsafe_cast {
+        return Err(PyRuntimeError::new_err(format!("result type {} can't be cast to the desired output type {}", from.scalar_name(), to.scalar_name())));
+    }
+    into_out(py, op, r, o)
+}
+
+/// `out=` of `a op b` (op one of + - * /; with `alpha`, `a + alpha * b`) written straight into
+/// `out`'s buffer when no history or tangent is involved and the fast path applies (see
+/// `ops::binary_into_fast`); `None` asks for the general `run_out`.
+fn out_fast(py: Python<'_>, a: &Tensor, b: &Tensor, out: Option<&Bound<'_, PyTensor>>, op: BinOp, alpha: Option<f64>) -> PyResult<Option<Py<PyAny>>> {
+    let Some(dst) = out else { return Ok(None) };
+    let plain = !(crate::autograd::is_grad_enabled() && (a.requires_grad() || b.requires_grad()))
+        && crate::autograd::forward::tangent(a).is_none() && crate::autograd::forward::tangent(b).is_none();
+    if !plain {
+        return Ok(None);
+    }
+    let d = dst.get().t.clone();
+    crate::autograd::before_write(&d)?;
+    if py.detach(|| ops::binary_into_fast(&d, a, b, op, alpha))? {
+        d.bump_version();
+        return Ok(Some(dst.clone().into_any().unbind()));
+    }
+    Ok(None)
 }
 
 /// Dims argument: an int, a sequence of ints, or None.
@@ -206,7 +248,7 @@ macro_rules! unary_methods {
                             }
                         }
                     }
-                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t))
+                    run_out_pointwise(py, stringify!($name), t.numel(), out, || ($f)(t))
                 }
             )*
         }
@@ -218,6 +260,9 @@ fn unary_kernel(name: &str) -> Option<crate::backend::UnaryOp> {
     use crate::backend::UnaryOp;
     match name {
         "exp" => Some(UnaryOp::Exp),
+        "log" => Some(UnaryOp::Log),
+        "log2" => Some(UnaryOp::Log2),
+        "log10" => Some(UnaryOp::Log10),
         "tanh" => Some(UnaryOp::Tanh),
         "sigmoid" => Some(UnaryOp::Sigmoid),
         _ => None,
@@ -341,7 +386,17 @@ macro_rules! binary_methods {
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
                     let o = need(other)?;
-                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
+                    let fast_op = match stringify!($name) {
+                        "mul" | "multiply" => Some(BinOp::Mul),
+                        "true_divide" => Some(BinOp::Div),
+                        _ => None,
+                    };
+                    if let Some(op) = fast_op {
+                        if let Some(r) = out_fast(py, t, &o, out, op, None)? {
+                            return Ok(r);
+                        }
+                    }
+                    run_out_pointwise(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
                 }
             )*
         }
@@ -438,7 +493,7 @@ macro_rules! tensor_binary_methods {
                         Ok(o) => o.get().t.clone(),
                         Err(_) => return Err(not_tensor(stringify!($name), $arg, 1, other)),
                     };
-                    run_out(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
+                    run_out_pointwise(py, stringify!($name), t.numel(), out, || ($f)(t, &o))
                 }
             )*
         }
@@ -652,17 +707,14 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        let plain = !(crate::autograd::is_grad_enabled() && (t.requires_grad() || o.requires_grad()))
-            && crate::autograd::forward::tangent(t).is_none() && crate::autograd::forward::tangent(&o).is_none();
-        if let (Some(dst), true) = (out, a.as_f64() == 1.0 && plain) {
-            let d = dst.get().t.clone();
-            crate::autograd::before_write(&d)?;
-            if py.detach(|| ops::binary_into_fast(&d, t, &o, BinOp::Add))? {
-                d.bump_version();
-                return Ok(dst.clone().into_any().unbind());
+        if out.is_some() && !matches!(a, Scalar::Bool(_)) {
+            ops::alpha_check(t, &o, a)?;
+            let al = (a.as_f64() != 1.0).then(|| a.as_f64());
+            if let Some(r) = out_fast(py, t, &o, out, BinOp::Add, al)? {
+                return Ok(r);
             }
         }
-        run_out(py, "add", t.numel(), out, || ops::add_scaled(t, &o, a))
+        run_out_pointwise(py, "add", t.numel(), out, || ops::add_scaled(t, &o, a))
     }
     /// Subtracts ``other``, scaled by ``alpha``, from ``self``.
     #[pyo3(signature = (other, alpha=None, *, out=None))]
@@ -670,7 +722,14 @@ impl PyTensor {
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
-        run_out(py, "sub", t.numel(), out, || ops::sub_scaled(t, &o, a))
+        if out.is_some() && !matches!(a, Scalar::Bool(_)) && t.dtype() != crate::dtype::DType::Bool && o.dtype() != crate::dtype::DType::Bool {
+            ops::alpha_check(t, &o, a)?;
+            let r = if a.as_f64() == 1.0 { out_fast(py, t, &o, out, BinOp::Sub, None)? } else { out_fast(py, t, &o, out, BinOp::Add, Some(-a.as_f64()))? };
+            if let Some(r) = r {
+                return Ok(r);
+            }
+        }
+        run_out_pointwise(py, "sub", t.numel(), out, || ops::sub_scaled(t, &o, a))
     }
     /// Divides ``self`` by ``other`` element-wise; ``rounding_mode`` is ``None`` (true
     /// division), ``"trunc"`` or ``"floor"``.
@@ -691,10 +750,15 @@ impl PyTensor {
                 kw.get_item("rounding_mode")?.map(|m| if m.is_none() { Ok(None) } else { m.extract::<String>().map(Some) }).transpose()?
             }
         };
+        if matches!(mode, None | Some(None)) {
+            if let Some(r) = out_fast(py, t, &o, out, BinOp::Div, None)? {
+                return Ok(r);
+            }
+        }
         match mode {
-            None => run_out(py, "div", t.numel(), out, || ops::div(t, &o)),
-            Some(None) => run_out(py, "div", t.numel(), out, || ops::div_named(t, &o, "DivBackward2")),
-            Some(Some(m)) if m == "floor" || m == "trunc" => run_out(py, "div", t.numel(), out, || ops::div_rounding(t, &o, &m)),
+            None => run_out_pointwise(py, "div", t.numel(), out, || ops::div(t, &o)),
+            Some(None) => run_out_pointwise(py, "div", t.numel(), out, || ops::div_named(t, &o, "DivBackward2")),
+            Some(Some(m)) if m == "floor" || m == "trunc" => run_out_pointwise(py, "div", t.numel(), out, || ops::div_rounding(t, &o, &m)),
             Some(Some(m)) => Err(PyRuntimeError::new_err(format!("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{m}'"))),
         }
     }
@@ -708,7 +772,7 @@ impl PyTensor {
     fn pow(&self, py: Python<'_>, exponent: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
         let o = need(exponent)?;
         let t = &self.t;
-        run_out(py, "pow", t.numel(), out, || ops::pow(t, &o))
+        run_out_pointwise(py, "pow", t.numel(), out, || ops::pow(t, &o))
     }
     /// In-place version of ``add``.
     #[pyo3(signature = (other, alpha=None))]
@@ -718,7 +782,7 @@ impl PyTensor {
         if a.as_f64() == 1.0 {
             ops::inplace_binary(&slf.get().t, &o, BinOp::Add, ops::add)?;
         } else {
-            ops::inplace(&slf.get().t, |inp| ops::add_scaled(inp, &o, a))?;
+            ops::inplace_add_scaled(&slf.get().t, &o, a, false)?;
         }
         Ok(slf.clone())
     }
@@ -732,7 +796,7 @@ impl PyTensor {
         if a.as_f64() == 1.0 {
             ops::inplace_binary(&slf.get().t, &o, BinOp::Sub, ops::sub)?;
         } else {
-            ops::inplace(&slf.get().t, |inp| ops::sub_scaled(inp, &o, a))?;
+            ops::inplace_add_scaled(&slf.get().t, &o, a, true)?;
         }
         Ok(slf.clone())
     }
