@@ -771,12 +771,12 @@ pub fn binary_into(dst: &mut CpuStorage, range: std::ops::Range<usize>, a: Optio
 /// inner loop that loop is fused too (the compiler contracts it); where `other` is one value
 /// along the inner loop (a number, a column broadcast along rows), the compiled scalar loop
 /// takes the product `alpha * other` once and adds it. The same split here, with the vector
-/// width of this CPU's tier (PyTorch picks its kernels by the same CPU features).
+/// width of ATen's kernel (`math::ATEN_VECTOR_BYTES`).
 fn add_scaled_into<T: StorageElem + Elem + Float + Sync + Send>(dst: &mut CpuStorage, range: std::ops::Range<usize>, a: Option<(&CpuStorage, &Layout)>,
                                                                 rhs: Rhs<'_>, al: T) {
     let fused = move |x: T, y: T| y.mul_add(al, x);
     let once = move |x: T, y: T| x + al * y;
-    let step = 2 * super::math::vector_bytes() / std::mem::size_of::<T>();
+    let step = 2 * super::math::ATEN_VECTOR_BYTES / std::mem::size_of::<T>();
     let n = range.len();
     // the inner loop's operands: `a`'s row (None: the destination, in place) and one `other`
     let row = move |o: &mut [T], x: Option<&[T]>, y: T| {
@@ -879,7 +879,7 @@ mod tests {
         binary_into(&mut x, 0..n, None, Rhs::Tensor(&sb, &l), BinaryOp::Add, Some(0.1));
         assert_eq!(f32::get(&x), f32::get(&out));
 
-        let step = 2 * super::super::math::vector_bytes() / 4;
+        let step = 2 * super::super::math::ATEN_VECTOR_BYTES / 4;
         let split = |len: usize, i: usize, x: f32, y: f32| if i < len - len % step { y.mul_add(al, x) } else { x + al * y };
         // a number: one inner loop over the whole tensor
         binary_into(&mut out, 0..n, Some((&sa, &l)), Rhs::Scalar(1.7), BinaryOp::Add, Some(0.1));

@@ -195,16 +195,13 @@ enum Tier {
     Avx512,
 }
 
-#[inline]
-/// The width in bytes of ATen's `Vectorized` on this CPU (its kernels are picked by the same
-/// features as `tier`): 64 with AVX-512, else 32.
-pub(crate) fn vector_bytes() -> usize {
-    match tier() {
-        Tier::Avx512 => 64,
-        _ => 32,
-    }
-}
+/// The width in bytes of ATen's `Vectorized` in the kernels whose loop structure decides
+/// rounding (the add kernel's fused body, `cascade_sum`'s column groups): 32 on every x86
+/// CPU. PyTorch registers those kernels with `REGISTER_DISPATCH`, which leaves an AVX-512 CPU
+/// on the AVX2 kernel, and its generic (non-AVX) `Vectorized` is 32 bytes too.
+pub(crate) const ATEN_VECTOR_BYTES: usize = 32;
 
+#[inline]
 fn tier() -> Tier {
     #[cfg(target_arch = "x86_64")]
     {

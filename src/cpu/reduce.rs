@@ -161,31 +161,159 @@ pub(super) fn extreme_into<T: Elem, const MAX: bool>(acc: &mut [T], row: &[T]) {
     }
 }
 
-/// Column sums of the contiguous `l` seen as rows of `inner`: each row is added into an f64
-/// accumulator row (one vectorised pass, no transpose), then rounded to the input's type.
-/// Float32 and float64 only (`None` otherwise).
+/// Column sums of the contiguous `l` seen as rows of `inner`, float32 and float64 (`None`
+/// otherwise), bit for bit as ATen's `cascade_sum` computes a reduction over the leading
+/// dimension (`vectorized_outer_sum`): the output split into column blocks (per column the
+/// order of additions is what counts, so the blocks here are as wide as suits the loop), each
+/// column summed in the element type with `multi_row_sum`'s four-level cascade where it lies
+/// in ATen's groups of `4 * Vec::size()` columns, and the last columns with `row_sum`'s four
+/// interleaved partial cascades. Parallel over column blocks (each column's order is the
+/// same on any number of threads).
 fn sum_leading(s: &CpuStorage, l: &Layout, inner: usize) -> Result<Option<CpuStorage>> {
-    fn go<T: StorageElem + Copy>(x: &[T], inner: usize, to: impl Fn(T) -> f64, from: impl Fn(f64) -> T) -> Result<Vec<T>> {
-        let mut acc = super::alloc::try_filled(inner, 0f64)?;
-        for row in x.chunks_exact(inner) {
-            for (a, &v) in acc.iter_mut().zip(row) {
-                *a += to(v);
-            }
-        }
-        Ok(acc.into_iter().map(from).collect())
-    }
     if inner == 0 || l.numel() % inner != 0 {
         return Ok(None);
     }
     Ok(match s.dtype() {
-        DType::Float32 => {
-            let mut acc = super::alloc::try_filled(inner, 0f64)?;
-            super::math::add_rows_f64(&mut acc, rows_of::<f32>(s, l)?);
-            Some(f32::wrap(acc.into_iter().map(|v| v as f32).collect()))
-        }
-        DType::Float64 => Some(f64::wrap(go(rows_of::<f64>(s, l)?, inner, |v| v, |v| v)?)),
+        DType::Float32 => Some(f32::wrap(cascade_columns::<f32>(rows_of::<f32>(s, l)?, inner)?)),
+        DType::Float64 => Some(f64::wrap(cascade_columns::<f64>(rows_of::<f64>(s, l)?, inner)?)),
         _ => None,
     })
+}
+
+/// Columns per block of `cascade_columns`: 1 KiB of float32 per row, so that each pass down
+/// the rows reads whole runs of cache lines.
+const BLOCK: usize = 256;
+
+/// The columns of `x` (rows of `cols`) summed as ATen's `vectorized_outer_sum` (see
+/// `sum_leading`).
+fn cascade_columns<T: StorageElem + Float + Send + Sync>(x: &[T], cols: usize) -> Result<Vec<T>> {
+    let rows = x.len() / cols;
+    let mut out = super::alloc::try_filled(cols, T::zero())?;
+    // ATen's groups of four vectors (of four columns where a row is narrower than a vector,
+    // its `scalar_outer_sum`): the columns before `main` take the direct cascade
+    let lanes = super::math::ATEN_VECTOR_BYTES / std::mem::size_of::<T>();
+    let group = if cols >= lanes { 4 * lanes } else { 4 };
+    let main = cols - cols % group;
+    let blocks = cols.div_ceil(BLOCK);
+    let one = |b: usize, o: &mut [T]| {
+        let c0 = b * BLOCK;
+        let w = o.len();
+        let mut acc = [T::zero(); BLOCK];
+        let acc = &mut acc[..w];
+        if c0 + w <= main {
+            super::math::simd(|| multi_row_cascade(x, cols, c0, 0, 1, rows, acc));
+            for (o, &a) in o.iter_mut().zip(acc.iter()) {
+                // ATen accumulates into a zero-filled output
+                *o = T::zero() + a;
+            }
+            return;
+        }
+        for (k, o) in o.iter_mut().enumerate() {
+            let c = c0 + k;
+            *o = T::zero() + if c < main { column_cascade(x, cols, c, rows) } else { column_row_sum(x, cols, c, rows) };
+        }
+    };
+    let work = x.len();
+    if super::parallel(work) && blocks > 1 {
+        let p = super::team::SendPtr(out.as_mut_ptr());
+        super::team::run_blocks(blocks, &|bs| {
+            for b in bs {
+                let w = BLOCK.min(cols - b * BLOCK);
+                // SAFETY: block b writes only out[b * BLOCK .. b * BLOCK + w], disjoint between
+                // blocks, and `out` outlives the region (`run_blocks` returns after every block).
+                let o = unsafe { std::slice::from_raw_parts_mut(p.get().add(b * BLOCK), w) };
+                one(b, o);
+            }
+        });
+    } else {
+        for (b, o) in out.chunks_mut(BLOCK).enumerate() {
+            one(b, o);
+        }
+    }
+    Ok(out)
+}
+
+/// ATen's `utils::CeilLog2`.
+fn ceil_log2(x: usize) -> u32 {
+    if x <= 2 {
+        1
+    } else {
+        usize::BITS - (x - 1).leading_zeros()
+    }
+}
+
+/// `multi_row_sum` over `n` rows `r0, r0 + step, ...` of the columns `c0 .. c0 + acc.len()`
+/// of `x` (rows of `cols`), into `acc`: sums of `2^p` rows (p = max(4, ceil(log2 n) / 4))
+/// are added into three higher levels as the row count crosses multiples of `2^p`, `2^2p`,
+/// `2^3p`, and the levels are added together at the end.
+#[inline(always)]
+fn multi_row_cascade<T: Float>(x: &[T], cols: usize, c0: usize, r0: usize, step: usize, n: usize, acc: &mut [T]) {
+    const LEVELS: usize = 4;
+    let w = acc.len();
+    let p = 4.max(ceil_log2(n) / LEVELS as u32);
+    let level_step = 1usize << p;
+    let mask = level_step - 1;
+    let mut lv = [[T::zero(); BLOCK]; LEVELS];
+    let row = |i: usize| &x[(r0 + i * step) * cols + c0..(r0 + i * step) * cols + c0 + w];
+    let mut i = 0;
+    while i + level_step <= n {
+        for _ in 0..level_step {
+            for (a, &v) in lv[0][..w].iter_mut().zip(row(i)) {
+                *a = *a + v;
+            }
+            i += 1;
+        }
+        for j in 1..LEVELS {
+            let (lo, hi) = lv.split_at_mut(j);
+            for (h, l) in hi[0][..w].iter_mut().zip(lo[j - 1][..w].iter_mut()) {
+                *h = *h + *l;
+                *l = T::zero();
+            }
+            if i & (mask << (j as u32 * p)) != 0 {
+                break;
+            }
+        }
+    }
+    while i < n {
+        for (a, &v) in lv[0][..w].iter_mut().zip(row(i)) {
+            *a = *a + v;
+        }
+        i += 1;
+    }
+    for (k, a) in acc.iter_mut().enumerate() {
+        let mut s = lv[0][k];
+        for l in &lv[1..] {
+            s = s + l[k];
+        }
+        *a = s;
+    }
+}
+
+/// One column of the direct cascade (`multi_row_sum` with one column).
+fn column_cascade<T: Float>(x: &[T], cols: usize, c: usize, rows: usize) -> T {
+    let mut a = [T::zero()];
+    multi_row_cascade(x, cols, c, 0, 1, rows, &mut a);
+    a[0]
+}
+
+/// One column as ATen's `row_sum`: four partial cascades over the rows `k, k + 4, ...`, the
+/// rows past the last group of four added to the first, then the partials in order.
+fn column_row_sum<T: Float>(x: &[T], cols: usize, c: usize, rows: usize) -> T {
+    let groups = rows / 4;
+    let mut parts = [T::zero(); 4];
+    for (k, p) in parts.iter_mut().enumerate() {
+        let mut a = [T::zero()];
+        multi_row_cascade(x, cols, c, k, 4, groups, &mut a);
+        *p = a[0];
+    }
+    for r in groups * 4..rows {
+        parts[0] = parts[0] + x[r * cols + c];
+    }
+    let mut s = parts[0];
+    for &p in &parts[1..] {
+        s = s + p;
+    }
+    s
 }
 
 pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Result<(CpuStorage, CpuStorage)> {
@@ -504,6 +632,24 @@ mod tests {
                 let col = [x[j], x[67 + j], x[134 + j]];
                 let want = if op == ReduceOp::Max { super::extreme_value::<f32, true>(&col) } else { super::extreme_value::<f32, false>(&col) };
                 assert!(got[j] == want || (got[j].is_nan() && want.is_nan()), "{op:?} column {j}");
+            }
+        }
+    }
+
+    /// The blocked column cascade gives each column exactly the scalar reference's sum (the
+    /// direct cascade inside ATen's groups of four vectors, `row_sum` after them) for widths
+    /// around the group and block edges and row counts across the cascade's level steps.
+    #[test]
+    fn column_cascade_blocks_match_the_per_column_reference() {
+        for &(rows, cols) in &[(1, 5), (17, 3), (256, 33), (300, 1030), (4097, 70), (70_000, 2), (40, 12), (5, 260)] {
+            let x: Vec<f32> = (0..rows * cols).map(|i| (((i * 2_654_435_761) % 10_007) as f32 - 5000.0) * 1.37e-3).collect();
+            let got = super::cascade_columns::<f32>(&x, cols).unwrap();
+            let lanes = crate::cpu::math::ATEN_VECTOR_BYTES / 4;
+            let group = if cols >= lanes { 4 * lanes } else { 4 };
+            let main = cols - cols % group;
+            for c in 0..cols {
+                let want: f32 = if c < main { super::column_cascade(&x, cols, c, rows) } else { super::column_row_sum(&x, cols, c, rows) };
+                assert_eq!(got[c].to_bits(), (0.0 + want).to_bits(), "{rows}x{cols} column {c}");
             }
         }
     }
