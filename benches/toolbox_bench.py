@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -263,7 +263,19 @@ def workloads(T, np):
         yield "fractional_max_pool2d 2 out 32 fwd+bwd", fwd_bwd(lambda: F.fractional_max_pool2d(
             x2, 2, output_size=(32, 32), _random_samples=s2), [x2]), None
 
-    return {"pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def update_cases():
+        # an optimizer-style update and the out= forms on a (784, 256) parameter, the empty
+        # factory, and sums over the leading dim (a Linear layer's bias gradient)
+        w, gw, o = t((784, 256)), t((784, 256)), t((784, 256))
+        yield "mul(G, 0.01, out=O) 784x256", lambda: T.mul(gw, 0.01, out=o), None
+        yield "W.add_(G, alpha=-0.01) 784x256", lambda: w.add_(gw, alpha=-0.01), None
+        yield "0.01 * G 784x256", lambda: 0.01 * gw, None
+        yield "empty(784, 256)", lambda: T.empty(784, 256), None
+        for shape in ((128, 256), (256, 1024), (4096, 4096)):
+            x = t(shape)
+            yield f"sum(0) of {shape[0]}x{shape[1]}", lambda x=x: x.sum(0), None
+
+    return {"update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 
