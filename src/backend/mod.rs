@@ -478,27 +478,28 @@ pub fn add_scaled(a: &Tensor, la: &Layout, b: &Tensor, lb: &Layout, alpha: f64) 
     let sb_guard;
     let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
     let (Storage::Cpu(x), Storage::Cpu(y)) = (&*sa, sb) else { return Ok(None) };
+    in_output_order(la, lb, |pa, pb| {
+        let n = pa.numel();
+        let mut out = match da.dtype {
+            DType::Float32 => <f32 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f32>(n)?),
+            _ => <f64 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f64>(n)?),
+        };
+        use crate::cpu::elementwise::{binary_into as into, Rhs};
+        into(&mut out, 0..n, Some((x, pa)), Rhs::Tensor(y, pb), BinaryOp::Add, Some(alpha));
+        Ok(Storage::Cpu(out))
+    })
+    .map(Some)
+}
+
+/// Run `f` (a kernel writing a contiguous result) on two operands' broadcast layouts permuted
+/// to the output's memory order (`output_order`, TensorIterator's), and lay its result out in
+/// the logical shape again.
+fn in_output_order(la: &Layout, lb: &Layout, f: impl FnOnce(&Layout, &Layout) -> Result<Storage>) -> Result<Tensor> {
     let order = output_order(&[la, lb]);
-    let permuted_pair;
-    let (pa, pb) = match &order {
-        Some(o) => {
-            permuted_pair = (permuted(la, o), permuted(lb, o));
-            (&permuted_pair.0, &permuted_pair.1)
-        }
-        None => (la, lb),
-    };
-    let n = la.numel();
-    let mut out = match da.dtype {
-        DType::Float32 => <f32 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f32>(n)?),
-        _ => <f64 as crate::storage::StorageElem>::wrap(crate::cpu::alloc::take::<f64>(n)?),
-    };
-    use crate::cpu::elementwise::{binary_into as into, Rhs};
-    into(&mut out, 0..n, Some((x, pa)), Rhs::Tensor(y, pb), BinaryOp::Add, Some(alpha));
-    let out = Storage::Cpu(out);
-    Ok(Some(match order {
-        Some(o) => in_order(out, &la.shape, &o),
-        None => Tensor::from_storage_on(out, &la.shape),
-    }))
+    Ok(match order {
+        Some(o) => in_order(f(&permuted(la, &o), &permuted(lb, &o))?, &la.shape, &o),
+        None => Tensor::from_storage_on(f(la, lb)?, &la.shape),
+    })
 }
 
 /// `op` of two real tensors of one shape, dtype and device, read in place through their data
@@ -512,23 +513,12 @@ fn binary_locked(da: &crate::tensor::TensorData, la: &Layout, db: &crate::tensor
     let sa = da.storage.data.read();
     let sb_guard;
     let sb: &Storage = if std::sync::Arc::ptr_eq(&da.storage, &db.storage) { &sa } else { sb_guard = db.storage.data.read(); &sb_guard };
-    let order = output_order(&[la, lb]);
-    let permuted_pair;
-    let (pa, pb) = match &order {
-        Some(o) => {
-            permuted_pair = (permuted(la, o), permuted(lb, o));
-            (&permuted_pair.0, &permuted_pair.1)
-        }
-        None => (la, lb),
-    };
-    let out = match (&*sa, sb) {
-        (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(pa, y, pb, op)?),
-        (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(pa, y, pb, op)?),
-        (x, y) => return Err(mismatch(op.name(), x.device(), y.device())),
-    };
-    Ok(match order {
-        Some(o) => in_order(out, &la.shape, &o),
-        None => Tensor::from_storage_on(out, &la.shape),
+    in_output_order(la, lb, |pa, pb| {
+        Ok(match (&*sa, sb) {
+            (Storage::Cpu(x), Storage::Cpu(y)) => Storage::Cpu(x.binary(pa, y, pb, op)?),
+            (Storage::Cuda(x), Storage::Cuda(y)) if x.device() == y.device() => Storage::Cuda(x.binary(pa, y, pb, op)?),
+            (x, y) => return Err(mismatch(op.name(), x.device(), y.device())),
+        })
     })
 }
 
