@@ -7,7 +7,7 @@
 //! `ops/` has already decided the dtype and the broadcast layouts).
 
 mod ops;
-pub use ops::{BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, GridPass, GridSampler, Pool2d, PoolWindows, ReduceOp, ScanOp, UnaryKind, UnaryOp};
+pub use ops::{Attention, BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, GridPass, GridSampler, Pool2d, PoolWindows, ReduceOp, ScanOp, UnaryKind, UnaryOp};
 
 /// Dense linear algebra on host f64 matrices (LU, triangular solves, Cholesky, QR, eigh,
 /// SVD). Every device uses these: `ops::linalg` copies a CUDA tensor's matrices to the host
@@ -175,6 +175,23 @@ pub trait BackendStorage: Sized {
     /// `None` where the backend has no kernel.
     #[allow(clippy::type_complexity)]
     fn conv2d_backward(&self, _l: &Layout, _x: (&Self, &Layout), _w: (&Self, &Layout), _conv: &Conv2d, _want: [bool; 2]) -> Result<Option<(Option<Self>, Option<Self>)>> {
+        Ok(None)
+    }
+    /// Scaled dot-product attention `spec` of the contiguous query `self` (`l`, (b, h, l, e))
+    /// with the contiguous key and value ((b, hk, s, e)) and an additive mask read through
+    /// its (b, h, l, s) layout (broadcast strides allowed): the output (b, h, l, e) and each
+    /// query's logsumexp (b, h, l); a query with every key masked gets zeros and 0. `None`
+    /// where the backend has no kernel.
+    fn attention(&self, _l: &Layout, _k: (&Self, &Layout), _v: (&Self, &Layout), _mask: Option<(&Self, &Layout)>, _spec: &Attention)
+                 -> Result<Option<(Self, Self)>> {
+        Ok(None)
+    }
+    /// The attention's (query, key, value) gradients given `self` = the contiguous output
+    /// gradient (`l`) and the forward's contiguous `[query, key, value, output, logsumexp]`
+    /// and mask; each only when asked for. `None` where the backend has no kernel.
+    #[allow(clippy::type_complexity)]
+    fn attention_backward(&self, _l: &Layout, _saved: [(&Self, &Layout); 5], _mask: Option<(&Self, &Layout)>, _spec: &Attention, _want: [bool; 3])
+                          -> Result<Option<(Option<Self>, Option<Self>, Option<Self>)>> {
         Ok(None)
     }
     /// Max or min of each row with the index of its first occurrence (int64).
@@ -859,6 +876,66 @@ fn cpu_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a CpuStorage, &
 
 fn cuda_of<'a>(o: Option<(&'a Storage, &'a Layout)>) -> Option<(&'a crate::storage::CudaStorage, &'a Layout)> {
     o.and_then(|(s, l)| match s { Storage::Cuda(c) => Some((c, l)), _ => None })
+}
+
+/// Scaled dot-product attention (see `BackendStorage::attention`): (output, logsumexp), or
+/// None where the backend has no kernel (or query, key and value are not contiguous, or an
+/// operand differs in device or dtype). `mask` is (b, h, l, s), broadcast strides allowed.
+pub fn attention(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, spec: &Attention) -> Result<Option<(Tensor, Tensor)>> {
+    let ts: Vec<&Tensor> = [Some(q), Some(k), Some(v), mask].into_iter().flatten().collect();
+    let Attention { b, h, hk, l, s, e, .. } = *spec;
+    let dims_ok = b * h * hk * l * s * e > 0 && h % hk == 0 && q.shape()[..] == [b, h, l, e] && k.shape()[..] == [b, hk, s, e] && v.shape()[..] == [b, hk, s, e]
+        && mask.is_none_or(|m| m.shape()[..] == [b, h, l, s]);
+    if !dims_ok || q.dtype().is_complex() || [q, k, v].iter().any(|t| !t.is_contiguous())
+        || ts.iter().any(|t| t.device() != q.device() || t.dtype() != q.dtype()) {
+        return Ok(None);
+    }
+    let out = with_storages(&ts, |st| {
+        let m = mask.map(|_| st[3]);
+        Ok(match (st[0].0, st[1].0, st[2].0) {
+            (Storage::Cpu(a), Storage::Cpu(b), Storage::Cpu(c)) => a.attention(st[0].1, (b, st[1].1), (c, st[2].1), cpu_of(m), spec)?
+                .map(|(o, l)| (Storage::Cpu(o), Storage::Cpu(l))),
+            (Storage::Cuda(a), Storage::Cuda(b), Storage::Cuda(c)) => a.attention(st[0].1, (b, st[1].1), (c, st[2].1), cuda_of(m), spec)?
+                .map(|(o, l)| (Storage::Cuda(o), Storage::Cuda(l))),
+            _ => None,
+        })
+    })?;
+    let Some((o, lse)) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::_scaled_dot_product_flash_attention_for_cpu".into(), crate::profiler::EventKind::Op);
+    Ok(Some((Tensor::from_storage_on(o, &q.shape()), Tensor::from_storage_on(lse, &[spec.b, spec.h, spec.l]))))
+}
+
+/// The attention's (query, key, value) gradients from the output gradient `g` and the
+/// forward's `[query, key, value, output, logsumexp]` (see `BackendStorage::
+/// attention_backward`), or None where the backend has no kernel.
+#[allow(clippy::type_complexity)]
+pub fn attention_backward(g: &Tensor, saved: [&Tensor; 5], mask: Option<&Tensor>, spec: &Attention, want: [bool; 3])
+    -> Result<Option<(Option<Tensor>, Option<Tensor>, Option<Tensor>)>> {
+    let mut ts: Vec<&Tensor> = vec![g];
+    ts.extend(saved);
+    ts.extend(mask);
+    if g.dtype().is_complex() || ts[..6].iter().any(|t| !t.is_contiguous())
+        || ts.iter().any(|t| t.device() != g.device() || t.dtype() != g.dtype()) {
+        return Ok(None);
+    }
+    let res = with_storages(&ts, |st| {
+        let m = mask.map(|_| st[6]);
+        let host: Vec<&CpuStorage> = st[..6].iter().filter_map(|(s, _)| match s { Storage::Cpu(c) => Some(c), _ => None }).collect();
+        if let [g, q, k, v, o, lse] = host[..] {
+            return Ok(g.attention_backward(st[0].1, [(q, st[1].1), (k, st[2].1), (v, st[3].1), (o, st[4].1), (lse, st[5].1)], cpu_of(m), spec, want)?
+                .map(|(a, b, c)| (a.map(Storage::Cpu), b.map(Storage::Cpu), c.map(Storage::Cpu))));
+        }
+        let dev: Vec<&crate::storage::CudaStorage> = st[..6].iter().filter_map(|(s, _)| match s { Storage::Cuda(c) => Some(c), _ => None }).collect();
+        if let [g, q, k, v, o, lse] = dev[..] {
+            return Ok(g.attention_backward(st[0].1, [(q, st[1].1), (k, st[2].1), (v, st[3].1), (o, st[4].1), (lse, st[5].1)], cuda_of(m), spec, want)?
+                .map(|(a, b, c)| (a.map(Storage::Cuda), b.map(Storage::Cuda), c.map(Storage::Cuda))));
+        }
+        Ok(None)
+    })?;
+    let Some((dq, dk, dv)) = res else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::_scaled_dot_product_flash_attention_for_cpu_backward".into(), crate::profiler::EventKind::Op);
+    let (qs, ks) = (saved[0].shape(), saved[1].shape());
+    Ok(Some((dq.map(|s| Tensor::from_storage_on(s, &qs)), dk.map(|s| Tensor::from_storage_on(s, &ks)), dv.map(|s| Tensor::from_storage_on(s, &ks)))))
 }
 
 /// `layer_norm` of the rows of `r` elements of `x` with per-column `w`/`b`, or None where

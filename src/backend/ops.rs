@@ -124,6 +124,21 @@ pub struct Conv2d {
     pub win: ConvWindow,
 }
 
+/// Scaled dot-product attention over (b, h, l, e) queries and (b, hk, s, e) keys and values,
+/// `hk` dividing `h` (each key head serves `h / hk` consecutive query heads): `softmax(q kᵀ ·
+/// scale + mask) v`, with `causal` keeping key `j <= i` for query `i`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Attention {
+    pub b: usize,
+    pub h: usize,
+    pub hk: usize,
+    pub l: usize,
+    pub s: usize,
+    pub e: usize,
+    pub scale: f64,
+    pub causal: bool,
+}
+
 /// Elementwise unary operations.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]

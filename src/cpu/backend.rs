@@ -141,6 +141,38 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn attention(&self, l: &Layout, k: (&Self, &Layout), v: (&Self, &Layout), mask: Option<(&Self, &Layout)>, spec: &crate::backend::Attention)
+                 -> Result<Option<(Self, Self)>> {
+        let kv = spec.b * spec.hk * spec.s * spec.e;
+        macro_rules! go {
+            ($T:ty) => {{
+                let m = mask.map(|(s, ml)| attention_mask::<$T>(s, ml));
+                let (o, lse) = super::attention::forward(part::<$T>((self, l), l.numel()), part::<$T>(k, kv), part::<$T>(v, kv), m, spec)?;
+                Some((<$T>::wrap(o), <$T>::wrap(lse)))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
+    fn attention_backward(&self, l: &Layout, saved: [(&Self, &Layout); 5], mask: Option<(&Self, &Layout)>, spec: &crate::backend::Attention, want: [bool; 3])
+                          -> Result<Option<(Option<Self>, Option<Self>, Option<Self>)>> {
+        macro_rules! go {
+            ($T:ty) => {{
+                let m = mask.map(|(s, ml)| attention_mask::<$T>(s, ml));
+                let [q, k, v, o, lse] = saved.map(|(s, sl)| part::<$T>((s, sl), sl.numel()));
+                let (dq, dk, dv) = super::attention::backward(part::<$T>((self, l), l.numel()), [q, k, v, o, lse], m, spec, want)?;
+                Some((dq.map(<$T>::wrap), dk.map(<$T>::wrap), dv.map(<$T>::wrap)))
+            }};
+        }
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => None,
+        })
+    }
     fn grid_sampler(&self, l: &Layout, rest: &[Option<(&Self, &Layout)>], pass: crate::backend::GridPass, spec: &crate::backend::GridSampler, want: &[bool]) -> Result<Vec<Option<Self>>> {
         macro_rules! go {
             ($T:ty) => {{
@@ -355,6 +387,12 @@ impl BackendStorage for CpuStorage {
 }
 
 /// The `k` elements of a contiguous operand from its layout's offset.
+/// An attention mask read through its (b, h, l, s) layout.
+fn attention_mask<'a, T: StorageElem>(s: &'a CpuStorage, l: &Layout) -> super::attention::Mask<'a, T> {
+    let st = &l.strides;
+    super::attention::Mask { data: T::get(s), offset: l.offset, strides: [st[0] as isize, st[1] as isize, st[2] as isize, st[3] as isize] }
+}
+
 fn part<'a, T: StorageElem>((s, l): (&'a CpuStorage, &Layout), k: usize) -> &'a [T] {
     &T::get(s)[l.offset..l.offset + k]
 }

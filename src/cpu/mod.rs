@@ -3,6 +3,7 @@
 //! folder is the CPU backend (`backend.rs` implements the contract of `crate::backend`).
 
 pub mod alloc;
+pub mod attention;
 #[cfg(feature = "python")]
 pub mod split_alloc;
 mod backend;

@@ -1956,29 +1956,53 @@ pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, cau
     let g = h / hk;
     let scl = scale.unwrap_or(1.0 / (e as f64).sqrt());
     let i = |v: &[usize]| v.iter().map(|&d| d as i64).collect::<Vec<i64>>();
-    // (B, Hk, G, L, E) queries against (B, Hk, 1, S, E) keys and values
-    let q5shape = i(&[b, hk, g, l, e]);
-    let causal_mask = || -> Result<Tensor> {
-        let cols: Vec<f64> = (0..l).flat_map(|r| (0..s_len).map(move |c| if c <= r { 0.0 } else { f64::NEG_INFINITY })).collect();
-        hostf(&cols, &[l, s_len], q.dtype(), q.device())
+    // the mask padded to 4-D (detached, in the query's dtype)
+    let mask4: Option<Tensor> = mask.map(|m| no_grad(|| {
+        let m = if m.dtype() == q.dtype() { m.detach() } else { cast_raw(&m.detach(), q.dtype())? };
+        let mut ms: Vec<usize> = vec![1; 4usize.saturating_sub(m.dim())];
+        ms.extend(m.shape().iter().copied());
+        reshape(&m, &i(&ms))
+    })).transpose()?;
+    // the fused kernel's operands: the mask broadcast to (B, H, L, S) (None: it does not
+    // broadcast, and the composed path reports that)
+    let spec = backend::Attention { b, h, hk, l, s: s_len, e, scale: scl, causal };
+    let mask_full = match &mask4 { Some(m) => expand(m, &i(&[b, h, l, s_len])).ok(), None => None };
+    let fused = if mask.is_none() || mask_full.is_some() {
+        no_grad(|| backend::attention(&contiguous(q)?, &contiguous(k)?, &contiguous(v)?, mask_full.as_ref(), &spec))?
+    } else {
+        None
     };
-    let mask5 = match mask {
-        Some(m) => {
-            let mut ms: Vec<usize> = vec![1; 4usize.saturating_sub(m.dim())];
-            ms.extend(m.shape().iter().copied());
-            let m4 = reshape(&m.detach(), &i(&ms))?;
-            let m5 = if ms[1] == 1 { super::unsqueeze(&m4, 2)? } else { reshape(&expand(&m4, &i(&[ms[0], h, ms[2], ms[3]]))?, &i(&[ms[0], hk, g, ms[2], ms[3]]))? };
-            // both given: PyTorch's CPU kernel applies the two
-            Some(if causal { no_grad(|| add(&m5, &causal_mask()?))? } else { m5 })
+    // the composed path: (B, Hk, G, L, E) queries against (B, Hk, 1, S, E) keys and values,
+    // its mask built on first use
+    let q5shape = i(&[b, hk, g, l, e]);
+    let mask5_cell: std::sync::Arc<std::sync::OnceLock<Option<Tensor>>> = Default::default();
+    let (dt, dev) = (q.dtype(), q.device());
+    let mask5 = move || -> Result<Option<Tensor>> {
+        if let Some(m) = mask5_cell.get() {
+            return Ok(m.clone());
         }
-        None if causal => Some(causal_mask()?),
-        None => None,
+        let causal_mask = || -> Result<Tensor> {
+            let cols: Vec<f64> = (0..l).flat_map(|r| (0..s_len).map(move |c| if c <= r { 0.0 } else { f64::NEG_INFINITY })).collect();
+            hostf(&cols, &[l, s_len], dt, dev)
+        };
+        let m5 = match &mask4 {
+            Some(m4) => {
+                let ms = m4.shape();
+                let m5 = if ms[1] == 1 { super::unsqueeze(m4, 2)? } else { reshape(&expand(m4, &i(&[ms[0], h, ms[2], ms[3]]))?, &i(&[ms[0], hk, g, ms[2], ms[3]]))? };
+                // both given: PyTorch's CPU kernel applies the two
+                Some(if causal { no_grad(|| add(&m5, &causal_mask()?))? } else { m5 })
+            }
+            None if causal => Some(causal_mask()?),
+            None => None,
+        };
+        Ok(mask5_cell.get_or_init(|| m5).clone())
     };
     // scores → (probabilities, zero on fully masked rows; each row's max score when asked for)
-    let masked = mask5.is_some();
+    let has_mask = mask.is_some();
+    let masked = has_mask || causal;
     let probs = move |q: &Tensor, k: &Tensor, want_max: bool| -> Result<(Tensor, Option<Tensor>)> {
         let s = matmul(&reshape(q, &q5shape)?, &transpose(&super::unsqueeze(k, 2)?, -2, -1)?)?.mul_scalar(scl)?;
-        let s = match &mask5 { Some(m) => add(&s, m)?, None => s };
+        let s = match mask5()? { Some(m) => add(&s, &m)?, None => s };
         let p = super::softmax(&s, -1)?;
         if !masked && !want_max {
             return Ok((p, None));
@@ -1987,15 +2011,18 @@ pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, cau
         let p = if masked { where_(&super::float_test(&m, "isinf")?, &sc(0.0), &p)? } else { p };
         Ok((p, Some(m)))
     };
-    let (out, lse) = no_grad(|| {
-        let (p, m) = probs(q, k, true)?;
-        let m = m.expect("asked for");
-        // logsumexp = max + ln Σ exp(s - max) = max - ln(max p) (the largest p is 1 / Σ);
-        // 0 on a fully masked row, as PyTorch's kernel leaves it
-        let lse = sub(&m, &log(&super::amax(&p, &[4], true, true)?)?)?;
-        let lse = where_(&super::float_test(&m, "isinf")?, &sc(0.0), &lse)?;
-        Ok((reshape(&matmul(&p, &super::unsqueeze(v, 2)?)?, &i(&[b, h, l, e]))?, reshape(&lse, &i(&[b, h, l]))?))
-    })?;
+    let (out, lse) = match fused {
+        Some((o, lse)) => (o, lse),
+        None => no_grad(|| {
+            let (p, m) = probs(q, k, true)?;
+            let m = m.expect("asked for");
+            // logsumexp = max + ln Σ exp(s - max) = max - ln(max p) (the largest p is 1 / Σ);
+            // 0 on a fully masked row, as PyTorch's kernel leaves it
+            let lse = sub(&m, &log(&super::amax(&p, &[4], true, true)?)?)?;
+            let lse = where_(&super::float_test(&m, "isinf")?, &sc(0.0), &lse)?;
+            Ok((reshape(&matmul(&p, &super::unsqueeze(v, 2)?)?, &i(&[b, h, l, e]))?, reshape(&lse, &i(&[b, h, l]))?))
+        })?,
+    };
     // both are reshaped views of this function's own dense results: an alias without the
     // view base is as fresh, and no copy
     let (out, lse) = (out.detach(), lse.detach());
@@ -2004,6 +2031,15 @@ pub fn sdpa_flash(q: &Tensor, k: &Tensor, v: &Tensor, mask: Option<&Tensor>, cau
     let d5 = i(&[b, hk, g, l, e]);
     record("ScaledDotProductFlashAttentionForCpuBackward0", &[q, k, v], &[&out], &save, move |sv, gr, need| {
         let (q, k, v, o) = (sv.get(0)?, sv.get(1)?, sv.get(2)?, sv.get(3)?);
+        if !crate::autograd::is_grad_enabled() && (mask_full.is_some() || !has_mask) {
+            // first order: the backend's fused kernel where it has one
+            let c = |t: &Tensor| contiguous(t);
+            let lse = sv.get(4)?;
+            let saved = [&c(&q)?, &c(&k)?, &c(&v)?, &c(&o)?, &c(&lse)?];
+            if let Some((dq, dk, dv)) = backend::attention_backward(&c(&gr[0])?, saved, mask_full.as_ref(), &spec, [need[0], need[1], need[2]])? {
+                return Ok(vec![dq, dk, dv]);
+            }
+        }
         let (p, _) = probs(&q, &k, false)?;
         let go = reshape(&gr[0], &d5)?;
         // dV = Pᵀ dO, dS = P ∘ (dO Vᵀ - rowsum(dO ∘ O)), dQ = dS K · scale, dK = dSᵀ Q · scale

@@ -179,10 +179,19 @@ def _flash_attention_applies(q, k, v, mask, dropout_p, gqa):
     hq, hk = q.size(-3), k.size(-3)
     if hq != hk and not (gqa and hq % hk == 0):
         return False
-    if mask is not None and (mask.requires_grad or mask.dim() > 4 or (mask.dim() >= 3 and mask.size(-3) not in (1, hq))
-                             or (mask.dim() == 4 and mask.size(0) not in (1, q.size(0)))):
-        return False
-    return True
+    if mask is not None:
+        # PyTorch's check_attn_mask_shape: (L or 1, S or 1) last, 2-D or 4-D with (1 or B,
+        # 1 or H) in front (it reads size(-2) first: a 0-d or 1-d mask is an IndexError)
+        if mask.requires_grad:
+            return False
+        if mask.dim() < 2:
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got -2)")
+        if mask.size(-2) not in (1, q.size(-2)) or mask.size(-1) not in (1, k.size(-2)):
+            return False
+        if mask.dim() != 2 and not (mask.dim() == 4 and mask.size(0) in (1, q.size(0)) and mask.size(1) in (1, hq)):
+            return False
+    # the fused kernel wants unit strides along the head dim (else the math path runs)
+    return all(t.stride(-1) == 1 or t.size(-1) == 1 for t in (q, k, v))
 
 
 def _repeat_heads(t, n):
