@@ -317,7 +317,10 @@ fn half_via_f32<H: StorageElem>(src: &[H], k: fn(&[f32], &mut [f32])) -> Result<
     const CHUNK: usize = 1024;
     let mut out = super::alloc::take::<H>(src.len())?;
     par_zip1(&mut out, src, |o, x| {
-        let (mut a, mut b) = ([0f32; CHUNK], [0f32; CHUNK]);
+        // the two buffers 4 KiB + 192 bytes apart: exactly 4 KiB apart, every load of the
+        // kernel would wait on the store to the same offset of the other (4K aliasing)
+        let mut buf = [0f32; 2 * CHUNK + 48];
+        let (a, b) = buf.split_at_mut(CHUNK + 48);
         for (oc, xc) in o.chunks_mut(CHUNK).zip(x.chunks(CHUNK)) {
             let n = xc.len();
             let widened = super::half_cast(xc, &mut a[..n]);
