@@ -192,6 +192,12 @@ def workloads(T, np):
         yield "sdpa causal fwd+bwd", fwd_bwd(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True), [q, k, v]), None
         s = t((8, 8, 128, 128))
         yield "logsumexp 8x8x128x128", lambda: T.logsumexp(s, -1), None
+        # a transformer encoder layer's training step (16 sequences of 128 tokens, width 256,
+        # 8 heads, feed-forward 1024): self-attention on the flash path, four linear layers
+        T.manual_seed(0)
+        layer = T.nn.TransformerEncoderLayer(256, 8, dim_feedforward=1024, dropout=0.0, batch_first=True)
+        xe = t((16, 128, 256))
+        yield "encoder layer 16x128x256 fwd+bwd", fwd_bwd(lambda: layer(xe), list(layer.parameters())), None
 
     def grid_cases():
         # a spatial transformer's sampler: 64 MNIST-sized images, and 32 channels of 32x32
