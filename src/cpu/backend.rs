@@ -38,8 +38,8 @@ impl BackendStorage for CpuStorage {
             let s = T::get(src);
             let d = T::get_mut(self);
             if let (Some(rd), Some(rs)) = (dl.contiguous_range(), sl.contiguous_range()) {
-                d[rd].copy_from_slice(&s[rs]);
-            } else {
+                super::par_zip1(&mut d[rd], &s[rs], |o, x| o.copy_from_slice(x));
+            } else if !super::copy_rows_between(d, dl, s, sl) {
                 walk2(dl, sl, |od, os| d[od] = s[os]);
             }
         });

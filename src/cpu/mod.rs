@@ -39,6 +39,66 @@ fn parallel(n: usize) -> bool {
     n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1
 }
 
+/// `d[dl] = s[sl]` row by row where both layouts run along their last dim with unit stride
+/// (a slice of the last dim, a concatenation's part, a transpose of the leading dims): one
+/// `memcpy` per row, the rows split over the team when the copy is large and the destination's
+/// rows do not overlap (`rows_disjoint`; an overlapping one is written in order). False
+/// (nothing done) for other layouts and for short rows, which the element walk serves.
+fn copy_rows_between<T: Copy + Send + Sync>(d: &mut [T], dl: &Layout, s: &[T], sl: &Layout) -> bool {
+    let nd = dl.ndim();
+    if nd < 2 || dl.strides[nd - 1] != 1 || sl.strides[nd - 1] != 1 || dl.shape[nd - 1] < 16 {
+        return false;
+    }
+    let inner = dl.shape[nd - 1];
+    let n = dl.numel();
+    let rows = n / inner;
+    // the element offsets of row r (its index over the leading dims, row-major) in both
+    let offsets = |r: usize| -> (usize, usize) {
+        let (mut rem, mut od, mut os) = (r, dl.offset, sl.offset);
+        for dim in (0..nd - 1).rev() {
+            let i = rem % dl.shape[dim];
+            rem /= dl.shape[dim];
+            od += i * dl.strides[dim];
+            os += i * sl.strides[dim];
+        }
+        (od, os)
+    };
+    if parallel(n) && rows_disjoint(dl) && rows > 1 {
+        let dp = team::SendPtr(d.as_mut_ptr());
+        let dlen = d.len();
+        team::run_blocks(rows, &|range| {
+            for r in range {
+                let (od, os) = offsets(r);
+                assert!(od + inner <= dlen, "copy_rows_between: destination row in bounds");
+                // SAFETY: row r's destination `od..od + inner` is in bounds (asserted) and
+                // disjoint from every other row's (`disjoint`), so each part writes only its
+                // own rows; `d` outlives the region (`run_blocks` returns after every part).
+                let dst = unsafe { std::slice::from_raw_parts_mut(dp.get().add(od), inner) };
+                dst.copy_from_slice(&s[os..os + inner]);
+            }
+        });
+    } else {
+        for r in 0..rows {
+            let (od, os) = offsets(r);
+            d[od..od + inner].copy_from_slice(&s[os..os + inner]);
+        }
+    }
+    true
+}
+
+/// Whether no two elements of `l` share an offset: in order of stride, each dim steps past
+/// the extent of the smaller ones (a sufficient test).
+fn rows_disjoint(l: &Layout) -> bool {
+    let mut dims: Vec<(usize, usize)> = (0..l.ndim()).filter(|&k| l.shape[k] > 1).map(|k| (l.strides[k], l.shape[k])).collect();
+    dims.sort_unstable();
+    let mut extent = 1;
+    dims.iter().all(|&(st, sh)| {
+        let ok = st >= extent;
+        extent += st * (sh - 1);
+        ok
+    })
+}
+
 /// `k(i, chunk_i)` over the `CHUNK`-element chunks of `dst`, in parallel on the team.
 fn team_chunks<U: Send>(dst: &mut [U], k: impl Fn(usize, &mut [U]) + Sync) {
     let n = dst.len();
@@ -409,7 +469,20 @@ fn index_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src: 
 /// The adjoint of `copy_rows`: zeros of `base_numel` elements with `src` (in the row-major
 /// order of `l`) added at the offsets of `l`, a row at a time; overlapping windows (col2im)
 /// accumulate in row-major order, so the result is deterministic.
-fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src: &[T], l: &Layout, base_numel: usize) -> crate::Result<Vec<T>> {
+fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached + Send + Sync>(src: &[T], l: &Layout, base_numel: usize) -> crate::Result<Vec<T>> {
+    // where no two positions of `l` coincide each gets one value: written, as PyTorch's
+    // slice / select backward copies into zeros (a -0.0 gradient stays -0.0); overlapping
+    // positions accumulate
+    let disjoint = rows_disjoint(l);
+    if l.numel() > 0 && disjoint && parallel(base_numel) && l.ndim() >= 2 && l.strides[l.ndim() - 1] == 1 && l.shape[l.ndim() - 1] >= 16 {
+        // a slice's or a block's gradient: zeros and the rows written on the team
+        let mut out = alloc::take::<T>(base_numel)?;
+        team_chunks(&mut out, |_, o| o.fill(T::default()));
+        let dense = Layout::contiguous(&l.shape);
+        if copy_rows_between(&mut out, l, src, &dense) {
+            return Ok(out);
+        }
+    }
     let mut out = alloc::try_zeroed::<T>(base_numel)?;
     if l.numel() == 0 {
         return Ok(out);
@@ -420,11 +493,11 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src
         let row = &src[pos..pos + inner];
         if is == 1 {
             for (o, &v) in out[base..base + inner].iter_mut().zip(row) {
-                *o += v;
+                if disjoint { *o = v } else { *o += v }
             }
         } else {
             for (j, &v) in row.iter().enumerate() {
-                out[base + j * is] += v;
+                if disjoint { out[base + j * is] = v } else { out[base + j * is] += v }
             }
         }
         pos += inner;

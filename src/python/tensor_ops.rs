@@ -572,7 +572,7 @@ impl PyTensor {
         let o = need_inplace(other)?;
         let t = &slf.get().t;
         ops::assert_no_partial_overlap(t, &o)?;
-        ops::inplace(t, |inp| ops::copy_from(inp, &o))?;
+        ops::copy_(t, &o)?;
         Ok(slf.clone())
     }
     /// In-place version of ``relu``.
