@@ -222,15 +222,26 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
             let outer = Layout { shape: la.shape[..nd - 1].into(), strides: la.strides[..nd - 1].into(), offset: la.offset };
             let outer_b = Layout { shape: lb.shape[..nd - 1].into(), strides: lb.strides[..nd - 1].into(), offset: lb.offset };
             let (sa, sb) = (la.strides[nd - 1], lb.strides[nd - 1]);
+            let one = |o: &mut [U], oa: usize, ob: usize| match (sa, sb) {
+                (1, 1) => math::zip_tiered(o, &xa[oa..oa + row], &xb[ob..ob + row], &f),
+                (1, _) => { let c = xb[ob]; math::map_tiered(o, &xa[oa..oa + row], &|a| f(a, c)) }
+                (_, 1) => { let c = xa[oa]; math::map_tiered(o, &xb[ob..ob + row], &|b| f(c, b)) }
+                _ => { let v = f(xa[oa], xb[ob]); o.iter_mut().for_each(|o| *o = v) }
+            };
+            if parallel(n) && n / row > 1 {
+                // blocks of rows on the team (a Linear layer's bias add on two threads), each
+                // row's offsets found from its index
+                par_row_blocks(dst, row, (16_384 / row).max(1), |_, first, block| {
+                    for (k, o) in block.chunks_exact_mut(row).enumerate() {
+                        let (oa, ob) = (row_start(&outer, first + k), row_start(&outer_b, first + k));
+                        one(o, oa, ob);
+                    }
+                });
+                return;
+            }
             let mut r = 0;
             walk2(&outer, &outer_b, |oa, ob| {
-                let o = &mut dst[r * row..(r + 1) * row];
-                match (sa, sb) {
-                    (1, 1) => math::zip_tiered(o, &xa[oa..oa + row], &xb[ob..ob + row], &f),
-                    (1, _) => { let c = xb[ob]; math::map_tiered(o, &xa[oa..oa + row], &|a| f(a, c)) }
-                    (_, 1) => { let c = xa[oa]; math::map_tiered(o, &xb[ob..ob + row], &|b| f(c, b)) }
-                    _ => { let v = f(xa[oa], xb[ob]); o.iter_mut().for_each(|o| *o = v) }
-                }
+                one(&mut dst[r * row..(r + 1) * row], oa, ob);
                 r += 1;
             });
             return;
