@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update", "copies"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -269,6 +269,21 @@ def workloads(T, np):
         yield "fractional_max_pool2d 2 out 32 fwd+bwd", fwd_bwd(lambda: F.fractional_max_pool2d(
             x2, 2, output_size=(32, 32), _random_samples=s2), [x2]), None
 
+    def copy_cases():
+        # what a multi-head attention layer does between its products: copy_ into a slice of
+        # the last dim, the gradients of three slices of a packed projection, a bias add
+        g, big = t((16, 128, 256)), T.zeros(16, 128, 768)
+        part = big[..., 256:512]
+        yield "copy_ into a last-dim slice 16x128x256", lambda: part.copy_(g), None
+        src, dst = t((8, 128, 768)), T.zeros(8, 128, 768)
+        yield "copy_ contiguous 8x128x768", lambda: dst.copy_(src), None
+        p = t((16, 128, 768), rg=True)
+        gs = (g, g, g)
+        yield "3 slice gradients of 16x128x768", lambda: T.autograd.grad(
+            (p.narrow(-1, 0, 256), p.narrow(-1, 256, 256), p.narrow(-1, 512, 256)), (p,), gs), None
+        y, b = t((2048, 768)), t((768,))
+        yield "bias add 2048x768 + 768", lambda: y + b, None
+
     def update_cases():
         # an optimizer-style update and the out= forms on a (784, 256) parameter, the empty
         # factory, and sums over the leading dim (a Linear layer's bias gradient)
@@ -281,7 +296,7 @@ def workloads(T, np):
             x = t(shape)
             yield f"sum(0) of {shape[0]}x{shape[1]}", lambda x=x: x.sum(0), None
 
-    return {"update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    return {"copies": copy_cases, "update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 

@@ -29,7 +29,11 @@ impl<T: Copy + Default> VecCache<T> {
     pub fn take(&self, n: usize) -> crate::Result<Vec<T>> {
         if n * std::mem::size_of::<T>() >= MIN_BYTES {
             let mut g = self.inner.lock();
-            if let Some(i) = g.0.iter().position(|v| v.len() == n) {
+            // the buffer given back last: still in cache, and its pages mapped (a buffer
+            // that was zeroed by the kernel and only partly written, a slice's gradient,
+            // would otherwise fault its untouched pages in on the next user's write: a bias
+            // add after three slice gradients 0.56 -> 1.04 ms)
+            if let Some(i) = g.0.iter().rposition(|v| v.len() == n) {
                 let v = g.0.swap_remove(i);
                 g.1 -= n * std::mem::size_of::<T>();
                 return Ok(v);
