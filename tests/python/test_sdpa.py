@@ -146,3 +146,18 @@ def test_which_masks_take_the_flash_path():
     # a query whose head dim is not unit-strided takes the math path
     qt = ferrograd.randn(2, 3, 4, 5).transpose(-1, -2)
     assert type(F.scaled_dot_product_attention(qt, k, v).grad_fn).__name__ == math_
+
+
+def test_a_one_dim_mask_fails_before_the_later_checks():
+    """PyTorch checks the mask's shape after batch sizes and heads but before head dims, key
+    and value lengths and strides: a 1-d mask is its IndexError in those cases too."""
+    q = ferrograd.randn(2, 3, 5, 4, requires_grad=True)
+    msg = r"Dimension out of range \(expected to be in range of \[-1, 0\], but got -2\)"
+    for k, v in [(ferrograd.randn(2, 3, 6, 4), ferrograd.randn(2, 3, 6, 7)),
+                 (ferrograd.randn(2, 3, 6, 4), ferrograd.randn(2, 3, 7, 4)),
+                 (ferrograd.randn(2, 3, 4, 6).transpose(-1, -2), ferrograd.randn(2, 3, 6, 4))]:
+        with pytest.raises(IndexError, match=msg):
+            F.scaled_dot_product_attention(q, k, v, attn_mask=ferrograd.randn(6))
+    # different batch sizes: the math path, no error
+    o = F.scaled_dot_product_attention(q, ferrograd.randn(1, 3, 6, 4), ferrograd.randn(1, 3, 6, 4), attn_mask=ferrograd.randn(6))
+    assert tuple(o.shape) == (2, 3, 5, 4) and type(o.grad_fn).__name__ == "UnsafeViewBackward0"

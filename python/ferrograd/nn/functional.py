@@ -172,9 +172,11 @@ def _flash_attention_applies(q, k, v, mask, dropout_p, gqa):
         return False
     if not _flash_first():
         return False
-    if q.device.type != "cpu" or not (q.size(0) == k.size(0) == v.size(0)) or not (q.size(-1) == k.size(-1) == v.size(-1)):
+    # in the order of PyTorch's checks: batch sizes and heads, the mask, then head dims, key
+    # and value lengths and strides (so a 1-d mask raises before those are looked at)
+    if q.device.type != "cpu" or not (q.size(0) == k.size(0) == v.size(0)) or k.size(-3) != v.size(-3):
         return False
-    if k.size(-2) != v.size(-2) or k.size(-3) != v.size(-3) or 0 in (q.numel(), k.numel(), v.numel()):
+    if 0 in (q.numel(), k.numel(), v.numel()):
         return False
     hq, hk = q.size(-3), k.size(-3)
     if hq != hk and not (gqa and hq % hk == 0):
@@ -190,6 +192,8 @@ def _flash_attention_applies(q, k, v, mask, dropout_p, gqa):
             return False
         if mask.dim() != 2 and not (mask.dim() == 4 and mask.size(0) in (1, q.size(0)) and mask.size(1) in (1, hq)):
             return False
+    if not (q.size(-1) == k.size(-1) == v.size(-1)) or k.size(-2) != v.size(-2):
+        return False
     # the fused kernel wants unit strides along the head dim (else the math path runs)
     return all(t.stride(-1) == 1 or t.size(-1) == 1 for t in (q, k, v))
 
