@@ -1506,8 +1506,8 @@ pub fn unary_inplace(t: &Tensor, op: UnaryOp) -> Result<bool> {
     }
 }
 
-/// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`), when a vectorised
-/// CPU kernel exists; false asks the caller for the general path.
+/// `dst = op(x)` straight into a contiguous float32 `dst` (for `out=`) for a float op on the
+/// CPU; false asks the caller for the general path.
 pub fn unary_into(dst: &Tensor, x: &Tensor, op: UnaryOp) -> Result<bool> {
     let _prof = crate::profiler::scope(|| format!("aten::{}", op.name()).into(), crate::profiler::EventKind::Op);
     if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || dst.shape() != x.shape() || dst.shares_storage(x) {

@@ -1,7 +1,7 @@
 //! Elementwise CPU kernels: unary maps, binary maps over broadcast layouts, `where`, and
 //! the in-place/`out=` fast paths. Each op of the contract is one `match` arm here.
 
-use super::{map1, map2, map2_into, par_zip1, zip_inplace};
+use super::{map1, map1_into, map2, map2_into, par_zip1, zip_inplace};
 use crate::backend::{BinaryOp, UnaryKind, UnaryOp};
 use crate::device::Device;
 use crate::dtype::{DType, Elem};
@@ -58,6 +58,12 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Gelu => Some(super::math::gelu_slice),
         UnaryOp::GeluTanh => Some(super::math::gelu_tanh_slice),
         UnaryOp::Silu => Some(super::math::silu_slice),
+        UnaryOp::Sin => Some(super::math::sin_slice),
+        UnaryOp::Cos => Some(super::math::cos_slice),
+        UnaryOp::Tan => Some(super::math::tan_slice),
+        UnaryOp::Atan => Some(super::math::atan_slice),
+        UnaryOp::Log1p => Some(super::math::log1p_slice),
+        UnaryOp::Expm1 => Some(super::math::expm1_slice),
         _ => None,
     }
 }
@@ -181,56 +187,66 @@ fn erfinv_f64(y: f64) -> f64 {
 }
 
 fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
+    let mut out = super::alloc::take::<T>(l.numel())?;
+    float_map_into(&mut out, s, l, op);
+    Ok(out)
+}
+
+/// `dst[i] = op(x[i])` over a layout into a contiguous destination (`float_map` and `out=`).
+fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Layout, op: UnaryOp) {
     use UnaryOp::*;
     let two = T::from_f64(2.0);
     let half = T::from_f64(0.5);
     match op {
-        Exp => map1(s, l, |v: T| v.exp()),
-        Log => map1(s, l, |v: T| v.ln()),
-        Sqrt => map1(s, l, |v: T| v.sqrt()),
-        Rsqrt => map1(s, l, |v: T| v.sqrt().recip()),
-        Sin => map1(s, l, |v: T| v.sin()),
-        Cos => map1(s, l, |v: T| v.cos()),
-        Tan => map1(s, l, |v: T| v.tan()),
-        Tanh => map1(s, l, |v: T| v.tanh()),
-        Sigmoid => map1(s, l, |v: T| T::one() / (T::one() + (-v).exp())),
-        Reciprocal => map1(s, l, |v: T| v.recip()),
-        Floor => map1(s, l, |v: T| v.floor()),
-        Ceil => map1(s, l, |v: T| v.ceil()),
-        Trunc => map1(s, l, |v: T| v.trunc()),
+        Exp => map1_into(dst, s, l, |v: T| v.exp()),
+        Log => map1_into(dst, s, l, |v: T| v.ln()),
+        Sqrt => map1_into(dst, s, l, |v: T| v.sqrt()),
+        Rsqrt => map1_into(dst, s, l, |v: T| v.sqrt().recip()),
+        Sin => map1_into(dst, s, l, |v: T| v.sin()),
+        Cos => map1_into(dst, s, l, |v: T| v.cos()),
+        Tan => map1_into(dst, s, l, |v: T| v.tan()),
+        Tanh => map1_into(dst, s, l, |v: T| v.tanh()),
+        Sigmoid => map1_into(dst, s, l, |v: T| T::one() / (T::one() + (-v).exp())),
+        Reciprocal => map1_into(dst, s, l, |v: T| v.recip()),
+        Floor => map1_into(dst, s, l, |v: T| v.floor()),
+        Ceil => map1_into(dst, s, l, |v: T| v.ceil()),
+        Trunc => map1_into(dst, s, l, |v: T| v.trunc()),
         // round half to even, like torch
-        Round => map1(s, l, move |v: T| if (v - v.trunc()).abs() == half { (v / two).round() * two } else { v.round() }),
-        Log1p => map1(s, l, |v: T| v.ln_1p()),
-        Expm1 => map1(s, l, |v: T| v.exp_m1()),
-        Log2 => map1(s, l, |v: T| v.log2()),
-        Log10 => map1(s, l, |v: T| v.log10()),
-        Atan => map1(s, l, |v: T| v.atan()),
-        Asin => map1(s, l, |v: T| v.asin()),
-        Acos => map1(s, l, |v: T| v.acos()),
-        Sinh => map1(s, l, |v: T| v.sinh()),
-        Cosh => map1(s, l, |v: T| v.cosh()),
-        Erf => map1(s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
-        Erfinv => map1(s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
+        Round => map1_into(dst, s, l, move |v: T| if (v - v.trunc()).abs() == half { (v / two).round() * two } else { v.round() }),
+        Log1p => map1_into(dst, s, l, |v: T| v.ln_1p()),
+        Expm1 => map1_into(dst, s, l, |v: T| v.exp_m1()),
+        Log2 => map1_into(dst, s, l, |v: T| v.log2()),
+        Log10 => map1_into(dst, s, l, |v: T| v.log10()),
+        Atan => map1_into(dst, s, l, |v: T| v.atan()),
+        Asin => map1_into(dst, s, l, |v: T| v.asin()),
+        Acos => map1_into(dst, s, l, |v: T| v.acos()),
+        Sinh => map1_into(dst, s, l, |v: T| v.sinh()),
+        Cosh => map1_into(dst, s, l, |v: T| v.cosh()),
+        Erf => map1_into(dst, s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
+        Erfinv => map1_into(dst, s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
         // SAFETY: a pure libm function of one double
-        Erfc => map1(s, l, |v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
+        Erfc => map1_into(dst, s, l, |v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
         // float64 (and a strided float32 walk): the formulas in double with libm's erf / tanh
-        Gelu => map1(s, l, |v: T| T::from_f64(gelu_f64(Elem::to_f64(v)))),
-        GeluTanh => map1(s, l, |v: T| T::from_f64(gelu_tanh_f64(Elem::to_f64(v)))),
-        Silu => map1(s, l, |v: T| { let x = Elem::to_f64(v); T::from_f64(x / (1.0 + (-x).exp())) }),
+        Gelu => map1_into(dst, s, l, |v: T| T::from_f64(gelu_f64(Elem::to_f64(v)))),
+        GeluTanh => map1_into(dst, s, l, |v: T| T::from_f64(gelu_tanh_f64(Elem::to_f64(v)))),
+        Silu => map1_into(dst, s, l, |v: T| { let x = Elem::to_f64(v); T::from_f64(x / (1.0 + (-x).exp())) }),
         // in the element type, as torch (sinc of an integer n is a rounding error, not 0)
-        Sinc => map1(s, l, |v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
-        Exp2 => map1(s, l, |v: T| v.exp2()),
-        Asinh => map1(s, l, |v: T| v.asinh()),
-        Acosh => map1(s, l, |v: T| v.acosh()),
-        Atanh => map1(s, l, |v: T| v.atanh()),
-        Lgamma => map1(s, l, |v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
-        Digamma => map1(s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
-        Trigamma => map1(s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
-        Square => map1(s, l, |v: T| v * v),
-        PowScalar(p) if p == 2.0 => map1(s, l, |v: T| v * v),
+        Sinc => map1_into(dst, s, l, |v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
+        Exp2 => map1_into(dst, s, l, |v: T| v.exp2()),
+        Asinh => map1_into(dst, s, l, |v: T| v.asinh()),
+        Acosh => map1_into(dst, s, l, |v: T| v.acosh()),
+        Atanh => map1_into(dst, s, l, |v: T| v.atanh()),
+        Lgamma => map1_into(dst, s, l, |v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
+        Digamma => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
+        Trigamma => map1_into(dst, s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
+        Square => map1_into(dst, s, l, |v: T| v * v),
+        PowScalar(p) if p == 2.0 => map1_into(dst, s, l, |v: T| v * v),
+        // ATen's float and double kernels multiply for 3 and -2 (two roundings, not pow's one)
+        PowScalar(p) if p == 3.0 => map1_into(dst, s, l, |v: T| v * v * v),
+        PowScalar(p) if p == -2.0 => map1_into(dst, s, l, |v: T| T::one() / (v * v)),
         PowScalar(p) => {
             let p = T::from_f64(p);
-            map1(s, l, move |v: T| v.powf(p))
+            map1_into(dst, s, l, move |v: T| v.powf(p))
         }
         _ => unreachable!("invariant: float op"),
     }
@@ -340,14 +356,26 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
             if !dt.is_float() {
                 return Err(unsupported(op.name(), dt));
             }
-            if dt == DType::BFloat16 {
-                // ATen's bfloat16 `pow` with 3 or -2 multiplies in the element type (a
-                // rounding after each step); every other exponent goes through float
-                match op {
-                    UnaryOp::PowScalar(p) if p == 3.0 => return Ok(half::bf16::wrap(map1(s, l, |v: half::bf16| v * v * v)?)),
-                    UnaryOp::PowScalar(p) if p == -2.0 => return Ok(half::bf16::wrap(map1(s, l, |v: half::bf16| half::bf16::ONE / (v * v))?)),
-                    _ => {}
-                }
+            if let (DType::BFloat16, UnaryOp::PowScalar(p)) = (dt, op) {
+                // ATen's bfloat16 `pow` rounds the exponent to bfloat16 first; with 3 or -2
+                // (after that rounding) it multiplies in the element type (a rounding after
+                // each step), else it calls pow in float
+                let p = half::bf16::from_f64(p);
+                let r = if p.to_f32() == 3.0 {
+                    map1(s, l, |v: half::bf16| v * v * v)?
+                } else if p.to_f32() == -2.0 {
+                    map1(s, l, |v: half::bf16| half::bf16::ONE / (v * v))?
+                } else {
+                    let p = p.to_f32();
+                    map1(s, l, move |v: half::bf16| half::bf16::from_f32(v.to_f32().powf(p)))?
+                };
+                return Ok(half::bf16::wrap(r));
+            }
+            if let (DType::Float16, UnaryOp::PowScalar(p)) = (dt, op) {
+                // ATen's float16 pow rounds the exponent to float16 and calls pow in float for
+                // every exponent (no products for 2, 3 or -2)
+                let p = half::f16::from_f64(p).to_f32();
+                return Ok(half::f16::wrap(map1(s, l, move |v: half::f16| half::f16::from_f32(v.to_f32().powf(p)))?));
             }
             if dt.is_half() {
                 // ATen's kernels compute a half element in float and round once (a formula
@@ -429,13 +457,20 @@ fn next_after(x: f64, y: f64, single: bool) -> f64 {
     f64::from_bits(if up { x.to_bits() + 1 } else { x.to_bits() - 1 })
 }
 
-/// `dst = op(x)` into a contiguous float32 range of `dst` (for `out=`); false if no
-/// vectorised kernel applies.
+/// `dst = op(x)` into a contiguous float32 range of `dst` (for `out=`): the vector kernel
+/// where there is one, else the op's elementwise closure; false unless both are float32 and
+/// the op is a float op.
 pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuStorage, rx: std::ops::Range<usize>, op: UnaryOp) -> bool {
-    let Some(k) = f32_kernel(op) else { return false };
-    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 {
+    if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || op.kind() != UnaryKind::Float {
         return false;
     }
+    let Some(k) = f32_kernel(op) else {
+        // the other float ops: their elementwise closure, written straight into `dst`
+        let mut l = Layout::contiguous(&[rx.len()]);
+        l.offset = rx.start;
+        float_map_into::<f32>(&mut f32::get_mut(dst)[rd], x, &l, op);
+        return true;
+    };
     par_zip1(&mut f32::get_mut(dst)[rd], &f32::get(x)[rx], |o, x| k(x, o));
     true
 }

@@ -157,6 +157,218 @@ fn log10_f32<const F: bool>(x: f32) -> f32 {
     log_specials_f32(x, madd64::<F>(k, std::f64::consts::LOG10_2, lm * std::f64::consts::LOG10_E) as f32)
 }
 
+/// `(ln u - k ln 2, k)` for a positive finite double `u` as `ln_parts_f32` (the same
+/// quarter-octave reduction and polynomial, on the double's bits; relative error < 2e-14, so
+/// a float32 result rounds once). Where `u` is within 2^∓⅛ of 1, `f = m - 1` is exact.
+#[inline(always)]
+fn ln_parts_f64<const F: bool>(u: f64) -> (f64, f64) {
+    const OFF: i64 = 0x3fe8_ace5_422a_a0db; // 2^-⅜, rounded (where the octave starts)
+    let t = (u.to_bits() as i64).wrapping_sub(OFF);
+    let e = t >> 52;
+    let m = f64::from_bits(((t & 0x000f_ffff_ffff_ffff) + OFF) as u64);
+    #[allow(clippy::excessive_precision)]
+    let (j, inv) = if m >= 1.296_839_554_651_009_6 {
+        (2.0, 0.707_106_781_186_547_6)
+    } else if m >= 1.090_507_732_665_257_7 {
+        (1.0, 0.840_896_415_253_714_5)
+    } else if m >= 0.917_004_043_204_671_2 {
+        (0.0, 1.0)
+    } else {
+        (-1.0, 1.189_207_115_002_721)
+    };
+    let f = madd64::<F>(m, inv, -1.0);
+    #[allow(clippy::excessive_precision)]
+    let q = {
+        let mut q = -0.098_686_811_877_909_09;
+        q = madd64::<F>(q, f, 0.112_450_683_020_178_59);
+        q = madd64::<F>(q, f, -0.125_022_514_058_249_96);
+        q = madd64::<F>(q, f, 0.142_850_966_170_403_55);
+        q = madd64::<F>(q, f, -0.166_666_588_441_779_62);
+        q = madd64::<F>(q, f, 0.200_000_009_168_404_13);
+        q = madd64::<F>(q, f, -0.250_000_000_061_634_53);
+        madd64::<F>(q, f, 0.333_333_333_331_191_4)
+    };
+    (e as f64 + j * 0.25, madd64::<F>(f * f, madd64::<F>(f, q, -0.5), f))
+}
+
+/// `ln(1 + x)` for float32 in double, rounded once: `1 + x` is exact in double for
+/// |x| ≥ 2^-29, below which the result rounds to `x` itself (so -0 stays -0).
+#[inline(always)]
+fn log1p_f32<const F: bool>(x: f32) -> f32 {
+    let u = 1.0 + x as f64;
+    let (k, lm) = ln_parts_f64::<F>(u);
+    let r = madd64::<F>(k, std::f64::consts::LN_2, lm) as f32;
+    let r = if u == f64::INFINITY {
+        f32::INFINITY
+    } else if u > 0.0 {
+        r
+    } else if u == 0.0 {
+        f32::NEG_INFINITY
+    } else {
+        f32::NAN
+    };
+    if x.abs() < 1.862_645_1e-9 {
+        x
+    } else {
+        r
+    }
+}
+
+/// `e^x - 1` for float32 in double, rounded once: `x = n ln 2 + r` (fdlibm's split ln 2, so
+/// `n·ln2_hi` is exact), `e^r - 1` as its Taylor polynomial to r^13 (|r| ≤ ln2/2: error
+/// < 1e-17) and `2^n (e^r - 1) + (2^n - 1)`; ±0 and NaN returned as they are.
+#[inline(always)]
+fn expm1_f32<const F: bool>(x: f32) -> f32 {
+    const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
+    const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+    const ROUND: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+    let d = (x as f64).clamp(-110.0, 100.0);
+    let t = d * std::f64::consts::LOG2_E + ROUND;
+    let n = t - ROUND;
+    let ni = (t.to_bits() as i64).wrapping_sub(ROUND.to_bits() as i64);
+    let r = madd64::<F>(n, -LN2_LO, d - n * LN2_HI);
+    let mut q = 1.0 / 6_227_020_800.0; // 1/13!
+    for c in [479_001_600.0, 39_916_800.0, 3_628_800.0, 362_880.0, 40_320.0, 5_040.0, 720.0, 120.0, 24.0, 6.0, 2.0] {
+        q = madd64::<F>(q, r, 1.0 / c);
+    }
+    let p = madd64::<F>(r * r, q, r);
+    let s = f64::from_bits(((ni + 1023) as u64) << 52);
+    let v = madd64::<F>(p, s, s - 1.0) as f32;
+    if x == 0.0 || x != x {
+        x
+    } else {
+        v
+    }
+}
+
+/// Float32 arguments at or beyond this size (or not finite) leave the trig kernels' vector
+/// reduction (|n| < 2^19) for libm in double (`trig_fixup`).
+const TRIG_MAX: f32 = 823_549.6;
+
+/// `x - n·π/2` in double and `n mod 4` for a float32 `x` with |x| < `TRIG_MAX`: fdlibm's π/2 in
+/// three parts of 33 bits, so each product `n·part` is exact without a fused step and the
+/// first difference is exact too; the remainder is good to ~2^-80·|n| absolute.
+#[inline(always)]
+fn rem_pio2_f32(x: f32) -> (f64, u64) {
+    const INV_PIO2: f64 = 6.366_197_723_675_813_824_33e-1;
+    const PIO2_1: f64 = 1.570_796_326_734_125_614_17;
+    const PIO2_2: f64 = 6.077_100_506_303_965_976_60e-11;
+    const PIO2_3: f64 = 2.022_266_248_711_166_455_80e-21;
+    const ROUND: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
+    let d = x as f64;
+    let t = d * INV_PIO2 + ROUND;
+    let n = t - ROUND;
+    // t's low mantissa bits hold 2^51 + n: its last two bits are n mod 4
+    let q = t.to_bits() & 3;
+    ((d - n * PIO2_1 - n * PIO2_2) - n * PIO2_3, q)
+}
+
+/// sin and cos of a double `r` with |r| ≤ π/4 (fdlibm's `__kernel_sin`/`__kernel_cos`
+/// polynomials, error < 2^-58).
+#[inline(always)]
+fn sincos_kernel<const F: bool>(r: f64) -> (f64, f64) {
+    let z = r * r;
+    let mut s = 1.589_690_995_211_550_102_21e-10;
+    s = madd64::<F>(s, z, -2.505_076_025_340_686_341_95e-8);
+    s = madd64::<F>(s, z, 2.755_731_370_707_006_767_89e-6);
+    s = madd64::<F>(s, z, -1.984_126_982_985_794_931_34e-4);
+    s = madd64::<F>(s, z, 8.333_333_333_322_489_461_24e-3);
+    s = madd64::<F>(s, z, -1.666_666_666_666_663_243_48e-1);
+    let sin = madd64::<F>(z * r, s, r);
+    let mut c = -1.135_964_755_778_819_482_65e-11;
+    c = madd64::<F>(c, z, 2.087_572_321_298_174_827_90e-9);
+    c = madd64::<F>(c, z, -2.755_731_435_139_066_330_35e-7);
+    c = madd64::<F>(c, z, 2.480_158_728_947_672_941_78e-5);
+    c = madd64::<F>(c, z, -1.388_888_888_887_410_957_49e-3);
+    c = madd64::<F>(c, z, 4.166_666_666_666_660_190_37e-2);
+    let hz = 0.5 * z;
+    let w = 1.0 - hz;
+    let cos = w + (((1.0 - w) - hz) + z * z * c);
+    (sin, cos)
+}
+
+/// `sin x` for float32 in double, rounded once (the vector part of `sin_slice`; arguments
+/// from `TRIG_MAX` on get garbage here and libm's value from `trig_fixup`).
+#[inline(always)]
+fn sin_f32<const F: bool>(x: f32) -> f32 {
+    let (r, q) = rem_pio2_f32(x);
+    let (s, c) = sincos_kernel::<F>(r);
+    let v = if q & 1 == 0 { s } else { c };
+    let v = if q & 2 == 0 { v } else { -v };
+    // ±0 keeps its sign
+    if x == 0.0 {
+        x
+    } else {
+        v as f32
+    }
+}
+
+/// `cos x` for float32 in double, rounded once (see `sin_f32`).
+#[inline(always)]
+fn cos_f32<const F: bool>(x: f32) -> f32 {
+    let (r, q) = rem_pio2_f32(x);
+    let (s, c) = sincos_kernel::<F>(r);
+    let v = if q & 1 == 0 { c } else { s };
+    (if (q + 1) & 2 == 0 { v } else { -v }) as f32
+}
+
+/// `tan x` for float32 in double, rounded once: `sin r / cos r`, or `-cos r / sin r` in the
+/// odd quadrants (see `sin_f32`).
+#[inline(always)]
+fn tan_f32<const F: bool>(x: f32) -> f32 {
+    let (r, q) = rem_pio2_f32(x);
+    let (s, c) = sincos_kernel::<F>(r);
+    let v = if q & 1 == 0 { s / c } else { -c / s };
+    if x == 0.0 {
+        x
+    } else {
+        v as f32
+    }
+}
+
+/// `atan x` for float32 in double, rounded once, with one division: |x| ≤ tan(π/8) as it
+/// is, up to tan(3π/8) as `π/4 + atan((a - 1)/(a + 1))`, beyond as `π/2 + atan(-1/a)`, which
+/// leaves |y| ≤ 0.4143 for fdlibm's odd polynomial (valid to 7/16, error < 2^-57); the sign of
+/// `x` restored last.
+#[inline(always)]
+fn atan_f32<const F: bool>(x: f32) -> f32 {
+    const AT: [f64; 11] = [
+        3.333_333_333_333_293_180_27e-1,
+        -1.999_999_999_987_648_324_76e-1,
+        1.428_571_427_250_346_637_11e-1,
+        -1.111_111_040_546_235_578_80e-1,
+        9.090_887_133_436_506_561_96e-2,
+        -7.691_876_205_044_829_994_95e-2,
+        6.661_073_137_387_531_206_69e-2,
+        -5.833_570_133_790_573_486_45e-2,
+        4.976_877_994_615_932_360_17e-2,
+        -3.653_157_274_421_691_552_70e-2,
+        1.628_582_011_536_578_236_23e-2,
+    ];
+    let a = (x as f64).abs();
+    let mid = a > 0.414_213_562_373_095_1;
+    let far = a > 2.414_213_562_373_095;
+    let (num, den, base) = if far {
+        (-1.0, a, std::f64::consts::FRAC_PI_2)
+    } else if mid {
+        (a - 1.0, a + 1.0, std::f64::consts::FRAC_PI_4)
+    } else {
+        (a, 1.0, 0.0)
+    };
+    let y = num / den;
+    let z = y * y;
+    let w = z * z;
+    let s1 = z * madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, AT[10], AT[8]), AT[6]), AT[4]), AT[2]), AT[0]);
+    let s2 = w * madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, AT[9], AT[7]), AT[5]), AT[3]), AT[1]);
+    let t = base + madd64::<F>(-y, s1 + s2, y);
+    // ±0 and NaN come back as they are
+    if x == 0.0 || x != x {
+        x
+    } else {
+        (t as f32).copysign(x)
+    }
+}
+
 #[inline(always)]
 fn tanh_f32<const F: bool>(x: f32) -> f32 {
     let a = x.abs();
@@ -641,6 +853,40 @@ dispatched!(silu_slice, silu_f32);
 dispatched!(ln_slice, ln_f32);
 dispatched!(log2_slice, log2_f32);
 dispatched!(log10_slice, log10_f32);
+dispatched!(log1p_slice, log1p_f32);
+dispatched!(expm1_slice, expm1_f32);
+dispatched!(atan_slice, atan_f32);
+
+/// The trig kernels: the vector pass in double, then libm (in double, rounded once) for the
+/// arguments the vector reduction does not cover (|x| ≥ `TRIG_MAX`, ±inf, NaN).
+macro_rules! trig_dispatched {
+    ($name:ident, $scalar:ident, $libm:expr) => {
+        /// Apply the kernel elementwise: `out[i] = f(x[i])`.
+        pub fn $name(x: &[f32], out: &mut [f32]) {
+            #[inline(always)]
+            fn body<const F: bool>(x: &[f32], out: &mut [f32]) {
+                for (x, out) in x.chunks(256).zip(out.chunks_mut(256)) {
+                    let mut wide = false;
+                    for (o, &v) in out.iter_mut().zip(x) {
+                        *o = $scalar::<F>(v);
+                        wide |= !(v.abs() < TRIG_MAX);
+                    }
+                    if wide {
+                        for (o, &v) in out.iter_mut().zip(x) {
+                            if !(v.abs() < TRIG_MAX) {
+                                *o = $libm(v as f64) as f32;
+                            }
+                        }
+                    }
+                }
+            }
+            tiered!(body(x: &[f32], out: &mut [f32]) -> ());
+        }
+    };
+}
+trig_dispatched!(sin_slice, sin_f32, f64::sin);
+trig_dispatched!(cos_slice, cos_f32, f64::cos);
+trig_dispatched!(tan_slice, tan_f32, f64::tan);
 
 
 /// `row[j] *= scale` in place (no scale: as it is) and the maximum of the results, NaN
@@ -985,6 +1231,54 @@ mod tests {
             let x = if k >= -126 { f32::from_bits(((k + 127) as u32) << 23) } else { f32::from_bits(1 << (k + 149)) };
             log2_slice(&[x], &mut out[..1]);
             assert_eq!(out[0], k as f32);
+        }
+    }
+    #[test]
+    fn double_precision_kernels_round_once() {
+        // every 307th float32 bit pattern (both signs, subnormals, specials, huge trig
+        // arguments): each kernel's result is the double-precision value rounded once, so
+        // the exact value rounded (off by an ulp only where a double rounding differs: rare)
+        let mut xs: Vec<f32> = (0..u32::MAX / 307).map(|i| f32::from_bits(i * 307)).collect();
+        xs.extend([0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, -1e-30, 3.0e-9, 1e-45, f32::MAX, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
+        xs.extend([1.570_796_4, 3.141_592_7, 4.712_389, 6.283_185_5, 823_549.5, 823_549.6, -823_549.6, 1e6, 88.7, 88.8, -17.0, -0.999_999_94, -1.0 + 1e-7]);
+        let mut out = vec![0.0; xs.len()];
+        let kernels: [(&str, fn(&[f32], &mut [f32]), fn(f64) -> f64); 6] = [
+            ("sin", sin_slice, f64::sin),
+            ("cos", cos_slice, f64::cos),
+            ("tan", tan_slice, f64::tan),
+            ("atan", atan_slice, f64::atan),
+            ("log1p", log1p_slice, f64::ln_1p),
+            ("expm1", expm1_slice, f64::exp_m1),
+        ];
+        for (name, kernel, exact) in kernels {
+            kernel(&xs, &mut out);
+            let mut off = 0usize;
+            for (&x, &r) in xs.iter().zip(&out) {
+                let want = exact(x as f64) as f32;
+                if want.is_nan() {
+                    assert!(r.is_nan(), "{name}({x:e}) = {r:e}");
+                } else if r.to_bits() != want.to_bits() {
+                    let ulp = (want.abs() as f64 * f32::EPSILON as f64).max(1e-45);
+                    assert!((r as f64 - want as f64).abs() <= ulp, "{name}({x:e}) = {r:e} vs {want:e}");
+                    off += 1;
+                }
+            }
+            assert!(off * 100_000 < xs.len(), "{name}: {off} of {} off by an ulp", xs.len());
+        }
+        // the baseline build (no fused steps) agrees within an ulp
+        for (name, kernel, scalar) in [
+            ("sin", sin_slice as fn(&[f32], &mut [f32]), sin_f32::<false> as fn(f32) -> f32),
+            ("atan", atan_slice, atan_f32::<false>),
+            ("log1p", log1p_slice, log1p_f32::<false>),
+            ("expm1", expm1_slice, expm1_f32::<false>),
+        ] {
+            kernel(&xs, &mut out);
+            for (&x, &r) in xs.iter().zip(&out) {
+                if x.abs() < TRIG_MAX {
+                    let b = scalar(x);
+                    assert!(b.to_bits() == r.to_bits() || (b.is_nan() && r.is_nan()) || (b as f64 - r as f64).abs() <= b.abs() as f64 * f32::EPSILON as f64, "{name}({x:e}): {b:e} vs {r:e}");
+                }
+            }
         }
     }
     #[test]

@@ -275,7 +275,16 @@ pub fn pow_scalar(x: &Tensor, p: Scalar) -> Result<Tensor> {
         }
     } else {
         let pf = p.as_f64();
-        float_op(x, UnaryOp::PowScalar(pf))?
+        // ATen's pow with a scalar exponent runs its sqrt, rsqrt and reciprocal kernels for
+        // ½, -½ and -1 on float, double and bfloat16 (so `(-0.0) ** 0.5` is -0.0 and
+        // `(-inf) ** 0.5` NaN, as `sqrt` gives; float16 keeps `pow`)
+        let op = match pf {
+            0.5 if matches!(x.dtype(), DType::Float32 | DType::Float64 | DType::BFloat16) => UnaryOp::Sqrt,
+            -0.5 if matches!(x.dtype(), DType::Float32 | DType::Float64 | DType::BFloat16) => UnaryOp::Rsqrt,
+            -1.0 if matches!(x.dtype(), DType::Float32 | DType::Float64 | DType::BFloat16) => UnaryOp::Reciprocal,
+            _ => UnaryOp::PowScalar(pf),
+        };
+        float_op(x, op)?
     };
     // d/dx x^p = p x^(p-1)
     record_ew("PowBackward0", x, &out, &[Save::In(x)], move |s, g, _| {

@@ -255,18 +255,40 @@ macro_rules! unary_methods {
     };
 }
 
-/// The backend op behind a unary method with a vectorised `out=` path.
+/// The backend op behind a unary method whose float32 `out=` writes straight into the
+/// destination: the methods that, on a float32 tensor, are exactly that op.
 fn unary_kernel(name: &str) -> Option<crate::backend::UnaryOp> {
     use crate::backend::UnaryOp;
-    match name {
-        "exp" => Some(UnaryOp::Exp),
-        "log" => Some(UnaryOp::Log),
-        "log2" => Some(UnaryOp::Log2),
-        "log10" => Some(UnaryOp::Log10),
-        "tanh" => Some(UnaryOp::Tanh),
-        "sigmoid" => Some(UnaryOp::Sigmoid),
-        _ => None,
-    }
+    Some(match name {
+        "exp" => UnaryOp::Exp,
+        "log" => UnaryOp::Log,
+        "log2" => UnaryOp::Log2,
+        "log10" => UnaryOp::Log10,
+        "log1p" => UnaryOp::Log1p,
+        "exp2" => UnaryOp::Exp2,
+        "expm1" => UnaryOp::Expm1,
+        "tanh" => UnaryOp::Tanh,
+        "sigmoid" => UnaryOp::Sigmoid,
+        "sqrt" => UnaryOp::Sqrt,
+        "rsqrt" => UnaryOp::Rsqrt,
+        "reciprocal" => UnaryOp::Reciprocal,
+        "sin" => UnaryOp::Sin,
+        "cos" => UnaryOp::Cos,
+        "tan" => UnaryOp::Tan,
+        "asin" => UnaryOp::Asin,
+        "acos" => UnaryOp::Acos,
+        "atan" => UnaryOp::Atan,
+        "sinh" => UnaryOp::Sinh,
+        "cosh" => UnaryOp::Cosh,
+        "asinh" => UnaryOp::Asinh,
+        "acosh" => UnaryOp::Acosh,
+        "atanh" => UnaryOp::Atanh,
+        "erfc" => UnaryOp::Erfc,
+        "sinc" => UnaryOp::Sinc,
+        "lgamma" => UnaryOp::Lgamma,
+        "digamma" => UnaryOp::Digamma,
+        _ => return None,
+    })
 }
 
 unary_methods! {

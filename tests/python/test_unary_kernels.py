@@ -1,0 +1,109 @@
+"""Float32 transcendental kernels (sin, cos, tan, atan, log1p, expm1 in double, rounded once),
+pow with a scalar exponent (ATen's sqrt/rsqrt/reciprocal and product special cases) and the
+`out=` path of every float unary method, against PyTorch 2.13's results recorded by
+tools/record_unary_goldens.py."""
+
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import ferrograd as torch
+import unary_scenarios as sc
+
+GOLD = json.loads((pathlib.Path(__file__).parent / "fixtures" / "unary_kernels.json").read_text())
+MINE = sc.run(torch)
+
+
+def as_float(b, dtype):
+    a = np.asarray(b, dtype=np.int64 if dtype == "float64" else np.int32)
+    return a.view(np.float64 if dtype == "float64" else np.float32)
+
+
+def ulps(a, b, dtype):
+    """Distance in units of the last place of `dtype` (NaN at the same places required)."""
+    na, nb = np.isnan(a), np.isnan(b)
+    assert (na == nb).all(), f"NaN at {np.nonzero(na != nb)[0][:5]}"
+    a, b = a[~na].astype(np.float64), b[~na].astype(np.float64)
+    same = (a == b) & (np.signbit(a) == np.signbit(b))
+    mant = {"float32": 23, "float64": 52, "bfloat16": 7, "float16": 10}[dtype]
+    scale = np.maximum(np.abs(b), {"float32": 2.0 ** -126, "float64": 2.0 ** -1022, "bfloat16": 2.0 ** -126, "float16": 2.0 ** -14}[dtype])
+    with np.errstate(all="ignore"):
+        d = np.where(same, 0.0, np.abs(a - b) / (2.0 ** (np.floor(np.log2(scale)) - mant)))
+    d[~same & np.isinf(b)] = np.inf
+    return d
+
+
+@pytest.mark.parametrize("dtype", sc.POW_DTYPES)
+@pytest.mark.parametrize("p", sc.EXPONENTS)
+def test_pow_scalar_matches_pytorch(dtype, p):
+    # bit for bit, but where PyTorch's float64 kernels (its sqrt of 0.5, its pow) are an ulp off
+    # the correctly rounded value ferrograd gives
+    key = f"pow/{dtype}/{p}"
+    d = ulps(as_float(MINE[key], dtype), as_float(GOLD[key], dtype), dtype)
+    assert d.max() <= (1.0 if dtype == "float64" else 0.0), (key, np.nonzero(d)[0][:5])
+
+
+def test_pow_half_and_minus_half_are_sqrt_and_rsqrt():
+    # ATen runs its sqrt/rsqrt/reciprocal kernels for these exponents: -0.0 ** 0.5 is -0.0 and
+    # -inf ** 0.5 is NaN (pow would give +0.0 and inf)
+    x = torch.tensor([-0.0, float("-inf"), 4.0])
+    r = (x ** 0.5).tolist()
+    assert math.copysign(1.0, r[0]) == -1.0 and math.isnan(r[1]) and r[2] == 2.0
+    r = (x ** -0.5).tolist()
+    assert r[0] == float("-inf") and math.isnan(r[1]) and r[2] == 0.5
+    assert torch.pow(x, -1.0).tolist()[:1] == [float("-inf")]
+    # float16 keeps pow
+    h = torch.tensor([-0.0, float("-inf")], dtype=torch.float16)
+    assert (h ** 0.5).tolist() == [0.0, float("inf")]
+
+
+@pytest.mark.parametrize("name", sc.KERNELS)
+def test_float32_kernels_within_an_ulp_of_pytorch(name):
+    key = f"f32/{name}"
+    d = ulps(as_float(MINE[key], "float32"), as_float(GOLD[key], "float32"), "float32")
+    assert d.max() <= 1.0, (name, np.nonzero(d > 1)[0][:5])
+    assert (d == 0).mean() > 0.97, (name, (d == 0).mean())
+
+
+@pytest.mark.parametrize("name", sc.KERNELS)
+def test_float32_kernels_are_the_double_result_rounded(name):
+    x = np.asarray(sc.sweep(), dtype=np.float32)
+    with np.errstate(all="ignore"):
+        ref = getattr(np, {"atan": "arctan"}.get(name, name))(x.astype(np.float64)).astype(np.float32)
+    got = getattr(torch, name)(torch.from_numpy(x)).numpy()
+    d = ulps(got, ref, "float32")
+    assert d.max() <= 1.0 and (d == 0).mean() > 0.999, (name, (d == 0).mean())
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("name", sc.HALF_KERNELS)
+def test_half_kernels_match_pytorch(dtype, name):
+    key = f"{dtype}/{name}"
+    d = ulps(as_float(MINE[key], "float32"), as_float(GOLD[key], "float32"), dtype)
+    assert d.max() <= 1.0 and (d == 0).mean() > 0.99, (key, d.max(), (d == 0).mean())
+
+
+OUT_METHODS = ["exp", "log", "log2", "log10", "log1p", "exp2", "expm1", "tanh", "sigmoid", "sqrt", "rsqrt",
+               "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+               "atanh", "erfc", "sinc", "lgamma", "digamma"]
+
+
+@pytest.mark.parametrize("name", OUT_METHODS)
+def test_out_equals_the_allocating_op(name):
+    g = np.random.default_rng(7)
+    x = torch.from_numpy((g.standard_normal(5000) * 3).astype(np.float32))
+    if name in ("acosh",):
+        x = x.abs() + 1
+    want = getattr(torch, name)(x)
+    out = torch.empty_like(x)
+    r = getattr(torch, name)(x, out=out)
+    assert r is out
+    np.testing.assert_array_equal(out.numpy().view(np.int32), want.numpy().view(np.int32))
+    # into a slice of a larger buffer (a contiguous destination with an offset)
+    big = torch.zeros(6000)
+    getattr(torch, name)(x, out=big[1000:])
+    np.testing.assert_array_equal(big[1000:].numpy().view(np.int32), want.numpy().view(np.int32))
+    assert (big[:1000] == 0).all()

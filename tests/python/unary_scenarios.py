@@ -1,0 +1,58 @@
+"""Scenarios for tests/python/test_unary_kernels.py, run with PyTorch by
+tools/record_unary_goldens.py (goldens in fixtures/unary_kernels.json) and with ferrograd by the
+test. Values travel as the bits of their float32/float64 (exact); half types are widened to float32.
+"""
+
+import math
+
+import numpy as np
+
+SPECIALS = [-0.0, 0.0, float("-inf"), float("inf"), float("nan"), 1.1, -1.3, 0.7, 3.3, 1e-30, -2.0, 65000.0,
+            0.5, 4.0, -4.0, 1e-5, 123.456, -7.25]
+EXPONENTS = [0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 2.5, 1.5, 0.0, 1.0, -3.0, 0.1]
+POW_DTYPES = ["float32", "float64", "bfloat16", "float16"]
+KERNELS = ["sin", "cos", "tan", "atan", "log1p", "expm1"]
+HALF_KERNELS = ["sin", "cos", "atan", "log1p", "expm1"]
+
+
+def tiled(n=64):
+    """The specials repeated to `n` elements (long enough for any vector body)."""
+    return [SPECIALS[i % len(SPECIALS)] for i in range(n)]
+
+
+def sweep():
+    """float32 arguments for the transcendental kernels: specials, a wide log-spaced range of
+    both signs, the neighbourhoods of multiples of pi/2, arguments near -1 for log1p and large
+    trig arguments (past the vector reduction's range)."""
+    xs = list(SPECIALS)
+    mags = np.logspace(-40, 38, 700).astype(np.float32)
+    xs += [float(v) for v in mags] + [-float(v) for v in mags]
+    xs += [float(v) for v in np.linspace(-20, 20, 801).astype(np.float32)]
+    for k in range(1, 200, 7):
+        c = np.float32(k * math.pi / 2)
+        xs += [float(np.nextafter(c, np.float32(0))), float(c), float(np.nextafter(c, np.float32(1e9)))]
+    xs += [-1.0, float(np.nextafter(np.float32(-1), np.float32(0))), -0.999, -1.5, 88.0, 88.7, 89.0, -87.0, -104.0,
+           823549.0, 823550.0, 1e6, -3.0e7, 1.0e30]
+    return xs
+
+
+def bits(t, dtype):
+    v = np.asarray(t.detach().float().tolist() if dtype in ("bfloat16", "float16") else t.detach().tolist(),
+                   dtype=np.float64 if dtype == "float64" else np.float32)
+    return v.view(np.int64 if dtype == "float64" else np.int32).tolist()
+
+
+def run(torch):
+    out = {}
+    for dt in POW_DTYPES:
+        x = torch.tensor(tiled(), dtype=getattr(torch, dt))
+        for p in EXPONENTS:
+            out[f"pow/{dt}/{p}"] = bits(x ** p, dt)
+    x = torch.tensor(sweep(), dtype=torch.float32)
+    for name in KERNELS:
+        out[f"f32/{name}"] = bits(getattr(torch, name)(x), "float32")
+    for dt in ("bfloat16", "float16"):
+        xh = x.to(getattr(torch, dt))
+        for name in HALF_KERNELS:
+            out[f"{dt}/{name}"] = bits(getattr(torch, name)(xh), dt)
+    return out
