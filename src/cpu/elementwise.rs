@@ -68,6 +68,15 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
     }
 }
 
+/// The exponent of a float32 `pow` that runs `math::pow_f32_slice` (2, 3 and -2 are ATen's
+/// products, in `float_map`).
+fn pow_exponent_f32(op: UnaryOp) -> Option<f64> {
+    match op {
+        UnaryOp::PowScalar(p) if p != 2.0 && p != 3.0 && p != -2.0 => Some(p),
+        _ => None,
+    }
+}
+
 extern "C" {
     fn erf(x: f64) -> f64;
     fn erfc(x: f64) -> f64;
@@ -391,6 +400,19 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
                 return super::contiguous_cast(&r, &Layout::contiguous(&l.shape), dt);
             }
             if dt == DType::Float32 {
+                if let Some(p) = pow_exponent_f32(op) {
+                    let gathered;
+                    let src = match l.contiguous_range() {
+                        Some(r) => &f32::get(s)[r],
+                        None => {
+                            gathered = super::contiguous_cast(s, l, DType::Float32)?;
+                            f32::get(&gathered)
+                        }
+                    };
+                    let mut out = super::alloc::take::<f32>(src.len())?;
+                    par_zip1(&mut out, src, |o, x| super::math::pow_f32_slice(x, p, o));
+                    return Ok(f32::wrap(out));
+                }
                 if let Some(k) = f32_kernel(op) {
                     if let Some(r) = l.contiguous_range() {
                         let src = &f32::get(s)[r];
@@ -463,6 +485,10 @@ fn next_after(x: f64, y: f64, single: bool) -> f64 {
 pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuStorage, rx: std::ops::Range<usize>, op: UnaryOp) -> bool {
     if dst.dtype() != DType::Float32 || x.dtype() != DType::Float32 || op.kind() != UnaryKind::Float {
         return false;
+    }
+    if let Some(p) = pow_exponent_f32(op) {
+        par_zip1(&mut f32::get_mut(dst)[rd], &f32::get(x)[rx], |o, x| super::math::pow_f32_slice(x, p, o));
+        return true;
     }
     let Some(k) = f32_kernel(op) else {
         // the other float ops: their elementwise closure, written straight into `dst`

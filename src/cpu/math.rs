@@ -214,15 +214,15 @@ fn log1p_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// `e^x - 1` for float32 in double, rounded once: `x = n ln 2 + r` (fdlibm's split ln 2, so
-/// `n·ln2_hi` is exact), `e^r - 1` as its Taylor polynomial to r^13 (|r| ≤ ln2/2: error
-/// < 1e-17) and `2^n (e^r - 1) + (2^n - 1)`; ±0 and NaN returned as they are.
+/// `(e^r - 1, 2^n)` with `d = n ln 2 + r` for a double `d` clamped to ±200 (so `2^n` is a
+/// normal double): fdlibm's split ln 2 (so `n·ln2_hi` is exact), `e^r - 1` as its Taylor
+/// polynomial to r^13 (|r| ≤ ln2/2: error < 1e-17). `e^d = 2^n (e^r - 1) + 2^n`.
 #[inline(always)]
-fn expm1_f32<const F: bool>(x: f32) -> f32 {
+fn exp_parts_f64<const F: bool>(d: f64) -> (f64, f64) {
     const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
     const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
     const ROUND: f64 = 6_755_399_441_055_744.0; // 1.5·2^52
-    let d = (x as f64).clamp(-110.0, 100.0);
+    let d = d.clamp(-200.0, 200.0);
     let t = d * std::f64::consts::LOG2_E + ROUND;
     let n = t - ROUND;
     let ni = (t.to_bits() as i64).wrapping_sub(ROUND.to_bits() as i64);
@@ -231,8 +231,15 @@ fn expm1_f32<const F: bool>(x: f32) -> f32 {
     for c in [479_001_600.0, 39_916_800.0, 3_628_800.0, 362_880.0, 40_320.0, 5_040.0, 720.0, 120.0, 24.0, 6.0, 2.0] {
         q = madd64::<F>(q, r, 1.0 / c);
     }
-    let p = madd64::<F>(r * r, q, r);
-    let s = f64::from_bits(((ni + 1023) as u64) << 52);
+    (madd64::<F>(r * r, q, r), f64::from_bits(((ni + 1023) as u64) << 52))
+}
+
+/// `e^x - 1` for float32 in double, rounded once: `2^n (e^r - 1) + (2^n - 1)` from
+/// `exp_parts_f64` (no cancellation: `e^r - 1` is computed directly); ±0 and NaN returned as
+/// they are.
+#[inline(always)]
+fn expm1_f32<const F: bool>(x: f32) -> f32 {
+    let (p, s) = exp_parts_f64::<F>(x as f64);
     let v = madd64::<F>(p, s, s - 1.0) as f32;
     if x == 0.0 || x != x {
         x
@@ -240,6 +247,38 @@ fn expm1_f32<const F: bool>(x: f32) -> f32 {
         v
     }
 }
+
+/// `x^p` for float32 and a finite exponent `p` other than 0 and 1, in double and rounded
+/// once: `e^(p ln|x|)` (relative error ~1e-12 where the result is near float32's range
+/// limits, far below float32's half ulp), then C's `pow` rules: a negative base keeps the sign
+/// for an odd integer `p` and gives NaN for a non-integer one unless it is -0 or -inf; 0 and inf
+/// give 0 or inf by the sign of `p`. `int`/`odd` describe `p`.
+#[inline(always)]
+fn pow_f32<const F: bool>(x: f32, p: f64, int: bool, odd: bool) -> f32 {
+    let a = (x as f64).abs();
+    let (k, lm) = ln_parts_f64::<F>(a);
+    let (e, s) = exp_parts_f64::<F>(p * madd64::<F>(k, std::f64::consts::LN_2, lm));
+    let v = madd64::<F>(e, s, s);
+    let edge = a == 0.0 || a == f64::INFINITY;
+    let v = if edge { if (a == 0.0) == (p > 0.0) { 0.0 } else { f64::INFINITY } } else { v };
+    let v = if x.is_sign_negative() {
+        if odd {
+            -v
+        } else if int || edge {
+            v
+        } else {
+            f64::NAN
+        }
+    } else {
+        v
+    };
+    if x != x {
+        x
+    } else {
+        v as f32
+    }
+}
+
 
 /// Float32 arguments at or beyond this size (or not finite) leave the trig kernels' vector
 /// reduction (|n| < 2^19) for libm in double (`trig_fixup`).
@@ -888,6 +927,34 @@ trig_dispatched!(sin_slice, sin_f32, f64::sin);
 trig_dispatched!(cos_slice, cos_f32, f64::cos);
 trig_dispatched!(tan_slice, tan_f32, f64::tan);
 
+/// `out[i] = x[i]^p` for float32 (ATen's float pow with a scalar exponent; exponents 0 and 1
+/// exact, a non-finite one through libm).
+pub fn pow_f32_slice(x: &[f32], p: f64, out: &mut [f32]) {
+    if p == 0.0 {
+        out.fill(1.0);
+        return;
+    }
+    if p == 1.0 {
+        out.copy_from_slice(x);
+        return;
+    }
+    if !p.is_finite() {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = (v as f64).powf(p) as f32;
+        }
+        return;
+    }
+    let int = p == p.trunc();
+    let odd = int && p.abs() < 9.007_199_254_740_992e15 && (p % 2.0) != 0.0;
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], p: f64, int: bool, odd: bool, out: &mut [f32]) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = pow_f32::<F>(v, p, int, odd);
+        }
+    }
+    tiered!(body(x: &[f32], p: f64, int: bool, odd: bool, out: &mut [f32]) -> ())
+}
+
 
 /// `row[j] *= scale` in place (no scale: as it is) and the maximum of the results, NaN
 /// ignored (-inf for a row of NaNs): a pass of products, then one of maxima in 16 lanes.
@@ -1264,6 +1331,22 @@ mod tests {
                 }
             }
             assert!(off * 100_000 < xs.len(), "{name}: {off} of {} off by an ulp", xs.len());
+        }
+        // pow with a scalar exponent: the double result rounded once (libm's pow in double)
+        for p in [2.5, -1.5, 0.1, 7.0, -3.0, 1.0 / 3.0, 40.0, -0.75] {
+            pow_f32_slice(&xs, p, &mut out);
+            let mut off = 0usize;
+            for (&x, &r) in xs.iter().zip(&out) {
+                let want = (x as f64).powf(p) as f32;
+                if want.is_nan() {
+                    assert!(r.is_nan(), "pow({x:e}, {p}) = {r:e}");
+                } else if r.to_bits() != want.to_bits() {
+                    let ulp = (want.abs() as f64 * f32::EPSILON as f64).max(1e-45);
+                    assert!((r as f64 - want as f64).abs() <= ulp, "pow({x:e}, {p}) = {r:e} vs {want:e}");
+                    off += 1;
+                }
+            }
+            assert!(off * 100_000 < xs.len(), "pow(_, {p}): {off} of {} off by an ulp", xs.len());
         }
         // the baseline build (no fused steps) agrees within an ulp
         for (name, kernel, scalar) in [
