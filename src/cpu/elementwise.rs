@@ -64,6 +64,14 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Atan => Some(super::math::atan_slice),
         UnaryOp::Log1p => Some(super::math::log1p_slice),
         UnaryOp::Expm1 => Some(super::math::expm1_slice),
+        UnaryOp::Asin => Some(super::math::asin_slice),
+        UnaryOp::Acos => Some(super::math::acos_slice),
+        UnaryOp::Sinh => Some(super::math::sinh_slice),
+        UnaryOp::Cosh => Some(super::math::cosh_slice),
+        UnaryOp::Exp2 => Some(super::math::exp2_slice),
+        UnaryOp::Atanh => Some(super::math::atanh_slice),
+        UnaryOp::Asinh => Some(super::math::asinh_slice),
+        UnaryOp::Acosh => Some(super::math::acosh_slice),
         _ => None,
     }
 }

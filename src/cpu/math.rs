@@ -365,12 +365,11 @@ fn tan_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// `atan x` for float32 in double, rounded once, with one division: |x| ≤ tan(π/8) as it
-/// is, up to tan(3π/8) as `π/4 + atan((a - 1)/(a + 1))`, beyond as `π/2 + atan(-1/a)`, which
-/// leaves |y| ≤ 0.4143 for fdlibm's odd polynomial (valid to 7/16, error < 2^-57); the sign of
-/// `x` restored last.
+/// `atan a` in double for `a ≥ 0` (or NaN), with one division: a ≤ tan(π/8) as it is, up to
+/// tan(3π/8) as `π/4 + atan((a - 1)/(a + 1))`, beyond as `π/2 + atan(-1/a)`, which leaves
+/// |y| ≤ 0.4143 for fdlibm's odd polynomial (valid to 7/16, error < 2^-57). +inf gives π/2.
 #[inline(always)]
-fn atan_f32<const F: bool>(x: f32) -> f32 {
+fn atan_pos_f64<const F: bool>(a: f64) -> f64 {
     const AT: [f64; 11] = [
         3.333_333_333_333_293_180_27e-1,
         -1.999_999_999_987_648_324_76e-1,
@@ -384,7 +383,6 @@ fn atan_f32<const F: bool>(x: f32) -> f32 {
         -3.653_157_274_421_691_552_70e-2,
         1.628_582_011_536_578_236_23e-2,
     ];
-    let a = (x as f64).abs();
     let mid = a > 0.414_213_562_373_095_1;
     let far = a > 2.414_213_562_373_095;
     let (num, den, base) = if far {
@@ -399,12 +397,139 @@ fn atan_f32<const F: bool>(x: f32) -> f32 {
     let w = z * z;
     let s1 = z * madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, AT[10], AT[8]), AT[6]), AT[4]), AT[2]), AT[0]);
     let s2 = w * madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, madd64::<F>(w, AT[9], AT[7]), AT[5]), AT[3]), AT[1]);
-    let t = base + madd64::<F>(-y, s1 + s2, y);
-    // ±0 and NaN come back as they are
+    base + madd64::<F>(-y, s1 + s2, y)
+}
+
+/// `atan x` for float32 in double (`atan_pos_f64` of |x|), rounded once, the sign restored
+/// last; ±0 and NaN come back as they are.
+#[inline(always)]
+fn atan_f32<const F: bool>(x: f32) -> f32 {
+    let t = atan_pos_f64::<F>((x as f64).abs());
     if x == 0.0 || x != x {
         x
     } else {
         (t as f32).copysign(x)
+    }
+}
+
+/// `asin x` for float32 in double, rounded once: `atan(|x| / √((1 - |x|)(1 + |x|)))` (both
+/// factors exact in double; |x| = 1 gives atan(inf) = π/2, |x| > 1 NaN), the sign restored.
+#[inline(always)]
+fn asin_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let t = atan_pos_f64::<F>(a / ((1.0 - a) * (1.0 + a)).sqrt());
+    if x == 0.0 || x != x {
+        x
+    } else {
+        (t as f32).copysign(x)
+    }
+}
+
+/// `acos x` for float32 in double, rounded once: `π/2 - asin x` (for float32 inputs the result
+/// is at least 3e-4, so the difference keeps ~13 digits).
+#[inline(always)]
+fn acos_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let t = atan_pos_f64::<F>(a / ((1.0 - a) * (1.0 + a)).sqrt());
+    let t = if x < 0.0 { -t } else { t };
+    (std::f64::consts::FRAC_PI_2 - t) as f32
+}
+
+/// `ln(1 + y)` in double for a double `y > -1` to full relative accuracy: `ln u` for
+/// `u = 1 + y` rounded, corrected by `(y - (u - 1)) / u` (what the rounding of `u` lost).
+#[inline(always)]
+fn log1p_f64<const F: bool>(y: f64) -> f64 {
+    let u = 1.0 + y;
+    let (k, lm) = ln_parts_f64::<F>(u);
+    madd64::<F>(k, std::f64::consts::LN_2, lm) + (y - (u - 1.0)) / u
+}
+
+/// `sinh x` for float32 in double, rounded once: with `E = e^|x| - 1` (`exp_parts_f64`, no
+/// cancellation), `(E + E / (E + 1)) / 2`, the sign restored; ±0 and NaN as they are.
+#[inline(always)]
+fn sinh_f32<const F: bool>(x: f32) -> f32 {
+    let (p, s) = exp_parts_f64::<F>((x as f64).abs());
+    let e = madd64::<F>(p, s, s - 1.0);
+    let v = (0.5 * (e + e / (e + 1.0))) as f32;
+    if x == 0.0 || x != x {
+        x
+    } else {
+        v.copysign(x)
+    }
+}
+
+/// `cosh x` for float32 in double, rounded once: `(e^|x| + e^-|x|) / 2`.
+#[inline(always)]
+fn cosh_f32<const F: bool>(x: f32) -> f32 {
+    let (p, s) = exp_parts_f64::<F>((x as f64).abs());
+    let e = madd64::<F>(p, s, s);
+    let v = (0.5 * (e + 1.0 / e)) as f32;
+    if x != x {
+        x
+    } else {
+        v
+    }
+}
+
+/// `2^x` for float32 in double, rounded once (`e^(x ln 2)`: the product's rounding is far
+/// below float32's half ulp).
+#[inline(always)]
+fn exp2_f32<const F: bool>(x: f32) -> f32 {
+    let (p, s) = exp_parts_f64::<F>(x as f64 * std::f64::consts::LN_2);
+    let v = madd64::<F>(p, s, s) as f32;
+    if x != x {
+        x
+    } else {
+        v
+    }
+}
+
+/// `atanh x` for float32 in double, rounded once: `log1p(2|x| / (1 - |x|)) / 2` (`1 - |x|`
+/// exact), ±inf at ±1, NaN beyond, the sign restored; ±0 and NaN as they are.
+#[inline(always)]
+fn atanh_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let v = (0.5 * log1p_f64::<F>(2.0 * a / (1.0 - a))) as f32;
+    let v = if a < 1.0 {
+        v
+    } else if a == 1.0 {
+        f32::INFINITY
+    } else {
+        f32::NAN
+    };
+    if x == 0.0 || x != x {
+        x
+    } else {
+        v.copysign(x)
+    }
+}
+
+/// `asinh x` for float32 in double, rounded once: `log1p(a + a² / (1 + √(1 + a²)))` for
+/// `a = |x|` (no cancellation; a² stays finite in double), the sign restored.
+#[inline(always)]
+fn asinh_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let v = log1p_f64::<F>(a + a * a / (1.0 + (1.0 + a * a).sqrt())) as f32;
+    let v = if a == f64::INFINITY { f32::INFINITY } else { v };
+    if x == 0.0 || x != x {
+        x
+    } else {
+        v.copysign(x)
+    }
+}
+
+/// `acosh x` for float32 in double, rounded once: `log1p(t + √(t (t + 2)))` with `t = x - 1`
+/// (exact), NaN below 1, +inf at +inf.
+#[inline(always)]
+fn acosh_f32<const F: bool>(x: f32) -> f32 {
+    let t = x as f64 - 1.0;
+    let v = log1p_f64::<F>(t + (t * (t + 2.0)).sqrt()) as f32;
+    if x == f32::INFINITY {
+        x
+    } else if x >= 1.0 {
+        v
+    } else {
+        f32::NAN
     }
 }
 
@@ -895,6 +1020,14 @@ dispatched!(log10_slice, log10_f32);
 dispatched!(log1p_slice, log1p_f32);
 dispatched!(expm1_slice, expm1_f32);
 dispatched!(atan_slice, atan_f32);
+dispatched!(asin_slice, asin_f32);
+dispatched!(acos_slice, acos_f32);
+dispatched!(sinh_slice, sinh_f32);
+dispatched!(cosh_slice, cosh_f32);
+dispatched!(exp2_slice, exp2_f32);
+dispatched!(atanh_slice, atanh_f32);
+dispatched!(asinh_slice, asinh_f32);
+dispatched!(acosh_slice, acosh_f32);
 
 /// The trig kernels: the vector pass in double, then libm (in double, rounded once) for the
 /// arguments the vector reduction does not cover (|x| ≥ `TRIG_MAX`, ±inf, NaN).
@@ -1311,13 +1444,21 @@ mod tests {
         xs.extend([0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, -1e-30, 3.0e-9, 1e-45, f32::MAX, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
         xs.extend([1.570_796_4, 3.141_592_7, 4.712_389, 6.283_185_5, 823_549.5, 823_549.6, -823_549.6, 1e6, 88.7, 88.8, -17.0, -0.999_999_94, -1.0 + 1e-7]);
         let mut out = vec![0.0; xs.len()];
-        let kernels: [(&str, fn(&[f32], &mut [f32]), fn(f64) -> f64); 6] = [
+        let kernels: [(&str, fn(&[f32], &mut [f32]), fn(f64) -> f64); 14] = [
             ("sin", sin_slice, f64::sin),
             ("cos", cos_slice, f64::cos),
             ("tan", tan_slice, f64::tan),
             ("atan", atan_slice, f64::atan),
             ("log1p", log1p_slice, f64::ln_1p),
             ("expm1", expm1_slice, f64::exp_m1),
+            ("asin", asin_slice, f64::asin),
+            ("acos", acos_slice, f64::acos),
+            ("sinh", sinh_slice, f64::sinh),
+            ("cosh", cosh_slice, f64::cosh),
+            ("exp2", exp2_slice, f64::exp2),
+            ("atanh", atanh_slice, f64::atanh),
+            ("asinh", asinh_slice, f64::asinh),
+            ("acosh", acosh_slice, f64::acosh),
         ];
         for (name, kernel, exact) in kernels {
             kernel(&xs, &mut out);

@@ -80,14 +80,20 @@ def test_float32_kernels_within_an_ulp_of_pytorch(name):
     key = f"f32/{name}"
     d = ulps(as_float(MINE[key], "float32"), as_float(GOLD[key], "float32"), "float32")
     assert d.max() <= 1.0, (name, np.nonzero(d > 1)[0][:5])
-    assert (d == 0).mean() > 0.97, (name, (d == 0).mean())
+    # PyTorch's asinh and acosh (libm's float functions) are an ulp off the correctly rounded
+    # value on ~15% of these arguments, where ferrograd's are (the next test)
+    assert (d == 0).mean() > (0.8 if name in ("asinh", "acosh") else 0.97), (name, (d == 0).mean())
+
+
+NUMPY_NAMES = {"atan": "arctan", "asin": "arcsin", "acos": "arccos", "atanh": "arctanh", "asinh": "arcsinh",
+               "acosh": "arccosh"}
 
 
 @pytest.mark.parametrize("name", sc.KERNELS)
 def test_float32_kernels_are_the_double_result_rounded(name):
     x = np.asarray(sc.sweep(), dtype=np.float32)
     with np.errstate(all="ignore"):
-        ref = getattr(np, {"atan": "arctan"}.get(name, name))(x.astype(np.float64)).astype(np.float32)
+        ref = getattr(np, NUMPY_NAMES.get(name, name))(x.astype(np.float64)).astype(np.float32)
     got = getattr(torch, name)(torch.from_numpy(x)).numpy()
     d = ulps(got, ref, "float32")
     assert d.max() <= 1.0 and (d == 0).mean() > 0.999, (name, (d == 0).mean())
