@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update", "copies"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update", "copies", "unary"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -296,7 +296,23 @@ def workloads(T, np):
             x = t(shape)
             yield f"sum(0) of {shape[0]}x{shape[1]}", lambda x=x: x.sum(0), None
 
-    return {"copies": copy_cases, "update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def unary_cases():
+        # float32 transcendental functions over 1M elements (fresh output and out=), pow with a
+        # scalar exponent, and the out= form of a cheap op
+        g = np.random.default_rng(5)
+        x = T.from_numpy((g.random(1 << 20, dtype=np.float32) * 1.8 - 0.9))
+        pos = x.abs() + 0.1
+        o = T.empty_like(x)
+        for name in ("sin", "cos", "tan", "atan", "asin", "sinh", "tanh", "log1p", "expm1", "exp2", "atanh", "asinh"):
+            f = getattr(T, name)
+            yield f"{name} f32 1M", lambda f=f: f(x), None
+        yield "sin(out=) f32 1M", lambda: T.sin(x, out=o), None
+        yield "sqrt(out=) f32 1M", lambda: T.sqrt(pos, out=o), None
+        yield "log f32 1M", lambda: T.log(pos), None
+        yield "x ** 2.5 f32 1M", lambda: pos ** 2.5, None
+        yield "x ** 0.5 f32 1M", lambda: pos ** 0.5, None
+
+    return {"unary": unary_cases, "copies": copy_cases, "update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 
