@@ -95,16 +95,27 @@ fn ln_parts_f32<const F: bool>(x: f32) -> (f64, f64) {
     let e = (t >> 23) - if sub { 24 } else { 0 };
     let m = f32::from_bits(((t & 0x007f_ffff) + OFF) as u32);
     #[allow(clippy::excessive_precision)]
-    let (j, inv) = if m >= 1.296_839_6 {
+    let (j, lm) = quarter_octave_ln::<F>(m as f64, m >= 1.296_839_6, m >= 1.090_507_7, m >= 0.917_004);
+    (e as f64 + j, lm)
+}
+
+/// `(j/4, ln(m) - (j/4) ln 2)` for `m` in [2^-⅜, 2^⅝) given which quarter octave it is in
+/// (`m ≥ 2^⅜`, `m ≥ 2^⅛`, `m ≥ 2^-⅛`, compared by the caller in its own precision):
+/// `m = 2^(j/4) (1 + f)` (|f| < 0.091) and `log1p f = f - f²/2 + f³ q(f)`, `q` a degree-7
+/// least-squares fit (relative error < 2e-14).
+#[inline(always)]
+fn quarter_octave_ln<const F: bool>(m: f64, ge3: bool, ge1: bool, ge_1: bool) -> (f64, f64) {
+    #[allow(clippy::excessive_precision)]
+    let (j, inv) = if ge3 {
         (2.0, 0.707_106_781_186_547_6)
-    } else if m >= 1.090_507_7 {
+    } else if ge1 {
         (1.0, 0.840_896_415_253_714_5)
-    } else if m >= 0.917_004 {
+    } else if ge_1 {
         (0.0, 1.0)
     } else {
         (-1.0, 1.189_207_115_002_721)
     };
-    let f = madd64::<F>(m as f64, inv, -1.0);
+    let f = madd64::<F>(m, inv, -1.0);
     #[allow(clippy::excessive_precision)]
     let q = {
         let mut q = -0.098_686_811_877_909_09;
@@ -116,7 +127,7 @@ fn ln_parts_f32<const F: bool>(x: f32) -> (f64, f64) {
         q = madd64::<F>(q, f, -0.250_000_000_061_634_53);
         madd64::<F>(q, f, 0.333_333_333_331_191_4)
     };
-    (e as f64 + j * 0.25, madd64::<F>(f * f, madd64::<F>(f, q, -0.5), f))
+    (j * 0.25, madd64::<F>(f * f, madd64::<F>(f, q, -0.5), f))
 }
 
 /// The value of a float32 logarithm at the special inputs, else `r`: +inf at +inf, -inf at
@@ -167,28 +178,8 @@ fn ln_parts_f64<const F: bool>(u: f64) -> (f64, f64) {
     let e = t >> 52;
     let m = f64::from_bits(((t & 0x000f_ffff_ffff_ffff) + OFF) as u64);
     #[allow(clippy::excessive_precision)]
-    let (j, inv) = if m >= 1.296_839_554_651_009_6 {
-        (2.0, 0.707_106_781_186_547_6)
-    } else if m >= 1.090_507_732_665_257_7 {
-        (1.0, 0.840_896_415_253_714_5)
-    } else if m >= 0.917_004_043_204_671_2 {
-        (0.0, 1.0)
-    } else {
-        (-1.0, 1.189_207_115_002_721)
-    };
-    let f = madd64::<F>(m, inv, -1.0);
-    #[allow(clippy::excessive_precision)]
-    let q = {
-        let mut q = -0.098_686_811_877_909_09;
-        q = madd64::<F>(q, f, 0.112_450_683_020_178_59);
-        q = madd64::<F>(q, f, -0.125_022_514_058_249_96);
-        q = madd64::<F>(q, f, 0.142_850_966_170_403_55);
-        q = madd64::<F>(q, f, -0.166_666_588_441_779_62);
-        q = madd64::<F>(q, f, 0.200_000_009_168_404_13);
-        q = madd64::<F>(q, f, -0.250_000_000_061_634_53);
-        madd64::<F>(q, f, 0.333_333_333_331_191_4)
-    };
-    (e as f64 + j * 0.25, madd64::<F>(f * f, madd64::<F>(f, q, -0.5), f))
+    let (j, lm) = quarter_octave_ln::<F>(m, m >= 1.296_839_554_651_009_6, m >= 1.090_507_732_665_257_7, m >= 0.917_004_043_204_671_2);
+    (e as f64 + j, lm)
 }
 
 /// `ln(1 + x)` for float32 in double, rounded once: `1 + x` is exact in double for
@@ -365,11 +356,12 @@ fn tan_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// `atan a` in double for `a ≥ 0` (or NaN), with one division: a ≤ tan(π/8) as it is, up to
-/// tan(3π/8) as `π/4 + atan((a - 1)/(a + 1))`, beyond as `π/2 + atan(-1/a)`, which leaves
-/// |y| ≤ 0.4143 for fdlibm's odd polynomial (valid to 7/16, error < 2^-57). +inf gives π/2.
+/// `atan(n / d)` in double for `n, d ≥ 0` (or NaN), with one division: a ratio up to tan(π/8)
+/// as it is, up to tan(3π/8) as `π/4 + atan((n - d)/(n + d))`, beyond as `π/2 + atan(-d/n)`,
+/// which leaves |y| ≤ 0.4143 for fdlibm's odd polynomial (valid to 7/16, error < 2^-57). A
+/// zero `d` (or infinite `n`) gives π/2.
 #[inline(always)]
-fn atan_pos_f64<const F: bool>(a: f64) -> f64 {
+fn atan_ratio_f64<const F: bool>(n: f64, d: f64) -> f64 {
     const AT: [f64; 11] = [
         3.333_333_333_333_293_180_27e-1,
         -1.999_999_999_987_648_324_76e-1,
@@ -383,14 +375,14 @@ fn atan_pos_f64<const F: bool>(a: f64) -> f64 {
         -3.653_157_274_421_691_552_70e-2,
         1.628_582_011_536_578_236_23e-2,
     ];
-    let mid = a > 0.414_213_562_373_095_1;
-    let far = a > 2.414_213_562_373_095;
+    let mid = n > 0.414_213_562_373_095_1 * d;
+    let far = n > 2.414_213_562_373_095 * d;
     let (num, den, base) = if far {
-        (-1.0, a, std::f64::consts::FRAC_PI_2)
+        (-d, n, std::f64::consts::FRAC_PI_2)
     } else if mid {
-        (a - 1.0, a + 1.0, std::f64::consts::FRAC_PI_4)
+        (n - d, n + d, std::f64::consts::FRAC_PI_4)
     } else {
-        (a, 1.0, 0.0)
+        (n, d, 0.0)
     };
     let y = num / den;
     let z = y * y;
@@ -400,11 +392,11 @@ fn atan_pos_f64<const F: bool>(a: f64) -> f64 {
     base + madd64::<F>(-y, s1 + s2, y)
 }
 
-/// `atan x` for float32 in double (`atan_pos_f64` of |x|), rounded once, the sign restored
+/// `atan x` for float32 in double (`atan_ratio_f64` of |x|), rounded once, the sign restored
 /// last; ±0 and NaN come back as they are.
 #[inline(always)]
 fn atan_f32<const F: bool>(x: f32) -> f32 {
-    let t = atan_pos_f64::<F>((x as f64).abs());
+    let t = atan_ratio_f64::<F>((x as f64).abs(), 1.0);
     if x == 0.0 || x != x {
         x
     } else {
@@ -413,11 +405,11 @@ fn atan_f32<const F: bool>(x: f32) -> f32 {
 }
 
 /// `asin x` for float32 in double, rounded once: `atan(|x| / √((1 - |x|)(1 + |x|)))` (both
-/// factors exact in double; |x| = 1 gives atan(inf) = π/2, |x| > 1 NaN), the sign restored.
+/// factors exact in double; |x| = 1 gives π/2, |x| > 1 NaN), the sign restored.
 #[inline(always)]
 fn asin_f32<const F: bool>(x: f32) -> f32 {
     let a = (x as f64).abs();
-    let t = atan_pos_f64::<F>(a / ((1.0 - a) * (1.0 + a)).sqrt());
+    let t = atan_ratio_f64::<F>(a, ((1.0 - a) * (1.0 + a)).sqrt());
     if x == 0.0 || x != x {
         x
     } else {
@@ -430,7 +422,7 @@ fn asin_f32<const F: bool>(x: f32) -> f32 {
 #[inline(always)]
 fn acos_f32<const F: bool>(x: f32) -> f32 {
     let a = (x as f64).abs();
-    let t = atan_pos_f64::<F>(a / ((1.0 - a) * (1.0 + a)).sqrt());
+    let t = atan_ratio_f64::<F>(a, ((1.0 - a) * (1.0 + a)).sqrt());
     let t = if x < 0.0 { -t } else { t };
     (std::f64::consts::FRAC_PI_2 - t) as f32
 }
