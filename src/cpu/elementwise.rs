@@ -272,14 +272,19 @@ fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Lay
 fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
     use UnaryOp::*;
     let zero = T::default();
-    let one = T::from_f64(1.0);
     match op {
         Neg => map1(s, l, |v: T| v.negate()),
         // NaN passes through relu, as in torch (`v != v` only for NaN)
         #[allow(clippy::eq_op)]
         Relu => map1(s, l, move |v: T| if v > zero || v != v { v } else { zero }),
         Abs => map1(s, l, move |v: T| v.magnitude()),
-        Sign => map1(s, l, move |v: T| if v > zero { one } else if v < zero { one.negate() } else { zero }),
+        // the results are built inside the closure: a choice between two captured values is
+        // compiled to a load indexed by the comparison, which vectorises into a gather (the
+        // float32 clamp mask ran 4x slower than the clamp itself)
+        Sign => map1(s, l, |v: T| {
+            let (zero, one) = (T::default(), T::from_f64(1.0));
+            if v > zero { one } else if v < zero { one.negate() } else { zero }
+        }),
         PowInt(e) => map1(s, l, move |v: T| T::from_i64(v.to_i64().wrapping_pow(e))),
         // one specialised loop per bound combination (NaN passes through, like torch)
         Clamp(Some(lo), Some(hi)) => {
@@ -297,15 +302,15 @@ fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> 
         }
         ClampMask(Some(lo), Some(hi)) => {
             let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
-            map1(s, l, move |v: T| if v >= lo && v <= hi { one } else { zero })
+            map1(s, l, move |v: T| if v >= lo && v <= hi { T::from_f64(1.0) } else { T::default() })
         }
         ClampMask(Some(lo), None) => {
             let lo = T::from_f64(lo);
-            map1(s, l, move |v: T| if v >= lo { one } else { zero })
+            map1(s, l, move |v: T| if v >= lo { T::from_f64(1.0) } else { T::default() })
         }
         ClampMask(None, Some(hi)) => {
             let hi = T::from_f64(hi);
-            map1(s, l, move |v: T| if v <= hi { one } else { zero })
+            map1(s, l, move |v: T| if v <= hi { T::from_f64(1.0) } else { T::default() })
         }
         Clamp(None, None) | ClampMask(None, None) => map1(s, l, |v: T| v),
         _ => unreachable!("invariant: numeric op"),
