@@ -112,6 +112,43 @@ fn grad_for(needs: &[bool], i: usize, f: impl FnOnce() -> Result<Tensor>) -> Res
     if needs[i] { f().map(Some) } else { Ok(None) }
 }
 
+/// `a op c` for a float32/float64 tensor and a Python number (`y * 1.0001`, `x + 1`), op
+/// one of add, sub, mul and div: the value, node and saved slots of `op(a, c)` with `c` a
+/// wrapped number, without building that number's tensor unless a node saves it (add and
+/// sub save nothing; it was most of such an op's cost besides the kernel). `None` where the
+/// general path applies (other dtypes, devices or layouts, an integer beyond 2^53, forward-
+/// mode tangents).
+pub fn number_op(a: &Tensor, c: Scalar, op: BinOp) -> Result<Option<Tensor>> {
+    if !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div) || forward::is_active() {
+        return Ok(None);
+    }
+    let cf = match c {
+        Scalar::Float(f) => f,
+        Scalar::Int(i) if i.unsigned_abs() <= 1 << 53 => i as f64,
+        _ => return Ok(None),
+    };
+    let Some(out) = backend::binary_scalar(a, cf, op)? else { return Ok(None) };
+    if !crate::autograd::is_grad_enabled() {
+        return Ok(Some(out));
+    }
+    let Some(ea) = a.gradient_edge() else { return Ok(Some(out)) };
+    // the number's edge is empty, as a wrapped number's (it never requires grad), and `a` has
+    // the output's shape (a number broadcasts to it), so its gradient is the incoming one
+    let edges: crate::autograd::Edges = [Some(ea), None].into_iter().collect();
+    Ok(Some(match op {
+        BinOp::Add => {
+            record_with(edges, "AddBackward0", &[&out], &[], |_, g, n| Ok(vec![grad_for(n, 0, || Ok(g[0].clone()))?, None]))?;
+            out
+        }
+        BinOp::Sub => {
+            record_with(edges, "SubBackward0", &[&out], &[], |_, g, n| Ok(vec![grad_for(n, 0, || Ok(g[0].clone()))?, None]))?;
+            out
+        }
+        BinOp::Mul => record_mul(a, &Tensor::wrapped_scalar(c), out, edges)?,
+        _ => record_div(a, &Tensor::wrapped_scalar(c), out, edges, "DivBackward0")?,
+    }))
+}
+
 /// `a + b`.
 pub fn add(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let out = binary_raw(a, b, BinOp::Add)?;
@@ -290,6 +327,11 @@ pub fn mul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     // JVP: t_a b + a t_b
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { mul(t, b) } else { mul(a, t) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
+    record_mul(a, b, out, edges)
+}
+
+/// MulBackward0 for `out = a * b` with the inputs' `edges`.
+fn record_mul(a: &Tensor, b: &Tensor, out: Tensor, edges: crate::autograd::Edges) -> Result<Tensor> {
     let (sa, sb) = SumTo::pair(a, b);
     // d/da = b, d/db = a; each is saved only when the other side needs it
     let (ra, rb) = (edges[0].is_some(), edges[1].is_some());
@@ -318,6 +360,11 @@ pub fn div_named(a: &Tensor, b: &Tensor, name: &'static str) -> Result<Tensor> {
     // JVP: t_a / b - a t_b / b²
     forward::jvp_linear(&[a, b], &out, |i, t| if i == 0 { div(t, b) } else { super::neg(&div(&mul(a, t)?, &mul(b, b)?)?) })?;
     let Some(edges) = recording_edges(&[a, b]) else { return Ok(out) };
+    record_div(a, b, out, edges, name)
+}
+
+/// `name` (DivBackward0, ...) for `out = a / b` with the inputs' `edges`.
+fn record_div(a: &Tensor, b: &Tensor, out: Tensor, edges: crate::autograd::Edges, name: &'static str) -> Result<Tensor> {
     let (sa, sb) = SumTo::pair(a, b);
     // d/da = 1/b, d/db = -a/b²
     let rb = edges[1].is_some();

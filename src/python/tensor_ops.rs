@@ -33,6 +33,29 @@ fn binop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &T
     }
 }
 
+/// `binop` for add, sub, mul and div (`op`, computed by `f` in general): a Python float or
+/// int operand goes to the core's number path (`ops::number_op`), which builds no tensor for
+/// the number where no node saves it.
+fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>, op: BinOp) -> PyResult<Py<PyAny>> {
+    let number = if other.is_exact_instance_of::<pyo3::types::PyFloat>() {
+        other.extract::<f64>().ok().map(Scalar::Float)
+    } else if other.is_exact_instance_of::<pyo3::types::PyInt>() {
+        other.extract::<i64>().ok().map(Scalar::Int)
+    } else {
+        None
+    };
+    if let Some(c) = number {
+        let r = {
+            let f = || super::errors::guard(|| ops::number_op(a, c, op));
+            if a.numel() >= DETACH_AT { py.detach(f)? } else { f()? }
+        };
+        if let Some(t) = r {
+            return wrap(py, t);
+        }
+    }
+    binop(py, a, other, f)
+}
+
 fn rbinop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>) -> PyResult<Py<PyAny>> {
     match operand(other)? {
         Some(b) => run(py, a.numel(), || f(&b, a)),
@@ -649,14 +672,14 @@ inplace_unary! {
 
 #[pymethods]
 impl PyTensor {
-    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::add) }
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::add, BinOp::Add) }
     // matches torch: `s + x` is `x.add(s)`, so the tensor's edge comes first
-    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::add) }
-    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::sub) }
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::add, BinOp::Add) }
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::sub, BinOp::Sub) }
     fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rsub) }
-    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::mul) }
-    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::mul) }
-    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, ops::div) }
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::mul, BinOp::Mul) }
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::mul, BinOp::Mul) }
+    fn __truediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { arith(py, &self.t, o, ops::div, BinOp::Div) }
     fn __rtruediv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, rdiv) }
     fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { binop(py, &self.t, o, floordiv) }
     fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> { rbinop(py, &self.t, o, floordiv) }
