@@ -37,6 +37,10 @@ fn binop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &T
 /// int operand goes to the core's number path (`ops::number_op`), which builds no tensor for
 /// the number where no node saves it.
 fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>, op: BinOp) -> PyResult<Py<PyAny>> {
+    if let Ok(b) = other.cast::<PyTensor>() {
+        let b = &b.get().t;
+        return run(py, a.numel(), || f(a, b));
+    }
     let number = if other.is_exact_instance_of::<pyo3::types::PyFloat>() {
         other.extract::<f64>().ok().map(Scalar::Float)
     } else if other.is_exact_instance_of::<pyo3::types::PyInt>() {
