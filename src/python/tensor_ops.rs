@@ -33,14 +33,10 @@ fn binop(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &T
     }
 }
 
-/// `binop` for add, sub, mul and div (`op`, computed by `f` in general): a Python float or
-/// int operand goes to the core's number path (`ops::number_op`), which builds no tensor for
-/// the number where no node saves it.
-fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>, op: BinOp) -> PyResult<Py<PyAny>> {
-    if let Ok(b) = other.cast::<PyTensor>() {
-        let b = &b.get().t;
-        return run(py, a.numel(), || f(a, b));
-    }
+/// `a op other` through the core's number path (`ops::number_op`) when `other` is a Python
+/// float or int (not a bool, not a NumPy scalar) and the path applies: no tensor is built
+/// for the number where no node saves it. `None`: take the general path.
+fn number_fast(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, op: BinOp) -> PyResult<Option<Py<PyAny>>> {
     let number = if other.is_exact_instance_of::<pyo3::types::PyFloat>() {
         other.extract::<f64>().ok().map(Scalar::Float)
     } else if other.is_exact_instance_of::<pyo3::types::PyInt>() {
@@ -48,14 +44,23 @@ fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &T
     } else {
         None
     };
-    if let Some(c) = number {
-        let r = {
-            let f = || super::errors::guard(|| ops::number_op(a, c, op));
-            if a.numel() >= DETACH_AT { py.detach(f)? } else { f()? }
-        };
-        if let Some(t) = r {
-            return wrap(py, t);
-        }
+    let Some(c) = number else { return Ok(None) };
+    let r = {
+        let f = || super::errors::guard(|| ops::number_op(a, c, op));
+        if a.numel() >= DETACH_AT { py.detach(f)? } else { f()? }
+    };
+    r.map(|t| wrap(py, t)).transpose()
+}
+
+/// `binop` for add, sub, mul and div (`op`, computed by `f` in general), with a Python
+/// number on the number path.
+fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>, op: BinOp) -> PyResult<Py<PyAny>> {
+    if let Ok(b) = other.cast::<PyTensor>() {
+        let b = &b.get().t;
+        return run(py, a.numel(), || f(a, b));
+    }
+    if let Some(r) = number_fast(py, a, other, op)? {
+        return Ok(r);
     }
     binop(py, a, other, f)
 }
@@ -434,12 +439,17 @@ macro_rules! binary_methods {
                 #[pyo3(signature = (other, *, out=None))]
                 fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
                     let t = &self.t;
-                    let o = need(other)?;
                     let fast_op = match stringify!($name) {
                         "mul" | "multiply" => Some(BinOp::Mul),
                         "true_divide" => Some(BinOp::Div),
                         _ => None,
                     };
+                    if let (Some(op), None) = (fast_op, out) {
+                        if let Some(r) = number_fast(py, t, other, op)? {
+                            return Ok(r);
+                        }
+                    }
+                    let o = need(other)?;
                     if let Some(op) = fast_op {
                         if let Some(r) = out_fast(py, t, &o, out, op, None)? {
                             return Ok(r);
@@ -753,6 +763,11 @@ impl PyTensor {
     /// Adds ``other``, scaled by ``alpha``, to ``self`` (broadcasting, type promotion).
     #[pyo3(signature = (other, alpha=None, *, out=None))]
     fn add(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        if alpha.is_none() && out.is_none() {
+            if let Some(r) = number_fast(py, &self.t, other, BinOp::Add)? {
+                return Ok(r);
+            }
+        }
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
@@ -768,6 +783,11 @@ impl PyTensor {
     /// Subtracts ``other``, scaled by ``alpha``, from ``self``.
     #[pyo3(signature = (other, alpha=None, *, out=None))]
     fn sub(&self, py: Python<'_>, other: &Bound<'_, PyAny>, alpha: Option<&Bound<'_, PyAny>>, out: Option<&Bound<'_, PyTensor>>) -> PyResult<Py<PyAny>> {
+        if alpha.is_none() && out.is_none() {
+            if let Some(r) = number_fast(py, &self.t, other, BinOp::Sub)? {
+                return Ok(r);
+            }
+        }
         let o = need(other)?;
         let a = alpha.and_then(py_scalar).unwrap_or(Scalar::Int(1));
         let t = &self.t;
@@ -784,6 +804,11 @@ impl PyTensor {
     /// division), ``"trunc"`` or ``"floor"``.
     #[pyo3(signature = (other, *, out=None, **kwargs))]
     fn div(&self, py: Python<'_>, other: &Bound<'_, PyAny>, out: Option<&Bound<'_, PyTensor>>, kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Py<PyAny>> {
+        if out.is_none() && kwargs.is_none() {
+            if let Some(r) = number_fast(py, &self.t, other, BinOp::Div)? {
+                return Ok(r);
+            }
+        }
         let o = need(other)?;
         let t = &self.t;
         let mode = match kwargs {

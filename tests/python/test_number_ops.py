@@ -103,3 +103,20 @@ def test_in_place_on_the_result_is_still_checked():
     b.mul_(2)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         c.sum().backward()
+
+
+def test_method_forms():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    for r, name in ((x.add(1), "AddBackward0"), (x.sub(1), "SubBackward0"), (x.mul(2), "MulBackward0"),
+                    (x.div(2), "DivBackward0"), (x.multiply(2.0), "MulBackward0"), (x.true_divide(4), "DivBackward0"),
+                    (torch.mul(x, 2.0), "MulBackward0"), (torch.add(x, 1), "AddBackward0")):
+        assert type(r.grad_fn).__name__ == name
+    assert x.div(2, rounding_mode=None).grad_fn.name() == "DivBackward2"
+    assert x.add(1, alpha=2).tolist() == [3.0, 4.0] and x.sub(1, alpha=2).tolist() == [-1.0, 0.0]
+    assert x.add(1).tolist() == [2.0, 3.0] and x.sub(0.5).tolist() == [0.5, 1.5]
+    assert x.mul(3).tolist() == [3.0, 6.0] and x.div(4).tolist() == [0.25, 0.5]
+    o = torch.empty(2)
+    torch.mul(x.detach(), 2.0, out=o)
+    assert o.tolist() == [2.0, 4.0]
+    with pytest.raises(RuntimeError, match="rounding_mode"):
+        x.div(2, rounding_mode="round")
