@@ -80,6 +80,11 @@ def test_float32_kernels_within_an_ulp_of_pytorch(name):
     key = f"f32/{name}"
     d = ulps(as_float(MINE[key], "float32"), as_float(GOLD[key], "float32"), "float32")
     assert d.max() <= 1.0, (name, np.nonzero(d > 1)[0][:5])
+    if name == "exp2":
+        # Sleef's exp2f, PyTorch's vectorised kernel, bit for bit (its scalar tail, std::exp2,
+        # rounds correctly and may differ in the last few elements)
+        assert (d == 0).mean() > 0.999, (name, np.nonzero(d)[0][:5])
+        return
     # PyTorch's asinh and acosh (libm's float functions) are an ulp off the correctly rounded
     # value on ~15% of these arguments, where ferrograd's are (the next test)
     assert (d == 0).mean() > (0.8 if name in ("asinh", "acosh") else 0.97), (name, (d == 0).mean())
@@ -96,7 +101,8 @@ def test_float32_kernels_are_the_double_result_rounded(name):
         ref = getattr(np, NUMPY_NAMES.get(name, name))(x.astype(np.float64)).astype(np.float32)
     got = getattr(torch, name)(torch.from_numpy(x)).numpy()
     d = ulps(got, ref, "float32")
-    assert d.max() <= 1.0 and (d == 0).mean() > 0.999, (name, (d == 0).mean())
+    # exp2 is Sleef's (as PyTorch's): within an ulp, correctly rounded on ~94% of arguments
+    assert d.max() <= 1.0 and (d == 0).mean() > (0.9 if name == "exp2" else 0.999), (name, (d == 0).mean())
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
