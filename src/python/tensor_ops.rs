@@ -53,12 +53,8 @@ fn number_fast(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, op: BinOp) 
 }
 
 /// `binop` for add, sub, mul and div (`op`, computed by `f` in general), with a Python
-/// number on the number path.
+/// number on the number path (a tensor operand costs two type compares there).
 fn arith(py: Python<'_>, a: &Tensor, other: &Bound<'_, PyAny>, f: fn(&Tensor, &Tensor) -> CoreResult<Tensor>, op: BinOp) -> PyResult<Py<PyAny>> {
-    if let Ok(b) = other.cast::<PyTensor>() {
-        let b = &b.get().t;
-        return run(py, a.numel(), || f(a, b));
-    }
     if let Some(r) = number_fast(py, a, other, op)? {
         return Ok(r);
     }
