@@ -72,6 +72,8 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Atanh => Some(super::math::atanh_slice),
         UnaryOp::Asinh => Some(super::math::asinh_slice),
         UnaryOp::Acosh => Some(super::math::acosh_slice),
+        UnaryOp::Erf => Some(super::math::erf_slice),
+        UnaryOp::Erfc => Some(super::math::erfc_slice),
         _ => None,
     }
 }

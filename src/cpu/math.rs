@@ -342,6 +342,163 @@ fn cos_f32<const F: bool>(x: f32) -> f32 {
     (if (q + 1) & 2 == 0 { v } else { -v }) as f32
 }
 
+
+// Sleef's double-float ("df") arithmetic, its fused variants: a value as an unevaluated sum
+// `hi + lo` of two floats, each step exact or nearly (`ENABLE_FMA_SP` in Sleef's df.h).
+
+/// `x + y` as a double-float (Sleef's `dfadd2_vf2_vf_vf`: no ordering of |x| and |y| needed).
+#[inline(always)]
+fn df_add2(x: f32, y: f32) -> (f32, f32) {
+    let s = x + y;
+    let v = s - x;
+    (s, (x - (s - v)) + (y - v))
+}
+
+/// `x + y` for a double-float `x` and a float (`dfadd2_vf2_vf2_vf`).
+#[inline(always)]
+fn df_add2_f(x: (f32, f32), y: f32) -> (f32, f32) {
+    let s = x.0 + y;
+    let v = s - x.0;
+    (s, ((x.0 - (s - v)) + (y - v)) + x.1)
+}
+
+/// `x + y` for a double-float `x` and a smaller float (`dfadd_vf2_vf2_vf`).
+#[inline(always)]
+fn df_add_f(x: (f32, f32), y: f32) -> (f32, f32) {
+    let s = x.0 + y;
+    (s, ((x.0 - s) + y) + x.1)
+}
+
+/// `x + y` for floats with |x| ≥ |y| (`dfadd_vf2_vf_vf`).
+#[inline(always)]
+fn df_add(x: f32, y: f32) -> (f32, f32) {
+    let s = x + y;
+    (s, (x - s) + y)
+}
+
+/// `x + y` for a float `x` and a smaller double-float (`dfadd_vf2_vf_vf2`).
+#[inline(always)]
+fn df_add_fd(x: f32, y: (f32, f32)) -> (f32, f32) {
+    let s = x + y.0;
+    (s, ((x - s) + y.0) + y.1)
+}
+
+/// `x²` of a double-float (`dfsqu_vf2_vf2`: the product's error from one fused step).
+#[inline(always)]
+fn df_squ(x: (f32, f32)) -> (f32, f32) {
+    let s = x.0 * x.0;
+    (s, (x.0 + x.0).mul_add(x.1, x.0.mul_add(x.0, -s)))
+}
+
+/// `x·y` of two double-floats (`dfmul_vf2_vf2_vf2`).
+#[inline(always)]
+fn df_mul(x: (f32, f32), y: (f32, f32)) -> (f32, f32) {
+    let s = x.0 * y.0;
+    (s, x.0.mul_add(y.1, x.1.mul_add(y.0, x.0.mul_add(y.0, -s))))
+}
+
+/// `x·y` of two double-floats, rounded to a float (`dfmul_vf_vf2_vf2`).
+#[inline(always)]
+fn df_mul_round(x: (f32, f32), y: (f32, f32)) -> f32 {
+    x.0.mul_add(y.0, x.1.mul_add(y.0, x.0 * y.1))
+}
+
+/// Where `sin_sleef`/`cos_sleef` apply (Sleef's `TRIGRANGEMAX2f`; beyond, Sleef switches to its
+/// Payne-Hanek reduction and `sin_slice` to the double kernel).
+const SLEEF_TRIG_MAX: f32 = 125.0;
+/// π in three floats for the reduction (Sleef's `PI_A2f`, `PI_B2f`, `PI_C2f`): `q·PI_A2` exact.
+const PI_A2: f32 = 3.141_479_492_187_5;
+#[allow(clippy::excessive_precision)]
+const PI_B2: f32 = 0.000_113_159_418_106_079_101_56;
+#[allow(clippy::excessive_precision)]
+const PI_C2: f32 = 1.984_187_258_941_005_893_6e-9;
+
+/// `sin t` for a double-float `t` with |t| ≤ π/2: `t (1 + t² p(t²))`, the cubic term and the
+/// products in double-float (Sleef's `sinf_u1` kernel).
+#[inline(always)]
+fn sin_kernel_df(t: (f32, f32)) -> f32 {
+    let s = df_squ(t);
+    #[allow(clippy::excessive_precision)]
+    let u = 2.608_315_980_978_659_354_150_3e-6f32
+        .mul_add(s.0, -0.000_198_106_907_191_686_332_225_8)
+        .mul_add(s.0, 0.008_333_078_585_565_090_179_443_36);
+    #[allow(clippy::excessive_precision)]
+    let x = df_add_fd(1.0, df_mul(df_add(-0.166_666_597_127_914_428_710_938, u * s.0), s));
+    df_mul_round(t, x)
+}
+
+/// `sin x` for float32 and |x| < `SLEEF_TRIG_MAX` as Sleef's `sinf_u1` (PyTorch's
+/// `Vectorized<float>::sin`; `torch.sin` itself is MKL's, and agrees with this on ~99% of
+/// arguments where a correctly rounded kernel agrees on ~95%): `q = rint(x/π)`, `x - qπ` in
+/// double-float with π in three parts, the sign flipped for odd `q`; -0 kept. Within an ulp,
+/// sixteen float32 lanes (FMA builds only: the df steps need fused products).
+#[inline(always)]
+fn sin_sleef(x: f32) -> f32 {
+    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting rounds to even
+    let t = x * std::f32::consts::FRAC_1_PI + ROUND;
+    let u = t - ROUND;
+    let q = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
+    let v = u.mul_add(-PI_A2, x);
+    let s = df_add_f(df_add2(v, u * -PI_B2), u * -PI_C2);
+    let r = sin_kernel_df(s);
+    let r = f32::from_bits(r.to_bits() ^ (((q & 1) as u32) << 31));
+    if x == 0.0 {
+        x
+    } else {
+        r
+    }
+}
+
+/// `cos x` for float32 and |x| < `SLEEF_TRIG_MAX` as Sleef's `cosf_u1` (see `sin_sleef`):
+/// `x - (q + ½)π` for `q = rint(x/π - ½)` in double-float, then `sin`'s kernel, negated for
+/// even `q`.
+#[inline(always)]
+fn cos_sleef(x: f32) -> f32 {
+    const ROUND: f32 = 12_582_912.0;
+    let t = x.mul_add(std::f32::consts::FRAC_1_PI, -0.5) + ROUND;
+    let dq = (t - ROUND).mul_add(2.0, 1.0);
+    let q = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32);
+    let s = df_add2_f(df_add2_f(df_add2(x, dq * (-PI_A2 * 0.5)), dq * (-PI_B2 * 0.5)), dq * (-PI_C2 * 0.5));
+    let r = sin_kernel_df(s);
+    f32::from_bits(r.to_bits() ^ ((((q & 1) ^ 1) as u32) << 31))
+}
+
+/// The vector part of `sin_slice`: Sleef's kernel with FMA, the double one without.
+#[inline(always)]
+fn sin_fast<const F: bool>(x: f32) -> f32 {
+    if F {
+        sin_sleef(x)
+    } else {
+        sin_f32::<F>(x)
+    }
+}
+
+/// The vector part of `cos_slice` (see `sin_fast`).
+#[inline(always)]
+fn cos_fast<const F: bool>(x: f32) -> f32 {
+    if F {
+        cos_sleef(x)
+    } else {
+        cos_f32::<F>(x)
+    }
+}
+
+/// The range of `sin_fast`/`cos_fast`.
+#[inline(always)]
+const fn sleef_trig_max<const F: bool>() -> f32 {
+    if F {
+        SLEEF_TRIG_MAX
+    } else {
+        TRIG_MAX
+    }
+}
+
+/// The range of `tan_f32` (`trig_dispatched`'s shape for a kernel that has one range).
+#[inline(always)]
+const fn trig_max<const F: bool>() -> f32 {
+    TRIG_MAX
+}
+
 /// `tan x` for float32 in double, rounded once: `sin r / cos r`, or `-cos r / sin r` in the
 /// odd quadrants (see `sin_f32`).
 #[inline(always)]
@@ -500,6 +657,154 @@ fn exp2_f32<const F: bool>(x: f32) -> f32 {
         0.0
     } else {
         v
+    }
+}
+
+/// `erf(x) / x` as a polynomial in `x²` for |x| < 0.75 (highest power first; a Chebyshev fit
+/// to mpmath's erf, relative error < 2e-15).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ERF_SMALL: [f64; 10] = [
+    -1.2650982025700676e-07,
+    1.6023101580664666e-06,
+    -1.4895632010306842e-05,
+    0.00012054051467448888,
+    -0.0008548292394571367,
+    0.005223977059040152,
+    -0.026866170596896898,
+    0.11283791670841878,
+    -0.3761263890318935,
+    1.1283791670955134,
+];
+
+/// `erfcx(a) = e^{a²} erfc(a)` on [0.75, 3.95] as a polynomial in `(a - ERFCX_NEAR_AT.0) /
+/// ERFCX_NEAR_AT.1` (the division as a product by the constant reciprocal) (highest power first; relative error < 3e-14).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ERFCX_NEAR: [f64; 23] = [
+    -2.7660116716199046e-10,
+    -7.1559166079257175e-09,
+    2.1500873329677946e-08,
+    -2.076023462375407e-08,
+    5.962354547758494e-08,
+    -2.564785736588316e-07,
+    6.961487651139729e-07,
+    -1.7557198374626192e-06,
+    4.630531774923348e-06,
+    -1.2039118277644248e-05,
+    3.042918618478475e-05,
+    -7.521286486394965e-05,
+    0.00018175055480120294,
+    -0.00042855202527582756,
+    0.0009844274069817113,
+    -0.002199189095641994,
+    0.0047682260907162075,
+    -0.010010038068394565,
+    0.020290012047767467,
+    -0.0395763897392039,
+    0.07397940665021628,
+    -0.13184656563280545,
+    0.22254788346366727,
+];
+
+const ERFCX_NEAR_AT: (f64, f64) = (2.35, 1.599999780675463);
+
+/// `erfcx(a)` on [3.95, 10.13] (erfc's float32 result is 0 beyond) in `(a - ERFCX_FAR_AT.0) /
+/// ERFCX_FAR_AT.1` (relative error < 3e-14).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ERFCX_FAR: [f64; 21] = [
+    1.8331020401776563e-09,
+    -4.662963360144518e-09,
+    2.9078234890732116e-09,
+    -8.98071900848807e-09,
+    4.489660541990755e-08,
+    -1.1481634364463419e-07,
+    2.718839289205846e-07,
+    -7.046742289016738e-07,
+    1.825880820619173e-06,
+    -4.642898381479144e-06,
+    1.1715108714409254e-05,
+    -2.9363885264609245e-05,
+    7.303817137726813e-05,
+    -0.0001802435999699411,
+    0.00044124956788713565,
+    -0.0010713775805349336,
+    0.002579578361061043,
+    -0.006157619656341287,
+    0.014569345883348801,
+    -0.03416095328588395,
+    0.07935538642699454,
+];
+
+const ERFCX_FAR_AT: (f64, f64) = (7.040000000000001, 3.089999576429488);
+
+/// `c[0] v^n + ... + c[n]` by Horner's rule in double.
+#[inline(always)]
+fn horner64<const F: bool, const N: usize>(c: &[f64; N], v: f64) -> f64 {
+    let mut acc = c[0];
+    for &k in &c[1..] {
+        acc = madd64::<F>(acc, v, k);
+    }
+    acc
+}
+
+/// `e^{-z}` in double for `z ≥ 0` (clamped at 200, where the callers' products are far below
+/// float32's range): `2^n (e^r - 1) + 2^n` from `exp_parts_f64`.
+#[inline(always)]
+fn exp_neg_f64<const F: bool>(z: f64) -> f64 {
+    let (p, s) = exp_parts_f64::<F>(-z);
+    madd64::<F>(p, s, s)
+}
+
+/// `erf x` for float32 in double, rounded once (torch's float erf is MKL's, to an ulp; this
+/// one is correctly rounded on every argument checked against mpmath): `x P(x²)` below 0.75,
+/// `1 - e^{-x²} erfcx(|x|)` up to 3.95 (`x²` is exact in double, and `erfcx` is smooth, so
+/// one polynomial covers the range), ±1 beyond; the sign of `x` kept (±0), NaN kept.
+#[inline(always)]
+fn erf_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let z = a * a;
+    let small = a * horner64::<F, 10>(&ERF_SMALL, z);
+    let v = (a.min(3.95) - ERFCX_NEAR_AT.0) * (1.0 / ERFCX_NEAR_AT.1);
+    let big = 1.0 - exp_neg_f64::<F>(z) * horner64::<F, 23>(&ERFCX_NEAR, v);
+    let r = if a < 0.75 {
+        small
+    } else if a < 3.95 {
+        big
+    } else {
+        1.0
+    };
+    let r = f32::from_bits((r as f32).to_bits() | (x.to_bits() & 0x8000_0000));
+    if x != x {
+        x
+    } else {
+        r
+    }
+}
+
+/// `erfc x` for float32 in double, rounded once: `1 - x P(x²)` below 0.75, `e^{-x²}
+/// erfcx(|x|)` beyond (two polynomials, meeting at 3.95), `2 - e^{-x²} erfcx(|x|)` for negative
+/// `x`; 0 from 10.13 (the float32 result underflows), NaN kept.
+#[inline(always)]
+fn erfc_f32<const F: bool>(x: f32) -> f32 {
+    let d = x as f64;
+    let a = d.abs();
+    let z = a * a;
+    let small = 1.0 - d * horner64::<F, 10>(&ERF_SMALL, z);
+    let near = horner64::<F, 23>(&ERFCX_NEAR, (a.clamp(0.75, 3.95) - ERFCX_NEAR_AT.0) * (1.0 / ERFCX_NEAR_AT.1));
+    let far = horner64::<F, 21>(&ERFCX_FAR, (a.clamp(3.95, 10.13) - ERFCX_FAR_AT.0) * (1.0 / ERFCX_FAR_AT.1));
+    let t = exp_neg_f64::<F>(z) * if a < 3.95 { near } else { far };
+    let r = if a < 0.75 {
+        small
+    } else if d < 0.0 {
+        2.0 - t
+    } else if a < 10.13 {
+        t
+    } else {
+        0.0
+    };
+    if x != x {
+        x
+    } else {
+        r as f32
     }
 }
 
@@ -767,7 +1072,7 @@ pub fn f32_to_bf16(x: &[f32], out: &mut [half::bf16]) {
 }
 
 /// ATen's vectorised float `erf` (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7), which
-/// PyTorch's GELU kernels call (`torch.erf` itself is Sleef's, to an ulp): `1 - r(t) t e^{-x²}`
+/// PyTorch's GELU kernels call (`torch.erf` itself is MKL's, to an ulp): `1 - r(t) t e^{-x²}`
 /// with `t = 1 / (1 + p|x|)` and `r` a quartic in `t`, given the sign of `x`.
 #[inline(always)]
 fn erf_as_f32<const F: bool>(x: f32) -> f32 {
@@ -1047,25 +1352,29 @@ dispatched!(exp2_slice, exp2_f32);
 dispatched!(atanh_slice, atanh_f32);
 dispatched!(asinh_slice, asinh_f32);
 dispatched!(acosh_slice, acosh_f32);
+dispatched!(erf_slice, erf_f32);
+dispatched!(erfc_slice, erfc_f32);
 
-/// The trig kernels: the vector pass in double, then libm (in double, rounded once) for the
-/// arguments the vector reduction does not cover (|x| ≥ `TRIG_MAX`, ±inf, NaN).
+/// The trig kernels: the vector pass (`$fast`, over |x| < `$max::<F>()`), then the double kernel
+/// (`$double`, up to `TRIG_MAX`) and libm (in double, rounded once) for the arguments the vector
+/// pass does not cover (large ones, ±inf, NaN).
 macro_rules! trig_dispatched {
-    ($name:ident, $scalar:ident, $libm:expr) => {
+    ($name:ident, $fast:ident, $max:ident, $double:ident, $libm:expr) => {
         /// Apply the kernel elementwise: `out[i] = f(x[i])`.
         pub fn $name(x: &[f32], out: &mut [f32]) {
             #[inline(always)]
             fn body<const F: bool>(x: &[f32], out: &mut [f32]) {
+                let max = $max::<F>();
                 for (x, out) in x.chunks(256).zip(out.chunks_mut(256)) {
                     let mut wide = false;
                     for (o, &v) in out.iter_mut().zip(x) {
-                        *o = $scalar::<F>(v);
-                        wide |= !(v.abs() < TRIG_MAX);
+                        *o = $fast::<F>(v);
+                        wide |= !(v.abs() < max);
                     }
                     if wide {
                         for (o, &v) in out.iter_mut().zip(x) {
-                            if !(v.abs() < TRIG_MAX) {
-                                *o = $libm(v as f64) as f32;
+                            if !(v.abs() < max) {
+                                *o = if v.abs() < TRIG_MAX { $double::<F>(v) } else { $libm(v as f64) as f32 };
                             }
                         }
                     }
@@ -1075,9 +1384,9 @@ macro_rules! trig_dispatched {
         }
     };
 }
-trig_dispatched!(sin_slice, sin_f32, f64::sin);
-trig_dispatched!(cos_slice, cos_f32, f64::cos);
-trig_dispatched!(tan_slice, tan_f32, f64::tan);
+trig_dispatched!(sin_slice, sin_fast, sleef_trig_max, sin_f32, f64::sin);
+trig_dispatched!(cos_slice, cos_fast, sleef_trig_max, cos_f32, f64::cos);
+trig_dispatched!(tan_slice, tan_f32, trig_max, tan_f32, f64::tan);
 
 /// `out[i] = x[i]^p` for float32 (ATen's float pow with a scalar exponent; exponents 0 and 1
 /// exact, a non-finite one through libm). The exponent is rounded to float32 first, as ATen's
@@ -1270,6 +1579,14 @@ mod tests {
         }
         // SAFETY: a pure libm function of one double
         unsafe { erfc(x) }
+    }
+
+    fn libm_erf(x: f64) -> f64 {
+        extern "C" {
+            fn erf(x: f64) -> f64;
+        }
+        // SAFETY: a pure libm function of one double
+        unsafe { erf(x) }
     }
 
     /// Throughput of the exp and ln kernels (ignored; `cargo test --release --lib exp_speed -- --ignored --nocapture`).
@@ -1491,7 +1808,7 @@ mod tests {
         xs.extend([0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, -1e-30, 3.0e-9, 1e-45, f32::MAX, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
         xs.extend([1.570_796_4, 3.141_592_7, 4.712_389, 6.283_185_5, 823_549.5, 823_549.6, -823_549.6, 1e6, 88.7, 88.8, -17.0, -0.999_999_94, -1.0 + 1e-7]);
         let mut out = vec![0.0; xs.len()];
-        let kernels: [(&str, fn(&[f32], &mut [f32]), fn(f64) -> f64); 13] = [
+        let kernels: [(&str, fn(&[f32], &mut [f32]), fn(f64) -> f64); 15] = [
             ("sin", sin_slice, f64::sin),
             ("cos", cos_slice, f64::cos),
             ("tan", tan_slice, f64::tan),
@@ -1505,6 +1822,8 @@ mod tests {
             ("atanh", atanh_slice, f64::atanh),
             ("asinh", asinh_slice, f64::asinh),
             ("acosh", acosh_slice, f64::acosh),
+            ("erf", erf_slice, libm_erf),
+            ("erfc", erfc_slice, libm_erfc),
         ];
         for (name, kernel, exact) in kernels {
             kernel(&xs, &mut out);
@@ -1519,7 +1838,10 @@ mod tests {
                     off += 1;
                 }
             }
-            assert!(off * 100_000 < xs.len(), "{name}: {off} of {} off by an ulp", xs.len());
+            // sin and cos are Sleef's below 125 (within an ulp, correctly rounded on ~96%: see
+            // `sin_cos_are_sleefs`), the double kernels beyond
+            let rare = if matches!(name, "sin" | "cos") { 50 } else { 100_000 };
+            assert!(off * rare < xs.len(), "{name}: {off} of {} off by an ulp", xs.len());
         }
         // pow with a scalar exponent: the double result rounded once (libm's pow in double)
         for p in [2.5, -1.5, 0.1, 7.0, -3.0, 1.0 / 3.0, 40.0, -0.75] {
@@ -1543,6 +1865,8 @@ mod tests {
             ("atan", atan_slice, atan_f32::<false>),
             ("log1p", log1p_slice, log1p_f32::<false>),
             ("expm1", expm1_slice, expm1_f32::<false>),
+            ("erf", erf_slice, erf_f32::<false>),
+            ("erfc", erfc_slice, erfc_f32::<false>),
         ] {
             kernel(&xs, &mut out);
             for (&x, &r) in xs.iter().zip(&out) {
@@ -1553,6 +1877,28 @@ mod tests {
             }
         }
     }
+    #[test]
+    fn sin_cos_are_sleefs() {
+        // Sleef's sinf_u1/cosf_u1 (PyTorch's vectorised kernels) below 125: within an ulp of the
+        // exact value and correctly rounded on ~96% of arguments; the double kernels beyond
+        let xs: Vec<f32> = (0..2_000_001).map(|i| (i as f32 - 1_000_000.0) * 1.3e-4).chain([124.99, -124.99, 125.0, 1e3, -3e4]).collect();
+        let mut out = vec![0.0; xs.len()];
+        for (name, kernel, exact) in [("sin", sin_slice as fn(&[f32], &mut [f32]), f64::sin as fn(f64) -> f64), ("cos", cos_slice, f64::cos)] {
+            kernel(&xs, &mut out);
+            let mut rounded = 0usize;
+            for (&x, &r) in xs.iter().zip(&out) {
+                let e = exact(x as f64);
+                let ulp = (e.abs() as f32 as f64 * f32::EPSILON as f64).max(1e-45);
+                assert!((r as f64 - e).abs() <= ulp, "{name}({x:e}) = {r:e} vs {e:e}");
+                rounded += (r == e as f32) as usize;
+            }
+            assert!(rounded as f64 > 0.93 * xs.len() as f64, "{name}: {rounded} of {} correctly rounded", xs.len());
+        }
+        let mut o = [0.0f32; 3];
+        sin_slice(&[-0.0, 0.0, f32::NAN], &mut o);
+        assert!(o[0].to_bits() == (-0.0f32).to_bits() && o[1].to_bits() == 0 && o[2].is_nan());
+    }
+
     #[test]
     fn sum_is_accurate() {
         let x: Vec<f32> = (0..100_003).map(|i| (i % 7) as f32 * 0.1).collect();

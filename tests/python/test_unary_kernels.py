@@ -98,11 +98,13 @@ NUMPY_NAMES = {"atan": "arctan", "asin": "arcsin", "acos": "arccos", "atanh": "a
 def test_float32_kernels_are_the_double_result_rounded(name):
     x = np.asarray(sc.sweep(), dtype=np.float32)
     with np.errstate(all="ignore"):
-        ref = getattr(np, NUMPY_NAMES.get(name, name))(x.astype(np.float64)).astype(np.float32)
+        exact = np.vectorize(getattr(math, name)) if name in ("erf", "erfc") else getattr(np, NUMPY_NAMES.get(name, name))
+        ref = exact(x.astype(np.float64)).astype(np.float32)
     got = getattr(torch, name)(torch.from_numpy(x)).numpy()
     d = ulps(got, ref, "float32")
-    # exp2 is Sleef's (as PyTorch's): within an ulp, correctly rounded on ~94% of arguments
-    assert d.max() <= 1.0 and (d == 0).mean() > (0.9 if name == "exp2" else 0.999), (name, (d == 0).mean())
+    # exp2 is Sleef's (as PyTorch's): within an ulp, correctly rounded on ~94% of arguments; sin
+    # and cos are Sleef's below 125 (~96%)
+    assert d.max() <= 1.0 and (d == 0).mean() > (0.9 if name in ("exp2", "sin", "cos") else 0.999), (name, (d == 0).mean())
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])

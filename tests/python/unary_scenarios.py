@@ -11,7 +11,8 @@ SPECIALS = [-0.0, 0.0, float("-inf"), float("inf"), float("nan"), 1.1, -1.3, 0.7
             0.5, 4.0, -4.0, 1e-5, 123.456, -7.25]
 EXPONENTS = [0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 2.5, 1.5, 0.0, 1.0, -3.0, 0.1]
 POW_DTYPES = ["float32", "float64", "bfloat16", "float16"]
-KERNELS = ["sin", "cos", "tan", "atan", "log1p", "expm1", "asin", "acos", "sinh", "cosh", "exp2", "atanh", "asinh", "acosh"]
+KERNELS = ["sin", "cos", "tan", "atan", "log1p", "expm1", "asin", "acos", "sinh", "cosh", "exp2", "atanh", "asinh", "acosh",
+           "erf", "erfc"]
 HALF_KERNELS = ["sin", "cos", "atan", "log1p", "expm1"]
 
 
