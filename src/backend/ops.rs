@@ -202,6 +202,14 @@ pub enum UnaryOp {
     PowScalar(f64),
     /// `x ** p` for integers (wrapping), p >= 0.
     PowInt(u32),
+    /// `x > 0 ? x : x * slope` (leaky ReLU; NaN passes through).
+    LeakyRelu(f64),
+    /// `x > 0 ? 1 : slope`: leaky ReLU's derivative, the factor its backward multiplies by.
+    LeakyReluSlope(f64),
+    /// `x * min(max(x + 3, 0), 6) / 6` in ATen's order of operations (NaN passes through).
+    Hardswish,
+    /// `min(max(x + 3, 0), 6) / 6` (ATen's order: `x / 6 + 1/2` rounds differently).
+    Hardsigmoid,
     /// `clamp(x, lo, hi)` (NaN passes through).
     Clamp(Option<f64>, Option<f64>),
     /// `1` where `lo <= x <= hi`, else `0` (clamp's gradient mask), in x's dtype.
@@ -276,6 +284,10 @@ impl UnaryOp {
             Square => "square",
             PowScalar(_) => "pow_scalar",
             PowInt(_) => "pow_int",
+            LeakyRelu(_) => "leaky_relu",
+            LeakyReluSlope(_) => "leaky_relu_slope",
+            Hardswish => "hardswish",
+            Hardsigmoid => "hardsigmoid",
             Clamp(..) => "clamp",
             ClampMask(..) => "clamp_mask",
             LogicalNot => "logical_not",

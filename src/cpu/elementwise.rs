@@ -259,6 +259,16 @@ fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Lay
         Digamma => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
         Trigamma => map1_into(dst, s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
         Square => map1_into(dst, s, l, |v: T| v * v),
+        LeakyRelu(a) => {
+            let a = T::from_f64(a);
+            map1_into(dst, s, l, move |v: T| if v > T::zero() { v } else { v * a })
+        }
+        // the factor is built inside the closure (a choice between two captured values
+        // compiles to a gather: see `Sign`)
+        LeakyReluSlope(a) => map1_into(dst, s, l, move |v: T| if v > T::zero() { T::one() } else { T::from_f64(a) }),
+        // min(max(x + 3, 0), 6) with NaN kept (a NaN fails both comparisons), then ATen's order
+        Hardswish => map1_into(dst, s, l, |v: T| v * relu6_shifted(v) / T::from_f64(6.0)),
+        Hardsigmoid => map1_into(dst, s, l, |v: T| relu6_shifted(v) / T::from_f64(6.0)),
         PowScalar(p) if p == 2.0 => map1_into(dst, s, l, |v: T| v * v),
         // ATen's float and double kernels multiply for 3 and -2 (two roundings, not pow's one)
         PowScalar(p) if p == 3.0 => map1_into(dst, s, l, |v: T| v * v * v),
@@ -269,6 +279,14 @@ fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Lay
         }
         _ => unreachable!("invariant: float op"),
     }
+}
+
+/// `min(max(x + 3, 0), 6)`, NaN kept (hardswish and hardsigmoid's inner clamp).
+#[inline(always)]
+fn relu6_shifted<T: StorageElem + Float>(v: T) -> T {
+    let t = v + T::from_f64(3.0);
+    let t = if t < T::zero() { T::zero() } else { t };
+    if t > T::from_f64(6.0) { T::from_f64(6.0) } else { t }
 }
 
 fn num_map<T: StorageElem + Negate>(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<Vec<T>> {
@@ -738,6 +756,14 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         BinaryOp::Atan2 => {
             if !ct.is_float() {
                 return Err(unsupported("atan2", ct));
+            }
+            if ct == DType::Float32 {
+                // the vectorised kernel (libm's atan2f is one element at a time, ~20x slower)
+                return Ok(f32::wrap(if super::math::has_avx2_fma() {
+                    map2::<f32, f32>(sa, la, sb, lb, super::math::atan2_f32::<true>)?
+                } else {
+                    map2::<f32, f32>(sa, la, sb, lb, super::math::atan2_f32::<false>)?
+                }));
             }
             float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |y, x| y.atan2(x))?))
         }

@@ -561,6 +561,24 @@ fn atan_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
+/// `atan2(y, x)` for float32 in double, rounded once: `atan_ratio_f64(|y|, |x|)`, reflected to
+/// `π - t` for a negative `x` (-0 included) and given the sign of `y`; C's special cases (a zero
+/// `y` gives ±0 or ±π, two infinities ±π/4 or ±3π/4), NaN from either argument.
+#[inline(always)]
+pub(crate) fn atan2_f32<const F: bool>(y: f32, x: f32) -> f32 {
+    let (n, d) = ((y as f64).abs(), (x as f64).abs());
+    let t = atan_ratio_f64::<F>(n, d);
+    let t = if n == 0.0 { 0.0 } else { t };
+    let t = if n == f64::INFINITY && d == f64::INFINITY { std::f64::consts::FRAC_PI_4 } else { t };
+    let t = if x.is_sign_negative() { std::f64::consts::PI - t } else { t };
+    let r = (t as f32).copysign(y);
+    if x != x || y != y {
+        x + y
+    } else {
+        r
+    }
+}
+
 /// `asin x` for float32 in double, rounded once: `atan(|x| / √((1 - |x|)(1 + |x|)))` (both
 /// factors exact in double; |x| = 1 gives π/2, |x| > 1 NaN), the sign restored.
 #[inline(always)]

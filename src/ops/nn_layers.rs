@@ -1701,9 +1701,18 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
     // the x-derivative; None where PyTorch's backward is a composite of ordinary ops)
     let (name, out, bw, dnode): (&'static str, Tensor, ActBw, Option<(&'static str, ActD2)>) = match kind {
         "leaky_relu" => {
-            let o = no_grad(|| sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?))?;
-            ("LeakyReluBackward0", o, Arc::new(move |x, g| sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)),
-             Some(("LeakyReluBackwardBackward0", ActD2::Zero)))
+            // one CPU kernel each way (the composites stay on CUDA): the backward multiplies
+            // by the slope factor, `g · 1` and `g · a` as the select of `g` and `g · a` gives
+            let o = no_grad(|| if x.is_cuda() {
+                sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?)
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::LeakyRelu(a))
+            })?;
+            ("LeakyReluBackward0", o, Arc::new(move |x, g| if x.is_cuda() {
+                sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)
+            } else {
+                mul(g, &no_grad(|| backend::unary(&x.detach(), crate::backend::UnaryOp::LeakyReluSlope(a)))?)
+            }), Some(("LeakyReluBackwardBackward0", ActD2::Zero)))
         }
         // elu(alpha=a, scale=b) with input_scale 1 (elu, selu); celu: input_scale 1/alpha
         "elu" | "celu" => {
@@ -1814,14 +1823,22 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("HardtanhBackwardBackward0", ActD2::Zero)))
         }
         "hardsigmoid" => {
-            let o = no_grad(|| super::clamp(&add(&div(x, &sc(6.0))?, &sc(0.5))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0))))?;
+            let o = no_grad(|| if x.is_cuda() {
+                super::clamp(&add(&div(x, &sc(6.0))?, &sc(0.5))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0)))
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::Hardsigmoid)
+            })?;
             ("HardsigmoidBackward0", o, Arc::new(|x, g| {
                 let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;
                 sel(&inside, &div(g, &sc(6.0))?, &sc(0.0))
             }), Some(("HardsigmoidBackwardBackward0", ActD2::Missing("aten::hardsigmoid_backward"))))
         }
         "hardswish" => {
-            let o = no_grad(|| div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0)))?;
+            let o = no_grad(|| if x.is_cuda() {
+                div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0))
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::Hardswish)
+            })?;
             // f'' = 1/3 on (-3, 3), 0 outside
             let second = d2(|x| {
                 let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;

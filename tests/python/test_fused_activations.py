@@ -1,0 +1,99 @@
+"""Single-kernel float paths checked element for element: leaky_relu, hardswish and hardsigmoid
+(ATen's formulas and order of operations, NaN through), leaky_relu's backward factor, and the
+vectorised float32 atan2 (the double result rounded once, C's special cases). The references are
+NumPy's. The activation tests pass under PyTorch too; its float32 atan2 is Sleef's, an ulp off the
+correctly rounded value on ~2% of arguments (atan2(1, 1) among them), which ferrograd's is not."""
+
+import math
+
+import numpy as np
+import pytest
+
+import ferrograd as torch
+import ferrograd.nn.functional as F
+
+F32 = np.float32
+
+
+def values(n=4099):
+    g = np.random.default_rng(11)
+    x = (g.standard_normal(n) * 4).astype(F32)
+    x[:12] = [0.0, -0.0, 3.0, -3.0, 6.0, -6.0, np.inf, -np.inf, np.nan, 1e-40, -1e-40, 2.9999998]
+    return x
+
+
+def bits(a):
+    return np.asarray(a, dtype=F32).view(np.int32)
+
+
+def same(got, want):
+    got, want = np.asarray(got, dtype=F32), np.asarray(want, dtype=F32)
+    both_nan = np.isnan(got) & np.isnan(want)
+    assert ((bits(got) == bits(want)) | both_nan).all(), np.nonzero(~((bits(got) == bits(want)) | both_nan))[0][:5]
+
+
+def clamp06(t):
+    t = np.where(t < 0, F32(0), t)
+    return np.where(t > 6, F32(6), t).astype(F32)
+
+
+@pytest.mark.parametrize("slope", [0.01, 0.2, -1.5])
+def test_leaky_relu_forward_and_backward(slope):
+    x = values()
+    with np.errstate(invalid="ignore"):
+        want = np.where(x > 0, x, x * F32(slope))
+    t = torch.tensor(x, requires_grad=True)
+    y = F.leaky_relu(t, slope)
+    same(y.detach().numpy(), want)
+    assert y.grad_fn.name() == "LeakyReluBackward0"
+    g = np.random.default_rng(2).standard_normal(x.size).astype(F32)
+    y.backward(torch.tensor(g))
+    same(t.grad.numpy(), np.where(x > 0, g, g * F32(slope)))
+    # a strided view and the in-place form give the same values
+    x2 = x[:4096].reshape(64, 64)
+    same(F.leaky_relu(torch.tensor(x2).t(), slope).numpy(), np.where(x2.T > 0, x2.T, x2.T * F32(slope)))
+    u = torch.tensor(x)
+    F.leaky_relu_(u, slope)
+    same(u.numpy(), want)
+
+
+def test_hardswish_and_hardsigmoid_in_atens_order():
+    x = values()
+    with np.errstate(invalid="ignore"):
+        inner = clamp06((x + F32(3)).astype(F32))
+        same(F.hardswish(torch.tensor(x)).numpy(), (x * inner).astype(F32) / F32(6))
+        same(F.hardsigmoid(torch.tensor(x)).numpy(), inner / F32(6))
+    # float64 too
+    xd = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        innerd = np.clip(xd + 3, 0, 6)
+        got = F.hardsigmoid(torch.tensor(xd)).numpy()
+    ok = np.isnan(xd)
+    np.testing.assert_array_equal(got[~ok], (innerd / 6)[~ok])
+    assert np.isnan(got[ok]).all()
+    # the module forms and their grad_fn names
+    t = torch.tensor(x[12:40], requires_grad=True)
+    assert torch.nn.Hardswish()(t).grad_fn.name() == "HardswishBackward0"
+    assert torch.nn.Hardsigmoid()(t).grad_fn.name() == "HardsigmoidBackward0"
+
+
+def test_float32_atan2_is_the_double_result_rounded():
+    g = np.random.default_rng(5)
+    y = np.concatenate([g.standard_normal(20000) * 10, 10 ** g.uniform(-40, 38, 5000) * np.sign(g.standard_normal(5000))]).astype(F32)
+    x = np.concatenate([g.standard_normal(20000) * 10, 10 ** g.uniform(-40, 38, 5000) * np.sign(g.standard_normal(5000))]).astype(F32)
+    want = np.arctan2(y.astype(np.float64), x.astype(np.float64)).astype(F32)
+    got = torch.atan2(torch.tensor(y), torch.tensor(x)).numpy()
+    ulps = np.abs(bits(got).astype(np.int64) - bits(want))
+    assert ulps.max() <= 1 and (ulps == 0).mean() > 0.9999, (ulps.max(), (ulps == 0).mean())
+
+
+def test_float32_atan2_special_cases():
+    specials = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e-45, -3e38]
+    ys, xs = np.meshgrid(np.array(specials, F32), np.array(specials, F32))
+    ys, xs = ys.ravel(), xs.ravel()
+    want = np.array([math.atan2(float(a), float(b)) for a, b in zip(ys, xs)]).astype(F32)
+    same(torch.atan2(torch.tensor(ys), torch.tensor(xs)).numpy(), want)
+    # broadcast and strided operands take the same kernel
+    m = torch.tensor(ys.reshape(9, 9))
+    same(torch.atan2(m.t(), torch.tensor(np.array([1.0], F32))).numpy(),
+         np.array([math.atan2(float(a), 1.0) for a in ys.reshape(9, 9).T.ravel()]).astype(F32).reshape(9, 9))
