@@ -210,6 +210,11 @@ pub enum UnaryOp {
     Hardswish,
     /// `min(max(x + 3, 0), 6) / 6` (ATen's order: `x / 6 + 1/2` rounds differently).
     Hardsigmoid,
+    /// `x β > threshold ? x : log1p(exp(x β)) / β` (softplus(β, threshold)).
+    Softplus(f64, f64),
+    /// `x > 0 ? x · pos : expm1(x · input_scale) · neg` (ELU, SELU, CELU: `(neg, pos,
+    /// input_scale)`).
+    Elu(f64, f64, f64),
     /// `clamp(x, lo, hi)` (NaN passes through).
     Clamp(Option<f64>, Option<f64>),
     /// `1` where `lo <= x <= hi`, else `0` (clamp's gradient mask), in x's dtype.
@@ -288,6 +293,8 @@ impl UnaryOp {
             LeakyReluSlope(_) => "leaky_relu_slope",
             Hardswish => "hardswish",
             Hardsigmoid => "hardsigmoid",
+            Softplus(..) => "softplus",
+            Elu(..) => "elu",
             Clamp(..) => "clamp",
             ClampMask(..) => "clamp_mask",
             LogicalNot => "logical_not",

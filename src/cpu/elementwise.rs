@@ -78,6 +78,21 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
     }
 }
 
+/// The vectorised float32 kernel of `op`: `f32_kernel`'s, or one of the parametrised ops
+/// (softplus, ELU) with its parameters in float32.
+fn f32_vector(op: UnaryOp) -> Option<impl Fn(&[f32], &mut [f32]) + Sync> {
+    let plain = f32_kernel(op);
+    if plain.is_none() && !matches!(op, UnaryOp::Softplus(..) | UnaryOp::Elu(..)) {
+        return None;
+    }
+    Some(move |x: &[f32], o: &mut [f32]| match (plain, op) {
+        (Some(k), _) => k(x, o),
+        (None, UnaryOp::Softplus(b, t)) => super::math::softplus_slice(x, o, b as f32, t as f32),
+        (None, UnaryOp::Elu(n, p, s)) => super::math::elu_slice(x, o, n as f32, p as f32, s as f32),
+        _ => unreachable!("invariant: checked above"),
+    })
+}
+
 /// The exponent of a float32 `pow` that runs `math::pow_f32_slice` (2, 3 and -2 are ATen's
 /// products, in `float_map`).
 fn pow_exponent_f32(op: UnaryOp) -> Option<f64> {
@@ -259,6 +274,17 @@ fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Lay
         Digamma => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
         Trigamma => map1_into(dst, s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
         Square => map1_into(dst, s, l, |v: T| v * v),
+        Softplus(beta, threshold) => {
+            let (beta, threshold) = (T::from_f64(beta), T::from_f64(threshold));
+            map1_into(dst, s, l, move |v: T| {
+                let xb = v * beta;
+                if xb > threshold { v } else { xb.exp().ln_1p() / beta }
+            })
+        }
+        Elu(neg, pos, is) => {
+            let (neg, pos, is) = (T::from_f64(neg), T::from_f64(pos), T::from_f64(is));
+            map1_into(dst, s, l, move |v: T| if v > T::zero() { v * pos } else { (v * is).exp_m1() * neg })
+        }
         LeakyRelu(a) => {
             let a = T::from_f64(a);
             map1_into(dst, s, l, move |v: T| if v > T::zero() { v } else { v * a })
@@ -446,7 +472,7 @@ pub fn unary(s: &CpuStorage, l: &Layout, op: UnaryOp) -> Result<CpuStorage> {
                     par_zip1(&mut out, src, |o, x| super::math::pow_f32_slice(x, p, o));
                     return Ok(f32::wrap(out));
                 }
-                if let Some(k) = f32_kernel(op) {
+                if let Some(k) = f32_vector(op) {
                     if let Some(r) = l.contiguous_range() {
                         let src = &f32::get(s)[r];
                         let mut out = super::alloc::take::<f32>(src.len())?;
@@ -523,7 +549,7 @@ pub fn unary_into_f32(dst: &mut CpuStorage, rd: std::ops::Range<usize>, x: &CpuS
         par_zip1(&mut f32::get_mut(dst)[rd], &f32::get(x)[rx], |o, x| super::math::pow_f32_slice(x, p, o));
         return true;
     }
-    let Some(k) = f32_kernel(op) else {
+    let Some(k) = f32_vector(op) else {
         // the other float ops: their elementwise closure, written straight into `dst`
         let mut l = Layout::contiguous(&[rx.len()]);
         l.offset = rx.start;
@@ -546,7 +572,7 @@ pub fn unary_inplace(s: &mut CpuStorage, r: std::ops::Range<usize>, op: UnaryOp)
     match s.dtype() {
         DType::Float32 => {
             let x = &mut f32::get_mut(s)[r];
-            if let Some(k) = f32_kernel(op) {
+            if let Some(k) = f32_vector(op) {
                 par_update(x, |c| {
                     let mut buf = [0f32; 1024];
                     for block in c.chunks_mut(buf.len()) {

@@ -1406,6 +1406,34 @@ trig_dispatched!(sin_slice, sin_fast, sleef_trig_max, sin_f32, f64::sin);
 trig_dispatched!(cos_slice, cos_fast, sleef_trig_max, cos_f32, f64::cos);
 trig_dispatched!(tan_slice, tan_f32, trig_max, tan_f32, f64::tan);
 
+/// `softplus(x) = x β > threshold ? x : log1p(e^{x β}) / β` for float32, in ATen's steps (the
+/// product rounded to float, Sleef's exp, log1p, the division): one pass where the composite
+/// made five, with the same bits.
+pub fn softplus_slice(x: &[f32], out: &mut [f32], beta: f32, threshold: f32) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: &mut [f32], beta: f32, threshold: f32) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            let xb = v * beta;
+            let soft = log1p_f32::<F>(exp_f32::<F>(xb)) / beta;
+            *o = if xb > threshold { v } else { soft };
+        }
+    }
+    tiered!(body(x: &[f32], out: &mut [f32], beta: f32, threshold: f32) -> ())
+}
+
+/// `elu(x) = x > 0 ? x · pos : expm1(x · input_scale) · neg` for float32 (ELU, SELU, CELU as
+/// ATen parametrises them), one pass.
+pub fn elu_slice(x: &[f32], out: &mut [f32], neg: f32, pos: f32, input_scale: f32) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: &mut [f32], neg: f32, pos: f32, input_scale: f32) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            let low = expm1_f32::<F>(v * input_scale) * neg;
+            *o = if v > 0.0 { v * pos } else { low };
+        }
+    }
+    tiered!(body(x: &[f32], out: &mut [f32], neg: f32, pos: f32, input_scale: f32) -> ())
+}
+
 /// `out[i] = x[i]^p` for float32 (ATen's float pow with a scalar exponent; exponents 0 and 1
 /// exact, a non-finite one through libm). The exponent is rounded to float32 first, as ATen's
 /// vectorised kernel takes it (`x ** (1/3)` raises to 0.33333334).

@@ -1447,6 +1447,15 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
 // activations
 // ---------------------------------------------------------------------------------------
 
+/// softplus's values with no history: the CPU kernel (one pass), the composite on CUDA.
+fn softplus_values(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    if x.is_cuda() {
+        no_grad(|| softplus_raw(x, beta, threshold))
+    } else {
+        backend::unary(&x.detach(), crate::backend::UnaryOp::Softplus(beta, threshold))
+    }
+}
+
 fn softplus_raw(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
     let xb = mul(x, &sc(beta))?;
     let soft = div(&super::unary_extra(&exp(&xb)?, "log1p")?, &sc(beta))?;
@@ -1718,9 +1727,11 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
         "elu" | "celu" => {
             let is = if kind == "celu" { 1.0 / a } else { 1.0 };
             let (alpha, scale) = (a, if kind == "celu" { 1.0 } else { b });
-            let o = no_grad(|| {
+            let o = no_grad(|| if x.is_cuda() {
                 let negp = mul(&super::unary_extra(&mul(x, &sc(is))?, "expm1")?, &sc(alpha * scale))?;
                 sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(x, &sc(scale))?, &negp)
+            } else {
+                backend::unary(x, crate::backend::UnaryOp::Elu(alpha * scale, scale, is))
             })?;
             let name = if kind == "celu" { "CeluBackward0" } else { "EluBackward0" };
             // f'' = alpha scale is² exp(is x) for x <= 0, 0 above
@@ -1795,7 +1806,7 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), None)
         }
         "mish" => {
-            let o = no_grad(|| mul(x, &tanh(&softplus_raw(x, 1.0, 20.0)?)?))?;
+            let o = no_grad(|| mul(x, &tanh(&softplus_values(x, 1.0, 20.0)?)?))?;
             ("MishBackward0", o, Arc::new(|x, g| {
                 let tsp = tanh(&softplus_raw(x, 1.0, 20.0)?)?;
                 let d = add(&tsp, &mul(&mul(x, &sigmoid(x)?)?, &super::rsub(&mul(&tsp, &tsp)?, &sc(1.0))?)?)?;
@@ -1803,7 +1814,7 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), None)
         }
         "softplus" => {
-            let o = no_grad(|| softplus_raw(x, a, b))?;
+            let o = softplus_values(x, a, b)?;
             // f' = σ(βx) below the threshold (1 above); f'' = β σ(βx) (1 - σ(βx)) below, 0 above
             let second = d2(move |x| {
                 let s = sigmoid(&mul(x, &sc(a))?)?;

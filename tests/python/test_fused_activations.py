@@ -1,8 +1,10 @@
 """Single-kernel float paths checked element for element: leaky_relu, hardswish and hardsigmoid
-(ATen's formulas and order of operations, NaN through), leaky_relu's backward factor, and the
-vectorised float32 atan2 (the double result rounded once, C's special cases). The references are
-NumPy's. The activation tests pass under PyTorch too; its float32 atan2 is Sleef's, an ulp off the
-correctly rounded value on ~2% of arguments (atan2(1, 1) among them), which ferrograd's is not."""
+(ATen's formulas and order of operations, NaN through), leaky_relu's backward factor, softplus and
+the ELU family against their composites (the same steps, now one pass), and the vectorised float32
+atan2 (the double result rounded once, C's special cases). The references are NumPy's or the
+composites'. The leaky_relu, hard* and ELU tests pass under PyTorch too; its softplus kernel rounds
+differently from its own composite, and its float32 atan2 is Sleef's, an ulp off the correctly
+rounded value on ~2% of arguments (atan2(1, 1) among them)."""
 
 import math
 
@@ -97,3 +99,50 @@ def test_float32_atan2_special_cases():
     m = torch.tensor(ys.reshape(9, 9))
     same(torch.atan2(m.t(), torch.tensor(np.array([1.0], F32))).numpy(),
          np.array([math.atan2(float(a), 1.0) for a in ys.reshape(9, 9).T.ravel()]).astype(F32).reshape(9, 9))
+
+
+@pytest.mark.parametrize("beta,threshold", [(1.0, 20.0), (2.0, 5.0), (0.5, 1.0)])
+def test_softplus_is_its_composite_in_one_pass(beta, threshold):
+    x = values()
+    t = torch.tensor(x)
+    xb = t * beta
+    want = torch.where(xb > threshold, t, torch.log1p(torch.exp(xb)) / beta)
+    same(F.softplus(t, beta, threshold).numpy(), want.numpy())
+    # strided input, float64
+    m = torch.tensor(x[:4096].reshape(64, 64)).t()
+    same(F.softplus(m, beta, threshold).numpy(), F.softplus(m.contiguous(), beta, threshold).numpy())
+    xd = x.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ref = np.where(xd * beta > threshold, xd, np.log1p(np.exp(xd * beta)) / beta)
+    got = F.softplus(torch.tensor(xd), beta, threshold).numpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-15, atol=0)
+    # the backward is σ(βx) below the threshold
+    u = torch.tensor(x[12:200], requires_grad=True)
+    F.softplus(u, beta, threshold).sum().backward()
+    ub = x[12:200].astype(np.float64) * beta
+    np.testing.assert_allclose(u.grad.numpy(), np.where(ub > threshold, 1.0, 1 / (1 + np.exp(-ub))), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("kind", ["elu", "selu", "celu"])
+def test_elu_family_is_its_composite_in_one_pass(kind):
+    x = values()
+    t = torch.tensor(x)
+    alpha, scale, input_scale = {"elu": (0.7, 1.0, 1.0), "selu": (1.6732632423543772848170429916717, 1.0507009873554804934193349852946, 1.0),
+                                 "celu": (0.7, 1.0, 1 / 0.7)}[kind]
+    want = torch.where(t > 0, t * scale, torch.expm1(t * input_scale) * (alpha * scale))
+    got = {"elu": lambda: F.elu(t, 0.7), "selu": lambda: F.selu(t), "celu": lambda: F.celu(t, 0.7)}[kind]()
+    same(got.numpy(), want.numpy())
+    u = torch.tensor(x[12:300], requires_grad=True)
+    y = {"elu": lambda: F.elu(u, 0.7), "selu": lambda: F.selu(u), "celu": lambda: F.celu(u, 0.7)}[kind]()
+    assert y.grad_fn.name() == ("CeluBackward0" if kind == "celu" else "EluBackward0")
+    y.sum().backward()
+    xv = x[12:300].astype(np.float64)
+    np.testing.assert_allclose(u.grad.numpy(), np.where(xv > 0, scale, alpha * scale * input_scale * np.exp(xv * input_scale)), rtol=1e-5)
+
+
+def test_mish_values():
+    x = values()[12:]
+    xd = x.astype(np.float64)
+    with np.errstate(over="ignore"):
+        ref = xd * np.tanh(np.where(xd > 20, xd, np.log1p(np.exp(xd))))
+    np.testing.assert_allclose(F.mish(torch.tensor(x)).numpy(), ref, rtol=3e-6, atol=1e-30)
