@@ -674,6 +674,32 @@ fn div_floor_float<T: Float>(a: T, b: T) -> T {
     }
 }
 
+/// float32 `fmod` (or, with `rem`, `remainder`): the vector kernel where `a` is contiguous and
+/// `b` is too or is one broadcast value, else the elementwise closure (libm's `fmodf`).
+fn fmod_f32(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, rem: bool) -> Result<Vec<f32>> {
+    let (xa, xb) = (f32::get(sa), f32::get(sb));
+    if let Some(ra) = la.contiguous_range() {
+        let x = &xa[ra];
+        let mut out = super::alloc::take::<f32>(x.len())?;
+        if x.is_empty() {
+            return Ok(out);
+        }
+        if let Some(rb) = lb.contiguous_range() {
+            super::par_zip2(&mut out, x, &xb[rb], |o, x, y| super::math::fmod_f32_slice(x, y, o, rem));
+            return Ok(out);
+        }
+        if lb.strides.iter().all(|&s| s == 0) {
+            let y = xb[lb.offset];
+            par_zip1(&mut out, x, |o, x| super::math::fmod_f32_scalar(x, y, o, rem));
+            return Ok(out);
+        }
+    }
+    map2::<f32, f32>(sa, la, sb, lb, move |x, y| {
+        let r = x % y;
+        if rem && r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }
+    })
+}
+
 fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {
     let x = T::get(b);
     let mut zero = false;
@@ -823,6 +849,7 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 int_types!(ct, T => int_div_check::<T>(sb, lb)?);
                 int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| T::from_i64(x.to_i64().wrapping_rem(y.to_i64())))?))
             }
+            DType::Float32 => f32::wrap(fmod_f32(sa, la, sb, lb, false)?),
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x % y)?)),
         },
         BinaryOp::FloorDiv | BinaryOp::Rem => match ct {
@@ -835,6 +862,7 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 };
                 int_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| T::from_i64(f(x.to_i64(), y.to_i64())))?))
             }
+            DType::Float32 if op == BinaryOp::Rem => f32::wrap(fmod_f32(sa, la, sb, lb, true)?),
             _ => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, move |x, y| {
                 if op == BinaryOp::FloorDiv { div_floor_float(x, y) } else {
                     let r = x % y;

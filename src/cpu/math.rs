@@ -1434,6 +1434,72 @@ pub fn elu_slice(x: &[f32], out: &mut [f32], neg: f32, pos: f32, input_scale: f3
     tiered!(body(x: &[f32], out: &mut [f32], neg: f32, pos: f32, input_scale: f32) -> ())
 }
 
+/// C's `fmod` of float32 `x` and `y` in double, exact: on the magnitudes, `q = trunc(a / b)` and
+/// `a - q b` (exact while `q < 2^29`: `q b` fits a double, and so does the difference, less
+/// than `2b`), plus `b` where the rounded quotient crossed up to the next integer; the sign of
+/// `x`. The flag is false where the quotient is out of that range (or inf, NaN: `y = 0`, an
+/// infinite `x`), where the caller asks libm.
+#[inline(always)]
+fn fmod_core(x: f32, y: f32) -> (f32, bool) {
+    let (a, b) = ((x as f64).abs(), (y as f64).abs());
+    let ratio = a / b;
+    let q = ratio.trunc();
+    let r = a - q * b;
+    let r = if r < 0.0 { r + b } else { r };
+    // a finite `x` against an infinite `y` (q = 0, and 0 · inf would be NaN)
+    let r = if q == 0.0 { a } else { r };
+    ((r as f32).copysign(x), ratio < 536_870_912.0)
+}
+
+/// `fmod` (or with `rem` Python's remainder, as ATen's: the fmod, then `+ y` in float32 where
+/// it is nonzero and its sign differs from `y`'s) over one chunk of at most 256 elements.
+#[inline(always)]
+fn fmod_chunk(x: &[f32], y: &[f32], out: &mut [f32], rem: bool) {
+    let mut slow = false;
+    for ((o, &a), &b) in out.iter_mut().zip(x).zip(y) {
+        let (r, ok) = fmod_core(a, b);
+        *o = r;
+        slow |= !ok;
+    }
+    if slow {
+        for ((o, &a), &b) in out.iter_mut().zip(x).zip(y) {
+            if !fmod_core(a, b).1 {
+                *o = a % b;
+            }
+        }
+    }
+    if rem {
+        for (o, &b) in out.iter_mut().zip(y) {
+            let r = *o;
+            *o = if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r };
+        }
+    }
+}
+
+/// `out[i] = fmod(x[i], y[i])` (or the remainder, `rem`) for float32: the double kernel in
+/// chunks of 256, libm's `fmodf` for the elements it does not cover.
+pub fn fmod_f32_slice(x: &[f32], y: &[f32], out: &mut [f32], rem: bool) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], y: &[f32], out: &mut [f32], rem: bool) {
+        for ((x, y), o) in x.chunks(256).zip(y.chunks(256)).zip(out.chunks_mut(256)) {
+            fmod_chunk(x, y, o, rem);
+        }
+    }
+    tiered!(body(x: &[f32], y: &[f32], out: &mut [f32], rem: bool) -> ())
+}
+
+/// `fmod_f32_slice` against one divisor (`x % 2.0`).
+pub fn fmod_f32_scalar(x: &[f32], y: f32, out: &mut [f32], rem: bool) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], y: f32, out: &mut [f32], rem: bool) {
+        let ys = [y; 256];
+        for (x, o) in x.chunks(256).zip(out.chunks_mut(256)) {
+            fmod_chunk(x, &ys[..x.len()], o, rem);
+        }
+    }
+    tiered!(body(x: &[f32], y: f32, out: &mut [f32], rem: bool) -> ())
+}
+
 /// `out[i] = x[i]^p` for float32 (ATen's float pow with a scalar exponent; exponents 0 and 1
 /// exact, a non-finite one through libm). The exponent is rounded to float32 first, as ATen's
 /// vectorised kernel takes it (`x ** (1/3)` raises to 0.33333334).

@@ -180,6 +180,15 @@ pub fn par_zip1<T: Sync, U: Send>(dst: &mut [U], x: &[T], k: impl Fn(&mut [U], &
     }
 }
 
+/// `k(out, a, b)` over matching chunks of three slices of one length, on the team when large.
+pub fn par_zip2<T: Sync, U: Send>(dst: &mut [U], a: &[T], b: &[T], k: impl Fn(&mut [U], &[T], &[T]) + Sync) {
+    if parallel(dst.len()) {
+        team_chunks(dst, |i, o| k(o, chunk_of(a, i, o.len()), chunk_of(b, i, o.len())));
+    } else {
+        k(dst, a, b);
+    }
+}
+
 /// `out[i] = f(a[i], b[i])` over two layouts of the same (broadcast) shape.
 pub fn map2<T: StorageElem, U: StorageElem>(
     a: &CpuStorage,

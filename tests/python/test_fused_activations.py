@@ -3,8 +3,10 @@
 the ELU family against their composites (the same steps, now one pass), and the vectorised float32
 atan2 (the double result rounded once, C's special cases). The references are NumPy's or the
 composites'. The leaky_relu, hard* and ELU tests pass under PyTorch too; its softplus kernel rounds
-differently from its own composite, and its float32 atan2 is Sleef's, an ulp off the correctly
-rounded value on ~2% of arguments (atan2(1, 1) among them)."""
+differently from its own composite, its float32 atan2 is Sleef's, an ulp off the correctly
+rounded value on ~2% of arguments (atan2(1, 1) among them), and its vectorised float32 fmod
+returns NaN where the quotient x / y overflows float32 (1e37 % 0.002), where C's fmod (and
+ferrograd) give the exact remainder."""
 
 import math
 
@@ -146,3 +148,31 @@ def test_mish_values():
     with np.errstate(over="ignore"):
         ref = xd * np.tanh(np.where(xd > 20, xd, np.log1p(np.exp(xd))))
     np.testing.assert_allclose(F.mish(torch.tensor(x)).numpy(), ref, rtol=3e-6, atol=1e-30)
+
+
+def fmod_operands():
+    g = np.random.default_rng(9)
+    x = np.concatenate([g.standard_normal(30000) * 100, 10 ** g.uniform(-44, 38, 3000) * np.sign(g.standard_normal(3000))]).astype(F32)
+    y = np.concatenate([g.standard_normal(30000) * 3, 10 ** g.uniform(-44, 38, 3000) * np.sign(g.standard_normal(3000))]).astype(F32)
+    sp = np.array([0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan, 1e-45, 3e38, 7.0], F32)
+    a, b = np.meshgrid(sp, sp)
+    return np.concatenate([x, a.ravel()]), np.concatenate([y, b.ravel()])
+
+
+def py_remainder(x, y):
+    r = np.fmod(x, y)
+    with np.errstate(invalid="ignore"):
+        return np.where((r != 0) & ((r < 0) != (y < 0)), (r + y).astype(F32), r).astype(F32)
+
+
+def test_float32_fmod_and_remainder_are_exact():
+    x, y = fmod_operands()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        same(torch.fmod(torch.tensor(x), torch.tensor(y)).numpy(), np.fmod(x, y))
+        same(torch.remainder(torch.tensor(x), torch.tensor(y)).numpy(), py_remainder(x, y))
+        # one divisor (the `x % 2.0` form), a strided dividend, a broadcast row
+        for d in [2.0, -0.75, 1e-30, 0.0]:
+            same((torch.tensor(x) % d).numpy(), py_remainder(x, np.full_like(x, d)))
+            same(torch.fmod(torch.tensor(x), d).numpy(), np.fmod(x, F32(d)))
+        m = x[:4096].reshape(64, 64)
+        same(torch.fmod(torch.tensor(m).t(), torch.tensor(y[:64])).numpy(), np.fmod(m.T, y[:64]))
