@@ -74,6 +74,7 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Acosh => Some(super::math::acosh_slice),
         UnaryOp::Erf => Some(super::math::erf_slice),
         UnaryOp::Erfc => Some(super::math::erfc_slice),
+        UnaryOp::Erfinv => Some(super::math::erfinv_slice),
         _ => None,
     }
 }

@@ -826,6 +826,79 @@ fn erfc_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
+/// `erfinv(x) / x` for `w = -ln(1 - x²)` below 6.25 (|x| < 0.9978) as a polynomial in `(w -
+/// ERFINV_CENTRAL_AT.0) / ERFINV_CENTRAL_AT.1` (highest power first; a Chebyshev fit to
+/// mpmath, relative error < 3e-14).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ERFINV_CENTRAL: [f64; 21] = [
+    1.3858382465160003e-08,
+    5.729115063188104e-09,
+    -1.2937416953831541e-07,
+    5.733006107810588e-08,
+    5.958923680727966e-07,
+    -1.140404050685026e-06,
+    -7.447045667979232e-07,
+    7.191381449625213e-06,
+    -1.1216752217503078e-05,
+    -1.5057396800939777e-05,
+    9.33503612752776e-05,
+    -0.00011687940408117521,
+    -0.00026438881003719287,
+    0.0012324812205957026,
+    -0.0012716905192200437,
+    -0.004137307824859327,
+    0.01780833989185429,
+    -0.022604426546181187,
+    -0.058922530758592856,
+    0.7504940886087682,
+    1.6536545626831067,
+];
+const ERFINV_CENTRAL_AT: (f64, f64) = (3.125, 3.124999036171495);
+
+/// `erfinv(x) / x` for `w` from 6.25 to float32's last `x` below 1 (w ≈ 15.95) in `(√w -
+/// ERFINV_TAIL_AT.0) / ERFINV_TAIL_AT.1` (relative error < 2e-14).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ERFINV_TAIL: [f64; 17] = [
+    -2.5729876011367355e-09,
+    3.0916518321509267e-09,
+    2.5194476545742448e-08,
+    -9.666281353093873e-08,
+    9.31227115135305e-08,
+    5.043406365030672e-07,
+    -2.5827843984032025e-06,
+    5.047021996536762e-06,
+    2.1511306964554102e-06,
+    -4.616076743262772e-05,
+    0.00016694957972831118,
+    -0.0003967218471361422,
+    0.000783728574153369,
+    -0.0015761973452241601,
+    0.0030159691352187323,
+    0.7509262162720284,
+    3.080891852850962,
+];
+const ERFINV_TAIL_AT: (f64, f64) = (3.2470218565830136, 0.7470216261827067);
+
+/// `erfinv x` for float32 in double, rounded once (torch's float erfinv is MKL's): `x g(w)` with
+/// `w = -ln((1 - |x|)(1 + |x|))` (the product exact in double, its log as `ln_parts_f64`'s) and
+/// `g` one of two polynomials, in `w` below 6.25 and in `√w` above; ±inf at ±1, NaN beyond and
+/// at NaN, ±0 kept. Replaces a rational guess and two Newton steps on libm's erf (~40x).
+#[inline(always)]
+fn erfinv_f32<const F: bool>(x: f32) -> f32 {
+    let a = (x as f64).abs();
+    let (k, lm) = ln_parts_f64::<F>((1.0 - a) * (1.0 + a));
+    let w = -madd64::<F>(k, std::f64::consts::LN_2, lm);
+    let central = horner64::<F, 21>(&ERFINV_CENTRAL, (w - ERFINV_CENTRAL_AT.0) * (1.0 / ERFINV_CENTRAL_AT.1));
+    let tail = horner64::<F, 17>(&ERFINV_TAIL, (w.max(0.0).sqrt() - ERFINV_TAIL_AT.0) * (1.0 / ERFINV_TAIL_AT.1));
+    let r = (a * if w < 6.25 { central } else { tail }) as f32;
+    let r = if a == 1.0 { f32::INFINITY } else if a < 1.0 { r } else { f32::NAN };
+    if x != x || x == 0.0 {
+        x
+    } else {
+        r.copysign(x)
+    }
+}
+
 /// `atanh x` for float32 in double, rounded once: `log1p(2|x| / (1 - |x|)) / 2` (`1 - |x|`
 /// exact), ±inf at ±1, NaN beyond, the sign restored; ±0 and NaN as they are.
 #[inline(always)]
@@ -1372,6 +1445,7 @@ dispatched!(asinh_slice, asinh_f32);
 dispatched!(acosh_slice, acosh_f32);
 dispatched!(erf_slice, erf_f32);
 dispatched!(erfc_slice, erfc_f32);
+dispatched!(erfinv_slice, erfinv_f32);
 
 /// The trig kernels: the vector pass (`$fast`, over |x| < `$max::<F>()`), then the double kernel
 /// (`$double`, up to `TRIG_MAX`) and libm (in double, rounded once) for the arguments the vector

@@ -176,3 +176,17 @@ def test_float32_fmod_and_remainder_are_exact():
             same(torch.fmod(torch.tensor(x), d).numpy(), np.fmod(x, F32(d)))
         m = x[:4096].reshape(64, 64)
         same(torch.fmod(torch.tensor(m).t(), torch.tensor(y[:64])).numpy(), np.fmod(m.T, y[:64]))
+
+
+def test_float32_erfinv_is_the_double_result_rounded():
+    g = np.random.default_rng(13)
+    x = np.concatenate([g.uniform(-1, 1, 40000), 1 - 10 ** g.uniform(-7.3, -1, 4000), 10 ** g.uniform(-45, -1, 4000)]).astype(F32)
+    x = np.concatenate([x, -x, np.array([0.0, -0.0, 1.0, -1.0, 1.5, -2.0, np.inf, np.nan, np.nextafter(F32(1), F32(0))], F32)])
+    got = torch.erfinv(torch.tensor(x)).numpy()
+    # float64's kernel: a rational guess and two Newton steps on libm's erf (accurate to ~1e-15)
+    want = torch.erfinv(torch.tensor(x.astype(np.float64))).numpy().astype(F32)
+    ulps = np.abs(bits(got).astype(np.int64) - bits(want))
+    ok = np.isnan(got) & np.isnan(want)
+    assert ulps[~ok].max() <= 1 and (ulps[~ok] == 0).mean() > 0.9999, (ulps[~ok].max(), (ulps[~ok] == 0).mean())
+    same(got[-9:], np.array([0.0, -0.0, np.inf, -np.inf, np.nan, np.nan, np.nan, np.nan, got[-1]], F32))
+    assert 3.5 < got[-1] < 4.0
