@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 
-CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update", "copies", "unary"]
+CASES = ["conv", "pool", "bn", "ln", "emb", "lstm", "cnn", "big", "linalg", "rng", "views", "attn", "grid", "half", "rows", "pool3d", "update", "copies", "unary", "pointwise"]
 
 
 def measure(fn, budget=0.8, lo=3, hi=50):
@@ -312,7 +312,26 @@ def workloads(T, np):
         yield "x ** 2.5 f32 1M", lambda: pos ** 2.5, None
         yield "x ** 0.5 f32 1M", lambda: pos ** 0.5, None
 
-    return {"unary": unary_cases, "copies": copy_cases, "update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
+    def pointwise_cases():
+        # the special functions, two-argument kernels and activations that had no vector kernel
+        # or ran as composites (twenty-eighth session), over 1M float32
+        g = np.random.default_rng(6)
+        x = T.from_numpy((g.random(1 << 20, dtype=np.float32) * 6 - 3))
+        y = T.from_numpy((g.random(1 << 20, dtype=np.float32) * 6 - 3))
+        u = x / 3.1
+        F = T.nn.functional
+        for name in ("erf", "erfc", "round"):
+            f = getattr(T, name)
+            yield f"{name} f32 1M", lambda f=f: f(x), None
+        yield "erfinv f32 1M", lambda: T.erfinv(u), None
+        yield "atan2 f32 1M", lambda: T.atan2(x, y), None
+        yield "fmod f32 1M", lambda: T.fmod(x, y), None
+        yield "x % 0.7 f32 1M", lambda: x % 0.7, None
+        for name in ("leaky_relu", "hardswish", "hardsigmoid", "elu", "selu", "softplus", "mish"):
+            f = getattr(F, name)
+            yield f"{name} f32 1M", lambda f=f: f(x), None
+
+    return {"pointwise": pointwise_cases, "unary": unary_cases, "copies": copy_cases, "update": update_cases, "pool3d": pool3d_cases, "rows": row_cases, "half": half_cases, "grid": grid_cases, "attn": attn_cases, "views": view_cases, "conv": conv_cases, "pool": pool_cases, "bn": bn_cases, "ln": ln_cases,
             "emb": emb_cases, "lstm": lstm_cases, "cnn": cnn_cases, "big": big_cases, "linalg": linalg_cases, "rng": rng_cases}
 
 

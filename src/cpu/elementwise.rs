@@ -75,6 +75,7 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Erf => Some(super::math::erf_slice),
         UnaryOp::Erfc => Some(super::math::erfc_slice),
         UnaryOp::Erfinv => Some(super::math::erfinv_slice),
+        UnaryOp::Round => Some(super::math::round_slice),
         _ => None,
     }
 }

@@ -899,6 +899,12 @@ fn erfinv_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
+/// `round x` half to even (torch's `round`): one `vrndscaleps` per sixteen lanes.
+#[inline(always)]
+fn round_f32<const F: bool>(x: f32) -> f32 {
+    x.round_ties_even()
+}
+
 /// `atanh x` for float32 in double, rounded once: `log1p(2|x| / (1 - |x|)) / 2` (`1 - |x|`
 /// exact), ±inf at ±1, NaN beyond, the sign restored; ±0 and NaN as they are.
 #[inline(always)]
@@ -1446,6 +1452,7 @@ dispatched!(acosh_slice, acosh_f32);
 dispatched!(erf_slice, erf_f32);
 dispatched!(erfc_slice, erfc_f32);
 dispatched!(erfinv_slice, erfinv_f32);
+dispatched!(round_slice, round_f32);
 
 /// The trig kernels: the vector pass (`$fast`, over |x| < `$max::<F>()`), then the double kernel
 /// (`$double`, up to `TRIG_MAX`) and libm (in double, rounded once) for the arguments the vector
