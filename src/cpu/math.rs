@@ -579,12 +579,44 @@ pub(crate) fn atan2_f32<const F: bool>(y: f32, x: f32) -> f32 {
     }
 }
 
-/// `asin x` for float32 in double, rounded once: `atan(|x| / √((1 - |x|)(1 + |x|)))` (both
-/// factors exact in double; |x| = 1 gives π/2, |x| > 1 NaN), the sign restored.
+/// `(asin √z - √z) / z^(3/2)` as a polynomial in `z` on [0, ¼] (highest power first; a Chebyshev
+/// fit to mpmath, relative error < 4e-16): `asin r = r + r z P(z)` for `z = r²`.
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
+const ASIN_P: [f64; 13] = [
+    0.028651504934165302,
+    -0.014706224429775028,
+    0.017314366316576464,
+    0.005486662775294188,
+    0.010316708761956044,
+    0.01147998788373275,
+    0.013971148170491108,
+    0.01735239509981467,
+    0.02237217299668938,
+    0.030381944129283533,
+    0.044642857146692125,
+    0.07499999999998003,
+    0.1666666666666667,
+];
+
+/// `(asin a, a ≥ ½)` for `a` in [0, 1] as fdlibm reduces it, with one polynomial and no
+/// division: below ½ `asin a = a + a z P(z)` with `z = a²` (exact: `a` is a float32); from ½
+/// on `asin a = π/2 - 2 asin s`, `s = √t` for `t = (1 - a)/2` (exact), the same series in `t`.
+/// The second element says which: the caller applies `π/2 - 2v`. NaN beyond 1 (√ of a negative).
+#[inline(always)]
+fn asin_parts<const F: bool>(a: f64) -> (f64, bool) {
+    let big = a >= 0.5;
+    let t = (1.0 - a) * 0.5;
+    let z = if big { t } else { a * a };
+    let r = if big { t.sqrt() } else { a };
+    (madd64::<F>(r * z, horner64::<F, 13>(&ASIN_P, z), r), big)
+}
+
+/// `asin x` for float32 in double, rounded once (`asin_parts`; |x| = 1 gives π/2, |x| > 1 NaN),
+/// the sign restored; ±0 and NaN kept.
 #[inline(always)]
 fn asin_f32<const F: bool>(x: f32) -> f32 {
-    let a = (x as f64).abs();
-    let t = atan_ratio_f64::<F>(a, ((1.0 - a) * (1.0 + a)).sqrt());
+    let (v, big) = asin_parts::<F>((x as f64).abs());
+    let t = if big { madd64::<F>(-2.0, v, std::f64::consts::FRAC_PI_2) } else { v };
     if x == 0.0 || x != x {
         x
     } else {
@@ -592,14 +624,20 @@ fn asin_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// `acos x` for float32 in double, rounded once: `π/2 - asin x` (for float32 inputs the result
-/// is at least 3e-4, so the difference keeps ~13 digits).
+/// `acos x` for float32 in double, rounded once, from `asin_parts` of |x|: `2 asin s` from ½ on
+/// (no cancellation near 1), `π - 2 asin s` from -½ down, `π/2 - asin x` between.
 #[inline(always)]
 fn acos_f32<const F: bool>(x: f32) -> f32 {
-    let a = (x as f64).abs();
-    let t = atan_ratio_f64::<F>(a, ((1.0 - a) * (1.0 + a)).sqrt());
-    let t = if x < 0.0 { -t } else { t };
-    (std::f64::consts::FRAC_PI_2 - t) as f32
+    let d = x as f64;
+    let (v, big) = asin_parts::<F>(d.abs());
+    let r = if !big {
+        std::f64::consts::FRAC_PI_2 - v.copysign(d)
+    } else if d > 0.0 {
+        2.0 * v
+    } else {
+        madd64::<F>(-2.0, v, std::f64::consts::PI)
+    };
+    r as f32
 }
 
 /// `ln(1 + y)` in double for a double `y > -1` to full relative accuracy: `ln u` for
