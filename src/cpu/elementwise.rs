@@ -696,10 +696,7 @@ fn fmod_f32(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, rem: boo
             return Ok(out);
         }
     }
-    map2::<f32, f32>(sa, la, sb, lb, move |x, y| {
-        let r = x % y;
-        if rem && r != 0.0 && ((r < 0.0) != (y < 0.0)) { r + y } else { r }
-    })
+    map2::<f32, f32>(sa, la, sb, lb, move |x, y| if rem { super::math::remainder_from_fmod(x % y, y) } else { x % y })
 }
 
 fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {

@@ -1589,9 +1589,19 @@ fn fmod_chunk(x: &[f32], y: &[f32], out: &mut [f32], rem: bool) {
     }
     if rem {
         for (o, &b) in out.iter_mut().zip(y) {
-            let r = *o;
-            *o = if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r };
+            *o = remainder_from_fmod(*o, b);
         }
+    }
+}
+
+/// Python's remainder from C's fmod `r` of `x` by `y` (ATen's float kernel): `r + y` in float32
+/// where `r` is nonzero and its sign differs from `y`'s.
+#[inline(always)]
+pub(crate) fn remainder_from_fmod(r: f32, y: f32) -> f32 {
+    if r != 0.0 && ((r < 0.0) != (y < 0.0)) {
+        r + y
+    } else {
+        r
     }
 }
 

@@ -1447,13 +1447,19 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
 // activations
 // ---------------------------------------------------------------------------------------
 
-/// softplus's values with no history: the CPU kernel (one pass), the composite on CUDA.
-fn softplus_values(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+/// An activation's values with no history: its CPU kernel (one pass), or on CUDA, where the
+/// fused op has no kernel, the composite.
+fn act_values(x: &Tensor, op: crate::backend::UnaryOp, composite: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
     if x.is_cuda() {
-        no_grad(|| softplus_raw(x, beta, threshold))
+        no_grad(composite)
     } else {
-        backend::unary(&x.detach(), crate::backend::UnaryOp::Softplus(beta, threshold))
+        no_grad(|| backend::unary(x, op))
     }
+}
+
+/// softplus's values with no history (`act_values`).
+fn softplus_values(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
+    act_values(x, crate::backend::UnaryOp::Softplus(beta, threshold), || softplus_raw(x, beta, threshold))
 }
 
 fn softplus_raw(x: &Tensor, beta: f64, threshold: f64) -> Result<Tensor> {
@@ -1712,26 +1718,20 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
         "leaky_relu" => {
             // one CPU kernel each way (the composites stay on CUDA): the backward multiplies
             // by the slope factor, `g · 1` and `g · a` as the select of `g` and `g · a` gives
-            let o = no_grad(|| if x.is_cuda() {
-                sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?)
-            } else {
-                backend::unary(x, crate::backend::UnaryOp::LeakyRelu(a))
-            })?;
+            let o = act_values(x, crate::backend::UnaryOp::LeakyRelu(a), || sel(&cmp(x, 0.0, BinOp::Gt)?, x, &mul(x, &sc(a))?))?;
             ("LeakyReluBackward0", o, Arc::new(move |x, g| if x.is_cuda() {
                 sel(&cmp(x, 0.0, BinOp::Gt)?, g, &mul(g, &sc(a))?)
             } else {
-                mul(g, &no_grad(|| backend::unary(&x.detach(), crate::backend::UnaryOp::LeakyReluSlope(a)))?)
+                mul(g, &no_grad(|| backend::unary(x, crate::backend::UnaryOp::LeakyReluSlope(a)))?)
             }), Some(("LeakyReluBackwardBackward0", ActD2::Zero)))
         }
         // elu(alpha=a, scale=b) with input_scale 1 (elu, selu); celu: input_scale 1/alpha
         "elu" | "celu" => {
             let is = if kind == "celu" { 1.0 / a } else { 1.0 };
             let (alpha, scale) = (a, if kind == "celu" { 1.0 } else { b });
-            let o = no_grad(|| if x.is_cuda() {
+            let o = act_values(x, crate::backend::UnaryOp::Elu(alpha * scale, scale, is), || {
                 let negp = mul(&super::unary_extra(&mul(x, &sc(is))?, "expm1")?, &sc(alpha * scale))?;
                 sel(&cmp(x, 0.0, BinOp::Gt)?, &mul(x, &sc(scale))?, &negp)
-            } else {
-                backend::unary(x, crate::backend::UnaryOp::Elu(alpha * scale, scale, is))
             })?;
             let name = if kind == "celu" { "CeluBackward0" } else { "EluBackward0" };
             // f'' = alpha scale is² exp(is x) for x <= 0, 0 above
@@ -1834,10 +1834,8 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("HardtanhBackwardBackward0", ActD2::Zero)))
         }
         "hardsigmoid" => {
-            let o = no_grad(|| if x.is_cuda() {
+            let o = act_values(x, crate::backend::UnaryOp::Hardsigmoid, || {
                 super::clamp(&add(&div(x, &sc(6.0))?, &sc(0.5))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(1.0)))
-            } else {
-                backend::unary(x, crate::backend::UnaryOp::Hardsigmoid)
             })?;
             ("HardsigmoidBackward0", o, Arc::new(|x, g| {
                 let inside = binary_raw(&cmp(x, -3.0, BinOp::Gt)?, &cmp(x, 3.0, BinOp::Lt)?, BinOp::And)?;
@@ -1845,10 +1843,8 @@ fn activation_impl(x_in: &Tensor, kind: &str, a: f64, b: f64, in_place: bool) ->
             }), Some(("HardsigmoidBackwardBackward0", ActD2::Missing("aten::hardsigmoid_backward"))))
         }
         "hardswish" => {
-            let o = no_grad(|| if x.is_cuda() {
+            let o = act_values(x, crate::backend::UnaryOp::Hardswish, || {
                 div(&mul(x, &super::clamp(&add(x, &sc(3.0))?, Some(Scalar::Float(0.0)), Some(Scalar::Float(6.0)))?)?, &sc(6.0))
-            } else {
-                backend::unary(x, crate::backend::UnaryOp::Hardswish)
             })?;
             // f'' = 1/3 on (-3, 3), 0 outside
             let second = d2(|x| {
