@@ -14,6 +14,9 @@ POW_DTYPES = ["float32", "float64", "bfloat16", "float16"]
 KERNELS = ["sin", "cos", "tan", "atan", "log1p", "expm1", "asin", "acos", "sinh", "cosh", "exp2", "atanh", "asinh", "acosh",
            "erf", "erfc"]
 HALF_KERNELS = ["sin", "cos", "atan", "log1p", "expm1"]
+# PyTorch's own algorithms ported step for step: the same bits (lgamma: Sleef's lgammaf_u1;
+# digamma: ATen's calc_digamma, float and double)
+EXACT_KERNELS = ["lgamma", "digamma"]
 
 
 def tiled(n=64):
@@ -37,6 +40,18 @@ def sweep():
     return xs
 
 
+def gamma_sweep():
+    """float32 arguments for lgamma/digamma: `sweep()` plus the poles' neighbourhoods (the
+    negative integers and half-integers, and between them), small and large arguments."""
+    xs = sweep()
+    xs += [float(v) for v in np.linspace(-12, 12, 2401).astype(np.float32)]
+    for k in range(0, 40):
+        c = np.float32(-k)
+        xs += [float(np.nextafter(c, np.float32(-1e9))), float(np.nextafter(c, np.float32(1e9))), -k - 0.5]
+    xs += [1e-38, 1e-45, 2.3, 7.0, 1.2, 0.5, 4e36, 1e37, 3.4e38, -8388607.5, -16777216.0, 1e17, 9.99, 10.0, 10.01]
+    return xs
+
+
 def bits(t, dtype):
     v = np.asarray(t.detach().float().tolist() if dtype in ("bfloat16", "float16") else t.detach().tolist(),
                    dtype=np.float64 if dtype == "float64" else np.float32)
@@ -52,6 +67,13 @@ def run(torch):
     x = torch.tensor(sweep(), dtype=torch.float32)
     for name in KERNELS:
         out[f"f32/{name}"] = bits(getattr(torch, name)(x), "float32")
+    xg = torch.tensor(gamma_sweep(), dtype=torch.float32)
+    for name in EXACT_KERNELS:
+        out[f"exact/float32/{name}"] = bits(getattr(torch, name)(xg), "float32")
+    out["exact/float64/digamma"] = bits(torch.digamma(xg.double() * 1.0000001), "float64")
+    for dt in ("bfloat16", "float16"):
+        for name in EXACT_KERNELS:
+            out[f"exact/{dt}/{name}"] = bits(getattr(torch, name)(xg.to(getattr(torch, dt))), dt)
     for dt in ("bfloat16", "float16"):
         xh = x.to(getattr(torch, dt))
         for name in HALF_KERNELS:
