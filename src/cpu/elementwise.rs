@@ -77,6 +77,7 @@ fn f32_kernel(op: UnaryOp) -> Option<fn(&[f32], &mut [f32])> {
         UnaryOp::Erfinv => Some(super::math::erfinv_slice),
         UnaryOp::Round => Some(super::math::round_slice),
         UnaryOp::Lgamma => Some(super::math::lgamma_slice),
+        UnaryOp::Digamma => Some(super::math::digamma_slice),
         _ => None,
     }
 }
@@ -165,56 +166,6 @@ pub fn digamma_f64(mut x: f64) -> f64 {
     result + x.ln() - 0.5 / x - y
 }
 
-extern "C" {
-    fn logf(x: f32) -> f32;
-}
-
-/// ψ(x) for float32 as ATen's `calc_digamma(float)` (Cephes' psi in float arithmetic), so the
-/// same bits as torch: the reflection ψ(x) = ψ(1 - x) - π / tan(π r) below 0 (`r` the
-/// fractional part, the quotient in double), the recurrence up to 10 in float, then the
-/// asymptotic series with fused steps (ATen's FMA builds contract them) and libm's `logf`.
-/// ±inf at ±0 (the sign flipped), NaN at the negative integers.
-pub fn digamma_f32(mut x: f32) -> f32 {
-    #[allow(clippy::excessive_precision)]
-    const PSI_10: f32 = 2.251_752_589_066_721_107_64;
-    if x == 0.0 {
-        return f32::INFINITY.copysign(-x);
-    }
-    if x < 0.0 {
-        if x == x.trunc() {
-            return f32::NAN;
-        }
-        let r = x as f64 - (x as f64).trunc();
-        let pi_over_tan = (std::f64::consts::PI / (std::f64::consts::PI * r).tan()) as f32;
-        return digamma_f32(1.0 - x) - pi_over_tan;
-    }
-    let mut result = 0.0f32;
-    while x < 10.0 {
-        result -= 1.0 / x;
-        x += 1.0;
-    }
-    if x == 10.0 {
-        return result + PSI_10;
-    }
-    #[allow(clippy::excessive_precision)]
-    const A: [f32; 7] = [
-        8.333_333_333_333_333_333_33e-2,
-        -2.109_279_609_279_609_279_61e-2,
-        7.575_757_575_757_575_757_58e-3,
-        -4.166_666_666_666_666_666_67e-3,
-        3.968_253_968_253_968_253_97e-3,
-        -8.333_333_333_333_333_333_33e-3,
-        8.333_333_333_333_333_333_33e-2,
-    ];
-    let y = if x < 1.0e17 {
-        let z = 1.0 / (x * x);
-        z * A.iter().fold(0.0f32, |acc, &c| acc.mul_add(z, c))
-    } else {
-        0.0
-    };
-    // SAFETY: a pure libm function of one float
-    result + unsafe { logf(x) } - 0.5 / x - y
-}
 
 /// ψ'(x), as ATen's `calc_trigamma`: reflection below 1/2, the recurrence up to 6, then the
 /// asymptotic series.
@@ -327,7 +278,7 @@ fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Lay
         Lgamma => map1_into(dst, s, l, |v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
         // ATen's float kernel serves float32, float16 and bfloat16 (rounded from float)
         Digamma if T::DTYPE == DType::Float64 => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
-        Digamma => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f32(Elem::to_f64(v) as f32) as f64)),
+        Digamma => map1_into(dst, s, l, |v: T| T::from_f64(super::math::digamma_f32(Elem::to_f64(v) as f32) as f64)),
         Trigamma => map1_into(dst, s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
         Square => map1_into(dst, s, l, |v: T| v * v),
         Softplus(beta, threshold) => {

@@ -1160,6 +1160,77 @@ fn lgamma_f32<const F: bool>(a: f32) -> f32 {
     }
 }
 
+extern "C" {
+    fn logf(x: f32) -> f32;
+}
+
+/// The recurrence of ATen's `calc_digamma(float)`, branch-free: `z` = `x` (or `1 - x` below
+/// 0, the reflection's argument) pushed up to at least 10 by ones, `r = -Σ 1/z` over the steps
+/// (at most ten, each lane masked once it is there: the same float steps as ATen's loop).
+#[inline(always)]
+fn digamma_shift(x: f32) -> (f32, f32) {
+    let mut z = if x < 0.0 { 1.0 - x } else { x };
+    let mut r = 0.0f32;
+    for _ in 0..10 {
+        let m = z < 10.0;
+        r = if m { r - 1.0 / z } else { r };
+        z = if m { z + 1.0 } else { z };
+    }
+    (r, z)
+}
+
+/// The rest of `calc_digamma(float)` from `digamma_shift`'s `(r, z)`: ψ(z) + r from the
+/// asymptotic series (fused steps, as ATen's FMA builds contract them; libm's `logf`), and
+/// below 0 the reflection ψ(x) = ψ(1 - x) - π / tan(π f), `f` the fractional part and the
+/// quotient in double. ±inf at ±0 (sign flipped), NaN at the negative integers.
+#[inline]
+fn digamma_tail(x: f32, r: f32, z: f32) -> f32 {
+    #[allow(clippy::excessive_precision)]
+    const PSI_10: f32 = 2.251_752_589_066_721_107_64;
+    #[allow(clippy::excessive_precision)]
+    const A: [f32; 7] = [
+        8.333_333_333_333_333_333_33e-2,
+        -2.109_279_609_279_609_279_61e-2,
+        7.575_757_575_757_575_757_58e-3,
+        -4.166_666_666_666_666_666_67e-3,
+        3.968_253_968_253_968_253_97e-3,
+        -8.333_333_333_333_333_333_33e-3,
+        8.333_333_333_333_333_333_33e-2,
+    ];
+    if x == 0.0 {
+        return f32::INFINITY.copysign(-x);
+    }
+    if x < 0.0 && x == x.trunc() {
+        return f32::NAN;
+    }
+    let psi = if z == 10.0 {
+        r + PSI_10
+    } else {
+        let y = if z < 1.0e17 {
+            let w = 1.0 / (z * z);
+            w * A.iter().fold(0.0f32, |acc, &c| acc.mul_add(w, c))
+        } else {
+            0.0
+        };
+        // SAFETY: a pure libm function of one float
+        r + unsafe { logf(z) } - 0.5 / z - y
+    };
+    if x < 0.0 {
+        let f = x as f64 - (x as f64).trunc();
+        psi - (std::f64::consts::PI / (std::f64::consts::PI * f).tan()) as f32
+    } else {
+        psi
+    }
+}
+
+/// ψ(x) for float32 as ATen's `calc_digamma(float)` (Cephes' psi in float arithmetic): the
+/// same bits as torch.
+pub fn digamma_f32(x: f32) -> f32 {
+    let (r, z) = digamma_shift(x);
+    digamma_tail(x, r, z)
+}
+
+
 /// `round x` half to even (torch's `round`): one `vrndscaleps` per sixteen lanes.
 #[inline(always)]
 fn round_f32<const F: bool>(x: f32) -> f32 {
@@ -1715,6 +1786,25 @@ dispatched!(erfc_slice, erfc_f32);
 dispatched!(erfinv_slice, erfinv_f32);
 dispatched!(round_slice, round_f32);
 dispatched!(lgamma_slice, lgamma_f32);
+
+/// `digamma_f32` over a slice: the recurrence's reciprocals in vector lanes, a block at a time,
+/// then the tail per element.
+pub fn digamma_slice(x: &[f32], out: &mut [f32]) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: &mut [f32]) {
+        let mut shifted = [0f32; 256];
+        for (x, out) in x.chunks(256).zip(out.chunks_mut(256)) {
+            let zs = &mut shifted[..x.len()];
+            for ((o, z), &v) in out.iter_mut().zip(zs.iter_mut()).zip(x) {
+                (*o, *z) = digamma_shift(v);
+            }
+            for ((o, &z), &v) in out.iter_mut().zip(zs.iter()).zip(x) {
+                *o = digamma_tail(v, *o, z);
+            }
+        }
+    }
+    tiered!(body(x: &[f32], out: &mut [f32]) -> ())
+}
 
 /// The trig kernels: the vector pass (`$fast`, over |x| < `$max::<F>()`), then the double kernel
 /// (`$double`, up to `TRIG_MAX`) and libm (in double, rounded once) for the arguments the vector

@@ -294,10 +294,12 @@ pub fn zip_inplace<T: Copy + Sync + Send>(dst: &mut [T], xb: &[T], lb: &Layout, 
 }
 
 /// Float to integer as torch's x86 CPU kernels convert (`cvttsd2si`): truncation, and the
-/// "integer indefinite" value (the type's minimum) for NaN and out-of-range values; types
-/// narrower than 32 bits go through int32 and wrap.
+/// "integer indefinite" value (the type's minimum) for NaN and out-of-range values; uint8 goes
+/// through int64, the other types narrower than 32 bits through int32, and wrap.
 fn float_to_int(v: f64, to: DType) -> i64 {
-    if to == DType::Int64 {
+    // uint8 goes through int64 as c10's `static_cast_with_inter_type<uint8_t>` does (so
+    // 3e10 gives its low byte), the other narrow types through int32
+    if to == DType::Int64 || to == DType::UInt8 {
         if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 { i64::MIN } else { v as i64 }
     } else if v.is_nan() || v >= 2_147_483_648.0 || v < -2_147_483_648.0 {
         i32::MIN as i64
@@ -306,25 +308,155 @@ fn float_to_int(v: f64, to: DType) -> i64 {
     }
 }
 
+/// # Safety
+/// `A` and `B` must be the same type (callers match on the dtype tags, one Rust type each).
+unsafe fn same<A, B>(s: &[A]) -> &[B] {
+    debug_assert_eq!(std::mem::size_of::<A>(), std::mem::size_of::<B>());
+    // SAFETY: A and B are the same type (the caller's contract), so the view is exact.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const B, s.len()) }
+}
+/// # Safety
+/// As `same`.
+unsafe fn same_mut<A, B>(s: &mut [A]) -> &mut [B] {
+    debug_assert_eq!(std::mem::size_of::<A>(), std::mem::size_of::<B>());
+    // SAFETY: as `same`; the borrow is moved, so the view stays unique.
+    unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut B, s.len()) }
+}
+
+/// A float truncated toward zero to an int32 as C++'s `static_cast` runs on x86 (PyTorch's
+/// casts): NaN and values outside int32 give its minimum. One truncation per lane.
+macro_rules! float_to_i32_x86 {
+    ($name:ident, $f:ty) => {
+        #[inline(always)]
+        fn $name(v: $f) -> i32 {
+            let ok = v >= -2_147_483_648.0 && v < 2_147_483_648.0;
+            // SAFETY: the value truncated is within i32's range (0 where `v` is not)
+            let i = unsafe { if ok { v } else { 0.0 }.to_int_unchecked::<i32>() };
+            if ok {
+                i
+            } else {
+                i32::MIN
+            }
+        }
+    };
+}
+float_to_i32_x86!(f32_to_i32, f32);
+float_to_i32_x86!(f64_to_i32, f64);
+
+/// As `f32_to_i32` for int64 (NaN and values outside int64 give its minimum).
+macro_rules! float_to_i64_x86 {
+    ($name:ident, $f:ty) => {
+        #[inline(always)]
+        fn $name(v: $f) -> i64 {
+            let ok = v >= -9.223_372_036_854_775_808e18 && v < 9.223_372_036_854_775_808e18;
+            // SAFETY: the value truncated is within i64's range (0 where `v` is not)
+            let i = unsafe { if ok { v } else { 0.0 }.to_int_unchecked::<i64>() };
+            if ok {
+                i
+            } else {
+                i64::MIN
+            }
+        }
+    };
+}
+float_to_i64_x86!(f32_to_i64, f32);
+float_to_i64_x86!(f64_to_i64, f64);
+
+/// float32 to int64 through int32's truncation, one instruction per lane (int64's is a scalar
+/// instruction per element without AVX-512DQ: half PyTorch's speed), a block at a time; a block
+/// holding a value past int32 (or NaN) is redone element by element.
+fn f32_to_i64_slice(o: &mut [i64], x: &[f32]) {
+    for (o, x) in o.chunks_mut(256).zip(x.chunks(256)) {
+        math::map_tiered(o, x, &|v: f32| f32_to_i32(v) as i64);
+        if x.iter().fold(false, |wide, v| wide | !(v.abs() < 2_147_483_648.0)) {
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = f32_to_i64(v);
+            }
+        }
+    }
+}
+
+/// Contiguous casts between the common real dtypes as plain loops the compiler vectorises (the
+/// generic loop widens every element to f64 and back: 2-3 ns an element, up to ten times
+/// PyTorch's time), on the team when large. The values are C++'s `static_cast`s as PyTorch
+/// computes them on x86: floats truncated toward zero (NaN and out-of-range values to the
+/// integer minimum, through int64 for uint8 and int32 for the other narrow types, then wrapped),
+/// integers rounded once to a float, anything nonzero (NaN included) true. False for the
+/// pairs left to the generic loop.
+fn fast_cast<T: Elem, U: StorageElem>(x: &[T], out: &mut [U]) -> bool {
+    if (T::DTYPE, U::DTYPE) == (DType::Float32, DType::Int64) {
+        // SAFETY: the dtype tags name T and U, as in `arms!` below
+        let (x, out) = unsafe { (same::<T, f32>(x), same_mut::<U, i64>(out)) };
+        par_zip1(out, x, f32_to_i64_slice);
+        return true;
+    }
+    macro_rules! arms {
+        ($( ($a:ident, $ta:ty) => [$( ($b:ident, $tb:ty, $f:expr) ),* $(,)?] ),* $(,)?) => {
+            match (T::DTYPE, U::DTYPE) {
+                $($( (DType::$a, DType::$b) => {
+                    // SAFETY: the dtype tags name T and U (the sealed Elem trait gives each
+                    // dtype one Rust type), so the views are of the types the slices hold
+                    let (x, out) = unsafe { (same::<T, $ta>(x), same_mut::<U, $tb>(out)) };
+                    par_zip1(out, x, |o, x| math::map_tiered(o, x, &$f));
+                } )*)*
+                _ => return false,
+            }
+            true
+        };
+    }
+    arms! {
+        (Float32, f32) => [
+            (Float64, f64, |v: f32| v as f64),
+            (Int32, i32, f32_to_i32),
+            (Int16, i16, |v: f32| f32_to_i32(v) as i16),
+            (Int8, i8, |v: f32| f32_to_i32(v) as i8),
+            (UInt8, u8, |v: f32| f32_to_i64(v) as u8),
+            (Bool, bool, |v: f32| v != 0.0),
+        ],
+        (Float64, f64) => [
+            (Float32, f32, |v: f64| v as f32),
+            (Int64, i64, f64_to_i64),
+            (Int32, i32, f64_to_i32),
+            (UInt8, u8, |v: f64| f64_to_i64(v) as u8),
+            (Bool, bool, |v: f64| v != 0.0),
+        ],
+        (Int64, i64) => [
+            (Float32, f32, |v: i64| v as f32),
+            (Float64, f64, |v: i64| v as f64),
+            (Int32, i32, |v: i64| v as i32),
+            (UInt8, u8, |v: i64| v as u8),
+            (Bool, bool, |v: i64| v != 0),
+        ],
+        (Int32, i32) => [
+            (Float32, f32, |v: i32| v as f32),
+            (Float64, f64, |v: i32| v as f64),
+            (Int64, i64, |v: i32| v as i64),
+            (Bool, bool, |v: i32| v != 0),
+        ],
+        (Int16, i16) => [(Float32, f32, |v: i16| v as f32), (Int64, i64, |v: i16| v as i64)],
+        (Int8, i8) => [(Float32, f32, |v: i8| v as f32), (Int64, i64, |v: i8| v as i64)],
+        (UInt8, u8) => [
+            (Float32, f32, |v: u8| v as f32),
+            (Float64, f64, |v: u8| v as f64),
+            (Int64, i64, |v: u8| v as i64),
+            (Int32, i32, |v: u8| v as i32),
+            (Bool, bool, |v: u8| v != 0),
+        ],
+        (Bool, bool) => [
+            (Float32, f32, |v: bool| v as u8 as f32),
+            (Float64, f64, |v: bool| v as u8 as f64),
+            (Int64, i64, |v: bool| v as i64),
+            (Int32, i32, |v: bool| v as i32),
+            (UInt8, u8, |v: bool| v as u8),
+        ],
+    }
+}
+
 /// Float16/bfloat16 <-> float32 of contiguous slices at vector speed (the generic element
 /// loop goes through f64 and cost 4-8 ns an element, ten times a half op's own work): bfloat16
 /// takes `math`'s bit kernels, float16 `half`'s F16C slice conversions. False for other pairs.
 fn half_cast<T: Elem, U: StorageElem>(x: &[T], out: &mut [U]) -> bool {
     use half::slice::HalfFloatSliceExt;
-    /// # Safety
-    /// `A` and `B` must be the same type (callers match on the dtype tags, one Rust type each).
-    unsafe fn same<A, B>(s: &[A]) -> &[B] {
-        debug_assert_eq!(std::mem::size_of::<A>(), std::mem::size_of::<B>());
-        // SAFETY: A and B are the same type (the caller's contract), so the view is exact.
-        unsafe { std::slice::from_raw_parts(s.as_ptr() as *const B, s.len()) }
-    }
-    /// # Safety
-    /// As `same`.
-    unsafe fn same_mut<A, B>(s: &mut [A]) -> &mut [B] {
-        debug_assert_eq!(std::mem::size_of::<A>(), std::mem::size_of::<B>());
-        // SAFETY: as `same`; the borrow is moved, so the view stays unique.
-        unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut B, s.len()) }
-    }
     // SAFETY: each arm's dtype tags name T and U (the sealed Elem trait gives each dtype one
     // Rust type), so every view below is of the type the slice really holds.
     unsafe {
@@ -365,7 +497,7 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
                 out.copy_from_slice(src);
                 return Ok(out);
             }
-            if !half_cast(&x[r.clone()], &mut out) {
+            if !half_cast(&x[r.clone()], &mut out) && !fast_cast(&x[r.clone()], &mut out) {
                 for (o, &v) in out.iter_mut().zip(&x[r]) {
                     *o = conv(v);
                 }

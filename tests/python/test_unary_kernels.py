@@ -103,6 +103,14 @@ def test_ported_kernels_are_pytorchs_bits(key):
     assert (d == 0).all(), (key, np.nonzero(d)[0][:5], d.max())
 
 
+@pytest.mark.parametrize("key", sorted(k for k in GOLD if k.startswith("cast/")))
+def test_casts_are_pytorchs(key):
+    # C++'s static_cast as PyTorch runs it on x86, bit for bit: floats truncated (NaN and
+    # out-of-range to the minimum, through int32 for the narrow types), int64 rounded once to
+    # float32, nonzero (NaN too) to True
+    assert MINE[key] == GOLD[key], (key, [(i, a, b) for i, (a, b) in enumerate(zip(MINE[key], GOLD[key])) if a != b][:4])
+
+
 NUMPY_NAMES = {"atan": "arctan", "asin": "arcsin", "acos": "arccos", "atanh": "arctanh", "asinh": "arcsinh",
                "acosh": "arccosh"}
 

@@ -52,6 +52,32 @@ def gamma_sweep():
     return xs
 
 
+CAST_DTYPES = ["float32", "float64", "int64", "int32", "int16", "int8", "uint8", "bool"]
+
+
+def cast_sources():
+    """Values per source dtype for the casts: floats with the specials, halves, the integer
+    types' edges and values past them (x86's truncations: NaN and out-of-range to the minimum)."""
+    g = np.random.default_rng(11)
+    fl = [0.0, -0.0, 0.5, -0.5, 0.99, -0.99, 1.5, -1.5, 127.9, 128.0, -128.5, 255.9, 256.0, 300.7, -129.2,
+          32767.5, 32768.0, -32769.0, 2.0 ** 31, -2.0 ** 31, 2.0 ** 31 - 128, 2.0 ** 32 + 5, 2.0 ** 62, 2.0 ** 63,
+          -2.0 ** 63, 2.0 ** 64, 1e30, -1e30, float("nan"), float("inf"), float("-inf"), 1e-40, 16777217.0]
+    fl += [float(v) for v in g.standard_normal(40) * 1e3]
+    src = {"float32": fl, "float64": fl + [2.0 ** 53 + 1, 9007199254740993.0, 1e300]}
+    for dt, (lo, hi) in {"int64": (-2 ** 63, 2 ** 63 - 1), "int32": (-2 ** 31, 2 ** 31 - 1), "int16": (-2 ** 15, 2 ** 15 - 1),
+                         "int8": (-128, 127), "uint8": (0, 255)}.items():
+        vals = [lo, hi, 0, 1, lo + 1, hi - 1] + [int(v) for v in g.integers(lo, hi, 40, endpoint=True)]
+        if dt == "int64":
+            vals += [2 ** 53 + 1, 2 ** 60 + 2 ** 36 + 1, -(2 ** 62) - 3, 2 ** 24 + 1, 16777217 * 3]
+        src[dt] = vals
+    src["bool"] = [True, False, True, True, False]
+    return src
+
+
+def cast_values(t, dtype):
+    return bits(t, dtype) if dtype in ("float32", "float64") else [int(v) for v in t.tolist()]
+
+
 def bits(t, dtype):
     v = np.asarray(t.detach().float().tolist() if dtype in ("bfloat16", "float16") else t.detach().tolist(),
                    dtype=np.float64 if dtype == "float64" else np.float32)
@@ -67,6 +93,10 @@ def run(torch):
     x = torch.tensor(sweep(), dtype=torch.float32)
     for name in KERNELS:
         out[f"f32/{name}"] = bits(getattr(torch, name)(x), "float32")
+    for src, vals in cast_sources().items():
+        xc = torch.tensor(vals, dtype=getattr(torch, src))
+        for dst in CAST_DTYPES:
+            out[f"cast/{src}/{dst}"] = cast_values(xc.to(getattr(torch, dst)), dst)
     xg = torch.tensor(gamma_sweep(), dtype=torch.float32)
     for name in EXACT_KERNELS:
         out[f"exact/float32/{name}"] = bits(getattr(torch, name)(xg), "float32")
