@@ -1152,7 +1152,9 @@ pub fn max_pool2d_backward(g: &Tensor, ind: &Tensor, planes: usize, hw: usize, s
     Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
 }
 
-pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) -> Result<Option<Tensor>> {
+/// Rows `rows` of the contiguous `x` (rows of `inner` elements) stacked into `shape`, or None
+/// where the backend has no row gather (the profiler names the op `prof`).
+pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize], prof: &'static str) -> Result<Option<Tensor>> {
     let d = x.data();
     if d.dtype.is_complex() {
         return Ok(None);
@@ -1166,7 +1168,7 @@ pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize]) ->
         Storage::Cuda(c) => c.gather_rows(&d.layout, rows, inner)?.map(Storage::Cuda),
     };
     let Some(out) = out else { return Ok(None) };
-    let _prof = crate::profiler::scope(|| "aten::index_select".into(), crate::profiler::EventKind::Op);
+    let _prof = crate::profiler::scope(|| prof.into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, shape)))
 }
 

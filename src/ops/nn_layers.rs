@@ -1391,7 +1391,7 @@ pub fn embedding(w: &Tensor, idx: &Tensor, padding_idx: Option<i64>, scale_grad_
         }
         host(offs, w.device())
     };
-    let out = match backend::gather_rows(w, &rows, d, &oshape)? {
+    let out = match backend::gather_rows(w, &rows, d, &oshape, "aten::index_select")? {
         Some(o) => o,
         None => backend::take(w, &offsets()?, &oshape)?,
     };

@@ -70,6 +70,20 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
     crate::ensure!(len <= i64::MAX as f64, Runtime, "invalid size, possible overflow?");
     let n = len as usize;
     crate::shape::numel_checked(&[n])?;
+    // the common dtypes straight into their buffer (one pass, no f64 staging): int64 in
+    // integer arithmetic, float32 as ATen (in double, rounded once)
+    match dtype {
+        DType::Int64 if start.fract() == 0.0 && step.fract() == 0.0 => {
+            let (s, st) = (start as i64, step as i64);
+            let v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| s + i as i64 * st)?;
+            return Ok(Tensor::from_storage(i64::wrap(v), &[n]));
+        }
+        DType::Float32 => {
+            let v: Vec<f32> = crate::cpu::alloc::try_with(n, |i| (start + i as f64 * step) as f32)?;
+            return Ok(Tensor::from_storage(f32::wrap(v), &[n]));
+        }
+        _ => {}
+    }
     let vals: Vec<f64> = crate::cpu::alloc::try_with(n, |i| start + i as f64 * step)?;
     from_f64s(&vals, &[n], dtype)
 }
