@@ -106,6 +106,13 @@ pub trait BackendStorage: Sized {
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// `gather` along `d`: `out[p] = self[p with its coordinate d replaced by index[p]]` over
+    /// the index's shape `ishape`, for a contiguous `self` (`l`) and a contiguous int64
+    /// `index` (`il`) whose values the caller has bounds-checked. `None` where the backend has
+    /// no kernel.
+    fn gather_dim(&self, _l: &Layout, _index: (&Self, &Layout), _ishape: &[usize], _d: usize) -> Result<Option<Self>> {
+        Ok(None)
+    }
     /// Zeros of `base_rows` rows of `inner` elements with row `k` of the contiguous `self`
     /// (`l`) added into row `rows[k]` (in order): the embedding backward. `None` where the
     /// backend has no kernel.
@@ -1152,6 +1159,25 @@ pub fn max_pool2d_backward(g: &Tensor, ind: &Tensor, planes: usize, hw: usize, s
     Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
 }
 
+/// `gather(x, d, index)` in one pass where the backend has a kernel (contiguous `x` and
+/// int64 `index` on one device, the index's values bounds-checked by the caller); else None.
+pub fn gather_dim(x: &Tensor, index: &Tensor, d: usize) -> Result<Option<Tensor>> {
+    let (dx, di) = (x.data(), index.data());
+    if dx.dtype.is_complex() || di.dtype != DType::Int64 || !dx.layout.is_contiguous() || !di.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let ishape: Vec<usize> = di.layout.shape.to_vec();
+    let (s, si) = (dx.storage.data.read(), di.storage.data.read());
+    let out = match (&*s, &*si) {
+        (Storage::Cpu(c), Storage::Cpu(i)) => c.gather_dim(&dx.layout, (i, &di.layout), &ishape, d)?.map(Storage::Cpu),
+        (Storage::Cuda(c), Storage::Cuda(i)) => c.gather_dim(&dx.layout, (i, &di.layout), &ishape, d)?.map(Storage::Cuda),
+        _ => None,
+    };
+    let Some(out) = out else { return Ok(None) };
+    let _prof = crate::profiler::scope(|| "aten::gather".into(), crate::profiler::EventKind::Op);
+    Ok(Some(Tensor::from_storage_on(out, &ishape)))
+}
+
 /// Rows `rows` of the contiguous `x` (rows of `inner` elements) stacked into `shape`, or None
 /// where the backend has no row gather (the profiler names the op `prof`).
 pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize], prof: &'static str) -> Result<Option<Tensor>> {
@@ -1257,7 +1283,12 @@ pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
 
 /// Host offsets as a dense int64 tensor on `device` (for `take`/`put`).
 pub fn offsets_tensor(offsets: &[usize], device: Device) -> Result<Tensor> {
-    let t = Tensor::from_storage(crate::storage::StorageElem::wrap(offsets.iter().map(|&o| o as i64).collect::<Vec<i64>>()), &[offsets.len()]);
+    // from the buffer cache: a fresh megabyte-sized block costs a page fault per 4 KiB
+    let mut v = crate::cpu::alloc::take::<i64>(offsets.len())?;
+    for (d, &o) in v.iter_mut().zip(offsets) {
+        *d = o as i64;
+    }
+    let t = Tensor::from_storage(crate::storage::StorageElem::wrap(v), &[offsets.len()]);
     on(&t, device)
 }
 

@@ -275,6 +275,16 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn gather_dim(&self, l: &Layout, index: (&Self, &Layout), ishape: &[usize], d: usize) -> Result<Option<Self>> {
+        let CpuStorage::I64(iv) = index.0 else { return Ok(None) };
+        let idx = &iv[index.1.offset..index.1.offset + index.1.numel()];
+        Ok(match CpuStorage::dtype(self) {
+            DType::Float32 => Some(f32::wrap(super::gather_dim(&f32::get(self)[l.offset..], &l.shape, idx, ishape, d)?)),
+            DType::Float64 => Some(f64::wrap(super::gather_dim(&f64::get(self)[l.offset..], &l.shape, idx, ishape, d)?)),
+            DType::Int64 => Some(i64::wrap(super::gather_dim(&i64::get(self)[l.offset..], &l.shape, idx, ishape, d)?)),
+            _ => None,
+        })
+    }
     fn index_add_rows(&self, l: &Layout, rows: &[usize], inner: usize, base_rows: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::index_add_rows(&f32::get(self)[l.offset..], rows, inner, base_rows)?)),

@@ -37,11 +37,19 @@ pub fn take(s: &CpuStorage, l: &Layout, offsets: &CpuStorage) -> Result<CpuStora
     let contiguous = l.is_contiguous();
     Ok(all_types!(s.dtype(), T => {
         let b = T::get(s);
-        T::wrap(if contiguous {
-            offsets.iter().map(|&o| b[l.offset + o as usize]).collect()
+        // the output from the buffer cache (a fresh block faults its pages in one by one)
+        let mut out = super::alloc::take::<T>(offsets.len())?;
+        if contiguous {
+            let b = &b[l.offset..];
+            for (d, &o) in out.iter_mut().zip(offsets) {
+                *d = b[o as usize];
+            }
         } else {
-            offsets.iter().map(|&o| b[storage_offset(l, o as usize)]).collect()
-        })
+            for (d, &o) in out.iter_mut().zip(offsets) {
+                *d = b[storage_offset(l, o as usize)];
+            }
+        }
+        T::wrap(out)
     }))
 }
 

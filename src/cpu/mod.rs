@@ -604,6 +604,47 @@ fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], i
     Ok(out)
 }
 
+/// `gather` along `d` of the contiguous `x` (shape `xshape`) by the contiguous `idx` (shape
+/// `ishape`, values in bounds: the callers check): the index walked as an odometer, a row of
+/// its last dim at a time (no offsets materialised, no division per element).
+fn gather_dim<T: Copy + alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], ishape: &[usize], d: usize) -> crate::Result<Vec<T>> {
+    let mut out = alloc::take::<T>(idx.len())?;
+    let Some(last) = ishape.len().checked_sub(1) else {
+        // a 0-dim index on a 0/1-dim x
+        if let (Some(o), Some(&i)) = (out.first_mut(), idx.first()) {
+            *o = x[i as usize];
+        }
+        return Ok(out);
+    };
+    let cs = crate::shape::contiguous_strides(xshape);
+    let (row, sd, sl) = (ishape[last], cs[d], cs[last]);
+    if row == 0 || idx.is_empty() {
+        return Ok(out);
+    }
+    let mut ctr = vec![0usize; last];
+    for (o, iv) in out.chunks_exact_mut(row).zip(idx.chunks_exact(row)) {
+        // the offset of the outer coordinates, the gathered dim's left out
+        let base: usize = ctr.iter().enumerate().filter(|&(k, _)| k != d).map(|(k, &c)| c * cs[k]).sum();
+        if d == last {
+            for (o, &i) in o.iter_mut().zip(iv) {
+                *o = x[base + i as usize * sd];
+            }
+        } else {
+            for (j, (o, &i)) in o.iter_mut().zip(iv).enumerate() {
+                *o = x[base + j * sl + i as usize * sd];
+            }
+        }
+        for k in (0..last).rev() {
+            ctr[k] += 1;
+            if ctr[k] < ishape[k] {
+                break;
+            }
+            ctr[k] = 0;
+        }
+    }
+    Ok(out)
+}
+
 /// Zeros of `base_rows` rows with row `k` of `src` added into row `rows[k]`, in order.
 fn index_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached>(src: &[T], rows: &[usize], inner: usize, base_rows: usize) -> crate::Result<Vec<T>> {
     let mut out = alloc::try_zeroed::<T>(base_rows * inner)?;

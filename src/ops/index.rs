@@ -433,6 +433,32 @@ pub fn gather(x: &Tensor, dim: i64, index: &Tensor) -> Result<Tensor> {
     gather_named(x, dim, index, "GatherBackward0")
 }
 
+/// The flat offset in a contiguous x (strides `cs`) of each element `gather` along `d` reads:
+/// the index (shape `walk`, values checked) walked as an odometer, no division per element.
+fn gather_offsets(idx: &[i64], walk: &[usize], cs: &[usize], d: usize) -> Vec<usize> {
+    let mut offsets = Vec::with_capacity(idx.len());
+    // `base` is the offset of the index position's coordinates other than `d`
+    let mut ctr = vec![0usize; walk.len()];
+    let mut base = 0usize;
+    for &iv in idx {
+        offsets.push(base + iv as usize * cs[d]);
+        for k in (0..walk.len()).rev() {
+            ctr[k] += 1;
+            if ctr[k] < walk[k] {
+                if k != d {
+                    base += cs[k];
+                }
+                break;
+            }
+            if k != d {
+                base -= (walk[k] - 1) * cs[k];
+            }
+            ctr[k] = 0;
+        }
+    }
+    offsets
+}
+
 /// `gather` recorded as `name` (sort and topk select their values this way).
 pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) -> Result<Tensor> {
     if x.dim() == 0 {
@@ -459,34 +485,30 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
     let cs = contiguous_strides(&shape);
     let idx = index.to_i64_vec()?;
     let walk: &[usize] = if ishape.is_empty() { &[1] } else { &ishape };
-    let mut offsets = Vec::with_capacity(idx.len());
-    // the index's position as a counter (no division per element): `base` is the offset of its
-    // coordinates other than `d`, in x's strides
-    let mut ctr = vec![0usize; walk.len()];
-    let mut base = 0usize;
-    for &iv in &idx {
-        ensure!(iv >= 0 && (iv as usize) < shape[d], Runtime, "index {} is out of bounds for dimension {} with size {}", iv, d, shape[d]);
-        offsets.push(base + iv as usize * cs[d]);
-        for k in (0..walk.len()).rev() {
-            ctr[k] += 1;
-            if ctr[k] < walk[k] {
-                if k != d {
-                    base += cs[k];
-                }
-                break;
-            }
-            if k != d {
-                base -= (walk[k] - 1) * cs[k];
-            }
-            ctr[k] = 0;
-        }
+    if let Some(&bad) = idx.iter().find(|&&iv| iv < 0 || iv as usize >= shape[d]) {
+        bail!(Runtime, "index {} is out of bounds for dimension {} with size {}", bad, d, shape[d]);
     }
-    let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
     // the index shows as `_saved_index` (gather) or `_saved_indices` (sort, topk)
     let gather = name == "GatherBackward0";
     // (gather also saves `self`, as derivatives.yaml does)
     let keep: Vec<&Tensor> = if gather { vec![index, x] } else if matches!(name, "SortBackward0" | "TopkBackward0") { vec![index] } else { vec![] };
-    let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order, &keep)?;
+    let out = match backend::gather_dim(x, index, d)? {
+        Some(out) => {
+            // one pass in the backend; the offsets only if a backward runs
+            let (xs, walk, cs) = (shape.clone(), walk.to_vec(), cs.clone());
+            let save: Vec<Save<'_>> = keep.iter().map(|t| Save::In(t)).collect();
+            record(name, &[x], &[&out], &save, move |_, g, _| {
+                let offs = gather_offsets(&idx, &walk, &cs, d);
+                Ok(vec![Some(put_add(&g[0], &backend::offsets_tensor(&offs, g[0].device())?, &xs)?)])
+            })?;
+            out
+        }
+        None => {
+            let offsets = gather_offsets(&idx, walk, &cs, d);
+            let order = if index.is_contiguous() { None } else { backend::output_order(&[&index.layout()]) };
+            take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &ishape, name, order, &keep)?
+        }
+    };
     if gather {
         crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("sparse_grad", crate::autograd::SavedValue::Bool(false))], &[(0, "index")]);
     } else if !keep.is_empty() {
