@@ -323,44 +323,28 @@ unsafe fn same_mut<A, B>(s: &mut [A]) -> &mut [B] {
     unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut B, s.len()) }
 }
 
-/// A float truncated toward zero to an int32 as C++'s `static_cast` runs on x86 (PyTorch's
-/// casts): NaN and values outside int32 give its minimum. One truncation per lane.
-macro_rules! float_to_i32_x86 {
-    ($name:ident, $f:ty) => {
+/// A float truncated toward zero to an integer as C++'s `static_cast` runs on x86 (PyTorch's
+/// casts): NaN and values outside the integer's range give its minimum. One truncation per
+/// lane (Rust's saturating `as` adds a fix-up per lane).
+macro_rules! float_to_int_x86 {
+    ($name:ident, $f:ty, $i:ty, $lim:expr) => {
         #[inline(always)]
-        fn $name(v: $f) -> i32 {
-            let ok = v >= -2_147_483_648.0 && v < 2_147_483_648.0;
-            // SAFETY: the value truncated is within i32's range (0 where `v` is not)
-            let i = unsafe { if ok { v } else { 0.0 }.to_int_unchecked::<i32>() };
+        fn $name(v: $f) -> $i {
+            let ok = v >= -$lim && v < $lim;
+            // SAFETY: the value truncated is within the integer's range (0 where `v` is not)
+            let i = unsafe { if ok { v } else { 0.0 }.to_int_unchecked::<$i>() };
             if ok {
                 i
             } else {
-                i32::MIN
+                <$i>::MIN
             }
         }
     };
 }
-float_to_i32_x86!(f32_to_i32, f32);
-float_to_i32_x86!(f64_to_i32, f64);
-
-/// As `f32_to_i32` for int64 (NaN and values outside int64 give its minimum).
-macro_rules! float_to_i64_x86 {
-    ($name:ident, $f:ty) => {
-        #[inline(always)]
-        fn $name(v: $f) -> i64 {
-            let ok = v >= -9.223_372_036_854_775_808e18 && v < 9.223_372_036_854_775_808e18;
-            // SAFETY: the value truncated is within i64's range (0 where `v` is not)
-            let i = unsafe { if ok { v } else { 0.0 }.to_int_unchecked::<i64>() };
-            if ok {
-                i
-            } else {
-                i64::MIN
-            }
-        }
-    };
-}
-float_to_i64_x86!(f32_to_i64, f32);
-float_to_i64_x86!(f64_to_i64, f64);
+float_to_int_x86!(f32_to_i32, f32, i32, 2_147_483_648.0);
+float_to_int_x86!(f64_to_i32, f64, i32, 2_147_483_648.0);
+float_to_int_x86!(f32_to_i64, f32, i64, 9.223_372_036_854_775_808e18);
+float_to_int_x86!(f64_to_i64, f64, i64, 9.223_372_036_854_775_808e18);
 
 /// float32 to int64 through int32's truncation, one instruction per lane (int64's is a scalar
 /// instruction per element without AVX-512DQ: half PyTorch's speed), a block at a time; a block

@@ -288,6 +288,10 @@ fn arange(py: Python<'_>, start: &Bound<'_, PyAny>, end: Option<&Bound<'_, PyAny
     let st = match step { Some(x) if !x.is_none() => sc(x)?, _ => Scalar::Int(1) };
     let all_int = [s, e, st].iter().all(|x| !matches!(x, Scalar::Float(_)));
     let dt = opt_dtype(dtype)?.unwrap_or(if all_int { DType::Int64 } else { default_float() });
+    if let (DType::Int64, Scalar::Int(a), Scalar::Int(b), Scalar::Int(c)) = (dt, s, e, st) {
+        // integers into int64: exact past 2^53
+        return finish(py, tf::arange_i64(a, b, c)?, dev, requires_grad);
+    }
     finish(py, tf::arange(s.as_f64(), e.as_f64(), st.as_f64(), dt)?, dev, requires_grad)
 }
 

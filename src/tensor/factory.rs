@@ -88,6 +88,22 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
     from_f64s(&vals, &[n], dtype)
 }
 
+/// `arange(start, end, step)` of integers into int64, exactly (ATen's int64 kernel: the
+/// length `ceil((end - start) / step)` in integer arithmetic, the values `start + i step`),
+/// where the f64 form rounds past 2^53.
+pub fn arange_i64(start: i64, end: i64, step: i64) -> crate::Result<Tensor> {
+    crate::ensure!(step != 0, Runtime, "step must be nonzero");
+    crate::ensure!((step > 0 && end >= start) || (step < 0 && end <= start), Runtime,
+        "upper bound and lower bound inconsistent with step sign");
+    let span = end as i128 - start as i128;
+    let len = (span + step as i128 - step.signum() as i128) / step as i128;
+    crate::ensure!(len <= i64::MAX as i128, Runtime, "invalid size, possible overflow?");
+    let n = len.max(0) as usize;
+    crate::shape::numel_checked(&[n])?;
+    let v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| start.wrapping_add((i as i64).wrapping_mul(step)))?;
+    Ok(Tensor::from_storage(i64::wrap(v), &[n]))
+}
+
 /// `linspace(start, end, steps)`; PyTorch fills the second half from the end for symmetry.
 pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> crate::Result<Tensor> {
     crate::shape::numel_checked(&[steps])?;

@@ -213,6 +213,15 @@ def test_numpy_interop_shares_memory():
 
 def test_factories():
     assert torch.arange(5).tolist() == [0, 1, 2, 3, 4]
+    # int64 ranges in integer arithmetic (exact past 2^53), ATen's length rule
+    big = 2 ** 60 + 1
+    assert torch.arange(big, big + 7, 3).tolist() == [big, big + 3, big + 6]
+    assert torch.arange(10, -3, -4).tolist() == [10, 6, 2, -2]
+    assert torch.arange(0, 10, 5).tolist() == [0, 5] and torch.arange(3, 3).tolist() == []
+    with pytest.raises(RuntimeError, match="upper bound and lower bound inconsistent with step sign"):
+        torch.arange(0, 5, -1)
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        torch.arange(0, 5, 0)
     np.testing.assert_allclose(to_np(torch.linspace(0, 1, 5)), np.linspace(0, 1, 5), rtol=1e-6)
     assert to_np(torch.eye(2, 3)).tolist() == np.eye(2, 3).tolist()
     assert torch.full((2,), 3).dtype == torch.int64
