@@ -101,9 +101,10 @@ pub trait BackendStorage: Sized {
     fn lstm_cell(&self, _l: &Layout, _hw: (&Self, &Layout), _c: (&Self, &Layout), _bh: (usize, usize)) -> Result<Option<Vec<Self>>> {
         Ok(None)
     }
-    /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked: an embedding
-    /// lookup / `index_select` on dim 0. `None` where the backend has no kernel.
-    fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize) -> Result<Option<Self>> {
+    /// Rows `rows` (each `inner` elements) of the contiguous `l`, stacked, each row's
+    /// elements in the order `within`: an embedding lookup / `index_select` on dim 0, a flip
+    /// or a roll. `None` where the backend has no kernel.
+    fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _within: RowOrder) -> Result<Option<Self>> {
         Ok(None)
     }
     /// `gather` along `d`: `out[p] = self[p with its coordinate d replaced by index[p]]` over
@@ -133,6 +134,18 @@ pub trait BackendStorage: Sized {
     /// ATen's kernel computes it: `fma(c, end - self, base)` per element, `(c, base)` =
     /// `(w, self)` for `|w| < 0.5`, else `(w - 1, end)`. `None` where the backend has no
     /// kernel (the caller composes it).
+    /// Softmax of the contiguous `l` seen as (outer, dim, inner) along its middle dim, with
+    /// PyTorch's rounding for a dim other than the last. `None` where the backend has no
+    /// kernel (the caller moves the dim last).
+    fn softmax_mid(&self, _l: &Layout, _dims: [usize; 3]) -> Result<Option<Self>> {
+        Ok(None)
+    }
+    /// `self + v * a * b` (`div`: `self + v * a / b`) in one pass for three contiguous
+    /// tensors of one shape and dtype (ATen's rounding: `v * a`, then `* b` or `/ b`, then
+    /// the sum). `None` where the backend has no kernel.
+    fn addc(&self, _l: &Layout, _a: (&Self, &Layout), _b: (&Self, &Layout), _v: f64, _div: bool) -> Result<Option<Self>> {
+        Ok(None)
+    }
     fn lerp_scalar(&self, _l: &Layout, _end: (&Self, &Layout), _w: f64) -> Result<Option<Self>> {
         Ok(None)
     }
@@ -1128,6 +1141,51 @@ pub fn grid_sampler(ops: &[Option<&Tensor>], pass: GridPass, spec: &GridSampler,
 /// contiguous (planes, l); None where the backend has no kernel.
 /// `lerp(a, e, w)` through the backend's fused kernel (see `BackendStorage::lerp_scalar`):
 /// contiguous operands of one shape, dtype and device; `None` where there is no kernel.
+/// Softmax of the contiguous `x` along dim `d` (not the last) where the backend has the
+/// kernel; None elsewhere.
+pub fn softmax_mid(x: &Tensor, d: usize) -> Result<Option<Tensor>> {
+    let dx = x.data();
+    if !dx.layout.is_contiguous() || dx.layout.numel() == 0 {
+        return Ok(None);
+    }
+    let shape = &dx.layout.shape;
+    let dims = [shape[..d].iter().product(), shape[d], shape[d + 1..].iter().product()];
+    let _prof = crate::profiler::scope(|| "aten::_softmax".into(), crate::profiler::EventKind::Op);
+    let s = dx.storage.data.read();
+    let r = match &*s {
+        Storage::Cpu(c) => c.softmax_mid(&dx.layout, dims)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.softmax_mid(&dx.layout, dims)?.map(Storage::Cuda),
+    };
+    Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
+}
+
+/// `s + v * a * b` (`div`: `/ b`) in one pass where the backend has the kernel: contiguous
+/// operands of one shape and dtype on one device; None elsewhere.
+pub fn addc(s: &Tensor, a: &Tensor, b: &Tensor, v: f64, div: bool) -> Result<Option<Tensor>> {
+    let (ds, da, db) = (s.data(), a.data(), b.data());
+    let same = |d: &crate::tensor::TensorData| d.dtype == ds.dtype && d.layout.is_contiguous() && d.layout.shape == ds.layout.shape;
+    if ds.dtype.is_complex() || !ds.layout.is_contiguous() || !same(&da) || !same(&db) {
+        return Ok(None);
+    }
+    let _prof = crate::profiler::scope(|| if div { "aten::addcdiv" } else { "aten::addcmul" }.into(), crate::profiler::EventKind::Op);
+    // one read guard per distinct storage (an operand may be passed twice: `addcmul(s, g, g)`)
+    let gs = ds.storage.data.read();
+    let ga = (!std::sync::Arc::ptr_eq(&da.storage, &ds.storage)).then(|| da.storage.data.read());
+    let gb = (!std::sync::Arc::ptr_eq(&db.storage, &ds.storage) && !std::sync::Arc::ptr_eq(&db.storage, &da.storage)).then(|| db.storage.data.read());
+    let st_a = ga.as_deref().unwrap_or(&*gs);
+    let st_b = match &gb {
+        Some(g) => &**g,
+        None if std::sync::Arc::ptr_eq(&db.storage, &da.storage) => st_a,
+        None => &*gs,
+    };
+    let r = match (&*gs, st_a, st_b) {
+        (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => x.addc(&ds.layout, (y, &da.layout), (z, &db.layout), v, div)?.map(Storage::Cpu),
+        (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => x.addc(&ds.layout, (y, &da.layout), (z, &db.layout), v, div)?.map(Storage::Cuda),
+        _ => None,
+    };
+    Ok(r.map(|o| Tensor::from_storage_on(o, &ds.layout.shape)))
+}
+
 pub fn lerp_scalar(a: &Tensor, e: &Tensor, w: f64) -> Result<Option<Tensor>> {
     let (da, de) = (a.data(), e.data());
     if da.dtype != de.dtype || !da.layout.is_contiguous() || !de.layout.is_contiguous() || da.layout.shape != de.layout.shape {
@@ -1181,6 +1239,20 @@ pub fn gather_dim(x: &Tensor, index: &Tensor, d: usize) -> Result<Option<Tensor>
 /// Rows `rows` of the contiguous `x` (rows of `inner` elements) stacked into `shape`, or None
 /// where the backend has no row gather (the profiler names the op `prof`).
 pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize], prof: &'static str) -> Result<Option<Tensor>> {
+    gather_rows_in(x, rows, inner, RowOrder::Same, shape, prof)
+}
+
+/// How a row gather copies each row's elements: in order, reversed (a flip of the last dim),
+/// or rotated right by `k` (a roll of the last dim: `out[i] = row[(i - k) mod inner]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowOrder {
+    Same,
+    Reverse,
+    Rotate(usize),
+}
+
+/// `gather_rows` with each row's elements in the order `within`.
+pub fn gather_rows_in(x: &Tensor, rows: &[usize], inner: usize, within: RowOrder, shape: &[usize], prof: &'static str) -> Result<Option<Tensor>> {
     let d = x.data();
     if d.dtype.is_complex() {
         return Ok(None);
@@ -1190,8 +1262,8 @@ pub fn gather_rows(x: &Tensor, rows: &[usize], inner: usize, shape: &[usize], pr
     }
     let s = d.storage.data.read();
     let out = match &*s {
-        Storage::Cpu(c) => c.gather_rows(&d.layout, rows, inner)?.map(Storage::Cpu),
-        Storage::Cuda(c) => c.gather_rows(&d.layout, rows, inner)?.map(Storage::Cuda),
+        Storage::Cpu(c) => c.gather_rows(&d.layout, rows, inner, within)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.gather_rows(&d.layout, rows, inner, within)?.map(Storage::Cuda),
     };
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| prof.into(), crate::profiler::EventKind::Op);

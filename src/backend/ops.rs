@@ -444,6 +444,8 @@ pub enum ReduceOp {
     Any,
     /// `ln Σ exp` of float rows, shifted by the row's finite maximum (PyTorch's logsumexp).
     LogSumExp,
+    /// `sqrt(Σ x²)` of float rows (the 2-norm over a contiguous last dim, PyTorch's order).
+    NormTwo,
 }
 
 impl ReduceOp {
@@ -456,6 +458,7 @@ impl ReduceOp {
             ReduceOp::All => "all",
             ReduceOp::Any => "any",
             ReduceOp::LogSumExp => "logsumexp",
+            ReduceOp::NormTwo => "norm",
         }
     }
     pub fn kernel(self, dtype: DType) -> String {

@@ -11,8 +11,9 @@ use crate::runtime::ForkLock;
 pub const MIN_BYTES: usize = 1 << 14;
 /// The cache never holds more than this many bytes.
 const MAX_TOTAL: usize = 1 << 30;
-/// At most this many buffers of one length are kept.
-const PER_SIZE: usize = 8;
+/// At most this many buffers of one length are kept (a training step frees more than 8
+/// activations of one shape at once: with 8, an MLP step refilled a third of its buffers).
+const PER_SIZE: usize = 32;
 
 /// A cache of `Vec<T>`s keyed by length.
 pub struct VecCache<T> {

@@ -193,6 +193,39 @@ impl BackendStorage for CpuStorage {
             d => crate::bail!(NotImplemented, "\"grid_sampler_cpu\" not implemented for '{}'", d.scalar_name()),
         })
     }
+    fn softmax_mid(&self, l: &Layout, dims: [usize; 3]) -> Result<Option<Self>> {
+        if CpuStorage::dtype(self) != DType::Float32 {
+            return Ok(None);
+        }
+        let n = l.numel();
+        let x = &f32::get(self)[l.offset..l.offset + n];
+        let mut out = super::alloc::take::<f32>(n)?;
+        // ATen's split of the columns over its threads (where a part starts decides which
+        // columns take the vector path), the parts run on the team
+        let grain = (32768 / dims[1].max(1)).max(1);
+        let parts = super::math::aten_parts(dims[0] * dims[2], grain, crate::runtime::num_threads());
+        let o = super::team::SendPtr(out.as_mut_ptr());
+        super::team::run(parts.len(), &|p| {
+            // SAFETY: `out` holds outer·dim·inner elements and outlives `run`; the parts are
+            // disjoint column ranges, so no element is written by two parts.
+            unsafe { super::math::softmax_mid_f32(x, o.get(), dims, parts[p].clone()) }
+        });
+        Ok(Some(f32::wrap(out)))
+    }
+    fn addc(&self, l: &Layout, a: (&Self, &Layout), b: (&Self, &Layout), v: f64, div: bool) -> Result<Option<Self>> {
+        let n = l.numel();
+        macro_rules! go {
+            ($T:ty, $v:expr) => {{
+                fn part<'a>(st: &'a CpuStorage, l: &Layout, n: usize) -> &'a [$T] { &<$T>::get(st)[l.offset..l.offset + n] }
+                Some(<$T>::wrap(super::addc(part(self, l, n), part(a.0, a.1, n), part(b.0, b.1, n), $v, div)?))
+            }};
+        }
+        Ok(match (CpuStorage::dtype(self), CpuStorage::dtype(a.0), CpuStorage::dtype(b.0)) {
+            (DType::Float32, DType::Float32, DType::Float32) => go!(f32, v as f32),
+            (DType::Float64, DType::Float64, DType::Float64) => go!(f64, v),
+            _ => None,
+        })
+    }
     fn lerp_scalar(&self, l: &Layout, end: (&Self, &Layout), w: f64) -> Result<Option<Self>> {
         if CpuStorage::dtype(self) != DType::Float32 || CpuStorage::dtype(end.0) != DType::Float32 {
             return Ok(None);
@@ -268,12 +301,11 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
-    fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize) -> Result<Option<Self>> {
-        Ok(match CpuStorage::dtype(self) {
-            DType::Float32 => Some(f32::wrap(super::gather_rows(&f32::get(self)[l.offset..], rows, inner)?)),
-            DType::Float64 => Some(f64::wrap(super::gather_rows(&f64::get(self)[l.offset..], rows, inner)?)),
-            _ => None,
-        })
+    fn gather_rows(&self, l: &Layout, rows: &[usize], inner: usize, within: crate::backend::RowOrder) -> Result<Option<Self>> {
+        if CpuStorage::dtype(self).is_complex() {
+            return Ok(None);
+        }
+        Ok(Some(all_types!(CpuStorage::dtype(self), T => T::wrap(super::gather_rows(&T::get(self)[l.offset..], rows, inner, within)?))))
     }
     fn gather_dim(&self, l: &Layout, index: (&Self, &Layout), ishape: &[usize], d: usize) -> Result<Option<Self>> {
         let CpuStorage::I64(iv) = index.0 else { return Ok(None) };

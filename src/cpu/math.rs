@@ -1406,6 +1406,18 @@ pub fn zip_tiered<T: Copy, U, F: Fn(T, T) -> U>(o: &mut [U], a: &[T], b: &[T], f
     tiered_generic!([T: Copy, U, F: Fn(T, T) -> U] body(o: &mut [U], a: &[T], b: &[T], f: &F))
 }
 
+/// `o[i] = f(a[i], b[i], c[i])` compiled for the widest tier (see `map_tiered`).
+#[inline]
+pub fn zip3_tiered<T: Copy, F: Fn(T, T, T) -> T>(o: &mut [T], a: &[T], b: &[T], c: &[T], f: &F) {
+    #[inline(always)]
+    fn body<T: Copy, F: Fn(T, T, T) -> T>(o: &mut [T], a: &[T], b: &[T], c: &[T], f: &F) {
+        for (((o, &a), &b), &c) in o.iter_mut().zip(a).zip(b).zip(c) {
+            *o = f(a, b, c);
+        }
+    }
+    tiered_generic!([T: Copy, F: Fn(T, T, T) -> T] body(o: &mut [T], a: &[T], b: &[T], c: &[T], f: &F))
+}
+
 /// `o[i] = f(o[i], b[i])` (`b` None: `f(o[i], c)`) in place, compiled for the widest tier.
 #[inline]
 pub fn update_tiered<T: Copy, F: Fn(T, T) -> T>(o: &mut [T], b: Option<&[T]>, c: T, f: &F) {
@@ -1702,6 +1714,167 @@ pub fn logsumexp_row_f32(r: &[f32]) -> f32 {
         (sum.ln() + m as f64) as f32
     }
     tiered!(body(r: &[f32]) -> f32)
+}
+
+/// The parts ATen's OpenMP `parallel_for(0, n, grain)` runs on `threads` threads: one part
+/// unless `n > grain`, else `min(threads, ⌈n / grain⌉)` parts of `⌈n / parts⌉` (the last
+/// shorter). Kernels whose rounding depends on where a part starts follow the same split.
+pub fn aten_parts(n: usize, grain: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+    if n == 0 {
+        return Vec::new();
+    }
+    if n <= grain || threads <= 1 {
+        return vec![0..n];
+    }
+    let parts = threads.min(n.div_ceil(grain.max(1)));
+    let chunk = n.div_ceil(parts);
+    (0..parts).map(|t| t * chunk..((t + 1) * chunk).min(n)).filter(|r| !r.is_empty()).collect()
+}
+
+/// Softmax over the middle dim of a contiguous (outer, dim, inner) float32 tensor, as ATen's
+/// `_vec_softmax`, for the flat columns `cols` of `0..outer·inner` (one part of ATen's
+/// split, `aten_parts` with grain 32768 / dim): runs of `W` columns (the width of PyTorch's
+/// `Vectorized<float>`) inside one inner row and the part take the vector path — the
+/// NaN-propagating maximum down the dim, Sleef's exp, the sum from 0 in the dim's order, a
+/// division — and the rest the scalar one (`std::max`, which keeps a leading NaN only, libm's
+/// `expf`, the same sum and division). Writes only `out`'s elements of those columns.
+///
+/// # Safety
+/// `out` is valid for writes of `outer·dim·inner` elements, and no other thread writes the
+/// elements of the columns `cols` during the call.
+pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool) {
+        let w = if w16 { 16 } else { 8 };
+        let [_, dim, inner] = dims;
+        let mut idx = cols.start;
+        while idx < cols.end {
+            let (o, i) = (idx / inner, idx % inner);
+            let base = o * dim * inner + i;
+            if i + 4 * w <= inner && idx + 4 * w <= cols.end {
+                // four vectors' columns at once (the same values: columns are independent),
+                // four cache lines a row instead of one
+                if w16 { group::<F, 64>(x, out, base, dim, inner) } else { group::<F, 32>(x, out, base, dim, inner) }
+                idx += 4 * w;
+            } else if i + w <= inner && idx + w <= cols.end {
+                if w16 { group::<F, 16>(x, out, base, dim, inner) } else { group::<F, 8>(x, out, base, dim, inner) }
+                idx += w;
+            } else {
+                let n = if idx + w > cols.end { cols.end - idx } else { inner - i };
+                for c in 0..n {
+                    let o = (idx + c) / inner;
+                    let b = o * dim * inner + (idx + c) % inner;
+                    let mut m = x[b];
+                    for d in 1..dim {
+                        let v = x[b + d * inner];
+                        // std::max(m, v): `m < v ? v : m`
+                        if m < v {
+                            m = v;
+                        }
+                    }
+                    let mut sum = 0.0f32;
+                    for d in 0..dim {
+                        let e = (x[b + d * inner] - m).exp();
+                        // SAFETY: b + d·inner < outer·dim·inner, a position of column idx + c,
+                        // which only this call writes (the caller's contract).
+                        unsafe { *out.add(b + d * inner) = e };
+                        sum += e;
+                    }
+                    for d in 0..dim {
+                        // SAFETY: as above.
+                        unsafe { *out.add(b + d * inner) /= sum };
+                    }
+                }
+                idx += n;
+            }
+        }
+    }
+    #[inline(always)]
+    fn group<const F: bool, const W: usize>(x: &[f32], out: *mut f32, base: usize, dim: usize, inner: usize) {
+        let mut m = [0.0f32; W];
+        m.copy_from_slice(&x[base..base + W]);
+        for d in 1..dim {
+            let r = &x[base + d * inner..base + d * inner + W];
+            for k in 0..W {
+                // vec::maximum: a NaN on either side wins (selects, no branch: vectorised)
+                let nan = m[k].is_nan() | r[k].is_nan();
+                let hi = if r[k] > m[k] { r[k] } else { m[k] };
+                m[k] = if nan { f32::NAN } else { hi };
+            }
+        }
+        let mut sum = [0.0f32; W];
+        for d in 0..dim {
+            let r = &x[base + d * inner..base + d * inner + W];
+            // SAFETY: the W columns from base of row d, positions of this call's columns (the
+            // caller's contract), inside `out`'s outer·dim·inner elements.
+            let o = unsafe { std::slice::from_raw_parts_mut(out.add(base + d * inner), W) };
+            for k in 0..W {
+                let e = exp_f32::<F>(r[k] - m[k]);
+                o[k] = e;
+                sum[k] += e;
+            }
+        }
+        for d in 0..dim {
+            // SAFETY: as above.
+            let o = unsafe { std::slice::from_raw_parts_mut(out.add(base + d * inner), W) };
+            for k in 0..W {
+                o[k] /= sum[k];
+            }
+        }
+    }
+    let w16 = aten_lanes() == 16;
+    tiered!(body(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool) -> ())
+}
+
+/// `sqrt(Σ x²)` of a row as ATen's 2-norm kernel over a contiguous last dim. PyTorch
+/// registers that kernel without an AVX-512 build, so it runs with one 32-byte accumulator
+/// (`W` = 8 floats, 4 doubles) on AVX2 and AVX-512 CPUs alike: `acc += x * x` over whole
+/// vectors (the product rounded, then the sum: not fused), the lanes folded left to right,
+/// then the tail `s += x * x` as GCC compiles it: one fused multiply-add per element, but for
+/// float32 a first run of 4 tail elements is vectorised (4 rounded squares added in order).
+/// Then the square root.
+#[inline(always)]
+fn norm2_lanes<T: num_traits::Float, const W: usize>(r: &[T], four: bool) -> T {
+    let mut acc = [T::zero(); W];
+    let chunks = r.chunks_exact(W);
+    let mut tail = chunks.remainder();
+    for c in chunks {
+        for k in 0..W {
+            acc[k] = acc[k] + c[k] * c[k];
+        }
+    }
+    let mut s = acc[0];
+    for &a in &acc[1..] {
+        s = s + a;
+    }
+    if four && tail.len() >= 4 {
+        for &v in &tail[..4] {
+            s = s + v * v;
+        }
+        tail = &tail[4..];
+    }
+    for &v in tail {
+        s = v.mul_add(v, s);
+    }
+    s.sqrt()
+}
+
+/// The 2-norm of a float32 row with PyTorch's bits (see `norm2_lanes`).
+pub fn norm2_row_f32(r: &[f32]) -> f32 {
+    #[inline(always)]
+    fn body<const F: bool>(r: &[f32]) -> f32 {
+        norm2_lanes::<f32, 8>(r, true)
+    }
+    tiered!(body(r: &[f32]) -> f32)
+}
+
+/// The 2-norm of a float64 row with PyTorch's bits (see `norm2_lanes`).
+pub fn norm2_row_f64(r: &[f64]) -> f64 {
+    #[inline(always)]
+    fn body<const F: bool>(r: &[f64]) -> f64 {
+        norm2_lanes::<f64, 4>(r, false)
+    }
+    tiered!(body(r: &[f64]) -> f64)
 }
 
 /// The maximum (`max`) or minimum of a float32 row, NaN if it holds one (the row kernel of

@@ -189,6 +189,30 @@ pub fn par_zip2<T: Sync, U: Send>(dst: &mut [U], a: &[T], b: &[T], k: impl Fn(&m
     }
 }
 
+/// `s + v * a * b` (`div`: `s + v * a / b`) of three slices of one length into a fresh
+/// buffer, rounded as ATen's addcmul/addcdiv kernels round it: `v * a` first, then for
+/// addcmul one fused multiply-add `fma(v a, b, s)` (ATen's builds contract it), for addcdiv
+/// the quotient and then the sum; on the team when large.
+pub fn addc<T>(s: &[T], a: &[T], b: &[T], v: T, div: bool) -> crate::Result<Vec<T>>
+where
+    T: alloc::Cached + Send + Sync + num_traits::Float,
+{
+    let mut out = alloc::take::<T>(s.len())?;
+    let k = |o: &mut [T], s: &[T], a: &[T], b: &[T]| {
+        if div {
+            math::zip3_tiered(o, s, a, b, &|s, a, b| s + v * a / b);
+        } else {
+            math::zip3_tiered(o, s, a, b, &|s, a, b| (v * a).mul_add(b, s));
+        }
+    };
+    if parallel(out.len()) {
+        team_chunks(&mut out, |i, o| k(o, chunk_of(s, i, o.len()), chunk_of(a, i, o.len()), chunk_of(b, i, o.len())));
+    } else {
+        k(&mut out, s, a, b);
+    }
+    Ok(out)
+}
+
 /// `out[i] = f(a[i], b[i])` over two layouts of the same (broadcast) shape.
 pub fn map2<T: StorageElem, U: StorageElem>(
     a: &CpuStorage,
@@ -573,7 +597,8 @@ fn coalesce(l: &Layout) -> Layout {
 }
 
 /// Rows `rows` of `x` (rows of `inner` elements, the callers check the bounds), stacked.
-fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], inner: usize) -> crate::Result<Vec<T>> {
+fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], inner: usize, within: crate::backend::RowOrder) -> crate::Result<Vec<T>> {
+    use crate::backend::RowOrder;
     let mut out = alloc::take::<T>(rows.len() * inner)?;
     if inner == 0 {
         return Ok(out);
@@ -582,7 +607,21 @@ fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], i
     let per = rows_per_block(rows.len(), inner, CHUNK, usize::MAX);
     par_row_blocks(&mut out, inner, per, |_, row0, ob| {
         for (dst, &r) in ob.chunks_exact_mut(inner).zip(&rows[row0..]) {
-            dst.copy_from_slice(&x[r * inner..(r + 1) * inner]);
+            let src = &x[r * inner..(r + 1) * inner];
+            match within {
+                RowOrder::Same => dst.copy_from_slice(src),
+                RowOrder::Reverse => {
+                    for (d, s) in dst.iter_mut().zip(src.iter().rev()) {
+                        *d = *s;
+                    }
+                }
+                RowOrder::Rotate(k) => {
+                    // out[i] = src[(i - k) mod inner]: the row's last k elements first
+                    let k = k % inner;
+                    dst[..k].copy_from_slice(&src[inner - k..]);
+                    dst[k..].copy_from_slice(&src[..inner - k]);
+                }
+            }
         }
     });
     Ok(out)

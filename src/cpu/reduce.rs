@@ -63,6 +63,14 @@ pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) 
                 }))
             }),
         },
+        ReduceOp::NormTwo => match dt {
+            DType::Float32 => f32::wrap(reduce_rows(rows_of::<f32>(s, l)?, row, super::math::norm2_row_f32)),
+            DType::Float64 => f64::wrap(reduce_rows(rows_of::<f64>(s, l)?, row, super::math::norm2_row_f64)),
+            _ => float_types!(dt, T => {
+                let x = rows_of::<T>(s, l)?;
+                T::wrap(reduce_rows(x, row, |r| T::from_f64(r.iter().map(|v| v.to_f64() * v.to_f64()).sum::<f64>().sqrt())))
+            }),
+        },
         ReduceOp::All | ReduceOp::Any => {
             if dt != DType::Bool {
                 bail!(Runtime, "invariant: all/any take bool rows");

@@ -20,6 +20,12 @@ fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let x = x.clone();
     let nd = x.dim();
     let last = nd.saturating_sub(1);
+    if !log && nd > 0 && dim != last && x.is_contiguous() {
+        // ATen's kernel for a dim other than the last, in place of moving the dim last
+        if let Some(out) = backend::softmax_mid(&x.detach(), dim)? {
+            return Ok(out);
+        }
+    }
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };
     let dt = moved.dtype();
     // a half row runs in float32 and is rounded once (ATen's reduced-precision kernels)

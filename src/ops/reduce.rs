@@ -568,11 +568,24 @@ fn norm_impl(x: &Tensor, p: f64, dims: &[usize], keepdim: bool) -> Result<Tensor
     let shape = x.shape();
     let dv: Vec<usize> = if dims.is_empty() { (0..shape.len()).collect() } else { dims.to_vec() };
     if p == 2.0 {
+        let trailing = dv.iter().enumerate().all(|(i, &d)| d == shape.len() - dv.len() + i) || dv.is_empty();
+        let row: usize = dv.iter().map(|&d| shape[d]).product();
+        let out = if x.device().is_cpu() && matches!(x.dtype(), DType::Float32 | DType::Float64) && x.is_contiguous() && trailing && row > 0 {
+            // ATen's kernel for a contiguous last dim: one pass, its order of fused steps
+            Some(backend::reduce(&x.detach(), row, ReduceOp::NormTwo, x.dtype(), &out_shape(&shape, &dv, keepdim))?)
+        } else {
+            None
+        };
         // float16 squares and sums in float32, as torch (half squares overflow at 256)
         let src = if matches!(x.dtype(), DType::Float16 | DType::BFloat16) { super::cast_raw(x, DType::Float32)? } else { x.detach() };
-        let sq = super::binary_raw(&src, &src, super::BinOp::Mul)?;
-        let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, src.dtype())?)?;
-        let out = if out.dtype() != x.dtype() { super::cast_raw(&out, x.dtype())? } else { out.detach() };
+        let out = match out {
+            Some(out) => out,
+            None => {
+                let sq = super::binary_raw(&src, &src, super::BinOp::Mul)?;
+                let out = super::unary::sqrt(&sum_raw(&sq, &dv, keepdim, src.dtype())?)?;
+                if out.dtype() != x.dtype() { super::cast_raw(&out, x.dtype())? } else { out.detach() }
+            }
+        };
         // d/dx ||x|| = x / ||x|| (0 where the norm is 0)
         record("LinalgVectorNormBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
             let (xt, n) = (s.get(0)?, s.get(1)?);

@@ -734,6 +734,24 @@ fn remapped_offsets(shape: &[usize], src: impl Fn(usize, usize) -> usize) -> Vec
     }
 }
 
+/// `x` (contiguous) copied with each dim `k` in `moved` remapped by `src(k, i)`, as whole
+/// rows: the dims after the last moved one are copied as they are, a moved last dim by
+/// `last` (a reversal or a rotation of each row). None where the backend has no row gather.
+fn remapped_rows(x: &Tensor, l: &Layout, moved: &[bool], src: impl Fn(usize, usize) -> usize, last: crate::backend::RowOrder, prof: &'static str) -> Result<Option<Tensor>> {
+    let nd = l.ndim();
+    if nd == 0 || !l.is_contiguous() || x.numel() == 0 {
+        return Ok(None);
+    }
+    let (outer, within) = match moved.iter().rposition(|&m| m) {
+        Some(t) if t == nd - 1 => (nd - 1, last),
+        Some(t) => (t + 1, crate::backend::RowOrder::Same),
+        None => (0, crate::backend::RowOrder::Same),
+    };
+    let inner: usize = l.shape[outer..].iter().product();
+    let rows = remapped_offsets(&l.shape[..outer], src);
+    crate::backend::gather_rows_in(x, &rows, inner, within, &l.shape, prof)
+}
+
 /// `flip(dims)`: a reversed copy along `dims` (FlipBackward0).
 pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     let l = x.layout();
@@ -741,11 +759,18 @@ pub fn flip(x: &Tensor, dims: &[i64]) -> Result<Tensor> {
     for &d in dims {
         ds.push(wrap_dim(d, l.ndim())?);
     }
-    // gather in the order that walks the flipped dims backwards
-    let src_offsets = remapped_offsets(&l.shape, |k, i| if ds.contains(&k) { l.shape[k] - 1 - i } else { i });
-    let out = crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?;
-    // laid out like x, as torch's flip (a TensorIterator over x)
-    let out = crate::backend::relayout_like(&out, &l)?;
+    let moved: Vec<bool> = (0..l.ndim()).map(|k| ds.contains(&k)).collect();
+    let rev = |k: usize, i: usize| if moved[k] { l.shape[k] - 1 - i } else { i };
+    let out = match remapped_rows(x, &l, &moved, rev, crate::backend::RowOrder::Reverse, "aten::flip")? {
+        Some(out) => out,
+        None => {
+            // gather in the order that walks the flipped dims backwards
+            let src_offsets = remapped_offsets(&l.shape, rev);
+            let out = crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?;
+            // laid out like x, as torch's flip (a TensorIterator over x)
+            crate::backend::relayout_like(&out, &l)?
+        }
+    };
     let dims_v: Vec<i64> = dims.to_vec();
     record("FlipBackward0", &[x], &[&out], &[], move |_, g, _| Ok(vec![Some(flip(&g[0], &dims_v)?)]))?;
     fields(&out, || vec![("dims", SavedValue::Ints(dims.to_vec()))]);
@@ -952,12 +977,17 @@ pub fn roll(x: &Tensor, shifts: &[i64], dims: &[i64]) -> Result<Tensor> {
         }
     }
     // out[i] = x[i - shift] along each rolled dim
-    let src_offsets = remapped_offsets(&l.shape, |k, i| (i as i64 - shift_of[k]).rem_euclid(l.shape[k].max(1) as i64) as usize);
-    let out = crate::backend::take(
-        x,
-        &crate::backend::offsets_tensor(&src_offsets, x.device())?,
-        &l.shape,
-    )?;
+    let shift = |k: usize| shift_of[k].rem_euclid(l.shape[k].max(1) as i64) as usize;
+    let moved: Vec<bool> = (0..l.ndim()).map(|k| shift(k) != 0).collect();
+    let src = |k: usize, i: usize| (i + l.shape[k] - shift(k)) % l.shape[k];
+    let last = crate::backend::RowOrder::Rotate(l.ndim().checked_sub(1).map_or(0, shift));
+    let out = match remapped_rows(x, &l, &moved, src, last, "aten::roll")? {
+        Some(out) => out,
+        None => {
+            let src_offsets = remapped_offsets(&l.shape, |k, i| (i as i64 - shift_of[k]).rem_euclid(l.shape[k].max(1) as i64) as usize);
+            crate::backend::take(x, &crate::backend::offsets_tensor(&src_offsets, x.device())?, &l.shape)?
+        }
+    };
     let back: Vec<i64> = shifts.iter().map(|s| -s).collect();
     let dims_v = dims.to_vec();
     record("RollBackward0", &[x], &[&out], &[], move |_, g, _| {

@@ -199,6 +199,18 @@ fn addc_value(s: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar, ct: DType, op
     let _raw = raw_mode();
     let om = opmath(ct);
     let (s, t1, t2) = (as_dtype(s, om)?, as_dtype(t1, om)?, as_dtype(t2, om)?);
+    if om == ct && matches!(ct, DType::Float32 | DType::Float64) && s.device().is_cpu() {
+        // one pass of ATen's rounding (addcmul's fused multiply-add), on operands broadcast
+        // to the full shape (copies only where one is broadcast or strided)
+        let shape = iter_shape(&[&s, &t1, &t2])?;
+        let sizes: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+        let full = |t: &Tensor| -> Result<Tensor> {
+            if t.shape()[..] == shape[..] && t.is_contiguous() { Ok(t.clone()) } else { super::contiguous(&super::expand(t, &sizes)?) }
+        };
+        if let Some(out) = backend::addc(&full(&s)?, &full(&t1)?, &full(&t2)?, scalar_as(value, ct).as_f64(), op == BinOp::Div)? {
+            return Ok(out);
+        }
+    }
     let v = sc(scalar_as(value, ct));
     let p = mul(&t1, &v)?;
     let p = if op == BinOp::Div { div(&p, &t2)? } else { mul(&p, &t2)? };
