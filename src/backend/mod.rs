@@ -134,10 +134,10 @@ pub trait BackendStorage: Sized {
     /// ATen's kernel computes it: `fma(c, end - self, base)` per element, `(c, base)` =
     /// `(w, self)` for `|w| < 0.5`, else `(w - 1, end)`. `None` where the backend has no
     /// kernel (the caller composes it).
-    /// Softmax of the contiguous `l` seen as (outer, dim, inner) along its middle dim, with
-    /// PyTorch's rounding for a dim other than the last. `None` where the backend has no
-    /// kernel (the caller moves the dim last).
-    fn softmax_mid(&self, _l: &Layout, _dims: [usize; 3]) -> Result<Option<Self>> {
+    /// Softmax (`log`: log-softmax) of the contiguous `l` seen as (outer, dim, inner) along
+    /// its middle dim, with PyTorch's rounding for a dim other than the last. `None` where the
+    /// backend has no kernel (the caller moves the dim last).
+    fn softmax_mid(&self, _l: &Layout, _dims: [usize; 3], _log: bool) -> Result<Option<Self>> {
         Ok(None)
     }
     /// `self + v * a * b` (`div`: `self + v * a / b`) in one pass for three contiguous
@@ -1141,20 +1141,20 @@ pub fn grid_sampler(ops: &[Option<&Tensor>], pass: GridPass, spec: &GridSampler,
 /// contiguous (planes, l); None where the backend has no kernel.
 /// `lerp(a, e, w)` through the backend's fused kernel (see `BackendStorage::lerp_scalar`):
 /// contiguous operands of one shape, dtype and device; `None` where there is no kernel.
-/// Softmax of the contiguous `x` along dim `d` (not the last) where the backend has the
-/// kernel; None elsewhere.
-pub fn softmax_mid(x: &Tensor, d: usize) -> Result<Option<Tensor>> {
+/// Softmax (`log`: log-softmax) of the contiguous `x` along dim `d` (not the last) where the
+/// backend has the kernel; None elsewhere.
+pub fn softmax_mid(x: &Tensor, d: usize, log: bool) -> Result<Option<Tensor>> {
     let dx = x.data();
     if !dx.layout.is_contiguous() || dx.layout.numel() == 0 {
         return Ok(None);
     }
     let shape = &dx.layout.shape;
     let dims = [shape[..d].iter().product(), shape[d], shape[d + 1..].iter().product()];
-    let _prof = crate::profiler::scope(|| "aten::_softmax".into(), crate::profiler::EventKind::Op);
+    let _prof = crate::profiler::scope(|| if log { "aten::_log_softmax" } else { "aten::_softmax" }.into(), crate::profiler::EventKind::Op);
     let s = dx.storage.data.read();
     let r = match &*s {
-        Storage::Cpu(c) => c.softmax_mid(&dx.layout, dims)?.map(Storage::Cpu),
-        Storage::Cuda(c) => c.softmax_mid(&dx.layout, dims)?.map(Storage::Cuda),
+        Storage::Cpu(c) => c.softmax_mid(&dx.layout, dims, log)?.map(Storage::Cpu),
+        Storage::Cuda(c) => c.softmax_mid(&dx.layout, dims, log)?.map(Storage::Cuda),
     };
     Ok(r.map(|o| Tensor::from_storage_on(o, shape)))
 }

@@ -193,13 +193,28 @@ impl BackendStorage for CpuStorage {
             d => crate::bail!(NotImplemented, "\"grid_sampler_cpu\" not implemented for '{}'", d.scalar_name()),
         })
     }
-    fn softmax_mid(&self, l: &Layout, dims: [usize; 3]) -> Result<Option<Self>> {
+    fn softmax_mid(&self, l: &Layout, dims: [usize; 3], log: bool) -> Result<Option<Self>> {
         if CpuStorage::dtype(self) != DType::Float32 {
             return Ok(None);
         }
         let n = l.numel();
         let x = &f32::get(self)[l.offset..l.offset + n];
         let mut out = super::alloc::take::<f32>(n)?;
+        if log {
+            // ATen's chunks of columns (128 KiB of a chunk's rows); every task's values are
+            // the same whichever thread runs it
+            let w = super::math::aten_lanes();
+            let chunk = (131_072 / dims[1].max(1) / 4).max(w) / w * w;
+            let tasks = dims[0] * dims[2].div_ceil(chunk);
+            let per = tasks.div_ceil(crate::runtime::num_threads().max(1));
+            let o = super::team::SendPtr(out.as_mut_ptr());
+            super::team::run(tasks.div_ceil(per.max(1)), &|p| {
+                // SAFETY: `out` holds outer·dim·inner elements and outlives `run`; the task
+                // ranges are disjoint, and so are their columns.
+                unsafe { super::math::log_softmax_mid_f32(x, o.get(), dims, chunk, p * per..((p + 1) * per).min(tasks)) }
+            });
+            return Ok(Some(f32::wrap(out)));
+        }
         // ATen's split of the columns over its threads (where a part starts decides which
         // columns take the vector path), the parts run on the team
         let grain = (32768 / dims[1].max(1)).max(1);

@@ -995,6 +995,34 @@ fn df_div(n: (f32, f32), d: (f32, f32)) -> (f32, f32) {
     (s, s.mul_add(v, n.1.mul_add(t, u)))
 }
 
+/// `ln d` as Sleef's `logf_u1` (PyTorch's `Vectorized<float>::log`, which its softmax kernels
+/// apply to the row sums) for `d` from the smallest normal up, +inf, NaN, 0 and negatives:
+/// `d = m·2^e` with `m` in [0.75, 1.5) (`e` from `d/0.75`'s exponent, as `getexp` reads it),
+/// `ln m` from `x = (m-1)/(m+1)` in double-float steps, `e·ln 2` added in double-float.
+#[inline(always)]
+fn log_sleef_f32(d: f32) -> f32 {
+    let e = (((d * (1.0f32 / 0.75)).to_bits() >> 23) & 0xff) as i32 - 127;
+    let m = f32::from_bits((d.to_bits() & 0x807f_ffff) | (((127 - e + ((d.to_bits() >> 23) & 0xff) as i32 - 127) as u32) << 23));
+    #[allow(clippy::excessive_precision)]
+    let s = df_mul_df((0.693_147_182_464_599_609_38, -1.904_654_323_148_236_017e-9), e as f32);
+    let x = df_div(df_add2(-1.0, m), df_add2(1.0, m));
+    let x2 = x.0 * x.0;
+    #[allow(clippy::excessive_precision)]
+    let t = 0.302_729_487_4f32.mul_add(x2, 0.399_610_817_4).mul_add(x2, 0.666_669_488_0);
+    let s = df_add_dd(s, (x.0 * 2.0, x.1 * 2.0));
+    let s = df_add_f(s, x2 * x.0 * t);
+    let r = s.0 + s.1;
+    if d == f32::INFINITY {
+        f32::INFINITY
+    } else if d.is_nan() || d < 0.0 {
+        f32::NAN
+    } else if d == 0.0 {
+        f32::NEG_INFINITY
+    } else {
+        r
+    }
+}
+
 /// A float's binary exponent, subnormals included (`vilogbk_vi2_vf`; garbage at 0, inf, NaN).
 #[inline(always)]
 fn ilogb_k(d: f32) -> i32 {
@@ -1639,7 +1667,8 @@ pub fn softmax_rows_f32(x: &[f32], out: &mut [f32], row: usize, log: bool) {
             }
             let sum = if lanes16 { aten_sum_f32::<16>(o) } else { aten_sum_f32::<8>(o) };
             if log {
-                let ls = sum.ln();
+                // ATen takes the log of the row sums with its vector log (Sleef's)
+                let ls = log_sleef_f32(sum);
                 for (oj, &v) in o.iter_mut().zip(r) {
                     *oj = v - m - ls;
                 }
@@ -1657,7 +1686,7 @@ pub fn softmax_rows_f32(x: &[f32], out: &mut [f32], row: usize, log: bool) {
 
 /// The width of PyTorch's `Vectorized<float>` on this CPU (16 floats with AVX-512, else 8):
 /// ATen's reductions add in that many lanes, so their bits depend on it.
-fn aten_lanes() -> usize {
+pub(crate) fn aten_lanes() -> usize {
     if tier() == Tier::Avx512 { 16 } else { 8 }
 }
 
@@ -1824,6 +1853,64 @@ pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: 
     }
     let w16 = aten_lanes() == 16;
     tiered!(body(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool) -> ())
+}
+
+/// Log-softmax over the middle dim of a contiguous (outer, dim, inner) float32 tensor, as
+/// ATen's `_vec_logsoftmax`, for the tasks `tasks` of `0..outer·⌈inner / chunk⌉` (chunks of
+/// `chunk` columns, a multiple of the `Vectorized<float>` width `W`): down the dim, the
+/// running maximum `x > max ? x : max` (a NaN never wins; from -inf), the sum of
+/// `exp(x - max)` from 0 (Sleef's exp on a chunk's whole vectors, libm's `expf` on its last
+/// `size mod W` columns), Sleef's log of each sum, then `x - max - log`. Writes only the
+/// elements of those tasks' columns.
+///
+/// # Safety
+/// `out` is valid for writes of `outer·dim·inner` elements, and no other thread writes the
+/// elements of these tasks' columns during the call.
+pub unsafe fn log_softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], chunk: usize, tasks: std::ops::Range<usize>) {
+    #[inline(always)]
+    fn body<const F: bool>(x: &[f32], out: *mut f32, dims: [usize; 3], chunk: usize, tasks: std::ops::Range<usize>, w: usize) {
+        let [_, dim, inner] = dims;
+        let chunks = inner.div_ceil(chunk);
+        let mut mx = vec![0.0f32; chunk];
+        let mut sm = vec![0.0f32; chunk];
+        for task in tasks {
+            let (o, k) = (task / chunks, task % chunks);
+            let k0 = k * chunk;
+            let size = chunk.min(inner - k0);
+            let whole = size - size % w;
+            let (mx, sm) = (&mut mx[..size], &mut sm[..size]);
+            mx.fill(f32::NEG_INFINITY);
+            sm.fill(0.0);
+            let row = |d: usize| &x[o * dim * inner + d * inner + k0..][..size];
+            for d in 0..dim {
+                for (m, &v) in mx.iter_mut().zip(row(d)) {
+                    *m = if v > *m { v } else { *m };
+                }
+            }
+            for d in 0..dim {
+                let r = row(d);
+                for j in 0..whole {
+                    sm[j] += exp_f32::<F>(r[j] - mx[j]);
+                }
+                for j in whole..size {
+                    sm[j] += (r[j] - mx[j]).exp();
+                }
+            }
+            for v in sm.iter_mut() {
+                *v = log_sleef_f32(*v);
+            }
+            for d in 0..dim {
+                // SAFETY: row d's columns k0..k0+size of block o, inside `out`'s
+                // outer·dim·inner elements and written only by this task (the contract).
+                let od = unsafe { std::slice::from_raw_parts_mut(out.add(o * dim * inner + d * inner + k0), size) };
+                for (((od, &v), &m), &l) in od.iter_mut().zip(row(d)).zip(mx.iter()).zip(sm.iter()) {
+                    *od = v - m - l;
+                }
+            }
+        }
+    }
+    let w = aten_lanes();
+    tiered!(body(x: &[f32], out: *mut f32, dims: [usize; 3], chunk: usize, tasks: std::ops::Range<usize>, w: usize) -> ())
 }
 
 /// `sqrt(Σ x²)` of a row as ATen's 2-norm kernel over a contiguous last dim. PyTorch

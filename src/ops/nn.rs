@@ -20,9 +20,9 @@ fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let x = x.clone();
     let nd = x.dim();
     let last = nd.saturating_sub(1);
-    if !log && nd > 0 && dim != last && x.is_contiguous() {
-        // ATen's kernel for a dim other than the last, in place of moving the dim last
-        if let Some(out) = backend::softmax_mid(&x.detach(), dim)? {
+    if nd > 0 && dim != last && x.is_contiguous() {
+        // ATen's kernels for a dim other than the last, in place of moving the dim last
+        if let Some(out) = backend::softmax_mid(&x.detach(), dim, log)? {
             return Ok(out);
         }
     }

@@ -43,6 +43,12 @@ def run(lib):
         flat[len(flat) // 2] = np.inf
         flat[len(flat) // 3] = -np.inf
         out[f"softmax/{shape}/{d}"] = bits(lib.tensor(x).softmax(d))
+        out[f"log_softmax/{shape}/{d}"] = bits(lib.tensor(x).log_softmax(d))
+    # log-softmax's row sums go through Sleef's log: many rows, so that its bits and libm's
+    # differ on some
+    x = lib.tensor(data((3000, 12), "float32", 301))
+    out["log_softmax-rows"] = digest(x.log_softmax(1))
+    out["log_softmax-cols"] = digest(x.t().contiguous().log_softmax(0))
     # past ATen's grain its parts start mid-row: which columns run as vectors depends on the
     # thread count
     x = lib.tensor(data((1, 4, 9001), "float32", 300))
