@@ -366,6 +366,9 @@ pub enum BinaryOp {
     Xor,
     /// `b > 0 ? a : 0` (relu's backward: a = gradient, b = saved result).
     ReluBackward,
+    /// `lo <= b && b <= hi ? a : 0` (clamp's backward: a = gradient, b = the input; a NaN
+    /// input passes nothing). The bounds as `f64::to_bits`, ±inf where a side is open.
+    ClampBackward(u64, u64),
     /// `a * (1 - b²)` (tanh's backward: b = saved result).
     TanhBackward,
     /// `a * b * (1 - b)` (sigmoid's backward: b = saved result).
@@ -409,6 +412,7 @@ impl BinaryOp {
             Or => "bitwise_or",
             Xor => "bitwise_xor",
             ReluBackward => "relu_backward",
+            ClampBackward(..) => "clamp_backward",
             TanhBackward => "tanh_backward",
             SigmoidBackward => "sigmoid_backward",
             GeluBackward => "gelu_backward",

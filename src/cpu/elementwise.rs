@@ -742,6 +742,11 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         },
         // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
         BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
+        BinaryOp::ClampBackward(lo, hi) => float_types!(ct, T => {
+            // the bounds read in the tensors' dtype, as torch's `self >= min` compares them
+            let (lo, hi) = (T::from_f64(f64::from_bits(lo)), T::from_f64(f64::from_bits(hi)));
+            T::wrap(map2::<T, T>(sa, la, sb, lb, move |g, x| if x >= lo && x <= hi { g } else { T::zero() })?)
+        }),
         BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r))?)),
         BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r) * r)?)),
         BinaryOp::GeluBackward | BinaryOp::GeluTanhBackward | BinaryOp::SiluBackward => {

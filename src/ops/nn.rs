@@ -29,7 +29,7 @@ fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };
     let dt = moved.dtype();
     // a half row runs in float32 and is rounded once (ATen's reduced-precision kernels)
-    let c = super::cast_raw(&moved, if dt.is_half() { crate::dtype::DType::Float32 } else { dt })?;
+    let c = if !dt.is_half() && moved.is_contiguous() { moved.detach() } else { super::cast_raw(&moved, if dt.is_half() { crate::dtype::DType::Float32 } else { dt })? };
     let row = c.shape().last().copied().unwrap_or(1).max(1);
     let out = if dt.is_half() && log && nd > 0 && dim == last {
         // ATen's last-dim log_softmax keeps each row's sum, then its log, in the element type

@@ -364,6 +364,27 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
     let xin = if rt != x.dtype() { backend::cast_preserving(x, rt)? } else { x.clone() };
     let (l, h) = (lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
     let out = num_op(&xin, UnaryOp::Clamp(l, h))?;
+    if crate::autograd::needs_history(&[x]) && rt == x.dtype() && x.dtype().is_float() && x.device().is_cpu() {
+        // the backward selects by the saved input itself (derivatives.yaml's
+        // `where((self >= min) & (self <= max), grad, 0)`, one fused pass): no mask pass here
+        let bits = (l.unwrap_or(f64::NEG_INFINITY).to_bits(), h.unwrap_or(f64::INFINITY).to_bits());
+        record_ew(name, x, &out, &[Save::In(x)], move |s, g, _| {
+            let xs = s.get(0)?;
+            if let Some(d) = fused2(&g[0], &xs, BinOp::ClampBackward(bits.0, bits.1))? {
+                return Ok(vec![Some(d)]);
+            }
+            let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
+            let side = |b: Option<f64>, op: BinOp| b.map(|v| binary_raw(&xs, &Tensor::wrapped_scalar(Scalar::Float(v)), op)).transpose();
+            let keep = match (side(l, BinOp::Ge)?, side(h, BinOp::Le)?) {
+                (Some(a), Some(b)) => binary_raw(&a, &b, BinOp::And)?,
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => unreachable!("invariant: clamp has a bound"),
+            };
+            Ok(vec![Some(super::where_(&keep, &g[0], &zero())?)])
+        })?;
+        annotate_clamp(name, &out, lo, hi);
+        return Ok(out);
+    }
     if crate::autograd::needs_history(&[x]) {
         // mask computed now, so an in-place clamp_ needs no copy of its input; the backward
         // selects (never multiplies), so an infinite gradient outside the range stays 0
@@ -377,17 +398,22 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
             let keep = binary_raw(&m, &Tensor::wrapped_scalar(Scalar::Int(0)), BinOp::Ne)?;
             Ok(vec![Some(super::where_(&keep, &g[0], &Tensor::wrapped_scalar(Scalar::Int(0)))?)])
         })?;
-        let bound = |s: Option<Scalar>| match s {
-            Some(Scalar::Float(f)) => crate::autograd::SavedValue::Float(f),
-            Some(Scalar::Int(i)) => crate::autograd::SavedValue::Int(i),
-            Some(Scalar::Bool(b)) => crate::autograd::SavedValue::Bool(b),
-            None => crate::autograd::SavedValue::None,
-        };
-        if name == "ClampBackward1" {
-            crate::autograd::Node::annotate(&out, &[("min", bound(lo)), ("max", bound(hi))], &[]);
-        }
+        annotate_clamp(name, &out, lo, hi);
     }
     Ok(out)
+}
+
+/// ClampBackward1's `_saved_min` / `_saved_max`.
+fn annotate_clamp(name: &str, out: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) {
+    let bound = |s: Option<Scalar>| match s {
+        Some(Scalar::Float(f)) => crate::autograd::SavedValue::Float(f),
+        Some(Scalar::Int(i)) => crate::autograd::SavedValue::Int(i),
+        Some(Scalar::Bool(b)) => crate::autograd::SavedValue::Bool(b),
+        None => crate::autograd::SavedValue::None,
+    };
+    if name == "ClampBackward1" {
+        crate::autograd::Node::annotate(out, &[("min", bound(lo)), ("max", bound(hi))], &[]);
+    }
 }
 
 /// `clamp(x, min, max)` with tensor bounds (ClampBackward0), broadcast together, NaN in `x`
