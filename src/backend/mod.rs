@@ -107,6 +107,11 @@ pub trait BackendStorage: Sized {
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _within: RowOrder) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// The row-major positions of the non-zero elements of the contiguous `l` (NaN counts as
+    /// non-zero), in order. `None` where the backend has no kernel.
+    fn nonzero_positions(&self, _l: &Layout) -> Result<Option<Vec<usize>>> {
+        Ok(None)
+    }
     /// `gather` along `d`: `out[p] = self[p with its coordinate d replaced by index[p]]` over
     /// the index's shape `ishape`, for a contiguous `self` (`l`) and a contiguous int64
     /// `index` (`il`) whose values the caller has bounds-checked. `None` where the backend has
@@ -1234,6 +1239,20 @@ pub fn gather_dim(x: &Tensor, index: &Tensor, d: usize) -> Result<Option<Tensor>
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::gather".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, &ishape)))
+}
+
+/// The row-major positions of `x`'s non-zero elements (NaN is non-zero) where the backend
+/// has the kernel (a contiguous real tensor); None elsewhere.
+pub fn nonzero_positions(x: &Tensor) -> Result<Option<Vec<usize>>> {
+    let d = x.data();
+    if d.dtype.is_complex() || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    match &*s {
+        Storage::Cpu(c) => c.nonzero_positions(&d.layout),
+        Storage::Cuda(c) => c.nonzero_positions(&d.layout),
+    }
 }
 
 /// Rows `rows` of the contiguous `x` (rows of `inner` elements) stacked into `shape`, or None

@@ -322,6 +322,30 @@ impl BackendStorage for CpuStorage {
         }
         Ok(Some(all_types!(CpuStorage::dtype(self), T => T::wrap(super::gather_rows(&T::get(self)[l.offset..], rows, inner, within)?))))
     }
+    fn nonzero_positions(&self, l: &Layout) -> Result<Option<Vec<usize>>> {
+        if CpuStorage::dtype(self).is_complex() {
+            return Ok(None);
+        }
+        Ok(Some(all_types!(CpuStorage::dtype(self), T => {
+            let v = &T::get(self)[l.offset..l.offset + l.numel()];
+            let zero = T::default();
+            // count first (a vector loop), then one exact allocation
+            let n = v.iter().filter(|&&x| x != zero).count();
+            let mut out = Vec::new();
+            out.try_reserve_exact(n + 1).map_err(|_| Error::Runtime(format!("DefaultCPUAllocator: can't allocate memory: you tried to allocate {} bytes.", (n + 1) * 8)))?;
+            out.resize(n + 1, 0);
+            // branch-free compaction (a half-full mask mispredicts every other branch): every
+            // position is written, the cursor moves past the non-zero ones; the one slot of
+            // slack takes the write after the last hit
+            let mut w = 0;
+            for (i, &x) in v.iter().enumerate() {
+                out[w] = i;
+                w += (x != zero) as usize;
+            }
+            out.truncate(n);
+            out
+        })))
+    }
     fn gather_dim(&self, l: &Layout, index: (&Self, &Layout), ishape: &[usize], d: usize) -> Result<Option<Self>> {
         let CpuStorage::I64(iv) = index.0 else { return Ok(None) };
         let idx = &iv[index.1.offset..index.1.offset + index.1.numel()];

@@ -173,11 +173,46 @@ fn on_device(t: Tensor, device: crate::Device) -> Result<Tensor> {
     crate::backend::to_device(&t, device)
 }
 
+/// The coordinates of the row-major `positions` (ascending) in `shape`: dim k's coordinates
+/// at `[k·n, (k+1)·n)`. Rows are walked with an odometer, so no division per position.
+fn coords_of(positions: &[usize], shape: &[usize]) -> Vec<i64> {
+    let (n, nd) = (positions.len(), shape.len());
+    let mut out = vec![0i64; n * nd];
+    let Some(last) = nd.checked_sub(1) else { return out };
+    let row = shape[last].max(1);
+    let mut ctr = vec![0usize; last];
+    let (mut row_start, mut row_end) = (0usize, row);
+    for (w, &p) in positions.iter().enumerate() {
+        while p >= row_end {
+            // next row: the odometer over the outer dims
+            for k in (0..last).rev() {
+                ctr[k] += 1;
+                if ctr[k] < shape[k] {
+                    break;
+                }
+                ctr[k] = 0;
+            }
+            row_start = row_end;
+            row_end += row;
+        }
+        for (k, &c) in ctr.iter().enumerate() {
+            out[k * n + w] = c as i64;
+        }
+        out[last * n + w] = (p - row_start) as i64;
+    }
+    out
+}
+
 fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
     if mask.dtype().is_complex() {
         return nonzero_cols(&super::cast_raw(mask, DType::Bool)?);
     }
     let shape = mask.shape();
+    if let Some(pos) = backend::nonzero_positions(mask)? {
+        let n = pos.len();
+        let coords = coords_of(&pos, &shape);
+        return (0..shape.len()).map(|k| Tensor::from_vec(coords[k * n..(k + 1) * n].to_vec(), &[n])).collect();
+    }
     // floats compare as floats: NaN and -0.0 are judged as torch does (NaN is non-zero)
     let hits: Vec<usize> = if mask.dtype().is_float() {
         mask.to_f64_vec()?.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(i, _)| i).collect()
@@ -194,6 +229,13 @@ fn nonzero_cols(mask: &Tensor) -> Result<Vec<Tensor>> {
 /// column by column as torch's (strides (1, n)); a 0-dim `x` counts as one element with no
 /// dims (shape (1, 0) when non-zero).
 pub fn nonzero(x: &Tensor) -> Result<Tensor> {
+    if x.dim() > 0 {
+        if let Some(pos) = backend::nonzero_positions(x)? {
+            let (n, nd) = (pos.len(), x.dim());
+            let t = on_device(Tensor::from_vec(coords_of(&pos, &x.shape()), &[nd, n])?, x.device())?;
+            return Ok(super::as_strided_view(&t, &crate::shape::Layout { shape: vec![n, nd].into(), strides: vec![1, n.max(1)].into(), offset: 0 }));
+        }
+    }
     let cols = nonzero_cols(x)?;
     let n = if x.dim() == 0 { nonzero_scalar(x)? as usize } else { cols.first().map_or(0, |c| c.numel()) };
     let nd = cols.len();
@@ -329,6 +371,20 @@ pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
             if let Some(out) = take_rows(x, rows, xs[1..].iter().product(), &shape, "IndexBackward0", "aten::index", &[])? {
                 annotate(&out);
                 return Ok(out);
+            }
+        }
+    }
+    // one bool mask over the leading dims (`x[x > 0]`, `x[keep]`): the rows it selects
+    if let [Some(m)] = indices {
+        let (xs, ms) = (x.shape(), m.shape());
+        if m.dtype() == DType::Bool && !ms.is_empty() && ms.len() <= xs.len() && ms[..] == xs[..ms.len()] {
+            if let Some(rows) = backend::nonzero_positions(m)? {
+                let mut shape = vec![rows.len()];
+                shape.extend(&xs[ms.len()..]);
+                if let Some(out) = take_rows(x, rows, xs[ms.len()..].iter().product(), &shape, "IndexBackward0", "aten::index", &[])? {
+                    annotate(&out);
+                    return Ok(out);
+                }
             }
         }
     }

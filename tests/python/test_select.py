@@ -1,0 +1,51 @@
+"""nonzero and boolean-mask indexing against numpy (exact): every dtype, empty and degenerate
+shapes, NaN and -0.0, masks over all dims and over the leading dims, and the gradient."""
+
+import numpy as np
+import pytest
+
+import ferrograd as torch
+
+SHAPES = [(5,), (3, 4), (2, 3, 5), (4, 1, 3, 2), (0, 3), (3, 0), (17, 33), (1, 1)]
+DTYPES = [np.float32, np.float64, np.int64, np.int32, np.bool_, np.uint8, np.float16]
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_nonzero_and_masks_are_numpys(shape, dtype):
+    g = np.random.default_rng(len(shape))
+    x = (g.standard_normal(shape) * 2).round().astype(dtype)
+    if np.dtype(dtype).kind == "f" and x.size:
+        x.reshape(-1)[0] = np.nan  # non-zero
+        x.reshape(-1)[-1] = -0.0   # zero
+    t = torch.tensor(x)
+    nz = t.nonzero()
+    assert nz.dtype == torch.int64 and nz.shape == (np.count_nonzero(x), len(shape))
+    np.testing.assert_array_equal(nz.numpy(), np.argwhere(x))
+    for got, want in zip(t.nonzero(as_tuple=True), np.nonzero(x)):
+        np.testing.assert_array_equal(got.numpy(), want)
+    m = x != 0
+    y = g.standard_normal(shape).astype(np.float32)
+    np.testing.assert_array_equal(torch.tensor(y)[torch.tensor(m)].numpy(), y[m])
+    if len(shape) >= 2:
+        rows = m.reshape(shape[0], -1).any(1) if m.size else np.zeros(shape[0], bool)
+        np.testing.assert_array_equal(torch.tensor(y)[torch.tensor(rows)].numpy(), y[rows])
+
+
+def test_mask_index_gradient():
+    w = np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]])
+    x = torch.tensor(w, requires_grad=True)
+    y = x[x > 0]
+    assert y.grad_fn.name() == "IndexBackward0"
+    (y * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
+    x.grad = None
+    r = x[torch.tensor([False, True])]
+    r.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]])
+
+
+def test_mask_shape_mismatch_is_pytorchs_error():
+    x = torch.zeros(3, 4)
+    with pytest.raises(IndexError, match=r"The shape of the mask \[3, 3\] at index 1 does not match"):
+        x[torch.ones(3, 3, dtype=torch.bool)]
