@@ -366,6 +366,9 @@ pub enum BinaryOp {
     Xor,
     /// `b > 0 ? a : 0` (relu's backward: a = gradient, b = saved result).
     ReluBackward,
+    /// `(a - b)²` (mse_loss's elementwise term, rounded as ATen's: the difference, then its
+    /// square).
+    SquaredDiff,
     /// `lo <= b && b <= hi ? a : 0` (clamp's backward: a = gradient, b = the input; a NaN
     /// input passes nothing). The bounds as `f64::to_bits`, ±inf where a side is open.
     ClampBackward(u64, u64),
@@ -413,6 +416,7 @@ impl BinaryOp {
             Xor => "bitwise_xor",
             ReluBackward => "relu_backward",
             ClampBackward(..) => "clamp_backward",
+            SquaredDiff => "mse_loss",
             TanhBackward => "tanh_backward",
             SigmoidBackward => "sigmoid_backward",
             GeluBackward => "gelu_backward",

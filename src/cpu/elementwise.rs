@@ -742,6 +742,7 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         },
         // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
         BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
+        BinaryOp::SquaredDiff => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |a, b| (a - b) * (a - b))?)),
         BinaryOp::ClampBackward(lo, hi) => float_types!(ct, T => {
             // the bounds read in the tensors' dtype, as torch's `self >= min` compares them
             let (lo, hi) = (T::from_f64(f64::from_bits(lo)), T::from_f64(f64::from_bits(hi)));

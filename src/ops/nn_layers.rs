@@ -2175,6 +2175,11 @@ pub fn pointwise_loss(kind: &str, x: &Tensor, y: &Tensor, red: i64, a: f64) -> R
     ensure!(x.dtype().is_float(), NotImplemented, "\"{}\" not implemented for '{}'", kind, x.dtype().scalar_name());
     let k = kind.to_string();
     let elem = move |x: &Tensor, y: &Tensor| -> Result<Tensor> {
+        if k == "mse" && x.device().is_cpu() && y.device().is_cpu() && x.dtype() == y.dtype() {
+            // one pass of (x - y)², as ATen's mse kernel (the same two roundings)
+            let (lx, ly) = (x.layout(), y.layout());
+            return backend::binary(x, &lx, y, &ly, BinOp::SquaredDiff);
+        }
         let d = sub(x, y)?;
         match k.as_str() {
             "mse" => mul(&d, &d),
