@@ -107,6 +107,11 @@ pub trait BackendStorage: Sized {
     fn gather_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _within: RowOrder) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// The minimum and maximum of the contiguous int64 `l` (None when it is empty or the
+    /// backend has no kernel): an index's bounds check without a host copy.
+    fn int_range(&self, _l: &Layout) -> Result<Option<(i64, i64)>> {
+        Ok(None)
+    }
     /// The row-major positions of the non-zero elements of the contiguous `l` (NaN counts as
     /// non-zero), in order. `None` where the backend has no kernel.
     fn nonzero_positions(&self, _l: &Layout) -> Result<Option<Vec<usize>>> {
@@ -1239,6 +1244,19 @@ pub fn gather_dim(x: &Tensor, index: &Tensor, d: usize) -> Result<Option<Tensor>
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::gather".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, &ishape)))
+}
+
+/// The minimum and maximum of a contiguous int64 tensor where the backend has the kernel.
+pub fn int_range(x: &Tensor) -> Result<Option<(i64, i64)>> {
+    let d = x.data();
+    if d.dtype != DType::Int64 || !d.layout.is_contiguous() {
+        return Ok(None);
+    }
+    let s = d.storage.data.read();
+    match &*s {
+        Storage::Cpu(c) => c.int_range(&d.layout),
+        Storage::Cuda(c) => c.int_range(&d.layout),
+    }
 }
 
 /// The row-major positions of `x`'s non-zero elements (NaN is non-zero) where the backend

@@ -322,6 +322,26 @@ impl BackendStorage for CpuStorage {
         }
         Ok(Some(all_types!(CpuStorage::dtype(self), T => T::wrap(super::gather_rows(&T::get(self)[l.offset..], rows, inner, within)?))))
     }
+    fn int_range(&self, l: &Layout) -> Result<Option<(i64, i64)>> {
+        let CpuStorage::I64(v) = self else { return Ok(None) };
+        let v = &v[l.offset..l.offset + l.numel()];
+        if v.is_empty() {
+            return Ok(None);
+        }
+        // eight lanes of min/max (vectorised), then the lanes
+        let (mut lo, mut hi) = ([i64::MAX; 8], [i64::MIN; 8]);
+        let chunks = v.chunks_exact(8);
+        let tail = chunks.remainder();
+        for c in chunks {
+            for k in 0..8 {
+                lo[k] = lo[k].min(c[k]);
+                hi[k] = hi[k].max(c[k]);
+            }
+        }
+        let lo = tail.iter().chain(lo.iter()).copied().min().unwrap_or(i64::MAX);
+        let hi = tail.iter().chain(hi.iter()).copied().max().unwrap_or(i64::MIN);
+        Ok(Some((lo, hi)))
+    }
     fn nonzero_positions(&self, l: &Layout) -> Result<Option<Vec<usize>>> {
         if CpuStorage::dtype(self).is_complex() {
             return Ok(None);

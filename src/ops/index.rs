@@ -539,15 +539,37 @@ pub fn gather_named(x: &Tensor, dim: i64, index: &Tensor, name: &'static str) ->
         }
     }
     let cs = contiguous_strides(&shape);
-    let idx = index.to_i64_vec()?;
     let walk: &[usize] = if ishape.is_empty() { &[1] } else { &ishape };
-    if let Some(&bad) = idx.iter().find(|&&iv| iv < 0 || iv as usize >= shape[d]) {
-        bail!(Runtime, "index {} is out of bounds for dimension {} with size {}", bad, d, shape[d]);
-    }
     // the index shows as `_saved_index` (gather) or `_saved_indices` (sort, topk)
     let gather = name == "GatherBackward0";
     // (gather also saves `self`, as derivatives.yaml does)
     let keep: Vec<&Tensor> = if gather { vec![index, x] } else if matches!(name, "SortBackward0" | "TopkBackward0") { vec![index] } else { vec![] };
+    if !keep.is_empty() {
+        // the index's bounds from one min/max pass, no host copy; the backward reads the
+        // saved index (version-checked) for its offsets
+        if let Some((lo, hi)) = backend::int_range(index)? {
+            if lo >= 0 && (hi as u64) < shape[d] as u64 {
+                if let Some(out) = backend::gather_dim(x, index, d)? {
+                    let (xs, walk, cs) = (shape.clone(), walk.to_vec(), cs.clone());
+                    let save: Vec<Save<'_>> = keep.iter().map(|t| Save::In(t)).collect();
+                    record(name, &[x], &[&out], &save, move |s, g, _| {
+                        let offs = gather_offsets(&s.get(0)?.to_i64_vec()?, &walk, &cs, d);
+                        Ok(vec![Some(put_add(&g[0], &backend::offsets_tensor(&offs, g[0].device())?, &xs)?)])
+                    })?;
+                    if gather {
+                        crate::autograd::Node::annotate(&out, &[("dim", crate::autograd::SavedValue::Int64(dim)), ("sparse_grad", crate::autograd::SavedValue::Bool(false))], &[(0, "index")]);
+                    } else {
+                        crate::autograd::Node::annotate(&out, &[], &[(0, "indices")]);
+                    }
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    let idx = index.to_i64_vec()?;
+    if let Some(&bad) = idx.iter().find(|&&iv| iv < 0 || iv as usize >= shape[d]) {
+        bail!(Runtime, "index {} is out of bounds for dimension {} with size {}", bad, d, shape[d]);
+    }
     let out = match backend::gather_dim(x, index, d)? {
         Some(out) => {
             // one pass in the backend; the offsets only if a backward runs
