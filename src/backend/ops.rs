@@ -369,9 +369,6 @@ pub enum BinaryOp {
     /// `(a - b)²` (mse_loss's elementwise term, rounded as ATen's: the difference, then its
     /// square).
     SquaredDiff,
-    /// `lo <= b && b <= hi ? a : 0` (clamp's backward: a = gradient, b = the input; a NaN
-    /// input passes nothing). The bounds as `f64::to_bits`, ±inf where a side is open.
-    ClampBackward(u64, u64),
     /// `a * (1 - b²)` (tanh's backward: b = saved result).
     TanhBackward,
     /// `a * b * (1 - b)` (sigmoid's backward: b = saved result).
@@ -415,7 +412,6 @@ impl BinaryOp {
             Or => "bitwise_or",
             Xor => "bitwise_xor",
             ReluBackward => "relu_backward",
-            ClampBackward(..) => "clamp_backward",
             SquaredDiff => "mse_loss",
             TanhBackward => "tanh_backward",
             SigmoidBackward => "sigmoid_backward",

@@ -193,6 +193,9 @@ impl BackendStorage for CpuStorage {
             d => crate::bail!(NotImplemented, "\"grid_sampler_cpu\" not implemented for '{}'", d.scalar_name()),
         })
     }
+    fn clamp_backward(&self, l: &Layout, x: (&Self, &Layout), lo: f64, hi: f64) -> Result<Option<Self>> {
+        elementwise::clamp_backward(self, l, x.0, x.1, lo, hi).map(Some)
+    }
     fn softmax_mid(&self, l: &Layout, dims: [usize; 3], log: bool) -> Result<Option<Self>> {
         if CpuStorage::dtype(self) != DType::Float32 {
             return Ok(None);

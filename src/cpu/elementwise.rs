@@ -715,6 +715,20 @@ fn int_div_check<T: StorageElem>(b: &CpuStorage, lb: &Layout) -> Result<()> {
 }
 
 
+/// clamp's backward `lo <= x && x <= hi ? g : 0` (a NaN input passes nothing), the bounds
+/// read in the tensors' dtype as torch's `self >= min` compares them; g and x of one float
+/// dtype over layouts of one shape.
+pub fn clamp_backward(sg: &CpuStorage, lg: &Layout, sx: &CpuStorage, lx: &Layout, lo: f64, hi: f64) -> Result<CpuStorage> {
+    let ct = sg.dtype();
+    if sx.dtype() != ct || !ct.is_float() {
+        bail!(Runtime, "invariant: clamp_backward of one float dtype");
+    }
+    Ok(float_types!(ct, T => {
+        let (lo, hi) = (T::from_f64(lo), T::from_f64(hi));
+        T::wrap(map2::<T, T>(sg, lg, sx, lx, move |g, x| if x >= lo && x <= hi { g } else { T::zero() })?)
+    }))
+}
+
 /// `a op b` over two layouts of the result's shape; both operands of one dtype.
 pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: BinaryOp) -> Result<CpuStorage> {
     let ct = sa.dtype();
@@ -743,11 +757,6 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
         // torch's threshold_backward: zero where r <= 0, so a NaN result passes its gradient
         BinaryOp::ReluBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| if r <= T::zero() { T::zero() } else { g })?)),
         BinaryOp::SquaredDiff => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |a, b| (a - b) * (a - b))?)),
-        BinaryOp::ClampBackward(lo, hi) => float_types!(ct, T => {
-            // the bounds read in the tensors' dtype, as torch's `self >= min` compares them
-            let (lo, hi) = (T::from_f64(f64::from_bits(lo)), T::from_f64(f64::from_bits(hi)));
-            T::wrap(map2::<T, T>(sa, la, sb, lb, move |g, x| if x >= lo && x <= hi { g } else { T::zero() })?)
-        }),
         BinaryOp::TanhBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r * r))?)),
         BinaryOp::SigmoidBackward => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |g, r| g * (T::one() - r) * r)?)),
         BinaryOp::GeluBackward | BinaryOp::GeluTanhBackward | BinaryOp::SiluBackward => {

@@ -367,11 +367,13 @@ fn clamp_named(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, name: &'stati
     if crate::autograd::needs_history(&[x]) && rt == x.dtype() && x.dtype().is_float() && x.device().is_cpu() {
         // the backward selects by the saved input itself (derivatives.yaml's
         // `where((self >= min) & (self <= max), grad, 0)`, one fused pass): no mask pass here
-        let bits = (l.unwrap_or(f64::NEG_INFINITY).to_bits(), h.unwrap_or(f64::INFINITY).to_bits());
+        let (lb, hb) = (l.unwrap_or(f64::NEG_INFINITY), h.unwrap_or(f64::INFINITY));
         record_ew(name, x, &out, &[Save::In(x)], move |s, g, _| {
             let xs = s.get(0)?;
-            if let Some(d) = fused2(&g[0], &xs, BinOp::ClampBackward(bits.0, bits.1))? {
-                return Ok(vec![Some(d)]);
+            if !crate::autograd::needs_record(&[&g[0], &xs]) {
+                if let Some(d) = backend::clamp_backward(&g[0], &xs, lb, hb)? {
+                    return Ok(vec![Some(d)]);
+                }
             }
             let zero = || Tensor::wrapped_scalar(Scalar::Int(0));
             let side = |b: Option<f64>, op: BinOp| b.map(|v| binary_raw(&xs, &Tensor::wrapped_scalar(Scalar::Float(v)), op)).transpose();
