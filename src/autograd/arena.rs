@@ -51,6 +51,37 @@ struct Heap {
     local: Cell<*mut Slot>,
     /// Slots freed by other threads.
     remote: AtomicPtr<Slot>,
+    /// The owning thread's `thread_id` (0 while orphaned): a free compares it with its own
+    /// instead of reading a thread-local (in a shared library each thread-local access is a
+    /// call into the dynamic loader, as costly as the free itself).
+    owner: AtomicUsize,
+}
+
+/// A number that identifies the calling thread among the live ones, cheap to read: the
+/// thread pointer on x86-64 and AArch64 Linux (the x86-64 ABI's TCB self-pointer at `fs:0`,
+/// `tpidr_el0`), elsewhere the address of a thread-local. Never 0.
+#[inline(always)]
+fn thread_id() -> usize {
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    {
+        let tp: usize;
+        // SAFETY: on x86-64 Linux (glibc and musl) `fs` addresses the thread control block,
+        // whose first word is its own address (ABI); reading it has no other effect.
+        unsafe { std::arch::asm!("mov {}, qword ptr fs:[0]", out(reg) tp, options(nostack, readonly, preserves_flags, pure)) };
+        tp
+    }
+    #[cfg(all(target_arch = "aarch64", target_os = "linux"))]
+    {
+        let tp: usize;
+        // SAFETY: reading the thread pointer register has no effect.
+        unsafe { std::arch::asm!("mrs {}, tpidr_el0", out(reg) tp, options(nomem, nostack, preserves_flags, pure)) };
+        tp
+    }
+    #[cfg(not(all(any(target_arch = "x86_64", target_arch = "aarch64"), target_os = "linux")))]
+    {
+        thread_local! { static ID: u8 = const { 0 }; }
+        ID.with(|b| b as *const u8 as usize)
+    }
 }
 
 // SAFETY: `local` is only read or written by the thread that owns the heap (the thread whose
@@ -82,25 +113,22 @@ struct HeapHandle(&'static Heap);
 
 impl Drop for HeapHandle {
     fn drop(&mut self) {
-        CURRENT.with(|c| c.set(std::ptr::null()));
+        self.0.owner.store(0, Ordering::Relaxed);
         ORPHANS.lock().push(self.0);
     }
 }
 
 thread_local! {
-    static HEAP: HeapHandle = {
-        let heap = Heap::adopt();
-        CURRENT.with(|c| c.set(heap));
-        HeapHandle(heap)
-    };
-    /// The slab this thread owns (null before the first node or after thread teardown).
-    static CURRENT: Cell<*const Heap> = const { Cell::new(std::ptr::null()) };
+    static HEAP: HeapHandle = HeapHandle(Heap::adopt());
 }
 
 impl Heap {
     /// An orphaned slab (of an exited thread), or a new one.
+    /// The caller owns it until it gives it back to `ORPHANS` (which resets `owner`).
     fn adopt() -> &'static Heap {
-        ORPHANS.lock().pop().unwrap_or_else(|| Box::leak(Box::new(Heap { local: Cell::new(null_mut()), remote: AtomicPtr::new(null_mut()) })))
+        let heap: &'static Heap = ORPHANS.lock().pop().unwrap_or_else(|| Box::leak(Box::new(Heap { local: Cell::new(null_mut()), remote: AtomicPtr::new(null_mut()), owner: AtomicUsize::new(0) })));
+        heap.owner.store(thread_id(), Ordering::Relaxed);
+        heap
     }
 
     /// A free slot of this (the calling thread's) slab.
@@ -139,7 +167,10 @@ impl Heap {
 
     /// Give a freed slot back (any thread).
     fn push(&'static self, slot: *mut Slot) {
-        let mine = CURRENT.try_with(|c| std::ptr::eq(c.get(), self)).unwrap_or(false);
+        // a thread sees its own id only in the slab it owns: ownership changes hands through
+        // the `ORPHANS` lock (owner reset to 0 before a slab is given up), and a thread that
+        // reuses an exited thread's control block starts after that thread's exit
+        let mine = self.owner.load(Ordering::Relaxed) == thread_id();
         // SAFETY: the slot is free (its count reached zero and its node was dropped); only
         // the free lists reach it now.
         let s = unsafe { &*slot };
@@ -172,6 +203,7 @@ impl NodeRef {
             // thread teardown: this thread's slab is gone; use an orphan's (or a new one)
             let heap: &'static Heap = Heap::adopt();
             let s = heap.pop();
+            heap.owner.store(0, Ordering::Relaxed);
             ORPHANS.lock().push(heap);
             s
         })
@@ -411,6 +443,33 @@ mod tests {
         assert!(w.upgrade().is_none());
         assert!(NodeRef::downgrade(&b).upgrade().is_some());
         assert!(WeakNodeRef::new().upgrade().is_none());
+    }
+
+    #[test]
+    fn thread_ids_are_stable_and_distinct_among_live_threads() {
+        let me = thread_id();
+        assert_ne!(me, 0);
+        assert_eq!(me, thread_id());
+        let barrier = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let ids: Vec<usize> = (0..4)
+            .map(|_| {
+                let b = barrier.clone();
+                // all four alive at once (the barrier), so their ids must differ
+                std::thread::spawn(move || {
+                    let id = thread_id();
+                    b.wait();
+                    id
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect();
+        let mut all = ids.clone();
+        all.push(me);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 5, "{ids:?} and {me}");
     }
 
     #[test]

@@ -404,29 +404,43 @@ impl AccumulateGrad {
 // recursively (Node -> edge -> Node, or Node -> saved tensor -> grad_fn -> Node). Instead,
 // a node whose last reference goes pushes the nodes it points to onto a thread-local queue,
 // and only the outermost drop drains it, one node at a time. The queue holds `NodeRef`s
-// directly, so a drop costs no allocation.
-thread_local! {
-    static DRAINING: Cell<bool> = const { Cell::new(false) };
-    static QUEUE: RefCell<Vec<NodeRef>> = const { RefCell::new(Vec::new()) };
+// directly, so a drop costs no allocation. An edge to a node that other references keep
+// alive (a leaf's AccumulateGrad, a node still in use) is released on the spot: only a
+// possibly-last reference is queued. Draining flag and queue are one thread-local, reached
+// once per outermost drop (in a shared library each thread-local access is a call).
+struct Teardown {
+    draining: Cell<bool>,
+    queue: RefCell<Vec<NodeRef>>,
 }
 
-/// Run `f` (which may queue nodes), then, unless an outer call is already draining, drop
-/// the queued nodes one by one. See Note [Iterative teardown].
-fn with_drain(f: impl FnOnce()) {
-    if DRAINING.with(|d| d.get()) {
-        f();
-        return;
-    }
-    DRAINING.with(|d| d.set(true));
-    f();
-    loop {
-        let next = QUEUE.with(|q| q.borrow_mut().pop());
-        match next {
-            Some(n) => drop(n),
-            None => break,
+thread_local! {
+    static TEARDOWN: Teardown = const { Teardown { draining: Cell::new(false), queue: RefCell::new(Vec::new()) } };
+}
+
+impl Teardown {
+    /// Release `n`, queueing it if this may be its last reference.
+    #[inline]
+    fn release(&self, n: NodeRef) {
+        if NodeRef::strong_count(&n) > 1 {
+            // (another thread may drop its reference meanwhile, making this the last: the
+            // node then drops here, one level down, and queues what it points to)
+            drop(n);
+        } else {
+            self.queue.borrow_mut().push(n);
         }
     }
-    DRAINING.with(|d| d.set(false));
+
+    /// Drop the queued nodes one by one (each may queue more) and end the draining.
+    fn drain(&self) {
+        loop {
+            let next = self.queue.borrow_mut().pop();
+            match next {
+                Some(n) => drop(n),
+                None => break,
+            }
+        }
+        self.draining.set(false);
+    }
 }
 
 /// Drop a node reference without recursion. See Note [Iterative teardown].
@@ -434,23 +448,45 @@ pub fn drop_node(n: NodeRef) {
     if NodeRef::strong_count(&n) > 1 {
         return; // not the last reference: nothing cascades
     }
-    with_drain(|| QUEUE.with(|q| q.borrow_mut().push(n)));
+    let n = match TEARDOWN.try_with(|t| t as *const Teardown) {
+        // SAFETY: the thread-local lives until this thread's teardown, after this call.
+        Ok(t) => {
+            let t = unsafe { &*t };
+            if t.draining.get() {
+                t.queue.borrow_mut().push(n);
+                return;
+            }
+            t.draining.set(true);
+            drop(n); // queues what the node points to
+            t.drain();
+            return;
+        }
+        Err(_) => n,
+    };
+    drop(n); // thread teardown: the queue is gone, drop directly
 }
 
 impl Drop for Node {
     fn drop(&mut self) {
         let edges = std::mem::take(&mut self.next_edges);
         let bw = &mut self.backward;
-        with_drain(|| {
-            QUEUE.with(|q| {
-                let mut q = q.borrow_mut();
-                for e in edges.into_iter().flatten() {
-                    q.push(e.node);
-                }
-            });
-            // saved tensors drop here; their grad_fns are queued by TensorImpl::drop
+        let Ok(t) = TEARDOWN.try_with(|t| t as *const Teardown) else {
+            // thread teardown: the queue is gone, drop directly
+            drop(edges);
             bw.clear();
-        });
+            return;
+        };
+        // SAFETY: the thread-local outlives this call (try_with succeeded).
+        let t = unsafe { &*t };
+        let outer = !t.draining.replace(true);
+        for e in edges.into_iter().flatten() {
+            t.release(e.node);
+        }
+        // saved tensors drop here; their grad_fns are queued by TensorImpl::drop
+        bw.clear();
+        if outer {
+            t.drain();
+        }
     }
 }
 

@@ -32,7 +32,15 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
     let par = if flops >= 1 << 22 && threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     use std::any::TypeId;
     let is_gemm_type = TypeId::of::<T>() == TypeId::of::<f32>() || TypeId::of::<T>() == TypeId::of::<f64>();
-    if is_gemm_type && b_rs == 1 && b_cs != 1 && a_cs == 1 && m < n && k >= 16 && flops >= 1 << 16 {
+    // B column-major and wide enough (k <= n) to be worth transposing into a row-major copy
+    // first, up to ~4 MiB of it (see below)
+    let b_transposable = b_rs == 1 && b_cs != 1 && b_cs as usize >= k && m >= 32 && 16 <= k && k <= n && k * n <= (1 << 20);
+    // ... and cheaper so than the swapped product below: that one's extra work grows with
+    // m·(n + k) (Aᵀ's strided packing, C's transpose), the copy's with k·n (Zen 4, one
+    // thread: 128×256×256, an MLP's input gradient, 178 → 162 µs by the copy; 128×256×784
+    // 491 by the swap, 520 by the copy; 32×512×512 and 64×256×1024 stay swapped)
+    let transpose_b_first = is_gemm_type && b_transposable && 4 * k * n < 5 * m * (n + k);
+    if is_gemm_type && b_rs == 1 && b_cs != 1 && a_cs == 1 && m < n && k >= 16 && flops >= 1 << 16 && !transpose_b_first {
         // A row-major, B column-major (`x @ w.t()`: nn.Linear's forward and input gradient,
         // a convolution's weight gradient `g @ cols.t()`): gemm computes a row-major C as
         // Cᵀ = Bᵀ Aᵀ and repacks Bᵀ (n × k elements) with a strided gather; with m < n the
@@ -47,7 +55,7 @@ pub fn gemm<T: crate::dtype::Elem + 'static>(args: &MatmulArgs, a: &[T], a_off: 
         super::transpose::transpose_par(&tmp, m, n, m, c, n);
         return;
     }
-    if is_gemm_type && b_rs == 1 && b_cs != 1 && b_cs as usize >= k && m >= 32 && 16 <= k && k <= n && k * n <= (1 << 20) {
+    if is_gemm_type && b_transposable {
         // B column-major otherwise (m >= n, or A not row-major): one register-block
         // transpose of B first is cheaper than gemm's packing where B is wide (k <= n), up
         // to ~4 MiB of B (before → after: 256×256×256 at 1 thread 440 → 330; with k > n

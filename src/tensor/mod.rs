@@ -387,11 +387,12 @@ impl Tensor {
         Ok(())
     }
     pub(crate) fn set_grad_fn(&self, node: Option<NodeRef>, output_nr: u32) {
-        // a view's history is current as of now (read before locking the meta)
-        let is_view = self.meta().view_base.is_some();
-        let now = if is_view { Some(self.version()) } else { None };
         let mut m = self.meta();
-        if let Some(v) = now {
+        if m.view_base.is_some() {
+            // a view's history is current as of now (the version read without the meta held)
+            drop(m);
+            let v = self.version();
+            m = self.meta();
             m.view_version = v;
         }
         m.requires_grad = node.is_some() || m.requires_grad;

@@ -82,9 +82,11 @@ def _lstm_layer_function():
             from ... import stack
 
             steps, batch = input.shape[0], input.shape[1]
-            igates = F.linear(input.reshape(steps * batch, input.shape[2]), w_ih, b_ih)
-            if b_hh is not None:
-                igates = igates + b_hh
+            # one bias, b_ih + b_hh, added with the input projection (oneDNN's LSTM takes the
+            # two summed, as PyTorch's mkldnn_rnn_layer passes them; one pass over the gates
+            # fewer)
+            bias = b_hh if b_ih is None else (b_ih if b_hh is None else b_ih + b_hh)
+            igates = F.linear(input.reshape(steps * batch, input.shape[2]), w_ih, bias)
             igates = igates.reshape(steps, batch, -1).unbind(0)
             order = range(steps - 1, -1, -1) if reverse else range(steps)
             h, c = hx, cx
