@@ -24,13 +24,20 @@ fn rows_of<'a, T: StorageElem>(s: &'a CpuStorage, l: &Layout) -> Result<&'a [T]>
 pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) -> Result<CpuStorage> {
     let dt = s.dtype();
     let natural = match op {
+        ReduceOp::Sum if out == dt && dt == DType::Float32 && aten_inner_rows::<f32>(l.numel(), row) => {
+            f32::wrap(reduce_rows(rows_of::<f32>(s, l)?, row, |r| super::math::simd(|| inner_cascade(r))))
+        }
+        ReduceOp::Sum if out == dt && dt == DType::Float64 && aten_inner_rows::<f64>(l.numel(), row) => {
+            f64::wrap(reduce_rows(rows_of::<f64>(s, l)?, row, |r| super::math::simd(|| inner_cascade(r))))
+        }
         ReduceOp::Sum if out.is_float() => float_types!(out, U => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
             U::wrap(reduce_rows(x, row, |r| U::from_f64(sum_slice(r))))
         })),
         ReduceOp::Sum => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
-            i64::wrap(reduce_rows(x, row, |r| r.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64()))))
+            // (vectorised past the baseline target's two lanes)
+            i64::wrap(reduce_rows(x, row, |r| super::math::simd(|| r.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64())))))
         }),
         ReduceOp::Prod if out.is_float() => float_types!(out, U => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
@@ -239,6 +246,88 @@ fn cascade_columns<T: StorageElem + Float + Send + Sync>(x: &[T], cols: usize) -
         }
     }
     Ok(out)
+}
+
+/// Whether ATen sums rows of `row` elements (of `numel` in all) with `vectorized_inner_sum`
+/// whatever its thread count: rows of at least one vector, and either several rows (its
+/// threads split the outputs, each row summed whole by one) or one row too short for its
+/// threads to split (`GRAIN_SIZE`) or no second thread. (A single long row on several threads
+/// is summed in per-thread parts: the f64 path stays.)
+fn aten_inner_rows<T>(numel: usize, row: usize) -> bool {
+    let lanes = super::math::ATEN_VECTOR_BYTES / std::mem::size_of::<T>();
+    row >= lanes && (numel > row || numel < 32768 || crate::runtime::num_threads() == 1)
+}
+
+/// The sum of a contiguous row bit for bit as ATen's `vectorized_inner_sum` (float32 and
+/// float64; at least one vector): the row read as 32-byte vectors in groups of four, each
+/// of the four partial vectors summed with `multi_row_sum`'s four-level cascade over the
+/// groups; the vectors past the last group added to the first partial, the other three
+/// partials added to it in order; then a scalar total of the elements past the last vector,
+/// to which the lanes are added in order, stored into a zero-filled output (so `-0.0` sums
+/// to `+0.0`). Float accumulators throughout, as ATen (whose sums of float32 do not widen).
+#[inline(always)]
+fn inner_cascade<T: Float>(r: &[T]) -> T {
+    const LEVELS: usize = 4;
+    const MAX_W: usize = 4 * super::math::ATEN_VECTOR_BYTES / 4;
+    let lanes = super::math::ATEN_VECTOR_BYTES / std::mem::size_of::<T>();
+    let w = 4 * lanes;
+    let vectors = r.len() / lanes;
+    let n = vectors / 4;
+    let p = 4.max(ceil_log2(n) / LEVELS as u32);
+    let level_step = 1usize << p;
+    let mask = level_step - 1;
+    let mut lv = [[T::zero(); MAX_W]; LEVELS];
+    let mut i = 0;
+    while i + level_step <= n {
+        for _ in 0..level_step {
+            for (a, &v) in lv[0][..w].iter_mut().zip(&r[i * w..i * w + w]) {
+                *a = *a + v;
+            }
+            i += 1;
+        }
+        for j in 1..LEVELS {
+            let (lo, hi) = lv.split_at_mut(j);
+            for (h, l) in hi[0][..w].iter_mut().zip(lo[j - 1][..w].iter_mut()) {
+                *h = *h + *l;
+                *l = T::zero();
+            }
+            if i & (mask << (j as u32 * p)) != 0 {
+                break;
+            }
+        }
+    }
+    while i < n {
+        for (a, &v) in lv[0][..w].iter_mut().zip(&r[i * w..i * w + w]) {
+            *a = *a + v;
+        }
+        i += 1;
+    }
+    let mut part = [T::zero(); MAX_W];
+    for (k, o) in part[..w].iter_mut().enumerate() {
+        let mut s = lv[0][k];
+        for l in &lv[1..] {
+            s = s + l[k];
+        }
+        *o = s;
+    }
+    for v in n * 4..vectors {
+        for l in 0..lanes {
+            part[l] = part[l] + r[v * lanes + l];
+        }
+    }
+    for k in 1..4 {
+        for l in 0..lanes {
+            part[l] = part[l] + part[k * lanes + l];
+        }
+    }
+    let mut total = T::zero();
+    for &v in &r[vectors * lanes..] {
+        total = total + v;
+    }
+    for &v in &part[..lanes] {
+        total = total + v;
+    }
+    T::zero() + total
 }
 
 /// ATen's `utils::CeilLog2`.

@@ -134,7 +134,8 @@ fn reduce_raw(x: &Tensor, dims: &[usize], keepdim: bool, op: ReduceOp, out_dtype
     // rows of a transposed matrix): one pass over the rows where the backend has it, instead
     // of transposing the reduced dims last
     if matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) && out_dtype == x.dtype() {
-        if let Some((l, inner)) = leading_layout(x, dims) {
+        // (one output column is a contiguous reduction of it all, which ATen sums as a row)
+        if let Some((l, inner)) = leading_layout(x, dims).filter(|&(_, inner)| inner > 1 || op != ReduceOp::Sum) {
             if let Some(t) = backend::reduce_leading(x, &l, inner, op, &out_shape(&shape, dims, keepdim))? {
                 return Ok(t);
             }

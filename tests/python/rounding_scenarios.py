@@ -10,6 +10,9 @@ import numpy as np
 SHAPES = [(7,), (16,), (9, 21), (3, 1, 20), (50,)]
 SOFTMAX = [((5, 7), 0), ((3, 33, 5), 1), ((2, 4, 20), 0), ((3, 20, 37), 1), ((6, 3), 0), ((9, 40), 0), ((2, 3, 4, 18), 1)]
 NORM_SHAPES = [(1,), (7,), (8,), (13,), (100,), (3, 50), (7, 33), (2, 3, 40), (4, 67), ()]
+# sums over a contiguous last dim (ATen's vectorized_inner_sum: a cascade of four vector
+# partials, the tail, the lanes); rows from one vector to past the cascade's first level
+SUM_SHAPES = [(8,), (9,), (31,), (100,), (3, 17), (5, 64), (2, 513), (4, 1000), (1, 300), (2, 3, 129), (3, 5000), (1, 20000)]
 
 
 def data(shape, dtype, seed):
@@ -76,4 +79,18 @@ def run(lib):
                 out[f"norm-1/{dt}/{shape}"] = bits(x.norm(dim=-1))
             if len(shape) >= 2:
                 out[f"norm-2-1/{dt}/{shape}"] = bits(x.norm(dim=(-2, -1), keepdim=True))
+        threads = lib.get_num_threads()
+        lib.set_num_threads(1)
+        for i, shape in enumerate(SUM_SHAPES):
+            x = data(shape, dt, 400 + i)
+            x.reshape(-1)[::7] *= 1000  # magnitudes apart, so that the order shows
+            x = lib.tensor(x)
+            out[f"sum-1/{dt}/{shape}"] = bits(x.sum(-1))
+            out[f"mean-1/{dt}/{shape}"] = bits(x.mean(-1))
+            out[f"sum/{dt}/{shape}"] = bits(x.sum())
+        # several rows on two threads: each row is still summed whole, by one thread
+        lib.set_num_threads(2)
+        x = lib.tensor(data((64, 3000), dt, 450))
+        out[f"sum-1-threads/{dt}"] = bits(x.sum(-1))
+        lib.set_num_threads(threads)
     return out
