@@ -119,8 +119,9 @@ pub trait BackendStorage: Sized {
     }
     /// `gather` along `d`: `out[p] = self[p with its coordinate d replaced by index[p]]` over
     /// the index's shape `ishape`, for a contiguous `self` (`l`) and a contiguous int64
-    /// `index` (`il`) whose values the caller has bounds-checked. `None` where the backend has
-    /// no kernel.
+    /// `index` (`il`) whose values the caller has bounds-checked (the CPU kernel checks them
+    /// again as it reads them, failing with PyTorch's error, and its callers rely on that).
+    /// `None` where the backend has no kernel.
     fn gather_dim(&self, _l: &Layout, _index: (&Self, &Layout), _ishape: &[usize], _d: usize) -> Result<Option<Self>> {
         Ok(None)
     }

@@ -191,6 +191,18 @@ fn advise_huge_pages<T>(p: *const T, n: usize) {
     let _ = (p, n);
 }
 
+/// `n` copies of `v` in a cached buffer of that length where there is one (mapped, likely
+/// in cache: a 4 MiB `full` 73 -> 45 µs), else a fresh one.
+pub fn filled<T: Cached>(n: usize, v: T) -> crate::Result<Vec<T>> {
+    match T::cache().take_cached(n) {
+        Some(mut out) => {
+            super::math::simd(|| out.fill(v));
+            Ok(out)
+        }
+        None => try_filled(n, v),
+    }
+}
+
 /// `n` zeros: a cached buffer of that length cleared, else straight from the allocator's
 /// zeroed pages (calloc-like: large buffers are not touched until written), or the
 /// allocator's error. Clearing mapped memory costs far less than faulting fresh pages in

@@ -331,16 +331,19 @@ impl BackendStorage for CpuStorage {
         if v.is_empty() {
             return Ok(None);
         }
-        // eight lanes of min/max (vectorised), then the lanes
-        let (mut lo, mut hi) = ([i64::MAX; 8], [i64::MIN; 8]);
-        let chunks = v.chunks_exact(8);
-        let tail = chunks.remainder();
-        for c in chunks {
-            for k in 0..8 {
-                lo[k] = lo[k].min(c[k]);
-                hi[k] = hi[k].max(c[k]);
+        // eight lanes of min/max (vectorised: 64-bit compares need more than the baseline
+        // target's SSE2, hence `simd`), then the lanes
+        let (lo, hi) = super::math::simd(|| {
+            let (mut lo, mut hi) = ([i64::MAX; 8], [i64::MIN; 8]);
+            for c in v.chunks_exact(8) {
+                for k in 0..8 {
+                    lo[k] = lo[k].min(c[k]);
+                    hi[k] = hi[k].max(c[k]);
+                }
             }
-        }
+            (lo, hi)
+        });
+        let tail = v.chunks_exact(8).remainder();
         let lo = tail.iter().chain(lo.iter()).copied().min().unwrap_or(i64::MAX);
         let hi = tail.iter().chain(hi.iter()).copied().max().unwrap_or(i64::MIN);
         Ok(Some((lo, hi)))

@@ -628,13 +628,20 @@ fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], i
 }
 
 /// `gather` along `d` of the contiguous `x` (shape `xshape`) by the contiguous `idx` (shape
-/// `ishape`, values in bounds: the callers check): the index walked as an odometer, a row of
-/// its last dim at a time (no offsets materialised, no division per element).
+/// `ishape`): the index walked as an odometer, a row of its last dim at a time (no offsets
+/// materialised, no division per element), each value checked as it is read (PyTorch's
+/// error for the first one out of bounds, in the index's order), so that the index is read
+/// once (a separate bounds pass over an 8 MiB index cost as much as the gather).
 fn gather_dim<T: Copy + alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], ishape: &[usize], d: usize) -> crate::Result<Vec<T>> {
+    let bound = xshape.get(d).copied().unwrap_or(1);
+    let oob = |i: i64| crate::Error::Runtime(format!("index {i} is out of bounds for dimension {d} with size {bound}"));
     let mut out = alloc::take::<T>(idx.len())?;
     let Some(last) = ishape.len().checked_sub(1) else {
         // a 0-dim index on a 0/1-dim x
         if let (Some(o), Some(&i)) = (out.first_mut(), idx.first()) {
+            if i as u64 >= bound as u64 {
+                return Err(oob(i));
+            }
             *o = x[i as usize];
         }
         return Ok(out);
@@ -644,17 +651,33 @@ fn gather_dim<T: Copy + alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], i
     if row == 0 || idx.is_empty() {
         return Ok(out);
     }
+    if bound == 0 {
+        return Err(oob(idx[0]));
+    }
     let mut ctr = vec![0usize; last];
     for (o, iv) in out.chunks_exact_mut(row).zip(idx.chunks_exact(row)) {
         // the offset of the outer coordinates, the gathered dim's left out
         let base: usize = ctr.iter().enumerate().filter(|&(k, _)| k != d).map(|(k, &c)| c * cs[k]).sum();
+        // the row's largest offset (with the largest index) lies inside x: the outer
+        // coordinates are inside xshape (the index is no larger apart from d, which the
+        // callers check), so each checked read below is in bounds
+        let top = base + (row - 1) * if d == last { 0 } else { sl } + (bound - 1) * sd;
+        assert!(top < x.len(), "gather: the index's shape exceeds the input's");
         if d == last {
             for (o, &i) in o.iter_mut().zip(iv) {
-                *o = x[base + i as usize * sd];
+                if i as u64 >= bound as u64 {
+                    return Err(oob(i));
+                }
+                // SAFETY: 0 <= i < bound, so base + i·sd <= top < x.len() (asserted above).
+                *o = unsafe { *x.get_unchecked(base + i as usize * sd) };
             }
         } else {
             for (j, (o, &i)) in o.iter_mut().zip(iv).enumerate() {
-                *o = x[base + j * sl + i as usize * sd];
+                if i as u64 >= bound as u64 {
+                    return Err(oob(i));
+                }
+                // SAFETY: 0 <= i < bound and j < row, so the offset is <= top < x.len().
+                *o = unsafe { *x.get_unchecked(base + j * sl + i as usize * sd) };
             }
         }
         for k in (0..last).rev() {

@@ -181,7 +181,7 @@ impl CpuStorage {
     /// A buffer of `n` copies of `v` (given as f64, or exactly as i64 for integers), or the
     /// allocator's error.
     pub fn filled(dtype: DType, n: usize, v: crate::Scalar) -> crate::Result<CpuStorage> {
-        use crate::cpu::alloc::try_filled;
+        use crate::cpu::alloc::filled as try_filled;
         Ok(match dtype {
             DType::Bool => bool::wrap(try_filled(n, v.as_f64() != 0.0)?),
             DType::UInt8 => u8::wrap(try_filled(n, v.as_i64() as u8)?),

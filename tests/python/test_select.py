@@ -1,4 +1,4 @@
-"""nonzero and boolean-mask indexing against numpy (exact): every dtype, empty and degenerate
+"""nonzero, boolean-mask indexing and gather against numpy (exact): every dtype, empty and degenerate
 shapes, NaN and -0.0, masks over all dims and over the leading dims, and the gradient."""
 
 import numpy as np
@@ -49,3 +49,23 @@ def test_mask_shape_mismatch_is_pytorchs_error():
     x = torch.zeros(3, 4)
     with pytest.raises(IndexError, match=r"The shape of the mask \[3, 3\] at index 1 does not match"):
         x[torch.ones(3, 3, dtype=torch.bool)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64], ids=lambda d: np.dtype(d).name)
+def test_gather_matches_numpy_and_checks_each_index(dtype):
+    g = np.random.default_rng(7)
+    x = (g.standard_normal((6, 9, 5)) * 10).astype(dtype)
+    for d in range(3):
+        shape = list(x.shape)
+        shape[d] = 4
+        idx = g.integers(0, x.shape[d], shape)
+        np.testing.assert_array_equal(torch.tensor(x).gather(d, torch.tensor(idx)).numpy(), np.take_along_axis(x, idx, d))
+        # the first bad value in the index's order is the one PyTorch names
+        bad = idx.copy()
+        bad.reshape(-1)[7] = x.shape[d] + 3
+        bad.reshape(-1)[11] = -2
+        with pytest.raises(RuntimeError, match=rf"^index {x.shape[d] + 3} is out of bounds for dimension {d} with size {x.shape[d]}$"):
+            torch.tensor(x).gather(d, torch.tensor(bad))
+    # a smaller index along the other dims reads its own coordinates only
+    idx = np.zeros((2, 3, 1), np.int64)
+    np.testing.assert_array_equal(torch.tensor(x).gather(2, torch.tensor(idx)).numpy(), x[:2, :3, :1])
