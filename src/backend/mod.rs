@@ -1480,6 +1480,32 @@ pub fn put(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> R
     put_into_copy("index_put_", base, offsets, src, PutOp::Write { accumulate })
 }
 
+/// `src` written (or, `accumulate`, added) at `offsets` of `base`'s own storage, in place:
+/// the offsets index the storage itself (the caller adds the layout's offset). Ok(false),
+/// nothing written, where `src` or `offsets` share `base`'s storage or `base` is complex
+/// (the caller then takes the copying path).
+pub fn put_in_place(base: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> Result<bool> {
+    if base.dtype().is_complex() {
+        return Ok(false);
+    }
+    let dev = common_device("index_put_", &[base, src])?;
+    let _prof = crate::profiler::scope(|| "aten::index_put_".into(), crate::profiler::EventKind::Op);
+    let src = dense(&on(&cast(src, base.dtype())?, dev)?)?;
+    let offsets = dense(&on(offsets, dev)?)?;
+    let (db, ds, doff) = (base.data(), src.data(), offsets.data());
+    if std::sync::Arc::ptr_eq(&db.storage, &ds.storage) || std::sync::Arc::ptr_eq(&db.storage, &doff.storage) {
+        return Ok(false);
+    }
+    let (ss, so) = (ds.storage.data.read(), doff.storage.data.read());
+    let mut st = db.storage.data.write();
+    match (&mut *st, &*ss, &*so) {
+        (Storage::Cpu(o), Storage::Cpu(s), Storage::Cpu(i)) => o.put(i, s, accumulate)?,
+        (Storage::Cuda(o), Storage::Cuda(s), Storage::Cuda(i)) => o.put(i, s, accumulate)?,
+        (o, s, _) => return Err(mismatch("index_put_", o.device(), s.device())),
+    }
+    Ok(true)
+}
+
 /// What `put_into_copy` does at each offset.
 #[derive(Clone, Copy)]
 enum PutOp {

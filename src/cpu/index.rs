@@ -88,6 +88,14 @@ fn combine_into(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, op
             // NaN is the one value not equal to itself
             #[allow(clippy::eq_op)]
             let nan = |v: T| v != v;
+            let s = &s[..offsets.len()];
+            if op.is_none() {
+                // a plain write, the loop on its own (no combine per element)
+                for (&o, &v) in offsets.iter().zip(s) {
+                    d[o as usize] = v;
+                }
+                return Ok(());
+            }
             for (i, &o) in offsets.iter().enumerate() {
                 let (o, v) = (o as usize, s[i]);
                 let cur = d[o];

@@ -320,10 +320,20 @@ fn index_offsets_src(x_shape: &[usize], indices: &[Option<Tensor>]) -> Result<(V
     let mut src: Vec<Option<usize>> = before.iter().map(|&d| Some(d)).collect();
     src.extend(std::iter::repeat_n(None, bshape.len()));
     src.extend(after.iter().map(|&d| Some(d)));
-    let total: usize = out_shape.iter().product();
-    let mut offsets = Vec::with_capacity(total);
     let bsz: usize = before.iter().map(|&d| x_shape[d]).product();
     let asz: usize = after.iter().map(|&d| x_shape[d]).product();
+    if bsz == 1 && asz == 1 && vals.len() == 1 {
+        // one index tensor covering every other dim's single position (`x[idx]` of a vector,
+        // `x.view(-1)[idx] = v`): the offsets are its values, scaled
+        let step = cs[dims[0]];
+        let mut offsets = vals.pop().unwrap_or_default();
+        if step != 1 {
+            offsets.iter_mut().for_each(|o| *o *= step);
+        }
+        return Ok((offsets, out_shape, src));
+    }
+    let total: usize = out_shape.iter().product();
+    let mut offsets = Vec::with_capacity(total);
     let sub = |dimset: &[usize], mut flat: usize| -> usize {
         let mut off = 0;
         for &d in dimset.iter().rev() {
@@ -408,6 +418,52 @@ pub fn index(x: &Tensor, indices: &[Option<Tensor>]) -> Result<Tensor> {
     let out = take_in_order(x, &backend::offsets_tensor(&offsets, x.device())?, &shape, "IndexBackward0", order, &[])?;
     annotate(&out);
     Ok(out)
+}
+
+/// `src` put at the flat positions `pos` of `x` straight into its storage (no copy of `x`):
+/// where nothing needs recording (the caller checks) and `x` is contiguous. Ok(false) where
+/// the copying path must run instead.
+fn put_direct(x: &Tensor, pos: Vec<usize>, src: &Tensor, accumulate: bool) -> Result<bool> {
+    let l = x.layout();
+    if !l.is_contiguous() || x.dtype().is_complex() {
+        return Ok(false);
+    }
+    let pos = if l.offset == 0 { pos } else { pos.into_iter().map(|p| p + l.offset).collect() };
+    backend::put_in_place(x, &backend::offsets_tensor(&pos, x.device())?, src, accumulate)
+}
+
+/// `x.index_put_(indices, values, accumulate)` (and `x[idx] = v`): in place through the
+/// buffer when nothing is recorded (a 100K-element write into an 8 MB tensor copied the
+/// tensor twice: 1.9 ms → 0.2), else the out-of-place op on the in-place path.
+pub fn index_put_(x: &Tensor, indices: &[Option<Tensor>], values: &Tensor, accumulate: bool) -> Result<()> {
+    if !crate::autograd::needs_history(&[x, values]) && values.dtype() == x.dtype() {
+        super::check_inplace_overlapping(x)?;
+        let (offsets, shape) = index_offsets(&x.shape(), indices)?;
+        let vals = values.layout().broadcast_to(&shape).map_err(|_| {
+            crate::error::Error::Runtime(format!("shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+                crate::shape::fmt_list(&values.shape()), crate::shape::fmt_list(&shape)))
+        })?;
+        let src = backend::cast_layout(values, &vals, x.dtype())?;
+        if put_direct(x, offsets, &src, accumulate)? {
+            x.bump_version();
+            return Ok(());
+        }
+    }
+    super::inplace_overlapping(x, |inp| index_put(inp, indices, values, accumulate))
+}
+
+/// `x.put_(index, source, accumulate)`: in place through the buffer when nothing is
+/// recorded (as `index_put_`), else `put_flat` on the in-place path.
+pub fn put_flat_(x: &Tensor, index: &Tensor, source: &Tensor, accumulate: bool) -> Result<()> {
+    if !crate::autograd::needs_history(&[x, source]) && source.dtype() == x.dtype() && index.numel() == source.numel() {
+        super::check_inplace(x)?;
+        let pos = flat_positions(index, x.numel(), "put_")?;
+        if put_direct(x, pos, &super::contiguous(source)?, accumulate)? {
+            x.bump_version();
+            return Ok(());
+        }
+    }
+    super::inplace(x, |inp| put_flat(inp, index, source, accumulate))
 }
 
 /// `x.index_put(indices, values, accumulate)` out of place (for `x[idx] = v`).

@@ -3,7 +3,7 @@
 //! the in-place machinery (`CopySlices` on views, `IndexPutBackward0`). Also the constant
 //! fills `zero_` (ZeroBackward0) and `fill_` (FillBackward2).
 
-use super::{copy_from, index, index_put, inplace_overlapping, select, slice, unsqueeze};
+use super::{copy_from, index, inplace_overlapping, select, slice, unsqueeze};
 use crate::autograd::record;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -183,7 +183,7 @@ pub fn set_index(x: &Tensor, key: &[TensorIndex], value: &Tensor) -> Result<()> 
         super::assert_no_partial_overlap(&view, &value)?;
         inplace_overlapping(&view, |inp| copy_from(inp, &value))
     } else {
-        inplace_overlapping(&view, |inp| index_put(inp, &adv, &value, false))
+        super::index::index_put_(&view, &adv, &value, false)
     }
 }
 

@@ -1521,7 +1521,7 @@ impl PyTensor {
     #[pyo3(signature = (index, source, accumulate=false))]
     fn put_<'py>(slf: &Bound<'py, Self>, index: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>, accumulate: bool) -> PyResult<Bound<'py, Self>> {
         let (i, s) = (index.t.clone(), source.t.clone());
-        ops::inplace(&slf.get().t, |inp| ops::put_flat(inp, &i, &s, accumulate))?;
+        ops::put_flat_(&slf.get().t, &i, &s, accumulate)?;
         Ok(slf.clone())
     }
     /// The diagonal ``offset`` of dims ``dim1``, ``dim2`` as the last dim of a view.
@@ -1600,7 +1600,7 @@ impl PyTensor {
     fn index_put_<'py>(slf: &Bound<'py, Self>, indices: &Bound<'py, PyAny>, values: PyRef<'py, PyTensor>, accumulate: bool) -> PyResult<Bound<'py, Self>> {
         let idx = index_put_indices("index_put_", indices)?;
         let v = values.t.clone();
-        ops::inplace_overlapping(&slf.get().t, |inp| ops::index_put(inp, &idx, &v, accumulate))?;
+        ops::index_put_(&slf.get().t, &idx, &v, accumulate)?;
         Ok(slf.clone())
     }
     /// Out-of-place version of ``index_put_``.

@@ -83,3 +83,36 @@ def test_unique_of_integers_is_numpys(dtype):
         np.testing.assert_array_equal(got[2].numpy(), want[2])
         assert got[1].shape == x.shape and str(got[0].dtype) == f"torch.{'bool' if dtype == np.bool_ else np.dtype(dtype).name}"
         np.testing.assert_array_equal(torch.unique(torch.tensor(x)).numpy(), want[0])
+
+
+def test_index_writes_in_place_reach_views_and_bump_the_version():
+    g = np.random.default_rng(11)
+    base = np.arange(40, dtype=np.float32)
+    x = torch.tensor(base.copy())
+    tail = x[5:]  # a contiguous view at an offset: written through its own storage offset
+    idx = g.integers(0, 35, 12)
+    vals = g.standard_normal(12).astype(np.float32)
+    v0 = tail._version
+    tail[torch.tensor(idx)] = torch.tensor(vals)
+    want = base.copy()
+    want[5:][idx] = vals
+    np.testing.assert_array_equal(x.numpy(), want)
+    assert tail._version > v0 and x._version == tail._version
+    # accumulate adds every duplicate; put_ takes flat (and negative) positions
+    y = torch.zeros(3, 4)
+    y.index_put_((torch.tensor([0, 0, 2]), torch.tensor([1, 1, 3])), torch.tensor([1.0, 2.0, 5.0]), accumulate=True)
+    np.testing.assert_array_equal(y.numpy(), [[0, 3, 0, 0], [0, 0, 0, 0], [0, 0, 0, 5]])
+    y.put_(torch.tensor([0, -1]), torch.tensor([7.0, 8.0]))
+    assert y[0, 0].item() == 7.0 and y[2, 3].item() == 8.0
+    # a write into a tensor saved for backward is PyTorch's version error
+    w = torch.ones(4, requires_grad=True)
+    s = torch.ones(4)
+    out = (w * s).sum()
+    s[torch.tensor([1])] = 3.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()
+    # bad positions leave the tensor as it was
+    z = torch.zeros(5)
+    with pytest.raises(IndexError):
+        z[torch.tensor([1, 9])] = torch.tensor([1.0, 1.0])
+    np.testing.assert_array_equal(z.numpy(), np.zeros(5, np.float32))
