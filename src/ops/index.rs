@@ -432,6 +432,56 @@ fn put_direct(x: &Tensor, pos: Vec<usize>, src: &Tensor, accumulate: bool) -> Re
     backend::put_in_place(x, &backend::offsets_tensor(&pos, x.device())?, src, accumulate)
 }
 
+thread_local! {
+    /// The tensor (its `TensorImpl`) whose next `put_maybe_direct` may write straight into
+    /// its storage: armed by `inplace_put` around one in-place scatter-like op.
+    static DIRECT: std::cell::Cell<*const crate::tensor::TensorImpl> = const { std::cell::Cell::new(std::ptr::null()) };
+}
+
+/// `backend::put` of `src` at `offsets` of `x`, or, where `inplace_put` armed it for `x`
+/// (nothing recorded, `x` contiguous), the same write straight into `x`'s storage, `x`
+/// itself returned.
+fn put_maybe_direct(x: &Tensor, offsets: &Tensor, src: &Tensor, accumulate: bool) -> Result<Tensor> {
+    let armed = DIRECT.with(|d| std::ptr::eq(d.get(), std::sync::Arc::as_ptr(&x.0)));
+    if armed {
+        DIRECT.with(|d| d.set(std::ptr::null()));
+        let l = x.layout();
+        if l.is_contiguous() && !x.dtype().is_complex() {
+            let offs = if l.offset == 0 { offsets.clone() } else {
+                super::binary_raw(offsets, &Tensor::wrapped_scalar(crate::Scalar::Int(l.offset as i64)), super::BinOp::Add)?
+            };
+            if backend::put_in_place(x, &offs, src, accumulate)? {
+                return Ok(x.clone());
+            }
+        }
+    }
+    backend::put(x, offsets, src, accumulate)
+}
+
+/// An in-place scatter-like op (`compute`: the out-of-place op, which writes its input with
+/// one `put_maybe_direct`) on `target`, `others` its tensor operands: where nothing is
+/// recorded the write goes straight into target's storage (scatter_, scatter_add_,
+/// index_add_, index_copy_, index_fill_ of a few places in a large tensor copied all of it
+/// twice), else the out-of-place op on the in-place path.
+pub fn inplace_put(target: &Tensor, others: &[&Tensor], compute: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
+    let mut all = vec![target];
+    all.extend_from_slice(others);
+    if !crate::autograd::needs_history(&all) {
+        super::check_inplace(target)?;
+        DIRECT.with(|d| d.set(std::sync::Arc::as_ptr(&target.0)));
+        let r = compute(target);
+        DIRECT.with(|d| d.set(std::ptr::null()));
+        let out = r?;
+        if out.same(target) {
+            target.bump_version();
+            return Ok(());
+        }
+        // written into a copy after all (a strided target): the ordinary in-place write
+        return super::inplace(target, move |_| Ok(out));
+    }
+    super::inplace(target, compute)
+}
+
 /// `x.index_put_(indices, values, accumulate)` (and `x[idx] = v`): in place through the
 /// buffer when nothing is recorded (a 100K-element write into an 8 MB tensor copied the
 /// tensor twice: 1.9 ms → 0.2), else the out-of-place op on the in-place path.
@@ -777,7 +827,7 @@ fn scatter_src(x: &Tensor, dim: i64, index: &Tensor, src: &Tensor, add: bool) ->
             &ishape,
         )?
     };
-    let out = backend::put(x, &offs, &src_vals, add)?;
+    let out = put_maybe_direct(x, &offs, &src_vals, add)?;
     let (idx, sd) = (index.clone(), src.device());
     record(
         if add {
@@ -1020,7 +1070,7 @@ pub fn scatter_value(x: &Tensor, dim: i64, index: &Tensor, value: crate::Scalar)
     let d = crate::shape::wrap_dim(dim, shape.len())?;
     let offs = scatter_offsets("scatter", &shape, d, index, None)?;
     let vals = crate::tensor::full_on(&[offs.numel()], value, x.dtype(), x.device())?;
-    let out = backend::put(x, &offs, &vals, false)?;
+    let out = put_maybe_direct(x, &offs, &vals, false)?;
     let idx = index.clone();
     record("ScatterBackward1", &[x], &[&out], &[], move |_, g, _| {
         Ok(vec![Some(scatter_value(
@@ -1085,20 +1135,25 @@ pub fn index_add(
     let cs = contiguous_strides(&shape);
     let scs = contiguous_strides(&sshape);
     let total: usize = sshape.iter().product();
-    let offsets: Vec<usize> = (0..total)
-        .map(|p| {
-            (0..shape.len())
-                .map(|k| {
-                    let c = (p / scs[k]) % sshape[k];
-                    if k == d {
-                        ((idx[c] + size) % size.max(1)) as usize * cs[k]
-                    } else {
-                        c * cs[k]
-                    }
-                })
-                .sum()
-        })
-        .collect();
+    let offsets: Vec<usize> = if same_rest && !shape.is_empty() {
+        let pos: Vec<usize> = idx.iter().map(|&i| ((i + size) % size.max(1)) as usize).collect();
+        dim_positions(&shape, d, &pos, &sshape)
+    } else {
+        (0..total)
+            .map(|p| {
+                (0..shape.len())
+                    .map(|k| {
+                        let c = (p / scs[k]) % sshape[k];
+                        if k == d {
+                            ((idx[c] + size) % size.max(1)) as usize * cs[k]
+                        } else {
+                            c * cs[k]
+                        }
+                    })
+                    .sum()
+            })
+            .collect()
+    };
     let offs = backend::offsets_tensor(&offsets, x.device())?;
     let scaled = if alpha.as_f64() == 1.0 {
         source.detach()
@@ -1109,7 +1164,7 @@ pub fn index_add(
             super::BinOp::Mul,
         )?
     };
-    let out = backend::put(x, &offs, &scaled, true)?;
+    let out = put_maybe_direct(x, &offs, &scaled, true)?;
     let index_c = index.clone();
     record(
         "IndexAddBackward0",
@@ -1138,6 +1193,19 @@ pub fn index_add(
 /// `d` is replaced by `idx[c]` (already in `0..shape[d]`): where `index_copy`/`index_fill`
 /// write.
 fn dim_positions(shape: &[usize], d: usize, idx: &[usize], sshape: &[usize]) -> Vec<usize> {
+    if d < shape.len() && sshape.len() == shape.len() && (0..shape.len()).all(|k| k == d || sshape[k] == shape[k]) && sshape[d] == idx.len() {
+        // the block's other dims are x's: (outer, index, inner) runs, no division per element
+        let inner: usize = shape[d + 1..].iter().product();
+        let outer: usize = shape[..d].iter().product();
+        let mut out = Vec::with_capacity(outer * idx.len() * inner);
+        for o in 0..outer {
+            for &i in idx {
+                let base = (o * shape[d] + i) * inner;
+                out.extend(base..base + inner);
+            }
+        }
+        return out;
+    }
     let cs = contiguous_strides(shape);
     let scs = contiguous_strides(sshape);
     let total: usize = sshape.iter().product();
@@ -1161,7 +1229,7 @@ fn kept_mask(shape: &[usize], offsets: &Tensor, dtype: DType, device: crate::Dev
 /// `offsets`: the forward of the write ops below (no history).
 fn write_at(x: &Tensor, offsets: &Tensor, src: &Tensor) -> Result<Tensor> {
     let src = if src.dtype() == x.dtype() { src.detach() } else { super::cast_raw(src, x.dtype())? };
-    backend::put(x, offsets, &super::contiguous(&src)?, false)
+    put_maybe_direct(x, offsets, &super::contiguous(&src)?, false)
 }
 
 /// `index_copy(x, dim, index, source)`: `x` with its slices at `index` along `dim` replaced

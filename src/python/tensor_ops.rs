@@ -1370,7 +1370,7 @@ impl PyTensor {
         src: PyRef<'py, PyTensor>,
     ) -> PyResult<Bound<'py, Self>> {
         let (i, s) = (index.t.clone(), src.t.clone());
-        ops::inplace(&slf.get().t, |inp| ops::scatter_add(inp, dim, &i, &s))?;
+        ops::inplace_put(&slf.get().t, &[&s], |inp| ops::scatter_add(inp, dim, &i, &s))?;
         Ok(slf.clone())
     }
     /// ``self`` with ``src`` (a tensor) or ``value`` (a number) written at the positions
@@ -1400,7 +1400,8 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, Self>> {
         let (what, add) = scatter_args(src, value, reduce)?;
         let i = index.t.clone();
-        ops::inplace(&slf.get().t, |inp| scatter_apply(inp, dim, &i, &what, add))?;
+        let others: Vec<&Tensor> = match &what { ScatterSrc::Tensor(t) => vec![t], ScatterSrc::Value(_) => vec![] };
+        ops::inplace_put(&slf.get().t, &others, |inp| scatter_apply(inp, dim, &i, &what, add))?;
         Ok(slf.clone())
     }
     /// A view of the windows of ``size`` elements every ``step`` along ``dimension``.
@@ -1472,7 +1473,7 @@ impl PyTensor {
             .transpose()?
             .unwrap_or(Scalar::Int(1));
         let (i, s) = (index.t.clone(), source.t.clone());
-        ops::inplace(&slf.get().t, |inp| ops::index_add(inp, dim, &i, &s, a))?;
+        ops::inplace_put(&slf.get().t, &[&s], |inp| ops::index_add(inp, dim, &i, &s, a))?;
         Ok(slf.clone())
     }
     /// ``self`` with its slices at ``index`` along ``dim`` replaced by ``source``'s.
@@ -1482,7 +1483,7 @@ impl PyTensor {
     /// In-place version of ``index_copy``.
     fn index_copy_<'py>(slf: &Bound<'py, Self>, dim: i64, index: PyRef<'py, PyTensor>, source: PyRef<'py, PyTensor>) -> PyResult<Bound<'py, Self>> {
         let (i, s) = (index.t.clone(), source.t.clone());
-        ops::inplace(&slf.get().t, |inp| ops::index_copy(inp, dim, &i, &s))?;
+        ops::inplace_put(&slf.get().t, &[&s], |inp| ops::index_copy(inp, dim, &i, &s))?;
         Ok(slf.clone())
     }
     /// ``self`` with its slices at ``index`` along ``dim`` set to ``value`` (a number or a
@@ -1495,7 +1496,7 @@ impl PyTensor {
     fn index_fill_<'py>(slf: &Bound<'py, Self>, dim: i64, index: PyRef<'py, PyTensor>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let is_t = value.cast::<PyTensor>().is_ok();
         let (i, v) = (index.t.clone(), need(value)?);
-        ops::inplace(&slf.get().t, |inp| ops::index_fill(inp, dim, &i, &v, is_t))?;
+        ops::inplace_put(&slf.get().t, &[&v], |inp| ops::index_fill(inp, dim, &i, &v, is_t))?;
         Ok(slf.clone())
     }
     /// ``self`` with the places where ``mask`` is true filled from ``source`` in row-major order.

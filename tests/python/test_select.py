@@ -116,3 +116,44 @@ def test_index_writes_in_place_reach_views_and_bump_the_version():
     with pytest.raises(IndexError):
         z[torch.tensor([1, 9])] = torch.tensor([1.0, 1.0])
     np.testing.assert_array_equal(z.numpy(), np.zeros(5, np.float32))
+
+
+def test_scatter_like_writes_in_place():
+    g = np.random.default_rng(12)
+    x0 = g.standard_normal((6, 5)).astype(np.float32)
+    idx = np.array([[0, 2, 1, 4, 3], [5, 5, 0, 1, 2]])
+    src = g.standard_normal((2, 5)).astype(np.float32)
+    x = torch.tensor(x0.copy())
+    v = x._version
+    x.scatter_(0, torch.tensor(idx), torch.tensor(src))
+    want = x0.copy()
+    for i in range(2):
+        for j in range(5):
+            want[idx[i, j], j] = src[i, j]
+    np.testing.assert_array_equal(x.numpy(), want)
+    assert x._version > v
+    x.scatter_add_(0, torch.tensor(idx), torch.tensor(src))
+    for i in range(2):
+        for j in range(5):
+            want[idx[i, j], j] += src[i, j]
+    np.testing.assert_allclose(x.numpy(), want, rtol=0, atol=0)
+    x.scatter_(1, torch.tensor([[0], [4]]), 9.0)
+    want[0, 0] = 9.0
+    want[1, 4] = 9.0
+    np.testing.assert_array_equal(x.numpy(), want)
+    # index_add_ / index_copy_ / index_fill_ on a view at an offset reach the base
+    base = torch.zeros(4, 3)
+    rows = base[1:]
+    rows.index_add_(0, torch.tensor([0, 2, 0]), torch.ones(3, 3), alpha=2)
+    rows.index_copy_(0, torch.tensor([1]), torch.full((1, 3), 7.0))
+    rows.index_fill_(1, torch.tensor([2]), -1.0)
+    np.testing.assert_array_equal(base.numpy(), [[0, 0, 0], [4, 4, -1], [7, 7, -1], [2, 2, -1]])
+    # a strided target takes the copying path with the same result
+    t = torch.zeros(3, 4).t()
+    t.scatter_(0, torch.tensor([[3, 0, 1]]), torch.tensor([[1.0, 2.0, 3.0]]))
+    np.testing.assert_array_equal(t.numpy()[[3, 0, 1], [0, 1, 2]], [1.0, 2.0, 3.0])
+    # with history the node is PyTorch's
+    w = torch.zeros(3, requires_grad=True)
+    y = w.clone()
+    y.scatter_add_(0, torch.tensor([1]), torch.tensor([5.0]))
+    assert y.grad_fn.name() == "ScatterAddBackward0"
