@@ -131,6 +131,13 @@ pub trait BackendStorage: Sized {
     fn index_add_rows(&self, _l: &Layout, _rows: &[usize], _inner: usize, _base_rows: usize) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// Row `k` of the contiguous `src` (`sl`) added, in place and in order, into the row of
+    /// `inner` elements starting at element `at + rows[k] * inner` of this storage (every
+    /// such row inside it, checked). Ok(false) where the backend has no kernel (nothing
+    /// written).
+    fn add_rows_into(&mut self, _at: usize, _rows: &[usize], _inner: usize, _src: &Self, _sl: &Layout) -> Result<bool> {
+        Ok(false)
+    }
     /// One pass of grid sampling over contiguous operands: `self` (`l`) is the input for the
     /// forward pass and the output gradient otherwise, `rest` the others in `cpu::grid`'s
     /// order, `want` the outputs asked for. Backends without a kernel run it on the host.
@@ -1354,6 +1361,27 @@ pub fn index_add_rows(src: &Tensor, rows: &[usize], inner: usize, base_shape: &[
     let Some(out) = out else { return Ok(None) };
     let _prof = crate::profiler::scope(|| "aten::index_add".into(), crate::profiler::EventKind::Op);
     Ok(Some(Tensor::from_storage_on(out, base_shape)))
+}
+
+/// Row `k` of `src` added in place into row `rows[k]` (rows of `inner` elements) of the
+/// contiguous `x`, in order: `index_add_` without offsets. Ok(false), nothing written,
+/// where it cannot (no kernel, strided or shared operands, another dtype).
+pub fn add_rows_in_place(x: &Tensor, rows: &[usize], inner: usize, src: &Tensor) -> Result<bool> {
+    if x.dtype() != src.dtype() || x.dtype().is_complex() || x.device() != src.device() {
+        return Ok(false);
+    }
+    let (dx, ds) = (x.data(), src.data());
+    if !dx.layout.is_contiguous() || !ds.layout.is_contiguous() || std::sync::Arc::ptr_eq(&dx.storage, &ds.storage) {
+        return Ok(false);
+    }
+    let _prof = crate::profiler::scope(|| "aten::index_add_".into(), crate::profiler::EventKind::Op);
+    let ss = ds.storage.data.read();
+    let mut st = dx.storage.data.write();
+    match (&mut *st, &*ss) {
+        (Storage::Cpu(o), Storage::Cpu(s)) => o.add_rows_into(dx.layout.offset, rows, inner, s, &ds.layout),
+        (Storage::Cuda(o), Storage::Cuda(s)) => o.add_rows_into(dx.layout.offset, rows, inner, s, &ds.layout),
+        _ => Ok(false),
+    }
 }
 
 /// Max/min of each row of the contiguous `x` with its index: (values, int64 indices).

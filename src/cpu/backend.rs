@@ -389,6 +389,42 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn add_rows_into(&mut self, at: usize, rows: &[usize], inner: usize, src: &Self, sl: &Layout) -> Result<bool> {
+        macro_rules! go {
+            ($T:ty) => {{
+                let len = <$T>::get(self).len();
+                if rows.iter().any(|&r| at + (r + 1) * inner > len) || sl.offset + rows.len() * inner > <$T>::get(src).len() {
+                    return Err(Error::Runtime("invariant: index_add_ rows outside the tensor".into()));
+                }
+                let s = &<$T>::get(src)[sl.offset..sl.offset + rows.len() * inner];
+                let d = <$T>::get_mut(self);
+                if inner == 1 {
+                    // single elements: one add each, no row slices
+                    let d = &mut d[at..];
+                    for (&r, &v) in rows.iter().zip(s) {
+                        d[r] += v;
+                    }
+                    return Ok(true);
+                }
+                super::math::simd(|| {
+                    for (&r, sr) in rows.iter().zip(s.chunks_exact(inner.max(1))) {
+                        for (o, &v) in d[at + r * inner..at + (r + 1) * inner].iter_mut().zip(sr) {
+                            *o += v;
+                        }
+                    }
+                });
+                Ok(true)
+            }};
+        }
+        if inner == 0 {
+            return Ok(true);
+        }
+        match CpuStorage::dtype(self) {
+            DType::Float32 => go!(f32),
+            DType::Float64 => go!(f64),
+            _ => Ok(false),
+        }
+    }
     fn scatter_add_strided(&self, src: &Layout, dst: &Layout, base_numel: usize) -> Result<Option<Self>> {
         Ok(match CpuStorage::dtype(self) {
             DType::Float32 => Some(f32::wrap(super::scatter_add_rows(&f32::get(self)[src.offset..], dst, base_numel)?)),

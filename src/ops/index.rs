@@ -438,6 +438,11 @@ thread_local! {
     static DIRECT: std::cell::Cell<*const crate::tensor::TensorImpl> = const { std::cell::Cell::new(std::ptr::null()) };
 }
 
+/// Whether `inplace_put` armed a direct write for `x`.
+fn is_direct(x: &Tensor) -> bool {
+    DIRECT.with(|d| std::ptr::eq(d.get(), std::sync::Arc::as_ptr(&x.0)))
+}
+
 /// `backend::put` of `src` at `offsets` of `x`, or, where `inplace_put` armed it for `x`
 /// (nothing recorded, `x` contiguous), the same write straight into `x`'s storage, `x`
 /// itself returned.
@@ -1132,6 +1137,22 @@ pub fn index_add(
         Index,
         "index out of range in self"
     );
+    if same_rest && !shape.is_empty() && is_direct(x) {
+        // in place (`inplace_put`): row k of the source added into its row of x, no offsets
+        let inner: usize = shape[d + 1..].iter().product();
+        let outer: usize = shape[..d].iter().product();
+        let mut rows = Vec::with_capacity(outer * n);
+        for o in 0..outer {
+            rows.extend(idx.iter().map(|&i| o * shape[d] + (if i < 0 { i + size } else { i }) as usize));
+        }
+        let scaled = if alpha.as_f64() == 1.0 { super::contiguous(&source.detach())? } else {
+            super::binary_raw(&source.detach(), &Tensor::wrapped_scalar(alpha), super::BinOp::Mul)?
+        };
+        if backend::add_rows_in_place(x, &rows, inner, &scaled)? {
+            DIRECT.with(|c| c.set(std::ptr::null()));
+            return Ok(x.clone());
+        }
+    }
     let cs = contiguous_strides(&shape);
     let scs = contiguous_strides(&sshape);
     let total: usize = sshape.iter().product();

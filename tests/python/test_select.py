@@ -157,3 +157,26 @@ def test_scatter_like_writes_in_place():
     y = w.clone()
     y.scatter_add_(0, torch.tensor([1]), torch.tensor([5.0]))
     assert y.grad_fn.name() == "ScatterAddBackward0"
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2, -1])
+def test_index_add_in_place_matches_numpy(dim):
+    g = np.random.default_rng(13)
+    x0 = g.standard_normal((4, 5, 6)).astype(np.float64)
+    d = dim % 3
+    idx = g.integers(-x0.shape[d], x0.shape[d], 7)
+    shape = list(x0.shape)
+    shape[d] = 7
+    src = g.standard_normal(shape)
+    want = x0.copy()
+    for k, i in enumerate(idx):
+        sl = [slice(None)] * 3
+        sl[d] = i
+        ssl = [slice(None)] * 3
+        ssl[d] = k
+        want[tuple(sl)] += 0.5 * src[tuple(ssl)]
+    x = torch.tensor(x0.copy())
+    x.index_add_(dim, torch.tensor(idx), torch.tensor(src), alpha=0.5)
+    np.testing.assert_allclose(x.numpy(), want, rtol=1e-15, atol=1e-15)
+    with pytest.raises(IndexError):
+        x.index_add_(dim, torch.tensor([x0.shape[d]]), torch.tensor(src[tuple(slice(0, 1) if k == d else slice(None) for k in range(3))]))
