@@ -267,49 +267,13 @@ fn aten_inner_rows<T>(numel: usize, row: usize) -> bool {
 /// to `+0.0`). Float accumulators throughout, as ATen (whose sums of float32 do not widen).
 #[inline(always)]
 fn inner_cascade<T: Float>(r: &[T]) -> T {
-    const LEVELS: usize = 4;
     const MAX_W: usize = 4 * super::math::ATEN_VECTOR_BYTES / 4;
     let lanes = super::math::ATEN_VECTOR_BYTES / std::mem::size_of::<T>();
     let w = 4 * lanes;
     let vectors = r.len() / lanes;
     let n = vectors / 4;
-    let p = 4.max(ceil_log2(n) / LEVELS as u32);
-    let level_step = 1usize << p;
-    let mask = level_step - 1;
-    let mut lv = [[T::zero(); MAX_W]; LEVELS];
-    let mut i = 0;
-    while i + level_step <= n {
-        for _ in 0..level_step {
-            for (a, &v) in lv[0][..w].iter_mut().zip(&r[i * w..i * w + w]) {
-                *a = *a + v;
-            }
-            i += 1;
-        }
-        for j in 1..LEVELS {
-            let (lo, hi) = lv.split_at_mut(j);
-            for (h, l) in hi[0][..w].iter_mut().zip(lo[j - 1][..w].iter_mut()) {
-                *h = *h + *l;
-                *l = T::zero();
-            }
-            if i & (mask << (j as u32 * p)) != 0 {
-                break;
-            }
-        }
-    }
-    while i < n {
-        for (a, &v) in lv[0][..w].iter_mut().zip(&r[i * w..i * w + w]) {
-            *a = *a + v;
-        }
-        i += 1;
-    }
     let mut part = [T::zero(); MAX_W];
-    for (k, o) in part[..w].iter_mut().enumerate() {
-        let mut s = lv[0][k];
-        for l in &lv[1..] {
-            s = s + l[k];
-        }
-        *o = s;
-    }
+    cascade_into::<T, MAX_W>(n, |i| &r[i * w..i * w + w], &mut part[..w]);
     for v in n * 4..vectors {
         for l in 0..lanes {
             part[l] = part[l] + r[v * lanes + l];
@@ -345,13 +309,22 @@ fn ceil_log2(x: usize) -> u32 {
 /// `2^3p`, and the levels are added together at the end.
 #[inline(always)]
 fn multi_row_cascade<T: Float>(x: &[T], cols: usize, c0: usize, r0: usize, step: usize, n: usize, acc: &mut [T]) {
-    const LEVELS: usize = 4;
     let w = acc.len();
+    cascade_into::<T, BLOCK>(n, |i| &x[(r0 + i * step) * cols + c0..(r0 + i * step) * cols + c0 + w], acc);
+}
+
+/// ATen's `multi_row_sum` cascade: `n` rows (`row(i)`, each `out.len() <= N` wide) summed
+/// into the first of four levels, which passes its sums up as the row count crosses
+/// multiples of `2^p`, `2^2p`, `2^3p` (p = max(4, ceil(log2 n) / 4)); the levels added in
+/// order into `out`.
+#[inline(always)]
+fn cascade_into<'a, T: Float + 'a, const N: usize>(n: usize, row: impl Fn(usize) -> &'a [T], out: &mut [T]) {
+    const LEVELS: usize = 4;
+    let w = out.len();
     let p = 4.max(ceil_log2(n) / LEVELS as u32);
     let level_step = 1usize << p;
     let mask = level_step - 1;
-    let mut lv = [[T::zero(); BLOCK]; LEVELS];
-    let row = |i: usize| &x[(r0 + i * step) * cols + c0..(r0 + i * step) * cols + c0 + w];
+    let mut lv = [[T::zero(); N]; LEVELS];
     let mut i = 0;
     while i + level_step <= n {
         for _ in 0..level_step {
@@ -377,12 +350,12 @@ fn multi_row_cascade<T: Float>(x: &[T], cols: usize, c0: usize, r0: usize, step:
         }
         i += 1;
     }
-    for (k, a) in acc.iter_mut().enumerate() {
+    for (k, o) in out.iter_mut().enumerate() {
         let mut s = lv[0][k];
         for l in &lv[1..] {
             s = s + l[k];
         }
-        *a = s;
+        *o = s;
     }
 }
 
