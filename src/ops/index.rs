@@ -473,10 +473,19 @@ pub fn inplace_put(target: &Tensor, others: &[&Tensor], compute: impl FnOnce(&Te
     all.extend_from_slice(others);
     if !crate::autograd::needs_history(&all) {
         super::check_inplace(target)?;
+        /// Disarms on every way out (a panic in `compute` included), so that no later put
+        /// on this tensor, or on another at its address, is taken for this one.
+        struct Disarm;
+        impl Drop for Disarm {
+            fn drop(&mut self) {
+                DIRECT.with(|d| d.set(std::ptr::null()));
+            }
+        }
         DIRECT.with(|d| d.set(std::sync::Arc::as_ptr(&target.0)));
-        let r = compute(target);
-        DIRECT.with(|d| d.set(std::ptr::null()));
-        let out = r?;
+        let out = {
+            let _disarm = Disarm;
+            compute(target)?
+        };
         if out.same(target) {
             target.bump_version();
             return Ok(());

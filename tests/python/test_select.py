@@ -180,3 +180,11 @@ def test_index_add_in_place_matches_numpy(dim):
     np.testing.assert_allclose(x.numpy(), want, rtol=1e-15, atol=1e-15)
     with pytest.raises(IndexError):
         x.index_add_(dim, torch.tensor([x0.shape[d]]), torch.tensor(src[tuple(slice(0, 1) if k == d else slice(None) for k in range(3))]))
+
+
+def test_a_failed_in_place_scatter_leaves_later_ops_out_of_place():
+    x = torch.zeros(5)
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        x.scatter_(0, torch.tensor([7]), torch.tensor([1.0]))
+    y = x.scatter(0, torch.tensor([1]), torch.tensor([2.0]))
+    assert x.tolist() == [0.0] * 5 and y.tolist() == [0.0, 2.0, 0.0, 0.0, 0.0]
