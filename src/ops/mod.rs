@@ -477,6 +477,7 @@ pub fn as_strided_view(t: &Tensor, layout: &Layout) -> Tensor {
 /// `as_strided` (differentiable): a view of contiguous `t` with `layout`.
 pub fn as_strided(t: &Tensor, layout: &Layout) -> Result<Tensor> {
     let out = as_strided_view(t, layout);
+    out.mark_grad();
     out.meta().view_base = Some(t.clone());
     record_as_strided(t, &out, layout)?;
     Ok(out)
@@ -511,6 +512,7 @@ pub fn as_strided_user(t: &Tensor, size: &[i64], stride: &[i64], offset: Option<
     let layout = Layout { shape: crate::shape::Dims::from_slice(&size), strides: crate::shape::Dims::from_slice(&stride), offset };
     let base = t.meta().view_base.clone().unwrap_or_else(|| t.clone());
     let out = as_strided_view(t, &layout);
+    out.mark_grad();
     out.meta().view_base = Some(base);
     record_as_strided(t, &out, &layout)?;
     Ok(out)

@@ -19,6 +19,7 @@ pub fn make_view(x: &Tensor, layout: Layout) -> Tensor {
         (m.view_base.clone().unwrap_or_else(|| x.clone()), m.view_creation)
     };
     let version = x.version();
+    v.mark_grad();
     let mut m = v.meta();
     m.view_base = Some(base);
     m.view_version = version;

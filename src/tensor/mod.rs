@@ -119,6 +119,10 @@ pub struct TensorImpl {
     pub is_wrapped_number: bool,
     /// The bindings' cached Python object (a weak reference), for identity (`x.grad is g`).
     pub py_slot: std::sync::atomic::AtomicUsize,
+    /// Sticky: set once the tensor may have autograd history (`requires_grad`, a `grad_fn` or
+    /// a view base was set), never cleared. While it is false, `gradient_edge` answers `None`
+    /// without taking the metadata lock: most tensors of a no-grad op never lock it.
+    grad_hint: std::sync::atomic::AtomicBool,
 }
 
 /// A tensor: a cheap, clonable handle.
@@ -173,6 +177,7 @@ impl Tensor {
             std::ptr::addr_of_mut!((*p).is_inference).write(inference);
             std::ptr::addr_of_mut!((*p).is_wrapped_number).write(wrapped);
             std::ptr::addr_of_mut!((*p).py_slot).write(std::sync::atomic::AtomicUsize::new(0));
+            std::ptr::addr_of_mut!((*p).grad_hint).write(std::sync::atomic::AtomicBool::new(false));
             Tensor(a.assume_init())
         }
     }
@@ -308,6 +313,9 @@ impl Tensor {
 
     // ---- autograd metadata ----
     pub fn requires_grad(&self) -> bool {
+        if !self.grad_hint() {
+            return false;
+        }
         self.refresh_view();
         let m = self.meta();
         m.requires_grad || m.grad_fn.is_some()
@@ -315,9 +323,12 @@ impl Tensor {
     /// Whether the tensor has a node (cheaper than `grad_fn()`: no view refresh, no clone).
     #[inline]
     pub fn has_grad_fn(&self) -> bool {
-        self.meta().grad_fn.is_some()
+        self.grad_hint() && self.meta().grad_fn.is_some()
     }
     pub fn grad_fn(&self) -> Option<NodeRef> {
+        if !self.grad_hint() {
+            return None;
+        }
         self.refresh_view();
         self.meta().grad_fn.clone()
     }
@@ -326,6 +337,9 @@ impl Tensor {
     /// torch regenerates a view's grad_fn: otherwise its stale node would route gradient
     /// through the values the write replaced.
     fn refresh_view(&self) {
+        if !self.grad_hint() {
+            return;
+        }
         let (base, recorded) = {
             let m = self.meta();
             match &m.view_base {
@@ -346,7 +360,7 @@ impl Tensor {
         self.meta().output_nr
     }
     pub fn is_leaf(&self) -> bool {
-        self.meta().grad_fn.is_none()
+        !self.grad_hint() || self.meta().grad_fn.is_none()
     }
     pub fn grad(&self) -> Option<Tensor> {
         self.meta().grad.clone()
@@ -383,10 +397,26 @@ impl Tensor {
         if flag && !self.dtype().is_float() && !self.dtype().is_complex() {
             bail!(Runtime, "only Tensors of floating point dtype can require gradients");
         }
+        if flag {
+            self.mark_grad();
+        }
         m.requires_grad = flag;
         Ok(())
     }
+    /// Sets the sticky hint that this tensor may have autograd history (see `grad_hint`):
+    /// called by every writer of `requires_grad`, `grad_fn` and `view_base`.
+    /// Whether the tensor may have autograd history (false: it has none; see `grad_hint`).
+    #[inline]
+    pub(crate) fn grad_hint(&self) -> bool {
+        self.0.grad_hint.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    pub(crate) fn mark_grad(&self) {
+        self.0.grad_hint.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     pub(crate) fn set_grad_fn(&self, node: Option<NodeRef>, output_nr: u32) {
+        if node.is_some() {
+            self.mark_grad();
+        }
         let mut m = self.meta();
         if m.view_base.is_some() {
             // a view's history is current as of now (the version read without the meta held)
@@ -401,6 +431,9 @@ impl Tensor {
     }
     /// The edge a gradient for this tensor flows into: its grad_fn, or its leaf accumulator.
     pub fn gradient_edge(&self) -> Option<Edge> {
+        if !self.grad_hint() {
+            return None;
+        }
         let mut m = self.meta();
         // a view may first need its history re-read from its base (`refresh_view`); other
         // tensors are answered under this one lock
