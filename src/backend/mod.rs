@@ -171,6 +171,12 @@ pub trait BackendStorage: Sized {
     fn addc(&self, _l: &Layout, _a: (&Self, &Layout), _b: (&Self, &Layout), _v: f64, _div: bool) -> Result<Option<Self>> {
         Ok(None)
     }
+    /// `addc` in place: `self += v * a * b` (`div`: `/ b`) over the contiguous `l`, with
+    /// operands of its shape and dtype in other storages. Ok(false) where the backend has no
+    /// kernel (nothing written).
+    fn addc_into(&mut self, _l: &Layout, _a: (&Self, &Layout), _b: (&Self, &Layout), _v: f64, _div: bool) -> Result<bool> {
+        Ok(false)
+    }
     fn lerp_scalar(&self, _l: &Layout, _end: (&Self, &Layout), _w: f64) -> Result<Option<Self>> {
         Ok(None)
     }
@@ -1229,6 +1235,30 @@ pub fn addc(s: &Tensor, a: &Tensor, b: &Tensor, v: f64, div: bool) -> Result<Opt
         _ => None,
     };
     Ok(r.map(|o| Tensor::from_storage_on(o, &ds.layout.shape)))
+}
+
+/// `s += v * a * b` (`div`: `s += v * a / b`) written straight into `s` (`addcmul_` /
+/// `addcdiv_` with nothing recorded): for three contiguous tensors of one shape and dtype,
+/// `a` and `b` in storages other than `s`'s. Ok(false): the caller takes the general path
+/// (nothing written).
+pub fn addc_in_place(s: &Tensor, a: &Tensor, b: &Tensor, v: f64, div: bool) -> Result<bool> {
+    let (ds, da, db) = (s.data(), a.data(), b.data());
+    let same = |d: &crate::tensor::TensorData| d.dtype == ds.dtype && d.layout.is_contiguous() && d.layout.shape == ds.layout.shape;
+    if ds.dtype.is_complex() || !ds.layout.is_contiguous() || !same(&da) || !same(&db)
+        || std::sync::Arc::ptr_eq(&da.storage, &ds.storage) || std::sync::Arc::ptr_eq(&db.storage, &ds.storage) {
+        return Ok(false);
+    }
+    let _prof = crate::profiler::scope(|| if div { "aten::addcdiv_" } else { "aten::addcmul_" }.into(), crate::profiler::EventKind::Op);
+    // one read guard per distinct operand storage (`addcmul_(g, g)` passes one twice)
+    let ga = da.storage.data.read();
+    let gb = (!std::sync::Arc::ptr_eq(&db.storage, &da.storage)).then(|| db.storage.data.read());
+    let st_b = gb.as_deref().unwrap_or(&*ga);
+    let mut gs = ds.storage.data.write();
+    match (&mut *gs, &*ga, st_b) {
+        (Storage::Cpu(x), Storage::Cpu(y), Storage::Cpu(z)) => x.addc_into(&ds.layout, (y, &da.layout), (z, &db.layout), v, div),
+        (Storage::Cuda(x), Storage::Cuda(y), Storage::Cuda(z)) => x.addc_into(&ds.layout, (y, &da.layout), (z, &db.layout), v, div),
+        _ => Ok(false),
+    }
 }
 
 pub fn lerp_scalar(a: &Tensor, e: &Tensor, w: f64) -> Result<Option<Tensor>> {

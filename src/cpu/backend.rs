@@ -244,6 +244,21 @@ impl BackendStorage for CpuStorage {
             _ => None,
         })
     }
+    fn addc_into(&mut self, l: &Layout, a: (&Self, &Layout), b: (&Self, &Layout), v: f64, div: bool) -> Result<bool> {
+        let n = l.numel();
+        macro_rules! go {
+            ($T:ty, $v:expr) => {{
+                let (pa, pb) = (&<$T>::get(a.0)[a.1.offset..a.1.offset + n], &<$T>::get(b.0)[b.1.offset..b.1.offset + n]);
+                super::addc_into(&mut <$T>::get_mut(self)[l.offset..l.offset + n], pa, pb, $v, div);
+                true
+            }};
+        }
+        Ok(match (CpuStorage::dtype(self), CpuStorage::dtype(a.0), CpuStorage::dtype(b.0)) {
+            (DType::Float32, DType::Float32, DType::Float32) => go!(f32, v as f32),
+            (DType::Float64, DType::Float64, DType::Float64) => go!(f64, v),
+            _ => false,
+        })
+    }
     fn lerp_scalar(&self, l: &Layout, end: (&Self, &Layout), w: f64) -> Result<Option<Self>> {
         if CpuStorage::dtype(self) != DType::Float32 || CpuStorage::dtype(end.0) != DType::Float32 {
             return Ok(None);

@@ -1446,6 +1446,18 @@ pub fn zip3_tiered<T: Copy, F: Fn(T, T, T) -> T>(o: &mut [T], a: &[T], b: &[T], 
     tiered_generic!([T: Copy, F: Fn(T, T, T) -> T] body(o: &mut [T], a: &[T], b: &[T], c: &[T], f: &F))
 }
 
+/// `o[i] = f(o[i], a[i], b[i])` in place, compiled for the widest tier.
+#[inline]
+pub fn update2_tiered<T: Copy, F: Fn(T, T, T) -> T>(o: &mut [T], a: &[T], b: &[T], f: &F) {
+    #[inline(always)]
+    fn body<T: Copy, F: Fn(T, T, T) -> T>(o: &mut [T], a: &[T], b: &[T], f: &F) {
+        for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+            *o = f(*o, a, b);
+        }
+    }
+    tiered_generic!([T: Copy, F: Fn(T, T, T) -> T] body(o: &mut [T], a: &[T], b: &[T], f: &F))
+}
+
 /// `o[i] = f(o[i], b[i])` (`b` None: `f(o[i], c)`) in place, compiled for the widest tier.
 #[inline]
 pub fn update_tiered<T: Copy, F: Fn(T, T) -> T>(o: &mut [T], b: Option<&[T]>, c: T, f: &F) {
@@ -1867,44 +1879,79 @@ pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: 
 /// `out` is valid for writes of `outer·dim·inner` elements, and no other thread writes the
 /// elements of these tasks' columns during the call.
 pub unsafe fn log_softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], chunk: usize, tasks: std::ops::Range<usize>) {
+    /// The chunk's whole vectors in blocks of `N` columns, each block's maxima and sums kept
+    /// in registers down the dim (kept in memory, the maximum compiles to masked stores,
+    /// which are microcoded on AMD): `base` is the block's first element.
+    #[inline(always)]
+    fn block<const F: bool, const N: usize>(x: &[f32], out: *mut f32, base: usize, dim: usize, inner: usize) {
+        let mut m = [f32::NEG_INFINITY; N];
+        for d in 0..dim {
+            let r = &x[base + d * inner..][..N];
+            for c in 0..N {
+                m[c] = if r[c] > m[c] { r[c] } else { m[c] };
+            }
+        }
+        let mut s = [0.0f32; N];
+        for d in 0..dim {
+            let r = &x[base + d * inner..][..N];
+            for c in 0..N {
+                s[c] += exp_f32::<F>(r[c] - m[c]);
+            }
+        }
+        for v in s.iter_mut() {
+            *v = log_sleef_f32(*v);
+        }
+        for d in 0..dim {
+            let r = &x[base + d * inner..][..N];
+            // SAFETY: row d's N columns from `base`, inside `out`'s outer·dim·inner elements
+            // and written only by this task (the caller's contract).
+            let od = unsafe { std::slice::from_raw_parts_mut(out.add(base + d * inner), N) };
+            for c in 0..N {
+                od[c] = r[c] - m[c] - s[c];
+            }
+        }
+    }
     #[inline(always)]
     fn body<const F: bool>(x: &[f32], out: *mut f32, dims: [usize; 3], chunk: usize, tasks: std::ops::Range<usize>, w: usize) {
         let [_, dim, inner] = dims;
         let chunks = inner.div_ceil(chunk);
-        let mut mx = vec![0.0f32; chunk];
-        let mut sm = vec![0.0f32; chunk];
         for task in tasks {
             let (o, k) = (task / chunks, task % chunks);
             let k0 = k * chunk;
             let size = chunk.min(inner - k0);
             let whole = size - size % w;
-            let (mx, sm) = (&mut mx[..size], &mut sm[..size]);
-            mx.fill(f32::NEG_INFINITY);
-            sm.fill(0.0);
-            let row = |d: usize| &x[o * dim * inner + d * inner + k0..][..size];
-            for d in 0..dim {
-                for (m, &v) in mx.iter_mut().zip(row(d)) {
-                    *m = if v > *m { v } else { *m };
+            let first = o * dim * inner + k0;
+            // whole vectors (Sleef's exp), in blocks of 32, 16 and 8 columns (`whole` is a
+            // multiple of the lanes, 8 or 16)
+            let mut j = 0;
+            while j < whole {
+                let n = whole - j;
+                if n >= 32 {
+                    block::<F, 32>(x, out, first + j, dim, inner);
+                    j += 32;
+                } else if n >= 16 {
+                    block::<F, 16>(x, out, first + j, dim, inner);
+                    j += 16;
+                } else {
+                    block::<F, 8>(x, out, first + j, dim, inner);
+                    j += 8;
                 }
             }
-            for d in 0..dim {
-                let r = row(d);
-                for j in 0..whole {
-                    sm[j] += exp_f32::<F>(r[j] - mx[j]);
+            // the last `size mod W` columns: libm's expf, column by column
+            for c in first + whole..first + size {
+                let mut m = f32::NEG_INFINITY;
+                for d in 0..dim {
+                    let v = x[c + d * inner];
+                    m = if v > m { v } else { m };
                 }
-                for j in whole..size {
-                    sm[j] += (r[j] - mx[j]).exp();
+                let mut s = 0.0f32;
+                for d in 0..dim {
+                    s += (x[c + d * inner] - m).exp();
                 }
-            }
-            for v in sm.iter_mut() {
-                *v = log_sleef_f32(*v);
-            }
-            for d in 0..dim {
-                // SAFETY: row d's columns k0..k0+size of block o, inside `out`'s
-                // outer·dim·inner elements and written only by this task (the contract).
-                let od = unsafe { std::slice::from_raw_parts_mut(out.add(o * dim * inner + d * inner + k0), size) };
-                for (((od, &v), &m), &l) in od.iter_mut().zip(row(d)).zip(mx.iter()).zip(sm.iter()) {
-                    *od = v - m - l;
+                let l = log_sleef_f32(s);
+                for d in 0..dim {
+                    // SAFETY: as in `block`: column c of this task's chunk.
+                    unsafe { *out.add(c + d * inner) = x[c + d * inner] - m - l };
                 }
             }
         }

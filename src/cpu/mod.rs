@@ -213,6 +213,26 @@ where
     Ok(out)
 }
 
+/// `addc` in place: `s[i] += v * a[i] * b[i]` (`div`: `v * a[i] / b[i]`) with the same
+/// rounding, for `addcmul_` / `addcdiv_` (an optimizer's moment updates).
+pub fn addc_into<T>(s: &mut [T], a: &[T], b: &[T], v: T, div: bool)
+where
+    T: Send + Sync + num_traits::Float,
+{
+    let k = |o: &mut [T], a: &[T], b: &[T]| {
+        if div {
+            math::update2_tiered(o, a, b, &|s, a, b| s + v * a / b);
+        } else {
+            math::update2_tiered(o, a, b, &|s, a, b| (v * a).mul_add(b, s));
+        }
+    };
+    if parallel(s.len()) {
+        team_chunks(s, |i, o| k(o, chunk_of(a, i, o.len()), chunk_of(b, i, o.len())));
+    } else {
+        k(s, a, b);
+    }
+}
+
 /// `out[i] = f(a[i], b[i])` over two layouts of the same (broadcast) shape.
 pub fn map2<T: StorageElem, U: StorageElem>(
     a: &CpuStorage,

@@ -247,6 +247,20 @@ pub fn addcmul(s: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar) -> Result<Te
     Ok(out)
 }
 
+/// `addcmul_` (`div`: `addcdiv_`): straight into `s` when nothing is recorded and the
+/// backend can (three contiguous float tensors of one shape, a real number `value`), else
+/// the out-of-place op on the in-place path. Same values either way.
+pub fn addc_(s: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar, div: bool) -> Result<()> {
+    if matches!(value, Scalar::Float(_) | Scalar::Int(_)) && !crate::autograd::needs_history(&[s, t1, t2]) {
+        super::check_inplace(s)?;
+        if backend::addc_in_place(s, t1, t2, value.as_f64(), div)? {
+            s.bump_version();
+            return Ok(());
+        }
+    }
+    super::inplace(s, |inp| if div { addcdiv(inp, t1, t2, value) } else { addcmul(inp, t1, t2, value) })
+}
+
 /// `addcdiv(self, tensor1, tensor2, value)` = `self + value * tensor1 / tensor2`
 /// (AddcdivBackward0).
 pub fn addcdiv(s: &Tensor, t1: &Tensor, t2: &Tensor, value: Scalar) -> Result<Tensor> {

@@ -2048,7 +2048,7 @@ impl PyTensor {
     fn addcmul_<'py>(slf: &Bound<'py, Self>, tensor1: &Bound<'py, PyAny>, tensor2: &Bound<'py, PyAny>, value: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let (a, b) = (tensor_arg("addcmul_", "tensor1", 1, tensor1)?, tensor_arg("addcmul_", "tensor2", 2, tensor2)?);
         let v = number_arg("addcmul_", "value", value, Scalar::Int(1))?;
-        ops::inplace(&slf.get().t, |inp| ops::addcmul(inp, &a, &b, v))?;
+        ops::addc_(&slf.get().t, &a, &b, v, false)?;
         Ok(slf.clone())
     }
     /// ``self + value * tensor1 / tensor2`` element-wise (broadcasting, type promotion).
@@ -2064,7 +2064,7 @@ impl PyTensor {
     fn addcdiv_<'py>(slf: &Bound<'py, Self>, tensor1: &Bound<'py, PyAny>, tensor2: &Bound<'py, PyAny>, value: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, Self>> {
         let (a, b) = (tensor_arg("addcdiv_", "tensor1", 1, tensor1)?, tensor_arg("addcdiv_", "tensor2", 2, tensor2)?);
         let v = number_arg("addcdiv_", "value", value, Scalar::Int(1))?;
-        ops::inplace(&slf.get().t, |inp| ops::addcdiv(inp, &a, &b, v))?;
+        ops::addc_(&slf.get().t, &a, &b, v, true)?;
         Ok(slf.clone())
     }
     /// The cumulative product of the elements along ``dim``.

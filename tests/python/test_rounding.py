@@ -71,3 +71,48 @@ def test_addcmul_in_place_with_self_as_operand():
     x = torch.tensor([1.0, 2.0, 4.0])
     x.addcdiv_(x, torch.tensor([2.0, 2.0, 2.0]))
     assert x.tolist() == [1.5, 3.0, 6.0]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [7, 1000, 300_001])
+def test_addc_in_place_matches_out_of_place(threads, dt, n):
+    # addcmul_ / addcdiv_ with nothing recorded write straight into self: the same bits as
+    # the out-of-place op (whose bits are PyTorch's, above), on one thread or two
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        g = np.random.default_rng(n)
+        s, a, b = (torch.tensor(g.standard_normal(n).astype(dt)) for _ in range(3))
+        for div, f, f_ in ((False, "addcmul", "addcmul_"), (True, "addcdiv", "addcdiv_")):
+            want = getattr(s, f)(a, b, value=0.3).numpy()
+            got = s.clone()
+            v0 = got._version
+            assert getattr(got, f_)(a, b, value=0.3) is got
+            assert got._version == v0 + 1
+            np.testing.assert_array_equal(got.numpy().view(np.uint8), want.view(np.uint8))
+    finally:
+        torch.set_num_threads(old)
+
+
+def test_addc_in_place_through_views_and_shared_operands():
+    # a contiguous view as self writes through to its base
+    base = torch.zeros(2, 4)
+    row = base[1]
+    row.addcmul_(torch.ones(4), torch.full((4,), 2.0), value=0.5)
+    assert base.tolist() == [[0.0] * 4, [1.0] * 4]
+    assert base._version == row._version == 1
+    # operands in self's storage take the general path: read before any write
+    x = torch.arange(6.0)
+    x[:3].addcmul_(x[3:], x[3:])
+    assert x.tolist() == [9.0, 17.0, 27.0, 3.0, 4.0, 5.0]
+    # broadcast operands and a recorded op take the general path too
+    y = torch.ones(2, 3)
+    y.addcdiv_(torch.tensor([2.0, 4.0, 8.0]), torch.tensor(2.0))
+    assert y.tolist() == [[2.0, 3.0, 5.0]] * 2
+    w = torch.ones(3, requires_grad=True)
+    z = torch.zeros(3)
+    z.addcmul_(w, torch.full((3,), 3.0))
+    assert z.grad_fn.name() == "AddcmulBackward0"
+    z.sum().backward()
+    assert w.grad.tolist() == [3.0, 3.0, 3.0]
