@@ -586,21 +586,7 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
 
 def bincount(input, weights=None, minlength=0):
     """``torch.bincount``: how often each non-negative integer occurs (summed ``weights``)."""
-    torch = _torch()
-    if input.dim() != 1:
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if input.is_floating_point() or input.dtype == torch.bool:
-        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
-    x = _host(input)
-    if x.size and x.min() < 0:
-        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if minlength < 0:
-        raise RuntimeError("minlength should be >= 0")
-    if weights is None:
-        return torch.tensor(np.bincount(x, minlength=minlength).astype(np.int64), device=input.device)
-    w = _host(weights)
-    dt = weights.dtype if weights.is_floating_point() else torch.float64
-    return torch.tensor(np.bincount(x, weights=w, minlength=minlength), dtype=dt, device=input.device)
+    return _torch()._C._bincount(input, weights, minlength)
 
 
 def histc(input, bins=100, min=0, max=0, *, out=None):

@@ -25,8 +25,13 @@ fn storage_offset(l: &Layout, mut flat: usize) -> usize {
 /// Offsets as indices below `n`, or PyTorch's out-of-range error.
 fn checked(offsets: &CpuStorage, n: usize) -> Result<&[i64]> {
     let CpuStorage::I64(o) = offsets else { bail!(Runtime, "invariant: int64 offsets") };
-    if let Some(&bad) = o.iter().find(|&&o| o < 0 || o as usize >= n) {
-        bail!(Index, "index {} is out of bounds for size {}", bad, n);
+    // one branch-free (vectorised) pass; the first bad offset is looked for only if one is
+    // (a negative offset is a huge unsigned one)
+    let any_bad = super::math::simd(|| o.iter().fold(false, |acc, &v| acc | (v as u64 >= n as u64)));
+    if any_bad {
+        if let Some(&bad) = o.iter().find(|&&o| o < 0 || o as usize >= n) {
+            bail!(Index, "index {} is out of bounds for size {}", bad, n);
+        }
     }
     Ok(o)
 }
@@ -92,7 +97,9 @@ fn combine_into(dst: &mut CpuStorage, offsets: &CpuStorage, src: &CpuStorage, op
             if op.is_none() {
                 // a plain write, the loop on its own (no combine per element)
                 for (&o, &v) in offsets.iter().zip(s) {
-                    d[o as usize] = v;
+                    // SAFETY: `checked` found every offset in 0..d.len() (d is the storage
+                    // it was checked against: `dst`, of `dst.len()` elements).
+                    unsafe { *d.get_unchecked_mut(o as usize) = v };
                 }
                 return Ok(());
             }

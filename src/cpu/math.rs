@@ -1361,8 +1361,34 @@ enum Tier {
 /// on the AVX2 kernel, and its generic (non-AVX) `Vectorized` is 32 bytes too.
 pub(crate) const ATEN_VECTOR_BYTES: usize = 32;
 
-#[inline]
+/// The tier, detected on first use and kept in one byte (0: not yet detected): a single
+/// load per dispatch, where the three feature checks cost a tenth of a short-row loop.
+#[inline(always)]
 fn tier() -> Tier {
+    static TIER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+    match TIER.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Tier::Base,
+        #[cfg(target_arch = "x86_64")]
+        2 => Tier::Avx2Fma,
+        #[cfg(target_arch = "x86_64")]
+        3 => Tier::Avx512,
+        _ => {
+            let t = detect_tier();
+            let code = match t {
+                Tier::Base => 1,
+                #[cfg(target_arch = "x86_64")]
+                Tier::Avx2Fma => 2,
+                #[cfg(target_arch = "x86_64")]
+                Tier::Avx512 => 3,
+            };
+            TIER.store(code, std::sync::atomic::Ordering::Relaxed);
+            t
+        }
+    }
+}
+
+#[cold]
+fn detect_tier() -> Tier {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {

@@ -275,7 +275,13 @@ pub fn map2_into<T: Copy + Sync, U: Copy + Send>(dst: &mut [U], xa: &[T], la: &L
             let outer = Layout { shape: la.shape[..nd - 1].into(), strides: la.strides[..nd - 1].into(), offset: la.offset };
             let outer_b = Layout { shape: lb.shape[..nd - 1].into(), strides: lb.strides[..nd - 1].into(), offset: lb.offset };
             let (sa, sb) = (la.strides[nd - 1], lb.strides[nd - 1]);
+            // rows shorter than a vector or two (`labels[:, None] == arange(10)`) in plain
+            // loops: a dispatch per row would cost more than the row
+            let short = row < 16;
             let one = |o: &mut [U], oa: usize, ob: usize| match (sa, sb) {
+                (1, 1) if short => o.iter_mut().zip(&xa[oa..oa + row]).zip(&xb[ob..ob + row]).for_each(|((o, &a), &b)| *o = f(a, b)),
+                (1, _) if short => { let c = xb[ob]; o.iter_mut().zip(&xa[oa..oa + row]).for_each(|(o, &a)| *o = f(a, c)) }
+                (_, 1) if short => { let c = xa[oa]; o.iter_mut().zip(&xb[ob..ob + row]).for_each(|(o, &b)| *o = f(c, b)) }
                 (1, 1) => math::zip_tiered(o, &xa[oa..oa + row], &xb[ob..ob + row], &f),
                 (1, _) => { let c = xb[ob]; math::map_tiered(o, &xa[oa..oa + row], &|a| f(a, c)) }
                 (_, 1) => { let c = xa[oa]; math::map_tiered(o, &xb[ob..ob + row], &|b| f(c, b)) }

@@ -736,46 +736,67 @@ fn scatter_offsets(
     }
     let idx = index.to_i64_vec()?;
     let size = shape.get(dim).copied().unwrap_or(1) as i64;
-    if let Some(&bad) = idx.iter().find(|&&v| v < 0 || v >= size) {
-        bail!(
-            Runtime,
-            "index {} is out of bounds for dimension {} with size {}",
-            bad,
-            dim,
-            size
-        );
-    }
     let cs = contiguous_strides(shape);
-    let ics = contiguous_strides(&ishape);
-    let offsets: Vec<usize> = idx
-        .iter()
-        .enumerate()
-        .map(|(p, &v)| {
-            (0..shape.len())
-                .map(|d| {
-                    if d == dim {
-                        v as usize * cs[d]
-                    } else {
-                        (p / ics[d]) % ishape[d] * cs[d]
-                    }
-                })
-                .sum()
-        })
+    // each position's offset in self: its coordinates but along `dim`, where the index value
+    // goes. The index's dims of more than one position (size, step in self) are walked as rows
+    // of the innermost one under an odometer over the rest (no division per element); each
+    // value is checked as it is read (the first bad one in order is PyTorch's message).
+    // (A 0-d self has no strides: its one element is at 0.)
+    let along = cs.get(dim).copied().unwrap_or(0);
+    let walk: Vec<(usize, usize)> = (0..ishape.len())
+        .filter(|&d| ishape[d] > 1)
+        .map(|d| (ishape[d], if d == dim { 0 } else { cs.get(d).copied().unwrap_or(0) }))
         .collect();
+    let (row, row_step) = walk.last().copied().unwrap_or((1, 0));
+    let outer = &walk[..walk.len().saturating_sub(1)];
+    let mut coord = vec![0usize; outer.len()];
+    let mut base = 0usize;
+    let mut offsets = Vec::with_capacity(idx.len());
+    for r in idx.chunks_exact(row) {
+        for (j, &v) in r.iter().enumerate() {
+            if v < 0 || v >= size {
+                bail!(Runtime, "index {} is out of bounds for dimension {} with size {}", v, dim, size);
+            }
+            offsets.push(base + j * row_step + v as usize * along);
+        }
+        let mut d = outer.len();
+        while d > 0 {
+            d -= 1;
+            coord[d] += 1;
+            base += outer[d].1;
+            if coord[d] < outer[d].0 {
+                break;
+            }
+            base -= outer[d].1 * outer[d].0;
+            coord[d] = 0;
+        }
+    }
     backend::offsets_tensor(&offsets, index.device())
 }
 
 /// The elements of `src` at the positions of an index of shape `ishape` (src may be larger).
 fn src_positions(ishape: &[usize], sshape: &[usize], device: crate::Device) -> Result<Tensor> {
-    let (ics, scs) = (contiguous_strides(ishape), contiguous_strides(sshape));
+    let scs = contiguous_strides(sshape);
     let n: usize = ishape.iter().product();
-    let offsets: Vec<usize> = (0..n)
-        .map(|p| {
-            (0..ishape.len())
-                .map(|d| (p / ics[d]) % ishape[d] * scs[d])
-                .sum()
-        })
-        .collect();
+    // an odometer over ishape, stepping src's contiguous strides
+    let nd = ishape.len();
+    let mut coord = vec![0usize; nd];
+    let mut base = 0usize;
+    let mut offsets = Vec::with_capacity(n);
+    for _ in 0..n {
+        offsets.push(base);
+        let mut d = nd;
+        while d > 0 {
+            d -= 1;
+            coord[d] += 1;
+            base += scs[d];
+            if coord[d] < ishape[d] {
+                break;
+            }
+            base -= scs[d] * ishape[d];
+            coord[d] = 0;
+        }
+    }
     backend::offsets_tensor(&offsets, device)
 }
 
@@ -1408,4 +1429,79 @@ pub fn view_scatter(x: &Tensor, src: &Tensor, name: &'static str, fields: &[(&'s
     })?;
     crate::autograd::Node::annotate(&out, fields, &[]);
     Ok(out)
+}
+
+/// `torch.bincount(input, weights, minlength)`: how often each value of the 1-d non-negative
+/// integral `input` occurs (int64), or the sum of its `weights` (float32 weights add in
+/// float32, any other dtype in float64, each bin in input order: ATen's loop). PyTorch's
+/// checks in its order; an empty input gives `minlength` int64 zeros even with weights. No
+/// derivative (PyTorch defines none).
+pub fn bincount(input: &Tensor, weights: Option<&Tensor>, minlength: i64) -> Result<Tensor> {
+    let dt = input.dtype();
+    if !matches!(dt, DType::UInt8 | DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64) {
+        bail!(NotImplemented, "\"bincount_cpu\" not implemented for '{}'", dt.scalar_name());
+    }
+    ensure!(minlength >= 0, Runtime, "minlength should be >= 0");
+    let device = input.device();
+    if input.dim() == 1 && input.numel() == 0 {
+        return crate::tensor::zeros_on(&[minlength as usize], DType::Int64, device);
+    }
+    const ONLY: &str = "bincount only supports 1-d non-negative integral inputs.";
+    ensure!(input.dim() == 1, Runtime, "{ONLY}");
+    let x = input.to_i64_vec()?;
+    let (lo, hi) = x.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    ensure!(lo >= 0, Runtime, "{ONLY}");
+    if let Some(w) = weights {
+        ensure!(w.dim() == 1 && w.shape()[0] == x.len(), Runtime, "weights should be 1-d and have the same length as input");
+    }
+    let nbins = (hi as usize + 1).max(minlength as usize);
+    let out = match weights {
+        None => Tensor::from_vec(count_values(&x, nbins), &[nbins])?,
+        Some(w) if w.dtype() == DType::Float32 => {
+            let w = w.to_vec::<f32>()?;
+            let mut out = vec![0.0f32; nbins];
+            for (&v, &w) in x.iter().zip(&w) {
+                out[v as usize] += w;
+            }
+            Tensor::from_vec(out, &[nbins])?
+        }
+        Some(w) => {
+            let w = if w.dtype().is_complex() { super::complex::real(w)? } else { w.clone() };
+            let w = w.to_f64_vec()?;
+            let mut out = vec![0.0f64; nbins];
+            for (&v, &w) in x.iter().zip(&w) {
+                out[v as usize] += w;
+            }
+            Tensor::from_vec(out, &[nbins])?
+        }
+    };
+    if device.is_cpu() { Ok(out) } else { out.to_device(device) }
+}
+
+/// The count of each value in `0..nbins` (every value of `x` in that range). Four interleaved
+/// count arrays where the bins are few: consecutive equal values then add into different
+/// counters instead of each waiting for the last one's store.
+fn count_values(x: &[i64], nbins: usize) -> Vec<i64> {
+    if nbins > 4096 || x.len() < 1024 {
+        let mut c = vec![0i64; nbins];
+        for &v in x {
+            c[v as usize] += 1;
+        }
+        return c;
+    }
+    let mut c = vec![0i64; 4 * nbins];
+    let (c0, rest) = c.split_at_mut(nbins);
+    let (c1, rest) = rest.split_at_mut(nbins);
+    let (c2, c3) = rest.split_at_mut(nbins);
+    let quads = x.chunks_exact(4);
+    for &v in quads.remainder() {
+        c0[v as usize] += 1;
+    }
+    for q in quads {
+        c0[q[0] as usize] += 1;
+        c1[q[1] as usize] += 1;
+        c2[q[2] as usize] += 1;
+        c3[q[3] as usize] += 1;
+    }
+    (0..nbins).map(|b| c0[b] + c1[b] + c2[b] + c3[b]).collect()
 }

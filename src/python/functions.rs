@@ -52,6 +52,14 @@ fn _nan_to_num(py: Python<'_>, x: PyRef<'_, PyTensor>, nan: f64, posinf: Option<
     super::tensor::wrap(py, crate::ops::nan_to_num(&x, nan, posinf, neginf)?)
 }
 
+/// `torch.bincount` (the core's `ops::bincount`: its checks, dtypes and summation order).
+#[pyfunction]
+#[pyo3(signature = (input, weights=None, minlength=0))]
+fn _bincount(py: Python<'_>, input: PyRef<'_, PyTensor>, weights: Option<PyRef<'_, PyTensor>>, minlength: i64) -> PyResult<Py<PyAny>> {
+    let (x, w) = (input.t.clone(), weights.map(|w| w.t.clone()));
+    super::tensor::wrap(py, crate::ops::bincount(&x, w.as_ref(), minlength)?)
+}
+
 fn autocast_device(device_type: &str) -> PyResult<crate::autocast::DeviceType> {
     match device_type {
         "cpu" => Ok(crate::autocast::DeviceType::Cpu),
@@ -534,6 +542,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(promote_types, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_get, m)?)?;
     m.add_function(wrap_pyfunction!(_nan_to_num, m)?)?;
+    m.add_function(wrap_pyfunction!(_bincount, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_set, m)?)?;
     m.add_function(wrap_pyfunction!(_autocast_cast, m)?)?;
     m.add_function(wrap_pyfunction!(result_type, m)?)?;

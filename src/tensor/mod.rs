@@ -513,6 +513,11 @@ impl Tensor {
     pub fn to_i64_vec(&self) -> Result<Vec<i64>> {
         self.check_real("to_i64_vec")?;
         self.with_host(|s, l| {
+            if let Some(r) = l.contiguous_range() {
+                // one pass over the slice (a copy for int64), not a push per element
+                let v: Vec<i64> = with_buf!(s, b => b[r].iter().map(|v| v.to_i64()).collect());
+                return v;
+            }
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_i64())));
             out

@@ -188,3 +188,99 @@ def test_a_failed_in_place_scatter_leaves_later_ops_out_of_place():
         x.scatter_(0, torch.tensor([7]), torch.tensor([1.0]))
     y = x.scatter(0, torch.tensor([1]), torch.tensor([2.0]))
     assert x.tolist() == [0.0] * 5 and y.tolist() == [0.0, 2.0, 0.0, 0.0, 0.0]
+
+
+def test_one_hot_values_shapes_and_errors():
+    F = torch.nn.functional
+    lab = np.random.default_rng(5).integers(0, 7, (3, 4, 5))
+    got = F.one_hot(torch.tensor(lab), 9)
+    assert got.dtype == torch.int64 and tuple(got.shape) == (3, 4, 5, 9)
+    np.testing.assert_array_equal(got.numpy(), np.eye(9, dtype=np.int64)[lab])
+    # the class count inferred from the largest value; a 0-d index; an empty one
+    assert tuple(F.one_hot(torch.tensor([0, 3])).shape) == (2, 4)
+    assert F.one_hot(torch.tensor(2), 3).tolist() == [0, 0, 1]
+    assert tuple(F.one_hot(torch.zeros(0, dtype=torch.int64), 4).shape) == (0, 4)
+    with pytest.raises(RuntimeError, match="Class values must be non-negative."):
+        F.one_hot(torch.tensor([1, -1]), 3)
+    with pytest.raises(RuntimeError, match="Class values must be smaller than num_classes."):
+        F.one_hot(torch.tensor([1, 3]), 3)
+    with pytest.raises(RuntimeError, match="Can not infer total number of classes from empty tensor."):
+        F.one_hot(torch.zeros(0, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="one_hot is only applicable to index tensor"):
+        F.one_hot(torch.tensor([1.0]), 3)
+
+
+def test_scatter_positions_in_every_layout():
+    # scatter's positions (an odometer over the index's shape) against numpy, along each dim
+    # of a 3-d self with a smaller index, and a 0-d self with a 1-element index
+    g = np.random.default_rng(9)
+    x = g.standard_normal((4, 5, 6)).astype(np.float32)
+    for dim in range(3):
+        ishape = [3, 4, 5]
+        idx = g.integers(0, x.shape[dim], ishape)
+        src = g.standard_normal((4, 5, 6)).astype(np.float32)
+        want = x.copy()
+        for p in np.ndindex(*ishape):
+            q = list(p)
+            q[dim] = idx[p]
+            want[tuple(q)] = src[p]
+        got = torch.tensor(x).scatter(dim, torch.tensor(idx), torch.tensor(src))
+        np.testing.assert_array_equal(got.numpy(), want)
+        got_ = torch.tensor(x)
+        got_.scatter_(dim, torch.tensor(idx), 2.5)
+        want_ = x.copy()
+        for p in np.ndindex(*ishape):
+            q = list(p)
+            q[dim] = idx[p]
+            want_[tuple(q)] = 2.5
+        np.testing.assert_array_equal(got_.numpy(), want_)
+    assert torch.tensor(1.0).scatter(0, torch.tensor([0]), torch.tensor([7.0])).item() == 7.0
+    with pytest.raises(RuntimeError, match="index 6 is out of bounds for dimension 2 with size 6"):
+        torch.tensor(x).scatter_(2, torch.tensor([[[0, 6, 9]]]), 1.0)
+
+
+@pytest.mark.parametrize("n, top", [(10, 5), (5000, 9), (5000, 6000)])
+@pytest.mark.parametrize("dt", [np.uint8, np.int32, np.int64])
+def test_bincount_counts(n, top, dt):
+    if dt == np.uint8:
+        top = min(top, 255)
+    x = np.random.default_rng(n + top).integers(0, top, n).astype(dt)
+    got = torch.bincount(torch.tensor(x), minlength=top + 3)
+    assert got.dtype == torch.int64
+    np.testing.assert_array_equal(got.numpy(), np.bincount(x, minlength=top + 3))
+
+
+def test_bincount_weights_add_in_their_dtype_in_order():
+    # float32 weights add in float32, in input order (ATen's loop): 1e8 + 1 rounds to 1e8
+    got = torch.bincount(torch.tensor([0, 0, 0]), torch.tensor([1e8, 1.0, -1e8]))
+    assert got.dtype == torch.float32 and got.tolist() == [0.0]
+    x = np.random.default_rng(3).integers(0, 7, 999)
+    w = np.random.default_rng(4).standard_normal(999).astype(np.float32)
+    want = np.zeros(7, np.float32)
+    for v, wv in zip(x, w):
+        want[v] = np.float32(want[v] + wv)
+    np.testing.assert_array_equal(torch.bincount(torch.tensor(x), torch.tensor(w)).numpy(), want)
+    # other weights in float64
+    for wt in (torch.tensor([1, 2]), torch.tensor([1.0, 2.0], dtype=torch.float16), torch.tensor([1.0, 2.0], dtype=torch.float64)):
+        r = torch.bincount(torch.tensor([0, 2]), wt)
+        assert r.dtype == torch.float64 and r.tolist() == [1.0, 0.0, 2.0]
+    # an empty input: int64 zeros of minlength, weights or not
+    r = torch.bincount(torch.tensor([], dtype=torch.int64), torch.tensor([]), minlength=3)
+    assert r.dtype == torch.int64 and r.tolist() == [0, 0, 0]
+    assert torch.bincount(torch.tensor([3, 1]), minlength=6).tolist() == [0, 1, 0, 1, 0, 0]
+
+
+def test_bincount_errors():
+    only = "bincount only supports 1-d non-negative integral inputs."
+    with pytest.raises(RuntimeError, match=only):
+        torch.bincount(torch.tensor([[1]]))
+    with pytest.raises(RuntimeError, match=only):
+        torch.bincount(torch.tensor([1, -1]))
+    with pytest.raises(NotImplementedError, match="\"bincount_cpu\" not implemented for 'Float'"):
+        torch.bincount(torch.tensor([1.0]))
+    with pytest.raises(NotImplementedError, match="\"bincount_cpu\" not implemented for 'Bool'"):
+        torch.bincount(torch.tensor([True]))
+    with pytest.raises(RuntimeError, match="minlength should be >= 0"):
+        torch.bincount(torch.tensor([1]), minlength=-1)
+    with pytest.raises(RuntimeError, match="weights should be 1-d and have the same length as input"):
+        torch.bincount(torch.tensor([1, 2]), torch.tensor([1.0]))

@@ -795,19 +795,24 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 
 def one_hot(tensor, num_classes=-1):
-    from .. import arange, int64
+    from .. import int64, zeros
 
     if tensor.dtype != int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    n = num_classes
     if tensor.numel() > 0:
-        if int(tensor.min()) < 0:
+        lo, hi = (int(v) for v in tensor.aminmax())
+        if lo < 0:
             raise RuntimeError("Class values must be non-negative.")
-        if num_classes != -1 and int(tensor.max()) >= num_classes:
+        if num_classes == -1:
+            n = hi + 1
+        elif hi >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
     elif num_classes == -1:
         raise RuntimeError("Can not infer total number of classes from empty tensor.")
-    n = int(tensor.max()) + 1 if num_classes == -1 else num_classes
-    return (tensor.unsqueeze(-1) == arange(n, device=tensor.device)).to(int64)
+    # ATen's one_hot: zeros with a 1 scattered at each class along a new last dim
+    out = zeros(tuple(tensor.shape) + (n,), dtype=int64, device=tensor.device)
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1)
 
 
 # ---- dropout --------------------------------------------------------------------------
