@@ -45,6 +45,18 @@ pub fn topk_row<T: Copy + PartialOrd>(
     is_nan: impl Fn(T) -> bool,
 ) -> Vec<usize> {
     assert!(k <= vals.len(), "topk: k ({k}) out of range for row of length {}", vals.len());
+    if k > 0 && k * 64 <= vals.len() {
+        // std::partial_sort's path, with the elements that cannot enter the heap skipped a
+        // block at a time (`heap_topk`); `beats(x, top)` is the comparator below on values
+        return if largest {
+            heap_topk(vals, k, |x: &Elem<T>, y: &Elem<T>| (is_nan(x.0) && !is_nan(y.0)) || x.0 > y.0,
+                      |x: T, top: T, top_nan: bool| !top_nan && !(x <= top))
+        } else {
+            #[allow(clippy::eq_op)]
+            heap_topk(vals, k, |x: &Elem<T>, y: &Elem<T>| (!is_nan(x.0) && is_nan(y.0)) || x.0 < y.0,
+                      |x: T, top: T, top_nan: bool| if top_nan { x == x } else { x < top })
+        };
+    }
     if largest {
         // [](x, y) { return (_isnan(x) && !_isnan(y)) || (x > y); }
         topk_row_by(vals, k, sorted, |x: &Elem<T>, y: &Elem<T>| {
@@ -88,6 +100,47 @@ fn topk_row_by<T: Copy, C: Fn(&Elem<T>, &Elem<T>) -> bool>(
         }
     }
     q[..k].iter().map(|e| e.1).collect()
+}
+
+/// `std::partial_sort(q.begin(), q.begin() + k, q.end(), comp)` over the row's
+/// `(value, index)` queue, as `partial_sort` runs it, without building the queue past the
+/// heap: there libstdc++'s heap select only compares each element with the heap's top and,
+/// when it goes before the top, pops the top to that place (never read again) and sifts the
+/// element in. So only the heap is kept, and blocks of 16 elements none of which goes
+/// before the top (`beats(x, top, top_is_nan)`, exactly `comp` on values: branch-free, it
+/// vectorises) are skipped. Same comparisons that decide, same moves in the heap: the same
+/// order of ties and NaNs.
+fn heap_topk<T: Copy + PartialOrd, C: Fn(&Elem<T>, &Elem<T>) -> bool>(
+    vals: &[T],
+    k: usize,
+    comp: C,
+    beats: impl Fn(T, T, bool) -> bool,
+) -> Vec<usize> {
+    const BLOCK: usize = 16;
+    let n = vals.len();
+    let mut q: Vec<Elem<T>> = vals[..k].iter().copied().zip(0..k).collect();
+    make_heap(&mut q, 0, k, &comp);
+    let mut i = k;
+    while i < n {
+        let top = q[0];
+        #[allow(clippy::eq_op)]
+        let top_nan = top.0 != top.0;
+        while i + BLOCK <= n && !vals[i..i + BLOCK].iter().fold(false, |a, &x| a | beats(x, top.0, top_nan)) {
+            i += BLOCK;
+        }
+        let end = (i + BLOCK).min(n);
+        while i < end {
+            let e = (vals[i], i);
+            i += 1;
+            if comp(&e, &q[0]) {
+                // std::__pop_heap(first, middle, i): the element sifted in from the top
+                adjust_heap(&mut q, 0, 0, k, e, &comp);
+                break;
+            }
+        }
+    }
+    sort_heap(&mut q, 0, k, &comp);
+    q.iter().map(|e| e.1).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -443,6 +496,36 @@ mod tests {
 
     fn f64_nan(x: f64) -> bool {
         x.is_nan()
+    }
+
+    #[test]
+    fn heap_topk_matches_the_full_queue_heap_select() {
+        // the skipping heap select against libstdc++'s steps on the whole queue, on rows of
+        // few distinct values (ties everywhere) with NaNs, both directions, sorted or not
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            let k = 1 + round % 5;
+            let n = 64 * k + (next() % 300) as usize;
+            let row: Vec<f32> = (0..n).map(|_| match next() % 11 { 0 => f32::NAN, v => (v % 6) as f32 }).collect();
+            for largest in [true, false] {
+                let full = if largest {
+                    topk_row_by(&row, k, true, |x: &Elem<f32>, y: &Elem<f32>| (f32_nan(x.0) && !f32_nan(y.0)) || x.0 > y.0)
+                } else {
+                    topk_row_by(&row, k, true, |x: &Elem<f32>, y: &Elem<f32>| (!f32_nan(x.0) && f32_nan(y.0)) || x.0 < y.0)
+                };
+                assert_eq!(topk_row(&row, k, largest, true, f32_nan), full, "k={k} n={n} largest={largest}");
+                assert_eq!(topk_row(&row, k, largest, false, f32_nan), full);
+            }
+            let ints: Vec<i64> = (0..n).map(|_| (next() % 4) as i64).collect();
+            let full = topk_row_by(&ints, k, true, |x: &Elem<i64>, y: &Elem<i64>| x.0 > y.0);
+            assert_eq!(topk_row(&ints, k, true, true, |_| false), full);
+        }
     }
 
     // Expected indices below were produced by torch 2.13.0+cpu `torch.topk`.

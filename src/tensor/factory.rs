@@ -75,16 +75,16 @@ pub fn arange(start: f64, end: f64, step: f64, dtype: DType) -> crate::Result<Te
     match dtype {
         DType::Int64 if start.fract() == 0.0 && step.fract() == 0.0 => {
             let (s, st) = (start as i64, step as i64);
-            let v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| s + i as i64 * st)?;
+            let v: Vec<i64> = crate::cpu::alloc::cached_with(n, |i| s + i as i64 * st)?;
             return Ok(Tensor::from_storage(i64::wrap(v), &[n]));
         }
         DType::Float32 => {
-            let v: Vec<f32> = crate::cpu::alloc::try_with(n, |i| (start + i as f64 * step) as f32)?;
+            let v: Vec<f32> = crate::cpu::alloc::cached_with(n, |i| (start + i as f64 * step) as f32)?;
             return Ok(Tensor::from_storage(f32::wrap(v), &[n]));
         }
         _ => {}
     }
-    let vals: Vec<f64> = crate::cpu::alloc::try_with(n, |i| start + i as f64 * step)?;
+    let vals: Vec<f64> = crate::cpu::alloc::cached_with(n, |i| start + i as f64 * step)?;
     from_f64s(&vals, &[n], dtype)
 }
 
@@ -100,7 +100,7 @@ pub fn arange_i64(start: i64, end: i64, step: i64) -> crate::Result<Tensor> {
     crate::ensure!(len <= i64::MAX as i128, Runtime, "invalid size, possible overflow?");
     let n = len.max(0) as usize;
     crate::shape::numel_checked(&[n])?;
-    let v: Vec<i64> = crate::cpu::alloc::try_with(n, |i| start.wrapping_add((i as i64).wrapping_mul(step)))?;
+    let v: Vec<i64> = crate::cpu::alloc::cached_with(n, |i| start.wrapping_add((i as i64).wrapping_mul(step)))?;
     Ok(Tensor::from_storage(i64::wrap(v), &[n]))
 }
 
@@ -115,12 +115,12 @@ pub fn linspace(start: f64, end: f64, steps: usize, dtype: DType) -> crate::Resu
         let (s32, e32) = (start as f32, end as f32);
         let step = if steps > 1 { (e32 - s32) / (steps - 1) as f32 } else { 0.0 };
         let half = steps / 2;
-        let vals: Vec<f32> = crate::cpu::alloc::try_with(steps, |i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })?;
+        let vals: Vec<f32> = crate::cpu::alloc::cached_with(steps, |i| if i < half { step.mul_add(i as f32, s32) } else { (-step).mul_add((steps - 1 - i) as f32, e32) })?;
         return Ok(Tensor::from_storage(f32::wrap(vals), &[steps]));
     }
     let step = if steps > 1 { (end - start) / (steps - 1) as f64 } else { 0.0 };
     let half = steps / 2;
-    let vals: Vec<f64> = crate::cpu::alloc::try_with(steps, |i| if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 })?;
+    let vals: Vec<f64> = crate::cpu::alloc::cached_with(steps, |i| if i < half { start + step * i as f64 } else { end - step * (steps - 1 - i) as f64 })?;
     from_f64s(&vals, &[steps], dtype)
 }
 
