@@ -87,7 +87,7 @@ impl<T: Copy + Default> VecCache<T> {
 }
 
 /// Element types with a buffer cache.
-pub trait Cached: Copy + Default + Sized + 'static {
+pub trait Cached: Copy + Default + Send + Sync + Sized + 'static {
     fn cache() -> &'static VecCache<Self>;
 }
 
@@ -196,7 +196,7 @@ fn advise_huge_pages<T>(p: *const T, n: usize) {
 pub fn filled<T: Cached>(n: usize, v: T) -> crate::Result<Vec<T>> {
     match T::cache().take_cached(n) {
         Some(mut out) => {
-            super::math::simd(|| out.fill(v));
+            super::par_fill(&mut out, v);
             Ok(out)
         }
         None => try_filled(n, v),
@@ -214,9 +214,8 @@ pub fn try_zeroed<T: Cached>(n: usize) -> crate::Result<Vec<T>> {
         return Ok(Vec::new());
     }
     if let Some(mut v) = T::cache().take_cached(n) {
-        // SAFETY: `v` holds n initialised elements; the `Cached` types (bool, integers,
-        // floats) are valid as all-zero bytes (false, 0, +0.0).
-        unsafe { std::ptr::write_bytes(v.as_mut_ptr(), 0, n) };
+        // the `Cached` types (bool, integers, floats) have their zero as the default
+        super::par_fill(&mut v, T::default());
         return Ok(v);
     }
     check_host_bytes::<T>(n)?;

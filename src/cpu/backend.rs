@@ -267,7 +267,7 @@ impl BackendStorage for CpuStorage {
         let a = &f32::get(self)[l.offset..l.offset + n];
         let e = &f32::get(end.0)[end.1.offset..end.1.offset + n];
         let mut out = super::alloc::take::<f32>(n)?;
-        super::math::lerp_f32(a, e, w as f32, &mut out);
+        super::par_zip2(&mut out, a, e, |o, a, e| super::math::lerp_f32(a, e, w as f32, o));
         Ok(Some(f32::wrap(out)))
     }
     fn max_pool2d(&self, l: &Layout, planes: usize, hw: [usize; 2], pool: &crate::backend::Pool2d, out: [usize; 2]) -> Result<Option<(Self, Self)>> {

@@ -115,6 +115,25 @@ fn team_chunks<U: Send>(dst: &mut [U], k: impl Fn(usize, &mut [U]) + Sync) {
     });
 }
 
+/// `dst.fill(v)`, vectorised, in chunks on the team when large (a fill of a few MB is
+/// bound by one core's store bandwidth).
+pub(crate) fn par_fill<T: Copy + Send + Sync>(dst: &mut [T], v: T) {
+    if parallel(dst.len()) {
+        team_chunks(dst, |_, c| math::simd(|| c.fill(v)));
+    } else {
+        math::simd(|| dst.fill(v));
+    }
+}
+
+/// `dst.copy_from_slice(src)`, in chunks on the team when large.
+pub(crate) fn par_copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T]) {
+    if parallel(dst.len()) {
+        team_chunks(dst, |i, c| c.copy_from_slice(chunk_of(src, i, c.len())));
+    } else {
+        dst.copy_from_slice(src);
+    }
+}
+
 /// The chunk of `x` that matches chunk `i` (of length `len`) of the destination.
 fn chunk_of<T>(x: &[T], i: usize, len: usize) -> &[T] {
     &x[i * CHUNK..i * CHUNK + len]
@@ -528,7 +547,7 @@ fn cast_vec<T: Elem, U: StorageElem>(x: &[T], l: &Layout) -> crate::Result<Vec<U
                 // SAFETY: equal dtype tags mean T and U are the same type (the sealed Elem
                 // trait gives each dtype one Rust type), so the slice can be viewed as [U].
                 let src = unsafe { std::slice::from_raw_parts(x[r].as_ptr() as *const U, n) };
-                out.copy_from_slice(src);
+                par_copy(&mut out, src);
                 return Ok(out);
             }
             if !half_cast(&x[r.clone()], &mut out) && !fast_cast(&x[r.clone()], &mut out) {
@@ -658,7 +677,7 @@ fn gather_rows<T: Copy + Send + Sync + alloc::Cached>(x: &[T], rows: &[usize], i
 /// materialised, no division per element), each value checked as it is read (PyTorch's
 /// error for the first one out of bounds, in the index's order), so that the index is read
 /// once (a separate bounds pass over an 8 MiB index cost as much as the gather).
-fn gather_dim<T: Copy + alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], ishape: &[usize], d: usize) -> crate::Result<Vec<T>> {
+fn gather_dim<T: alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], ishape: &[usize], d: usize) -> crate::Result<Vec<T>> {
     let bound = xshape.get(d).copied().unwrap_or(1);
     let oob = |i: i64| crate::Error::Runtime(format!("index {i} is out of bounds for dimension {d} with size {bound}"));
     let mut out = alloc::take::<T>(idx.len())?;
@@ -680,39 +699,69 @@ fn gather_dim<T: Copy + alloc::Cached>(x: &[T], xshape: &[usize], idx: &[i64], i
     if bound == 0 {
         return Err(oob(idx[0]));
     }
-    let mut ctr = vec![0usize; last];
-    for (o, iv) in out.chunks_exact_mut(row).zip(idx.chunks_exact(row)) {
-        // the offset of the outer coordinates, the gathered dim's left out
-        let base: usize = ctr.iter().enumerate().filter(|&(k, _)| k != d).map(|(k, &c)| c * cs[k]).sum();
-        // the row's largest offset (with the largest index) lies inside x: the outer
-        // coordinates are inside xshape (the index is no larger apart from d, which the
-        // callers check), so each checked read below is in bounds
-        let top = base + (row - 1) * if d == last { 0 } else { sl } + (bound - 1) * sd;
-        assert!(top < x.len(), "gather: the index's shape exceeds the input's");
-        if d == last {
-            for (o, &i) in o.iter_mut().zip(iv) {
-                if i as u64 >= bound as u64 {
-                    return Err(oob(i));
-                }
-                // SAFETY: 0 <= i < bound, so base + i·sd <= top < x.len() (asserted above).
-                *o = unsafe { *x.get_unchecked(base + i as usize * sd) };
-            }
-        } else {
-            for (j, (o, &i)) in o.iter_mut().zip(iv).enumerate() {
-                if i as u64 >= bound as u64 {
-                    return Err(oob(i));
-                }
-                // SAFETY: 0 <= i < bound and j < row, so the offset is <= top < x.len().
-                *o = unsafe { *x.get_unchecked(base + j * sl + i as usize * sd) };
-            }
-        }
+    // rows r0..r1 of the index into `o`; Err(the first bad value)
+    let rows_of = |r0: usize, r1: usize, o: &mut [T]| -> Result<(), i64> {
+        // the outer coordinates of row r0 (mixed radix over ishape[..last]), then an odometer
+        let mut ctr = vec![0usize; last];
+        let mut q = r0;
         for k in (0..last).rev() {
-            ctr[k] += 1;
-            if ctr[k] < ishape[k] {
-                break;
-            }
-            ctr[k] = 0;
+            ctr[k] = q % ishape[k];
+            q /= ishape[k];
         }
+        for (o, iv) in o.chunks_exact_mut(row).zip(idx[r0 * row..r1 * row].chunks_exact(row)) {
+            // the offset of the outer coordinates, the gathered dim's left out
+            let base: usize = ctr.iter().enumerate().filter(|&(k, _)| k != d).map(|(k, &c)| c * cs[k]).sum();
+            // the row's largest offset (with the largest index) lies inside x: the outer
+            // coordinates are inside xshape (the index is no larger apart from d, which the
+            // callers check), so each checked read below is in bounds
+            let top = base + (row - 1) * if d == last { 0 } else { sl } + (bound - 1) * sd;
+            assert!(top < x.len(), "gather: the index's shape exceeds the input's");
+            if d == last {
+                for (o, &i) in o.iter_mut().zip(iv) {
+                    if i as u64 >= bound as u64 {
+                        return Err(i);
+                    }
+                    // SAFETY: 0 <= i < bound, so base + i·sd <= top < x.len() (asserted above).
+                    *o = unsafe { *x.get_unchecked(base + i as usize * sd) };
+                }
+            } else {
+                for (j, (o, &i)) in o.iter_mut().zip(iv).enumerate() {
+                    if i as u64 >= bound as u64 {
+                        return Err(i);
+                    }
+                    // SAFETY: 0 <= i < bound and j < row, so the offset is <= top < x.len().
+                    *o = unsafe { *x.get_unchecked(base + j * sl + i as usize * sd) };
+                }
+            }
+            for k in (0..last).rev() {
+                ctr[k] += 1;
+                if ctr[k] < ishape[k] {
+                    break;
+                }
+                ctr[k] = 0;
+            }
+        }
+        Ok(())
+    };
+    let rows = idx.len() / row;
+    if parallel(idx.len()) && rows > 1 {
+        // blocks of rows on the team; each stops at its first bad value, and the earliest
+        // block's is the first in the index's order
+        let bad = std::sync::Mutex::new(Vec::new());
+        let p = team::SendPtr(out.as_mut_ptr());
+        team::run_blocks(rows, &|rs| {
+            // SAFETY: the block's rows of `out`, disjoint from every other block's; `out`
+            // outlives the region.
+            let o = unsafe { std::slice::from_raw_parts_mut(p.get().add(rs.start * row), rs.len() * row) };
+            if let Err(i) = rows_of(rs.start, rs.end, o) {
+                bad.lock().unwrap_or_else(|e| e.into_inner()).push((rs.start, i));
+            }
+        });
+        if let Some(&(_, i)) = bad.into_inner().unwrap_or_else(|e| e.into_inner()).iter().min_by_key(|b| b.0) {
+            return Err(oob(i));
+        }
+    } else {
+        rows_of(0, rows, &mut out).map_err(oob)?;
     }
     Ok(out)
 }

@@ -36,8 +36,22 @@ pub fn reduce(s: &CpuStorage, l: &Layout, row: usize, op: ReduceOp, out: DType) 
         })),
         ReduceOp::Sum => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
-            // (vectorised past the baseline target's two lanes)
-            i64::wrap(reduce_rows(x, row, |r| super::math::simd(|| r.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64())))))
+            // (vectorised past the baseline target's two lanes; a single long row in chunks on
+            // the team: wrapping integer sums are exact in any order)
+            let sum = |r: &[T]| super::math::simd(|| r.iter().fold(0i64, |a, v| a.wrapping_add(v.to_i64())));
+            if x.len() == row && super::parallel(row) {
+                let mut parts = vec![0i64; row.div_ceil(super::CHUNK)];
+                let p = super::team::SendPtr(parts.as_mut_ptr());
+                super::team::run_blocks(parts.len(), &|rs| {
+                    for i in rs {
+                        // SAFETY: each block writes only its own parts' slots; `parts` outlives the region.
+                        unsafe { *p.get().add(i) = sum(&x[i * super::CHUNK..((i + 1) * super::CHUNK).min(row)]) };
+                    }
+                });
+                i64::wrap(vec![parts.iter().fold(0i64, |a, &v| a.wrapping_add(v))])
+            } else {
+                i64::wrap(reduce_rows(x, row, sum))
+            }
         }),
         ReduceOp::Prod if out.is_float() => float_types!(out, U => all_types!(dt, T => {
             let x = rows_of::<T>(s, l)?;
@@ -522,14 +536,45 @@ pub fn topk_rows(s: &CpuStorage, l: &Layout, row: usize, k: usize, largest: bool
     let row = row.max(1);
     Ok(all_types!(s.dtype(), T => {
         let x = rows_of::<T>(s, l)?;
-        let mut out = Vec::with_capacity(x.len() / row * k);
-        for r in x.chunks(row) {
+        let rows = x.len() / row;
+        let mut out = vec![0i64; rows * k];
+        let one = |r: usize, o: &mut [i64]| {
             #[allow(clippy::eq_op)]
-            let idx = super::topk_order::topk_row(r, k, largest, sorted, |v: T| v != v);
-            out.extend(idx.into_iter().map(|i| i as i64));
+            let idx = super::topk_order::topk_row(&x[r * row..(r + 1) * row], k, largest, sorted, |v: T| v != v);
+            o.iter_mut().zip(idx).for_each(|(o, i)| *o = i as i64);
+        };
+        if super::parallel(x.len()) && rows > 1 && k > 0 {
+            // rows on the team (the work is the input's: the output is k per row)
+            let p = super::team::SendPtr(out.as_mut_ptr());
+            super::team::run_blocks(rows, &|rs| {
+                for r in rs {
+                    // SAFETY: row r writes only out[r*k..(r+1)*k]; `out` outlives the region.
+                    one(r, unsafe { std::slice::from_raw_parts_mut(p.get().add(r * k), k) });
+                }
+            });
+        } else {
+            for (r, o) in out.chunks_mut(k.max(1)).enumerate().take(rows) {
+                one(r, o);
+            }
         }
         i64::wrap(out)
     }))
+}
+
+/// `out[i] = step(&mut acc, x[i])` along each row of `row` elements, `acc` starting at `init`
+/// in each row (a running sum or product), rows in blocks on the team when large.
+fn scan_rows<T: Copy + Sync, U: super::alloc::Cached, A: Copy + Sync>(x: &[T], row: usize, init: A, step: impl Fn(&mut A, T) -> U + Sync) -> Result<Vec<U>> {
+    let mut out = super::alloc::take::<U>(x.len())?;
+    let per = super::rows_per_block(x.len() / row.max(1), row, super::CHUNK, usize::MAX);
+    super::par_row_blocks(&mut out, row, per, |_, row0, ob| {
+        for (o, r) in ob.chunks_mut(row).zip(x[row0 * row..].chunks(row)) {
+            let mut acc = init;
+            for (o, &v) in o.iter_mut().zip(r) {
+                *o = step(&mut acc, v);
+            }
+        }
+    });
+    Ok(out)
 }
 
 /// A row-wise scan (same shape out).
@@ -553,23 +598,15 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
             float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, log)))
         }
         ScanOp::Cumsum => match dt {
+            // each row's running sum in order (int64, or double rounded at each step: torch's
+            // cpu_cum_base_kernel), rows in blocks on the team
             DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => all_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
-                let mut out = Vec::with_capacity(x.len());
-                for r in x.chunks(row) {
-                    let mut acc = 0i64;
-                    out.extend(r.iter().map(|v| { acc = acc.wrapping_add(v.to_i64()); acc }));
-                }
-                i64::wrap(out)
+                i64::wrap(scan_rows(x, row, 0i64, |acc, v: T| { *acc = acc.wrapping_add(v.to_i64()); *acc })?)
             }),
             _ => float_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
-                let mut out = Vec::with_capacity(x.len());
-                for r in x.chunks(row) {
-                    let mut acc = 0f64;
-                    out.extend(r.iter().map(|v| { acc += v.to_f64(); T::from_f64(acc) }));
-                }
-                T::wrap(out)
+                T::wrap(scan_rows(x, row, 0f64, |acc, v: T| { *acc += v.to_f64(); T::from_f64(*acc) })?)
             }),
         },
         // torch's cpu_cum_base_kernel: the running product in the accumulate type (int64 for

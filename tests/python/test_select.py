@@ -284,3 +284,40 @@ def test_bincount_errors():
         torch.bincount(torch.tensor([1]), minlength=-1)
     with pytest.raises(RuntimeError, match="weights should be 1-d and have the same length as input"):
         torch.bincount(torch.tensor([1, 2]), torch.tensor([1.0]))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_ops_on_the_team_match_one_thread(threads):
+    # gather, cumsum, topk, an int sum, lerp, fills and copies split over the team give the
+    # one-thread values; gather's error names the first bad index in order
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        g = np.random.default_rng(11)
+        xn = g.standard_normal((512, 300)).astype(np.float32)
+        x = torch.tensor(xn)
+        idx = g.integers(0, 300, (512, 300))
+        np.testing.assert_array_equal(x.gather(1, torch.tensor(idx)).numpy(), np.take_along_axis(xn, idx, 1))
+        bad = idx.copy()
+        bad[300, 7], bad[100, 3], bad[450, 0] = 301, 302, 303
+        with pytest.raises(RuntimeError, match="index 302 is out of bounds for dimension 1 with size 300"):
+            x.gather(1, torch.tensor(bad))
+        c = x.cumsum(1).numpy()
+        want = np.cumsum(xn.astype(np.float64), 1).astype(np.float32)
+        np.testing.assert_array_equal(c, want)
+        ci = torch.tensor(idx).cumsum(1).numpy()
+        np.testing.assert_array_equal(ci, np.cumsum(idx, 1))
+        v, i = x.topk(3, 1)
+        np.testing.assert_array_equal(v.numpy(), -np.sort(-xn, 1)[:, :3])
+        big = g.integers(-1000, 1000, 300_000)
+        assert torch.tensor(big).sum().item() == int(big.sum())
+        y = torch.tensor(g.standard_normal((512, 300)).astype(np.float32))
+        rows = torch.cat([torch.lerp(x[k:k + 1], y[k:k + 1], 0.3) for k in range(512)])
+        np.testing.assert_array_equal(torch.lerp(x, y, 0.3).numpy(), rows.numpy())
+        assert (torch.full((700, 300), 2.5).numpy() == 2.5).all()
+        z = torch.zeros(700, 300)
+        del z
+        assert (torch.zeros(700, 300).numpy() == 0).all()
+        np.testing.assert_array_equal(x.clone().numpy(), xn)
+    finally:
+        torch.set_num_threads(old)
