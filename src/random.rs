@@ -275,7 +275,7 @@ pub fn uniform(g: &mut CpuGenerator, dtype: DType, shape: &[usize], from: f64, t
 
 fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f64) -> Result<CpuStorage> {
     if dtype == DType::Float64 {
-        let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+        let mut v = crate::cpu::alloc::take::<f64>(n)?;
         uniform01_f64(g, &mut v);
         affine_fused(&mut v, to - from, from);
         return Ok(f64::wrap(v));
@@ -285,7 +285,7 @@ fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f
         DType::BFloat16 => (half::bf16::from_f32(from as f32).to_f32(), half::bf16::from_f32(to as f32).to_f32()),
         _ => (half::f16::from_f32(from as f32).to_f32(), half::f16::from_f32(to as f32).to_f32()),
     };
-    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    let mut v = crate::cpu::alloc::take::<f32>(n)?;
     uniform01_f32(g, &mut v);
     affine_fused(&mut v, t - f, f);
     // torch keeps these dtypes' samples below `to`: one that rounds up to it is `from`
@@ -297,11 +297,11 @@ fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f
         }
         DType::BFloat16 => {
             let (f, t) = (half::bf16::from_f32(f), half::bf16::from_f32(t));
-            half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| match half::bf16::from_f32(v[i]) { x if x == t => f, x => x })?)
+            half::bf16::wrap(crate::cpu::alloc::cached_with(n, |i| match half::bf16::from_f32(v[i]) { x if x == t => f, x => x })?)
         }
         _ => {
             let (f, t) = (half::f16::from_f32(f), half::f16::from_f32(t));
-            half::f16::wrap(crate::cpu::alloc::try_with(n, |i| match half::f16::from_f32(v[i]) { x if x == t => f, x => x })?)
+            half::f16::wrap(crate::cpu::alloc::cached_with(n, |i| match half::f16::from_f32(v[i]) { x if x == t => f, x => x })?)
         }
     })
 }
@@ -310,8 +310,8 @@ fn uniform_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, from: f64, to: f
 fn round_f32(v: Vec<f32>, dtype: DType) -> Result<CpuStorage> {
     Ok(match dtype {
         DType::Float32 => f32::wrap(v),
-        DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(v.len(), |i| half::bf16::from_f32(v[i]))?),
-        _ => half::f16::wrap(crate::cpu::alloc::try_with(v.len(), |i| half::f16::from_f32(v[i]))?),
+        DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::cached_with(v.len(), |i| half::bf16::from_f32(v[i]))?),
+        _ => half::f16::wrap(crate::cpu::alloc::cached_with(v.len(), |i| half::f16::from_f32(v[i]))?),
     })
 }
 
@@ -325,16 +325,16 @@ pub fn normal(g: &mut CpuGenerator, dtype: DType, shape: &[usize], contiguous: b
 
 fn normal_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool, mean: f64, std: f64) -> Result<CpuStorage> {
     if !(n >= 16 && contiguous) {
-        let v: Vec<f64> = crate::cpu::alloc::try_with(n, |_| g.normal_f64() * std + mean)?;
+        let v: Vec<f64> = crate::cpu::alloc::cached_with(n, |_| g.normal_f64() * std + mean)?;
         return Ok(match dtype {
             DType::Float64 => f64::wrap(v),
-            DType::Float32 => f32::wrap(crate::cpu::alloc::try_with(n, |i| v[i] as f32)?),
-            DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::try_with(n, |i| half::bf16::from_f32(v[i] as f32))?),
-            _ => half::f16::wrap(crate::cpu::alloc::try_with(n, |i| half::f16::from_f32(v[i] as f32))?),
+            DType::Float32 => f32::wrap(crate::cpu::alloc::cached_with(n, |i| v[i] as f32)?),
+            DType::BFloat16 => half::bf16::wrap(crate::cpu::alloc::cached_with(n, |i| half::bf16::from_f32(v[i] as f32))?),
+            _ => half::f16::wrap(crate::cpu::alloc::cached_with(n, |i| half::f16::from_f32(v[i] as f32))?),
         });
     }
     if dtype == DType::Float64 {
-        let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+        let mut v = crate::cpu::alloc::take::<f64>(n)?;
         normal_fill(&mut v, true, |d| uniform01_f64(g, d), |data| {
             for block in data.chunks_exact_mut(16) {
                 let (lo, hi) = block.split_at_mut(8);
@@ -354,7 +354,7 @@ fn normal_buffer(g: &mut CpuGenerator, dtype: DType, n: usize, contiguous: bool,
     // when stored) but draw their uniforms block by block, so the leftover elements past the
     // last full block draw nothing before the tail block's 16 fresh ones.
     let (m, s) = (mean as f32, std as f32);
-    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    let mut v = crate::cpu::alloc::take::<f32>(n)?;
     normal_fill(&mut v, dtype == DType::Float32, |d| uniform01_f32(g, d), |data| box_muller_blocks(data, m, s));
     round_f32(v, dtype)
 }
@@ -527,7 +527,7 @@ fn cephes_sincosf(x: f32) -> (f32, f32) {
 /// dtypes), else a 32-bit one. `range` 0 stands for 2**64 (int64's whole range): the 64-bit
 /// draws as they are.
 pub fn ints_from_to(g: &mut CpuGenerator, dtype: DType, n: usize, range: u64, low: i64) -> Result<Vec<i64>> {
-    let mut out = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+    let mut out = crate::cpu::alloc::take::<i64>(n)?;
     ints_from_to_into(g, dtype, range, low, &mut out, |v| v);
     Ok(out)
 }
@@ -571,12 +571,12 @@ pub fn ints_from_to_into<T>(g: &mut CpuGenerator, dtype: DType, range: u64, low:
 pub fn ints_tensor(g: &mut CpuGenerator, dtype: DType, shape: &[usize], range: u64, low: i64) -> Result<Tensor> {
     let n = crate::shape::numel_checked(shape)?;
     if dtype == DType::Int32 {
-        let mut v = crate::cpu::alloc::try_with(n, |_| 0i32)?;
+        let mut v = crate::cpu::alloc::take::<i32>(n)?;
         ints_from_to_into(g, dtype, range, low, &mut v, |x| x as i32);
         return Tensor::from_vec(v, shape);
     }
     ensure!(dtype == DType::Int64, Runtime, "ints_tensor: int32 or int64 expected, got {:?}", dtype);
-    let mut v = crate::cpu::alloc::try_with(n, |_| 0i64)?;
+    let mut v = crate::cpu::alloc::take::<i64>(n)?;
     ints_from_to_into(g, dtype, range, low, &mut v, |x| x);
     Tensor::from_vec(v, shape)
 }
@@ -594,21 +594,21 @@ fn fastmod_u32(a: u32, m: u64, d: u32) -> u32 {
 pub fn bernoulli_f32(g: &mut CpuGenerator, p: &[f64], order: Option<&[usize]>) -> Result<Vec<f64>> {
     let u = uniforms_f32(g, p.len())?;
     Ok(match order {
-        None => crate::cpu::alloc::try_with(p.len(), |k| f64::from(u8::from(u[k] < p[k] as f32)))?,
-        Some(o) => crate::cpu::alloc::try_with(p.len(), |k| f64::from(u8::from(u[k] < p[o[k]] as f32)))?,
+        None => crate::cpu::alloc::cached_with(p.len(), |k| f64::from(u8::from(u[k] < p[k] as f32)))?,
+        Some(o) => crate::cpu::alloc::cached_with(p.len(), |k| f64::from(u8::from(u[k] < p[o[k]] as f32)))?,
     })
 }
 
 /// `n` U[0, 1) float32 samples (`uniform_f32` each), drawn in bulk.
 pub fn uniforms_f32(g: &mut CpuGenerator, n: usize) -> Result<Vec<f32>> {
-    let mut v = crate::cpu::alloc::try_with(n, |_| 0f32)?;
+    let mut v = crate::cpu::alloc::take::<f32>(n)?;
     uniform01_f32(g, &mut v);
     Ok(v)
 }
 
 /// `n` U[0, 1) float64 samples (`uniform_f64` each), drawn in bulk.
 pub fn uniforms_f64(g: &mut CpuGenerator, n: usize) -> Result<Vec<f64>> {
-    let mut v = crate::cpu::alloc::try_with(n, |_| 0f64)?;
+    let mut v = crate::cpu::alloc::take::<f64>(n)?;
     uniform01_f64(g, &mut v);
     Ok(v)
 }
@@ -635,7 +635,7 @@ pub fn int_full_range(g: &mut CpuGenerator, dtype: DType) -> i64 {
 /// A random permutation of 0..n (torch's CPU `randperm`: a forward Fisher-Yates with 32-bit
 /// draws).
 pub fn randperm(g: &mut CpuGenerator, n: usize) -> Result<Vec<i64>> {
-    let mut v = crate::cpu::alloc::try_with(n, |i| i as i64)?;
+    let mut v = crate::cpu::alloc::cached_with(n, |i| i as i64)?;
     if n < (u32::MAX / 20) as usize {
         // 32-bit draws taken in bulk; a 32-bit draw modulo a 32-bit span is the same value
         // as in 64 bits

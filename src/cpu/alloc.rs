@@ -14,6 +14,11 @@ const MAX_TOTAL: usize = 1 << 30;
 /// At most this many buffers of one length are kept (a training step frees more than 8
 /// activations of one shape at once: with 8, an MLP step refilled a third of its buffers).
 const PER_SIZE: usize = 32;
+/// ... and at most this many bytes of one length (but 4 buffers): 32 copies of a 32 MiB
+/// output would hold a gigabyte, as when a loop's outputs come from elsewhere than the cache
+/// (which then filled with buffers nobody took: `randint` of 4M slowed 13 → 75 ms per call
+/// on its way to 1.1 GB).
+const PER_SIZE_BYTES: usize = 256 << 20;
 
 /// A cache of `Vec<T>`s keyed by length.
 pub struct VecCache<T> {
@@ -57,7 +62,8 @@ impl<T: Copy + Default> VecCache<T> {
             return;
         }
         let mut g = self.inner.lock();
-        if g.1 + bytes > MAX_TOTAL || g.0.iter().filter(|x| x.len() == v.len()).count() >= PER_SIZE {
+        let keep = (PER_SIZE_BYTES / bytes).clamp(4, PER_SIZE);
+        if g.1 + bytes > MAX_TOTAL || g.0.iter().filter(|x| x.len() == v.len()).count() >= keep {
             return;
         }
         g.1 += bytes;
@@ -244,7 +250,7 @@ pub fn try_with<T>(n: usize, f: impl FnMut(usize) -> T) -> crate::Result<Vec<T>>
 
 /// `try_with` into a cached buffer of `n` elements when one is there (its pages already
 /// mapped: a fresh 8 MB block faults 2048 pages in as it is filled), vectorised.
-pub fn cached_with<T: Cached>(n: usize, f: impl Fn(usize) -> T) -> crate::Result<Vec<T>> {
+pub fn cached_with<T: Cached>(n: usize, mut f: impl FnMut(usize) -> T) -> crate::Result<Vec<T>> {
     match T::cache().take_cached(n) {
         Some(mut v) => {
             super::math::simd(|| v.iter_mut().enumerate().for_each(|(i, o)| *o = f(i)));
@@ -288,6 +294,28 @@ pub(crate) unsafe fn fork_locks(lock: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_buffers_of_one_length_are_kept_by_bytes() {
+        // 32 MiB buffers: 256 MiB of them (8), not PER_SIZE (32) = 1 GiB; small ones up to 32
+        let cache = VecCache::<u8>::new();
+        for _ in 0..12 {
+            cache.give(vec![0u8; 32 << 20]);
+        }
+        let mut kept = 0;
+        while cache.take_cached(32 << 20).is_some() {
+            kept += 1;
+        }
+        assert_eq!(kept, 8);
+        for _ in 0..40 {
+            cache.give(vec![0u8; 1 << 16]);
+        }
+        let mut kept = 0;
+        while cache.take_cached(1 << 16).is_some() {
+            kept += 1;
+        }
+        assert_eq!(kept, PER_SIZE);
+    }
 
     #[test]
     fn requests_beyond_memory_and_swap_fail_before_the_allocator() {

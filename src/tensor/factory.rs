@@ -135,7 +135,7 @@ pub fn eye(n: usize, m: usize, dtype: DType) -> crate::Result<Tensor> {
 
 /// A tensor from f64 values converted to `dtype`.
 pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    use crate::cpu::alloc::try_with;
+    use crate::cpu::alloc::cached_with as try_with;
     let n = v.len();
     if dtype.is_complex() {
         // real parts `v`, imaginary parts zero, interleaved
@@ -162,7 +162,7 @@ pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tens
 
 /// A tensor from i64 values converted to `dtype` (exact for integers).
 pub fn from_i64s(v: &[i64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    use crate::cpu::alloc::try_with;
+    use crate::cpu::alloc::cached_with as try_with;
     let n = v.len();
     if dtype.is_complex() {
         return from_f64s(&v.iter().map(|&i| i as f64).collect::<Vec<_>>(), shape, dtype);
