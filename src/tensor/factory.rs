@@ -135,26 +135,26 @@ pub fn eye(n: usize, m: usize, dtype: DType) -> crate::Result<Tensor> {
 
 /// A tensor from f64 values converted to `dtype`.
 pub fn from_f64s(v: &[f64], shape: &[usize], dtype: DType) -> crate::Result<Tensor> {
-    use crate::cpu::alloc::cached_with as try_with;
+    use crate::cpu::alloc::cached_with;
     let n = v.len();
     if dtype.is_complex() {
         // real parts `v`, imaginary parts zero, interleaved
-        let pairs: Vec<f64> = try_with(2 * n, |i| if i % 2 == 0 { v[i / 2] } else { 0.0 })?;
+        let pairs: Vec<f64> = cached_with(2 * n, |i| if i % 2 == 0 { v[i / 2] } else { 0.0 })?;
         let mut pshape = shape.to_vec();
         pshape.push(2);
         return crate::ops::complex::fresh_complex(&from_f64s(&pairs, &pshape, dtype.to_real())?);
     }
     let s = match dtype {
-        DType::Bool => bool::wrap(try_with(n, |i| v[i] != 0.0)?),
-        DType::UInt8 => u8::wrap(try_with(n, |i| v[i] as i64 as u8)?),
-        DType::Int8 => i8::wrap(try_with(n, |i| v[i] as i64 as i8)?),
-        DType::Int16 => i16::wrap(try_with(n, |i| v[i] as i64 as i16)?),
-        DType::Int32 => i32::wrap(try_with(n, |i| v[i] as i64 as i32)?),
-        DType::Int64 => i64::wrap(try_with(n, |i| v[i] as i64)?),
-        DType::Float16 => half::f16::wrap(try_with(n, |i| half::f16::from_f32(v[i] as f32))?),
-        DType::BFloat16 => half::bf16::wrap(try_with(n, |i| half::bf16::from_f32(v[i] as f32))?),
-        DType::Float32 => f32::wrap(try_with(n, |i| v[i] as f32)?),
-        DType::Float64 => f64::wrap(try_with(n, |i| v[i])?),
+        DType::Bool => bool::wrap(cached_with(n, |i| v[i] != 0.0)?),
+        DType::UInt8 => u8::wrap(cached_with(n, |i| v[i] as i64 as u8)?),
+        DType::Int8 => i8::wrap(cached_with(n, |i| v[i] as i64 as i8)?),
+        DType::Int16 => i16::wrap(cached_with(n, |i| v[i] as i64 as i16)?),
+        DType::Int32 => i32::wrap(cached_with(n, |i| v[i] as i64 as i32)?),
+        DType::Int64 => i64::wrap(cached_with(n, |i| v[i] as i64)?),
+        DType::Float16 => half::f16::wrap(cached_with(n, |i| half::f16::from_f32(v[i] as f32))?),
+        DType::BFloat16 => half::bf16::wrap(cached_with(n, |i| half::bf16::from_f32(v[i] as f32))?),
+        DType::Float32 => f32::wrap(cached_with(n, |i| v[i] as f32)?),
+        DType::Float64 => f64::wrap(cached_with(n, |i| v[i])?),
         DType::Complex64 | DType::Complex128 => unreachable!("complex handled above"),
     };
     Ok(Tensor::from_storage(s, shape))
