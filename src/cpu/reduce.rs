@@ -614,21 +614,11 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
         ScanOp::Cumprod => match dt {
             DType::Int64 | DType::Int32 | DType::Int16 | DType::Int8 | DType::UInt8 | DType::Bool => all_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
-                let mut out = Vec::with_capacity(x.len());
-                for r in x.chunks(row) {
-                    let mut acc = 1i64;
-                    out.extend(r.iter().map(|v| { acc = acc.wrapping_mul(v.to_i64()); acc }));
-                }
-                i64::wrap(out)
+                i64::wrap(scan_rows(x, row, 1i64, |acc, v: T| { *acc = acc.wrapping_mul(v.to_i64()); *acc })?)
             }),
             _ => float_types!(dt, T => {
                 let x = rows_of::<T>(s, l)?;
-                let mut out = Vec::with_capacity(x.len());
-                for r in x.chunks(row) {
-                    let mut acc = 1f64;
-                    out.extend(r.iter().map(|v| { acc *= v.to_f64(); T::from_f64(acc) }));
-                }
-                T::wrap(out)
+                T::wrap(scan_rows(x, row, 1f64, |acc, v: T| { *acc *= v.to_f64(); T::from_f64(*acc) })?)
             }),
         },
         ScanOp::ProdOthers => all_types!(dt, T => {
