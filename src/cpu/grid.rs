@@ -314,78 +314,56 @@ pub trait GridElem: Float + Send + Sync + super::alloc::Cached {
     ///
     /// # Safety
     /// Every `off[j]` must lie in `plane` (masked lanes included).
-    #[inline(always)]
-    unsafe fn gather(plane: &[Self], off: &[i32; BLOCK], inb: &[bool; BLOCK], _hw: bool) -> [Self; BLOCK] {
-        let mut out = [<Self as num_traits::Zero>::zero(); BLOCK];
-        for j in 0..BLOCK {
-            // SAFETY: the caller's bound.
-            out[j] = unsafe { tap(plane, off[j], inb[j]) };
-        }
-        out
-    }
+    unsafe fn gather(plane: &[Self], off: &[i32; BLOCK], inb: &[bool; BLOCK], hw: bool) -> [Self; BLOCK];
 }
-impl GridElem for f32 {
-    #[inline(always)]
-    unsafe fn lane_index(self) -> i32 {
+
+/// A block of taps read one lane at a time (the compiler vectorises the arithmetic around
+/// the reads).
+///
+/// # Safety
+/// Every `off[j]` must lie in `plane`.
+#[inline(always)]
+unsafe fn gather_plain<T: GridElem>(plane: &[T], off: &[i32; BLOCK], inb: &[bool; BLOCK]) -> [T; BLOCK] {
+    let mut out = [T::zero(); BLOCK];
+    for j in 0..BLOCK {
         // SAFETY: the caller's bound.
-        unsafe { self.to_int_unchecked() }
+        out[j] = unsafe { tap(plane, off[j], inb[j]) };
     }
-    #[inline(always)]
-    fn keep(self, keep: bool) -> Self {
-        f32::from_bits(self.to_bits() & (u32::from(keep)).wrapping_neg())
-    }
-    #[inline(always)]
-    unsafe fn gather(plane: &[Self], off: &[i32; BLOCK], inb: &[bool; BLOCK], hw: bool) -> [Self; BLOCK] {
-        #[cfg(target_arch = "x86_64")]
-        if hw && std::arch::is_x86_feature_detected!("avx2") {
-            let mut out = [0.0; BLOCK];
-            // SAFETY: AVX2 is present; the caller's bound on the offsets.
-            unsafe { gather_x86::f32s(plane.as_ptr(), off, inb, &mut out) };
-            return out;
-        }
-        let mut out = [<Self as num_traits::Zero>::zero(); BLOCK];
-        for j in 0..BLOCK {
-            // SAFETY: the caller's bound.
-            out[j] = unsafe { tap(plane, off[j], inb[j]) };
-        }
-        out
-    }
-    #[inline(always)]
-    fn ties_even(self) -> Self {
-        self.round_ties_even()
-    }
+    out
 }
-impl GridElem for f64 {
-    #[inline(always)]
-    unsafe fn lane_index(self) -> i32 {
-        // SAFETY: the caller's bound.
-        unsafe { self.to_int_unchecked() }
-    }
-    #[inline(always)]
-    fn keep(self, keep: bool) -> Self {
-        f64::from_bits(self.to_bits() & (u64::from(keep)).wrapping_neg())
-    }
-    #[inline(always)]
-    unsafe fn gather(plane: &[Self], off: &[i32; BLOCK], inb: &[bool; BLOCK], hw: bool) -> [Self; BLOCK] {
-        #[cfg(target_arch = "x86_64")]
-        if hw && std::arch::is_x86_feature_detected!("avx2") {
-            let mut out = [0.0; BLOCK];
-            // SAFETY: AVX2 is present; the caller's bound on the offsets.
-            unsafe { gather_x86::f64s(plane.as_ptr(), off, inb, &mut out) };
-            return out;
+macro_rules! grid_elem {
+    ($t:ty, $bits:ty, $hw:ident) => {
+        impl GridElem for $t {
+            #[inline(always)]
+            unsafe fn lane_index(self) -> i32 {
+                // SAFETY: the caller's bound.
+                unsafe { self.to_int_unchecked() }
+            }
+            #[inline(always)]
+            fn keep(self, keep: bool) -> Self {
+                <$t>::from_bits(self.to_bits() & (<$bits>::from(keep)).wrapping_neg())
+            }
+            #[inline(always)]
+            unsafe fn gather(plane: &[Self], off: &[i32; BLOCK], inb: &[bool; BLOCK], hw: bool) -> [Self; BLOCK] {
+                #[cfg(target_arch = "x86_64")]
+                if hw && std::arch::is_x86_feature_detected!("avx2") {
+                    let mut out = [0.0; BLOCK];
+                    // SAFETY: AVX2 is present; the caller's bound on the offsets.
+                    unsafe { gather_x86::$hw(plane.as_ptr(), off, inb, &mut out) };
+                    return out;
+                }
+                // SAFETY: the caller's bound.
+                unsafe { gather_plain(plane, off, inb) }
+            }
+            #[inline(always)]
+            fn ties_even(self) -> Self {
+                self.round_ties_even()
+            }
         }
-        let mut out = [<Self as num_traits::Zero>::zero(); BLOCK];
-        for j in 0..BLOCK {
-            // SAFETY: the caller's bound.
-            out[j] = unsafe { tap(plane, off[j], inb[j]) };
-        }
-        out
-    }
-    #[inline(always)]
-    fn ties_even(self) -> Self {
-        self.round_ties_even()
-    }
+    };
 }
+grid_elem!(f32, u32, f32s);
+grid_elem!(f64, u64, f64s);
 
 /// The hardware gathers of a block's taps (ATen's `mask_gather`): eight f32 or four f64 lanes
 /// per instruction, then the outside lanes cleared by mask (a plain read of a valid offset, so
@@ -1091,7 +1069,9 @@ fn blocks2d<T: GridElem, B: Block2d<T>>(pass: GridPass, geo: &Geometry<T>, dims:
     let [n, c, s, l] = dims;
     let z = T::zero();
     let need = |i: usize| ops.get(i).copied().flatten().expect("an operand");
-    let par = super::parallel(n * c * l);
+    // a location costs about ten elementwise operations (its geometry, then per channel the
+    // taps): the team's threshold in elementwise terms, counted as eight per output
+    let par = super::parallel(8 * n * c * l);
     if pass == GridPass::Forward {
         let (inp, grid) = (need(0), need(1));
         // every element is written below
