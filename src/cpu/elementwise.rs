@@ -843,6 +843,13 @@ pub fn binary(sa: &CpuStorage, la: &Layout, sb: &CpuStorage, lb: &Layout, op: Bi
                 bail!(NotImplemented, "\"{}_cpu\" not implemented for '{}'", op.name(), ct.scalar_name());
             }
             match op {
+                // float32: glibc's hypotf, `sqrt((double)x² + (double)y²)` with infinities
+                // first, written so that it vectorises (libm's is one element at a time)
+                BinaryOp::Hypot if ct == DType::Float32 => f32::wrap(map2::<f32, f32>(sa, la, sb, lb, |x, y| {
+                    let (dx, dy) = (x as f64, y as f64);
+                    let r = (dx * dx + dy * dy).sqrt() as f32;
+                    if x.is_infinite() | y.is_infinite() { f32::INFINITY } else { r }
+                })?),
                 BinaryOp::Hypot => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| x.hypot(y))?)),
                 // torch's: equal infinities give themselves (inf - inf would be NaN)
                 BinaryOp::LogAddExp => float_types!(ct, T => T::wrap(map2::<T, T>(sa, la, sb, lb, |x, y| {

@@ -5,9 +5,11 @@ import json
 import os
 import warnings
 
+import numpy as np
 import pytest
 
 import ferrograd
+import ferrograd as torch
 import mathops_scenarios
 from _golden import assert_matches_golden
 
@@ -91,3 +93,21 @@ def test_scalar_of_a_tensor_that_requires_grad_warns_once():
     assert out[3] == "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."
     assert out[4] == ("Consider using tensor.detach() first. (Triggered internally at "
                       "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
+
+
+def test_float32_hypot_is_glibcs_double_formula():
+    # glibc's hypotf (and so PyTorch's scalar tail) is sqrt((double)x*x + (double)y*y) with
+    # the infinities first; the vectorised kernel keeps those bits, subnormals and the float
+    # range's ends included
+    rg = np.random.default_rng(3)
+    x = (rg.standard_normal(4099) * np.exp(rg.uniform(-40, 40, 4099))).astype(np.float32)
+    y = (rg.standard_normal(4099) * np.exp(rg.uniform(-40, 40, 4099))).astype(np.float32)
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, 3.4e38, -3.4e38, 1.0], dtype=np.float32)
+    x = np.concatenate([x, np.repeat(sp, sp.size)])
+    y = np.concatenate([y, np.tile(sp, sp.size)])
+    with np.errstate(all="ignore"):
+        want = np.sqrt(x.astype(np.float64) ** 2 + y.astype(np.float64) ** 2).astype(np.float32)
+    want[np.isinf(x) | np.isinf(y)] = np.inf
+    got = torch.hypot(torch.from_numpy(x), torch.from_numpy(y)).numpy()
+    np.testing.assert_array_equal(got.view(np.int32)[~np.isnan(want)], want.view(np.int32)[~np.isnan(want)])
+    assert np.isnan(got[np.isnan(want)]).all()
