@@ -551,96 +551,11 @@ impl<T: GridElem> Bilinear<T> {
         Bilinear { len: 0, off: [[0; BLOCK]; 4], inb: [[false; BLOCK]; 4], w: [[z; BLOCK]; 4], tx: [z; BLOCK], ty: [z; BLOCK], mx: [z; BLOCK], my: [z; BLOCK] }
     }
 
-    /// The geometry of the locations whose grid points (x, y interleaved) are `grid`.
-    #[inline(always)]
-    fn fill(&mut self, geo: &Geometry<T>, grid: &[T]) {
-        match geo.padding {
-            GridPadding::Zeros => self.fill_as::<0>(geo, grid),
-            GridPadding::Border => self.fill_as::<1>(geo, grid),
-            GridPadding::Reflection => self.fill_as::<2>(geo, grid),
-        }
-    }
-
-    #[inline(always)]
-    fn fill_as<const P: u8>(&mut self, geo: &Geometry<T>, grid: &[T]) {
-        let (ay, ax) = (&geo.axes[0], &geo.axes[1]);
-        let wd = geo.strides[0] as i32;
-        let one = T::one();
-        let (gx, gy, len) = deinterleave(grid);
-        self.len = len;
-        for j in 0..BLOCK {
-            let (x, px) = pad_vec::<T, P>(ax, unnormalize_fused(ax, gx[j]));
-            let (y, py) = pad_vec::<T, P>(ay, unnormalize_fused(ay, gy[j]));
-            let (x0, y0) = (x.floor(), y.floor());
-            let (tx, ty) = (x - x0, y - y0);
-            let (sx, sy) = (one - tx, one - ty);
-            let ((ix0, cx0), (ix1, cx1)) = (lane(ax, x0), lane(ax, x0 + one));
-            let ((iy0, cy0), (iy1, cy1)) = (lane(ay, y0), lane(ay, y0 + one));
-            let corners = [(iy0 & ix0, cy0 * wd + cx0), (iy0 & ix1, cy0 * wd + cx1), (iy1 & ix0, cy1 * wd + cx0), (iy1 & ix1, cy1 * wd + cx1)];
-            for (q, (inb, off)) in corners.into_iter().enumerate() {
-                self.inb[q][j] = inb;
-                self.off[q][j] = if inb { off } else { 0 };
-            }
-            self.w[0][j] = sy * sx;
-            self.w[1][j] = sy * tx;
-            self.w[2][j] = ty * sx;
-            self.w[3][j] = ty * tx;
-            self.tx[j] = tx;
-            self.ty[j] = ty;
-            self.mx[j] = px * ax.scale;
-            self.my[j] = py * ay.scale;
-        }
-    }
-
     /// The four corners of every lane in one channel's plane (0 outside).
     #[inline(always)]
     fn corners(&self, plane: &[T]) -> [[T; BLOCK]; 4] {
-        // SAFETY: `fill` leaves every offset inside the plane (0 where outside).
+        // SAFETY: `fill_as` leaves every offset inside the plane (0 where outside).
         unsafe { [T::gather(plane, &self.off[0], &self.inb[0], true), T::gather(plane, &self.off[1], &self.inb[1], true), T::gather(plane, &self.off[2], &self.inb[2], true), T::gather(plane, &self.off[3], &self.inb[3], true)] }
-    }
-
-    /// `out[j]`: the block's locations interpolated in one channel's plane (ATen's order,
-    /// nw, ne, sw, se, each later product fused into the running sum as GCC builds it).
-    #[inline(always)]
-    fn forward(&self, plane: &[T], out: &mut [T]) {
-        let v = self.corners(plane);
-        let mut o = [T::zero(); BLOCK];
-        for (j, o) in o.iter_mut().enumerate() {
-            *o = v[3][j].mul_add(self.w[3][j], v[2][j].mul_add(self.w[2][j], v[1][j].mul_add(self.w[1][j], v[0][j] * self.w[0][j])));
-        }
-        emit(&o, out);
-    }
-
-    /// One channel's backward: the weights times `g` added into the input's gradient plane
-    /// (ATen's order: a vector of locations per corner, corners in order), and the grid's gradient accumulated in
-    /// `(gx, gy)` (pixel units).
-    #[inline(always)]
-    fn backward(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
-        if let Some(gi) = gi {
-            for lanes in (0..self.len.min(BLOCK)).step_by(vector_lanes::<T>()) {
-                for q in 0..4 {
-                    for j in lanes..self.len.min(BLOCK).min(lanes + vector_lanes::<T>()) {
-                        if self.inb[q][j] {
-                            // SAFETY: an inside corner's offset lies in the plane.
-                            let slot = unsafe { gi.get_unchecked_mut(self.off[q][j] as usize) };
-                            *slot = *slot + self.w[q][j] * g[j];
-                        }
-                    }
-                }
-            }
-        }
-        if let Some((gx, gy)) = acc {
-            let one = T::one();
-            let g = padded(g);
-            let v = self.corners(plane);
-            for j in 0..BLOCK {
-                let (nw, ne, sw, se) = (v[0][j], v[1][j], v[2][j], v[3][j]);
-                let (tx, ty) = (self.tx[j], self.ty[j]);
-                // ATen's `gx + ((ne - nw)·s + (se - sw)·n)·g` with GCC's contractions
-                gx[j] = (se - sw).mul_add(ty, (ne - nw) * (one - ty)).mul_add(g[j], gx[j]);
-                gy[j] = (se - ne).mul_add(tx, (sw - nw) * (one - tx)).mul_add(g[j], gy[j]);
-            }
-        }
     }
 }
 
@@ -673,13 +588,131 @@ impl<T: GridElem> Bicubic<T> {
         }
     }
 
+    /// The 16 taps of every lane in one channel's plane (0 outside).
     #[inline(always)]
-    fn fill(&mut self, geo: &Geometry<T>, grid: &[T], grads: bool) {
+    fn taps(&self, plane: &[T]) -> [[T; BLOCK]; 16] {
+        let mut v = [[T::zero(); BLOCK]; 16];
+        for (t, v) in v.iter_mut().enumerate() {
+            // SAFETY: `fill_as` keeps each row and column index inside its axis (0 where
+            // outside), so every tap's offset lies in the plane.
+            *v = unsafe { T::gather(plane, &self.tap_off[t], &self.tap_inb[t], false) };
+        }
+        v
+    }
+}
+
+/// What the 2-d block kernels share: fill a block's geometry, run a channel forward or
+/// backward, and the grid's gradient multipliers.
+trait Block2d<T>: Sized {
+    fn make() -> Self;
+    /// The geometry of the locations whose grid points (x, y interleaved) are `grid`, for
+    /// padding `P` (0 zeros, 1 border, 2 reflection); `grads`: the backward's weights too.
+    fn fill_as<const P: u8>(&mut self, geo: &Geometry<T>, grid: &[T], grads: bool);
+    /// `fill_as` for the geometry's padding (the loops are built once per mode, so the mode's
+    /// branch is not inside them).
+    #[inline(always)]
+    fn fill_block(&mut self, geo: &Geometry<T>, grid: &[T], grads: bool) {
         match geo.padding {
             GridPadding::Zeros => self.fill_as::<0>(geo, grid, grads),
             GridPadding::Border => self.fill_as::<1>(geo, grid, grads),
             GridPadding::Reflection => self.fill_as::<2>(geo, grid, grads),
         }
+    }
+    fn forward_plane(&self, plane: &[T], out: &mut [T]);
+    fn backward_plane(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>);
+    /// d(pixel coordinate)/d(grid) of lane `j`: (x, y)
+    fn mult(&self, geo: &Geometry<T>, j: usize) -> (T, T);
+}
+
+impl<T: GridElem> Block2d<T> for Bilinear<T> {
+    fn make() -> Self {
+        Self::new()
+    }
+
+    #[inline(always)]
+    fn fill_as<const P: u8>(&mut self, geo: &Geometry<T>, grid: &[T], _grads: bool) {
+        let (ay, ax) = (&geo.axes[0], &geo.axes[1]);
+        let wd = geo.strides[0] as i32;
+        let one = T::one();
+        let (gx, gy, len) = deinterleave(grid);
+        self.len = len;
+        for j in 0..BLOCK {
+            let (x, px) = pad_vec::<T, P>(ax, unnormalize_fused(ax, gx[j]));
+            let (y, py) = pad_vec::<T, P>(ay, unnormalize_fused(ay, gy[j]));
+            let (x0, y0) = (x.floor(), y.floor());
+            let (tx, ty) = (x - x0, y - y0);
+            let (sx, sy) = (one - tx, one - ty);
+            let ((ix0, cx0), (ix1, cx1)) = (lane(ax, x0), lane(ax, x0 + one));
+            let ((iy0, cy0), (iy1, cy1)) = (lane(ay, y0), lane(ay, y0 + one));
+            let corners = [(iy0 & ix0, cy0 * wd + cx0), (iy0 & ix1, cy0 * wd + cx1), (iy1 & ix0, cy1 * wd + cx0), (iy1 & ix1, cy1 * wd + cx1)];
+            for (q, (inb, off)) in corners.into_iter().enumerate() {
+                self.inb[q][j] = inb;
+                self.off[q][j] = if inb { off } else { 0 };
+            }
+            self.w[0][j] = sy * sx;
+            self.w[1][j] = sy * tx;
+            self.w[2][j] = ty * sx;
+            self.w[3][j] = ty * tx;
+            self.tx[j] = tx;
+            self.ty[j] = ty;
+            self.mx[j] = px * ax.scale;
+            self.my[j] = py * ay.scale;
+        }
+    }
+
+    /// `out[j]`: the block's locations interpolated in one channel's plane (ATen's order,
+    /// nw, ne, sw, se, each later product fused into the running sum as GCC builds it).
+    #[inline(always)]
+    fn forward_plane(&self, plane: &[T], out: &mut [T]) {
+        let v = self.corners(plane);
+        let mut o = [T::zero(); BLOCK];
+        for (j, o) in o.iter_mut().enumerate() {
+            *o = v[3][j].mul_add(self.w[3][j], v[2][j].mul_add(self.w[2][j], v[1][j].mul_add(self.w[1][j], v[0][j] * self.w[0][j])));
+        }
+        emit(&o, out);
+    }
+
+    /// One channel's backward: the weights times `g` added into the input's gradient plane
+    /// (ATen's order: a vector of locations per corner, corners in order), and the grid's
+    /// gradient accumulated in `(gx, gy)` (pixel units).
+    #[inline(always)]
+    fn backward_plane(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
+        if let Some(gi) = gi {
+            for lanes in (0..self.len.min(BLOCK)).step_by(vector_lanes::<T>()) {
+                for q in 0..4 {
+                    for j in lanes..self.len.min(BLOCK).min(lanes + vector_lanes::<T>()) {
+                        if self.inb[q][j] {
+                            // SAFETY: an inside corner's offset lies in the plane.
+                            let slot = unsafe { gi.get_unchecked_mut(self.off[q][j] as usize) };
+                            *slot = *slot + self.w[q][j] * g[j];
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((gx, gy)) = acc {
+            let one = T::one();
+            let g = padded(g);
+            let v = self.corners(plane);
+            for j in 0..BLOCK {
+                let (nw, ne, sw, se) = (v[0][j], v[1][j], v[2][j], v[3][j]);
+                let (tx, ty) = (self.tx[j], self.ty[j]);
+                // ATen's `gx + ((ne - nw)·s + (se - sw)·n)·g` with GCC's contractions
+                gx[j] = (se - sw).mul_add(ty, (ne - nw) * (one - ty)).mul_add(g[j], gx[j]);
+                gy[j] = (se - ne).mul_add(tx, (sw - nw) * (one - tx)).mul_add(g[j], gy[j]);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn mult(&self, _geo: &Geometry<T>, j: usize) -> (T, T) {
+        (self.mx[j], self.my[j])
+    }
+}
+
+impl<T: GridElem> Block2d<T> for Bicubic<T> {
+    fn make() -> Self {
+        Self::new()
     }
 
     /// ATen's `get_cubic_coefficients` (A = -0.75) and `get_cubic_coefficients_grad`, the
@@ -735,24 +768,12 @@ impl<T: GridElem> Bicubic<T> {
         }
     }
 
-    /// The 16 taps of every lane in one channel's plane (0 outside).
-    #[inline(always)]
-    fn taps(&self, plane: &[T]) -> [[T; BLOCK]; 16] {
-        let mut v = [[T::zero(); BLOCK]; 16];
-        for (t, v) in v.iter_mut().enumerate() {
-            // SAFETY: `fill` keeps each row and column index inside its axis (0 where
-            // outside), so every tap's offset lies in the plane.
-            *v = unsafe { T::gather(plane, &self.tap_off[t], &self.tap_inb[t], false) };
-        }
-        v
-    }
-
     /// ATen's order: each row of four taps weighted along x, then the rows along y, with the
     /// contractions PyTorch's wheel has (found by matching its results bit for bit): in each
     /// row only the first two products share one fused step; along y every later product is
     /// fused into the running sum, as in the bilinear kernel.
     #[inline(always)]
-    fn forward(&self, plane: &[T], out: &mut [T]) {
+    fn forward_plane(&self, plane: &[T], out: &mut [T]) {
         let (cy, cx) = (&self.co[0], &self.co[1]);
         let v = self.taps(plane);
         let mut o = [T::zero(); BLOCK];
@@ -765,10 +786,10 @@ impl<T: GridElem> Bicubic<T> {
     }
 
     /// One channel's backward, ATen's loop (per vector of locations, x taps outer, y taps
-    /// inner): `g · wx · wy` into
-    /// the input's gradient, and `gx -= v · g · wx' · wy`, `gy -= v · g · wy' · wx`.
+    /// inner): `g · wx · wy` into the input's gradient, and `gx -= v · g · wx' · wy`,
+    /// `gy -= v · g · wy' · wx`.
     #[inline(always)]
-    fn backward(&self, plane: &[T], g: &[T], mut gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
+    fn backward_plane(&self, plane: &[T], g: &[T], mut gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
         let (cy, cx, gyc, gxc) = (&self.co[0], &self.co[1], &self.cg[0], &self.cg[1]);
         if let Some(gi) = gi.as_deref_mut() {
             for lanes in (0..self.len.min(BLOCK)).step_by(vector_lanes::<T>()) {
@@ -803,57 +824,7 @@ impl<T: GridElem> Bicubic<T> {
             }
         }
     }
-}
 
-/// What the 2-d block kernels share: fill a block's geometry, run a channel forward or
-/// backward, and the grid's gradient multipliers.
-trait Block2d<T>: Sized {
-    fn make() -> Self;
-    fn fill_block(&mut self, geo: &Geometry<T>, grid: &[T], grads: bool);
-    fn forward_plane(&self, plane: &[T], out: &mut [T]);
-    fn backward_plane(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>);
-    /// d(pixel coordinate)/d(grid) of lane `j`: (x, y)
-    fn mult(&self, geo: &Geometry<T>, j: usize) -> (T, T);
-}
-
-impl<T: GridElem> Block2d<T> for Bilinear<T> {
-    fn make() -> Self {
-        Self::new()
-    }
-    #[inline(always)]
-    fn fill_block(&mut self, geo: &Geometry<T>, grid: &[T], _grads: bool) {
-        self.fill(geo, grid)
-    }
-    #[inline(always)]
-    fn forward_plane(&self, plane: &[T], out: &mut [T]) {
-        self.forward(plane, out)
-    }
-    #[inline(always)]
-    fn backward_plane(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
-        self.backward(plane, g, gi, acc)
-    }
-    #[inline(always)]
-    fn mult(&self, _geo: &Geometry<T>, j: usize) -> (T, T) {
-        (self.mx[j], self.my[j])
-    }
-}
-
-impl<T: GridElem> Block2d<T> for Bicubic<T> {
-    fn make() -> Self {
-        Self::new()
-    }
-    #[inline(always)]
-    fn fill_block(&mut self, geo: &Geometry<T>, grid: &[T], grads: bool) {
-        self.fill(geo, grid, grads)
-    }
-    #[inline(always)]
-    fn forward_plane(&self, plane: &[T], out: &mut [T]) {
-        self.forward(plane, out)
-    }
-    #[inline(always)]
-    fn backward_plane(&self, plane: &[T], g: &[T], gi: Option<&mut [T]>, acc: Option<(&mut [T; BLOCK], &mut [T; BLOCK])>) {
-        self.backward(plane, g, gi, acc)
-    }
     /// bicubic pads each tap, not the point: the multiplier is the unnormalize scale alone
     #[inline(always)]
     fn mult(&self, geo: &Geometry<T>, _j: usize) -> (T, T) {
@@ -870,9 +841,12 @@ struct Nearest<T> {
     _t: std::marker::PhantomData<T>,
 }
 
-impl<T: GridElem> Nearest<T> {
+impl<T: GridElem> Block2d<T> for Nearest<T> {
+    fn make() -> Self {
+        Nearest { len: 0, off: [0; BLOCK], inb: [false; BLOCK], _t: std::marker::PhantomData }
+    }
     #[inline(always)]
-    fn fill_as<const P: u8>(&mut self, geo: &Geometry<T>, grid: &[T]) {
+    fn fill_as<const P: u8>(&mut self, geo: &Geometry<T>, grid: &[T], _grads: bool) {
         let (ay, ax) = (&geo.axes[0], &geo.axes[1]);
         let wd = geo.strides[0] as i32;
         let (gx, gy, len) = deinterleave(grid);
@@ -883,20 +857,6 @@ impl<T: GridElem> Nearest<T> {
             let ((inx, cx), (iny, cy)) = (lane(ax, x), lane(ay, y));
             self.inb[j] = inx & iny;
             self.off[j] = if inx & iny { cy * wd + cx } else { 0 };
-        }
-    }
-}
-
-impl<T: GridElem> Block2d<T> for Nearest<T> {
-    fn make() -> Self {
-        Nearest { len: 0, off: [0; BLOCK], inb: [false; BLOCK], _t: std::marker::PhantomData }
-    }
-    #[inline(always)]
-    fn fill_block(&mut self, geo: &Geometry<T>, grid: &[T], _grads: bool) {
-        match geo.padding {
-            GridPadding::Zeros => self.fill_as::<0>(geo, grid),
-            GridPadding::Border => self.fill_as::<1>(geo, grid),
-            GridPadding::Reflection => self.fill_as::<2>(geo, grid),
         }
     }
     #[inline(always)]
