@@ -1387,6 +1387,19 @@ fn tier() -> Tier {
     }
 }
 
+/// Whether the kernels here (and the `gemm` crate's, built with `x86-v4`) run their AVX-512
+/// builds on this CPU.
+pub(crate) fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        matches!(tier(), Tier::Avx512)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 #[cold]
 fn detect_tier() -> Tier {
     #[cfg(target_arch = "x86_64")]
