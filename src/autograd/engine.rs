@@ -146,12 +146,20 @@ impl std::hash::Hasher for PtrHasher {
 /// Node address -> dense slot of a graph task.
 pub type NodeIndex = HashMap<usize, usize, std::hash::BuildHasherDefault<PtrHasher>>;
 
-/// Sum the contributions to one input slot in a fixed order.
+/// Sum the contributions to one input slot in a fixed order: added into the running sum's
+/// buffer where nothing else can see it (a gradient a backward formula just made, no
+/// history), else into a new tensor. The same values either way.
 fn sum_contributions(mut parts: Contributions) -> Result<Option<Tensor>> {
     parts.sort_by_key(|p| p.0);
     let mut it = parts.into_iter();
     let Some((_, mut acc)) = it.next() else { return Ok(None) };
     for (_, t) in it {
+        if acc.is_sole_owner() && !t.requires_grad() {
+            let _g = GradModeGuard::new(false);
+            if ops::binary_into_fast(&acc, &acc, &t, ops::BinOp::Add, None)? {
+                continue;
+            }
+        }
         acc = ops::add(&acc, &t)?;
     }
     Ok(Some(acc))

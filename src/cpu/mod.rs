@@ -788,8 +788,9 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached + Se
     // slice / select backward copies into zeros (a -0.0 gradient stays -0.0); overlapping
     // positions accumulate
     let disjoint = rows_disjoint(l);
-    if l.numel() > 0 && disjoint && parallel(base_numel) && l.ndim() >= 2 && l.strides[l.ndim() - 1] == 1 && l.shape[l.ndim() - 1] >= 16 {
-        // a slice's or a block's gradient: zeros and the rows written on the team
+    if l.numel() > 0 && disjoint && l.ndim() >= 2 && l.strides[l.ndim() - 1] == 1 && l.shape[l.ndim() - 1] >= 16 {
+        // a slice's or a block's gradient: zeros and the rows copied whole (on the team
+        // where large: `team_chunks` and `copy_rows_between` split only past `parallel`)
         let mut out = alloc::take::<T>(base_numel)?;
         team_chunks(&mut out, |_, o| o.fill(T::default()));
         let dense = Layout::contiguous(&l.shape);
@@ -805,9 +806,11 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached + Se
     let mut pos = 0;
     walk1(&outer, |base| {
         let row = &src[pos..pos + inner];
-        if is == 1 {
+        if is == 1 && disjoint {
+            out[base..base + inner].copy_from_slice(row);
+        } else if is == 1 {
             for (o, &v) in out[base..base + inner].iter_mut().zip(row) {
-                if disjoint { *o = v } else { *o += v }
+                *o += v;
             }
         } else {
             for (j, &v) in row.iter().enumerate() {

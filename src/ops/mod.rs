@@ -120,6 +120,18 @@ impl Tensor {
     /// (PyTorch steals a gradient that no one else references). A view whose base nothing
     /// else holds (a backward formula's reshape of its fresh result) owns its buffer too: it
     /// is taken as a plain tensor on the same buffer.
+    /// Whether writing into this tensor in place is invisible to everyone else: the only
+    /// handle (no other clone, no view or base on its buffer) on a dense buffer of its own,
+    /// with no history.
+    pub(crate) fn is_sole_owner(&self) -> bool {
+        if std::sync::Arc::strong_count(&self.0) != 1 || self.requires_grad() || self.meta().view_base.is_some() {
+            return false;
+        }
+        let d = self.data();
+        d.layout.offset == 0 && d.layout.is_contiguous() && std::sync::Arc::strong_count(&d.storage) == 1
+            && d.storage.data.read().len() == d.layout.numel()
+    }
+
     pub fn detach_copy_if_shared(&self) -> Result<Tensor> {
         if std::sync::Arc::strong_count(&self.0) != 1 || self.requires_grad() {
             return self.detach_copy();
