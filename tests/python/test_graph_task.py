@@ -148,3 +148,31 @@ def test_backward_of_backward_nodes_are_named_as_torch(fn, name):
         (gp,) = torch.autograd.grad(fn(xp).sum(), xp)
         (gm,) = torch.autograd.grad(fn(xm).sum(), xm)
         assert abs(gg[i].item() - (gp[i].item() - gm[i].item()) / (2 * eps)) < 1e-2
+
+
+def test_summed_contributions_leave_every_other_holder_of_a_gradient_alone():
+    # the engine adds an input's contributions into the first one's buffer only when nothing
+    # else holds it: not the caller's grad_outputs (passed through by views and adds), not a
+    # gradient a hook kept
+    p = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    g1, g2, g3 = torch.ones(3, 4), torch.full((3, 4), 2.0), torch.full((3, 2), 5.0)
+    seen = []
+    a = p.view(3, 4)
+    a.register_hook(lambda g: seen.append(g))
+    (gp,) = torch.autograd.grad((a, p + 0, p.narrow(1, 1, 2)), (p,), (g1, g2, g3))
+    want = torch.full((3, 4), 3.0)
+    want[:, 1:3] += 5.0
+    assert torch.equal(gp, want)
+    assert torch.equal(g1, torch.ones(3, 4)) and torch.equal(g2, torch.full((3, 4), 2.0))
+    assert torch.equal(g3, torch.full((3, 2), 5.0))
+    assert len(seen) == 1 and torch.equal(seen[0], torch.ones(3, 4))
+    # three slices' gradients (each a fresh buffer) summed: the values a new tensor gets
+    x = torch.randn(2, 5, 6, requires_grad=True)
+    gs = [torch.randn(2, 5, 2) for _ in range(3)]
+    (gx,) = torch.autograd.grad([x.narrow(-1, 2 * i, 2) for i in range(3)], (x,), gs)
+    assert torch.equal(gx, torch.cat(gs, -1))
+    # a leaf's .grad from several uses, twice (the second pass accumulates into .grad)
+    w = torch.ones(4, requires_grad=True)
+    for _ in range(2):
+        (w * 2 + w.narrow(0, 0, 4) + w[:4]).sum().backward()
+    assert torch.equal(w.grad, torch.full((4,), 8.0))
