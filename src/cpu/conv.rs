@@ -217,7 +217,7 @@ fn gcd(a: usize, b: usize) -> usize {
 /// So wider groups go in slices of at most 48 channels (multiples of 6) that read the same
 /// columns from L2: 64→64 channels on 32×32 planes, batch 64, one thread, the product alone
 /// 100 → 110 GFLOP/s, the whole forward 51.5 → 49.0 ms (`conv::timing`; bits unchanged at
-/// that shape: the sums run in the same order). Measured for float32 only.
+/// that shape, but `gemm` may block the sums differently at others). Measured for float32 only.
 fn channel_slices<T>(og: usize, lc: usize) -> Vec<(usize, usize)> {
     if og <= 48 || lc % lanes::<T>() != 0 || std::mem::size_of::<T>() != 4 || !super::math::avx512() {
         return vec![(0, og)];

@@ -8,14 +8,26 @@
 //! Every kernel works in f64 whatever the tensor's dtype (PyTorch calls LAPACK in the
 //! tensor's own precision, so float32 results agree to float32 rounding, not bit for bit).
 
-/// `$vis fn $name(args) -> ret` running `$body(args)` built for AVX2+FMA where the CPU has
-/// them (the crate targets baseline x86-64): these kernels are scalar f64 loops that the
-/// compiler vectorises four wide there. No multiply-add is fused that was not (Rust does not
-/// contract), and the explicit lanes of `dot` fix the summation order: the same results.
+/// `$vis fn $name(args) -> ret` running `$body(args)` built for AVX-512 or AVX2+FMA where
+/// the CPU has them (the crate targets baseline x86-64): these kernels are scalar f64 loops
+/// that the compiler vectorises eight or four wide there. No multiply-add is fused that was
+/// not (Rust does not contract), and the explicit lanes of `dot` fix the summation order:
+/// the same results on every tier.
 macro_rules! avx2_dispatch {
     ($(#[$m:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:ident) => {
         $(#[$m])*
         $vis fn $name($($arg: $ty),*) -> $ret {
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::math::avx512() {
+                /// # Safety
+                /// Only call on a CPU with AVX-512F, AVX2 and FMA.
+                #[target_feature(enable = "avx512f,avx2,fma")]
+                unsafe fn wide512($($arg: $ty),*) -> $ret {
+                    $body($($arg),*)
+                }
+                // SAFETY: `avx512` checked that the CPU has AVX-512F, AVX2 and FMA.
+                return unsafe { wide512($($arg),*) };
+            }
             #[cfg(target_arch = "x86_64")]
             if crate::cpu::math::has_avx2_fma() {
                 /// # Safety
@@ -658,10 +670,12 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     e[0] = 0.0;
 }
 
-/// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into `v`.
+/// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into `v`. The
+/// rotations act on pairs of `v`'s columns, so they run on its transpose, where the columns
+/// are rows (contiguous, the loop vectorised; same arithmetic, same values).
 #[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
-    let at = |r: usize, c: usize| r * n + c;
+    let mut vt = transposed(v, n, n);
     for i in 1..n {
         e[i - 1] = e[i];
     }
@@ -707,11 +721,8 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
                     c = p / r;
                     p = c * d[i] - s * g;
                     d[i + 1] = h + s * (c * g + s * d[i]);
-                    for k in 0..n {
-                        h = v[at(k, i + 1)];
-                        v[at(k, i + 1)] = s * v[at(k, i)] + c * h;
-                        v[at(k, i)] = c * v[at(k, i)] - s * h;
-                    }
+                    // column i ← c·col_i - s·col_{i+1}, column i+1 ← s·col_i + c·col_{i+1}
+                    rotate_rows(&mut vt, n, i, i + 1, c, s);
                 }
                 p = -s * s2 * c3 * el1 * e[l] / dl1;
                 e[l] = s * p;
@@ -724,6 +735,7 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
         d[l] += f;
         e[l] = 0.0;
     }
+    v.copy_from_slice(&transposed(&vt, n, n));
 }
 
 avx2_dispatch! {
@@ -764,16 +776,8 @@ fn svd_body(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, V
                 let t = if zeta == 0.0 { 1.0 } else { t };
                 let cs = 1.0 / (1.0 + t * t).sqrt();
                 let sn = cs * t;
-                for k in 0..m {
-                    let (x, y) = (c[p * m + k], c[q * m + k]);
-                    c[p * m + k] = cs * x - sn * y;
-                    c[q * m + k] = sn * x + cs * y;
-                }
-                for k in 0..n {
-                    let (x, y) = (v[p * n + k], v[q * n + k]);
-                    v[p * n + k] = cs * x - sn * y;
-                    v[q * n + k] = sn * x + cs * y;
-                }
+                rotate_rows(&mut c, m, p, q, cs, sn);
+                rotate_rows(&mut v, n, p, q, cs, sn);
             }
         }
         if !rotated {
@@ -809,6 +813,19 @@ fn svd_body(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, V
         vt[i * n..(i + 1) * n].copy_from_slice(&v[j * n..(j + 1) * n]);
     }
     (u, s, vt)
+}
+
+/// Rows p < q of the row-major `a` (rows of `len`) ← (c·row_p - s·row_q, s·row_p + c·row_q):
+/// the rows as two disjoint slices, so the loop vectorises (indexing both in `a` kept it
+/// scalar, with bounds checks: the SVD of 64×64 spent most of its time there).
+#[inline(always)]
+fn rotate_rows(a: &mut [f64], len: usize, p: usize, q: usize, c: f64, s: f64) {
+    let (lo, hi) = a.split_at_mut(q * len);
+    for (x, y) in lo[p * len..(p + 1) * len].iter_mut().zip(&mut hi[..len]) {
+        let (u, w) = (*x, *y);
+        *x = c * u - s * w;
+        *y = s * u + c * w;
+    }
 }
 
 /// Fill the columns `missing` of `cols` and append columns up to `total`, each orthonormal to
