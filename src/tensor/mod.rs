@@ -494,6 +494,12 @@ impl Tensor {
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
         self.check_real("to_f64_vec")?;
         self.with_host(|s, l| {
+            if let Some(r) = l.contiguous_range() {
+                // one pass over the slice (vectorised conversions), not a push per element
+                // (15% of a 256×256 float32 Cholesky's time)
+                let v: Vec<f64> = with_buf!(s, b => b[r].iter().map(|v| v.to_f64()).collect());
+                return v;
+            }
             let mut out = Vec::with_capacity(l.numel());
             with_buf!(s, b => crate::shape::walk1(l, |o| out.push(b[o].to_f64())));
             out
