@@ -61,6 +61,18 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (xc, yc) = (x.chunks_exact(8), y.chunks_exact(8));
     let (xr, yr) = (xc.remainder(), yc.remainder());
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::math::avx512() {
+        // SAFETY: the CPU has AVX-512F (checked); the lanes are the same eight sums.
+        acc = unsafe { lanes512(x, y) };
+    } else {
+        for (a, b) in xc.zip(yc) {
+            for l in 0..8 {
+                acc[l] += a[l] * b[l];
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
     for (a, b) in xc.zip(yc) {
         for l in 0..8 {
             acc[l] += a[l] * b[l];
@@ -71,6 +83,30 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
         s += a * b;
     }
     s
+}
+
+/// `dot`'s eight lane sums over the whole 8-element chunks of `x`·`y`, in one AVX-512
+/// register: lane l adds x[8c + l]·y[8c + l] for c = 0, 1, ... (a product, then a sum: the
+/// portable loop's arithmetic). Written out because the compiler built the portable loop from
+/// two-lane pieces and shuffles (the SVD's dot products, a third of its time).
+///
+/// # Safety
+/// Only call on a CPU with AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn lanes512(x: &[f64], y: &[f64]) -> [f64; 8] {
+    use std::arch::x86_64::{_mm512_add_pd, _mm512_loadu_pd, _mm512_mul_pd, _mm512_setzero_pd, _mm512_storeu_pd};
+    let mut acc = _mm512_setzero_pd();
+    for (a, b) in x.chunks_exact(8).zip(y.chunks_exact(8)) {
+        // SAFETY: each chunk holds exactly eight f64 (chunks_exact), the unaligned loads'
+        // whole extent.
+        let (va, vb) = unsafe { (_mm512_loadu_pd(a.as_ptr()), _mm512_loadu_pd(b.as_ptr())) };
+        acc = _mm512_add_pd(acc, _mm512_mul_pd(va, vb));
+    }
+    let mut out = [0.0f64; 8];
+    // SAFETY: `out` has room for the eight lanes.
+    unsafe { _mm512_storeu_pd(out.as_mut_ptr(), acc) };
+    out
 }
 
 /// Columns per block of the blocked factorizations (`lu`, `cholesky`): a block's trailing
