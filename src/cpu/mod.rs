@@ -790,9 +790,13 @@ fn scatter_add_rows<T: Copy + Default + std::ops::AddAssign + alloc::Cached + Se
     let disjoint = rows_disjoint(l);
     if l.numel() > 0 && disjoint && l.ndim() >= 2 && l.strides[l.ndim() - 1] == 1 && l.shape[l.ndim() - 1] >= 16 {
         // a slice's or a block's gradient: zeros and the rows copied whole (on the team
-        // where large: `team_chunks` and `copy_rows_between` split only past `parallel`)
+        // past `parallel`, as `copy_rows_between` splits)
         let mut out = alloc::take::<T>(base_numel)?;
-        team_chunks(&mut out, |_, o| o.fill(T::default()));
+        if parallel(base_numel) {
+            team_chunks(&mut out, |_, o| o.fill(T::default()));
+        } else {
+            out.fill(T::default());
+        }
         let dense = Layout::contiguous(&l.shape);
         if copy_rows_between(&mut out, l, src, &dense) {
             return Ok(out);
