@@ -716,82 +716,6 @@ fn exp2_f32<const F: bool>(x: f32) -> f32 {
     }
 }
 
-/// `erf(x) / x` as a polynomial in `x²` for |x| < 0.75 (highest power first; a Chebyshev fit
-/// to mpmath's erf, relative error < 2e-15).
-#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
-const ERF_SMALL: [f64; 10] = [
-    -1.2650982025700676e-07,
-    1.6023101580664666e-06,
-    -1.4895632010306842e-05,
-    0.00012054051467448888,
-    -0.0008548292394571367,
-    0.005223977059040152,
-    -0.026866170596896898,
-    0.11283791670841878,
-    -0.3761263890318935,
-    1.1283791670955134,
-];
-
-/// `erfcx(a) = e^{a²} erfc(a)` on [0.75, 3.95] as a polynomial in `(a - ERFCX_NEAR_AT.0) /
-/// ERFCX_NEAR_AT.1` (the division as a product by the constant reciprocal) (highest power first; relative error < 3e-14).
-#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
-const ERFCX_NEAR: [f64; 23] = [
-    -2.7660116716199046e-10,
-    -7.1559166079257175e-09,
-    2.1500873329677946e-08,
-    -2.076023462375407e-08,
-    5.962354547758494e-08,
-    -2.564785736588316e-07,
-    6.961487651139729e-07,
-    -1.7557198374626192e-06,
-    4.630531774923348e-06,
-    -1.2039118277644248e-05,
-    3.042918618478475e-05,
-    -7.521286486394965e-05,
-    0.00018175055480120294,
-    -0.00042855202527582756,
-    0.0009844274069817113,
-    -0.002199189095641994,
-    0.0047682260907162075,
-    -0.010010038068394565,
-    0.020290012047767467,
-    -0.0395763897392039,
-    0.07397940665021628,
-    -0.13184656563280545,
-    0.22254788346366727,
-];
-
-const ERFCX_NEAR_AT: (f64, f64) = (2.35, 1.599999780675463);
-
-/// `erfcx(a)` on [3.95, 10.13] (erfc's float32 result is 0 beyond) in `(a - ERFCX_FAR_AT.0) /
-/// ERFCX_FAR_AT.1` (relative error < 3e-14).
-#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
-const ERFCX_FAR: [f64; 21] = [
-    1.8331020401776563e-09,
-    -4.662963360144518e-09,
-    2.9078234890732116e-09,
-    -8.98071900848807e-09,
-    4.489660541990755e-08,
-    -1.1481634364463419e-07,
-    2.718839289205846e-07,
-    -7.046742289016738e-07,
-    1.825880820619173e-06,
-    -4.642898381479144e-06,
-    1.1715108714409254e-05,
-    -2.9363885264609245e-05,
-    7.303817137726813e-05,
-    -0.0001802435999699411,
-    0.00044124956788713565,
-    -0.0010713775805349336,
-    0.002579578361061043,
-    -0.006157619656341287,
-    0.014569345883348801,
-    -0.03416095328588395,
-    0.07935538642699454,
-];
-
-const ERFCX_FAR_AT: (f64, f64) = (7.040000000000001, 3.089999576429488);
-
 /// `c[0] v^n + ... + c[n]` by Horner's rule in double.
 #[inline(always)]
 fn horner64<const F: bool, const N: usize>(c: &[f64; N], v: f64) -> f64 {
@@ -800,141 +724,6 @@ fn horner64<const F: bool, const N: usize>(c: &[f64; N], v: f64) -> f64 {
         acc = madd64::<F>(acc, v, k);
     }
     acc
-}
-
-/// `e^{-z}` in double for `z ≥ 0` (clamped at 200, where the callers' products are far below
-/// float32's range): `2^n (e^r - 1) + 2^n` from `exp_parts_f64`.
-#[inline(always)]
-fn exp_neg_f64<const F: bool>(z: f64) -> f64 {
-    let (p, s) = exp_parts_f64::<F>(-z);
-    madd64::<F>(p, s, s)
-}
-
-/// `erf x` for float32 in double, rounded once (torch's float erf is MKL's, to an ulp; this
-/// one is correctly rounded on every argument checked against mpmath): `x P(x²)` below 0.75,
-/// `1 - e^{-x²} erfcx(|x|)` up to 3.95 (`x²` is exact in double, and `erfcx` is smooth, so
-/// one polynomial covers the range), ±1 beyond; the sign of `x` kept (±0), NaN kept.
-#[inline(always)]
-fn erf_f32<const F: bool>(x: f32) -> f32 {
-    let a = (x as f64).abs();
-    let z = a * a;
-    let small = a * horner64::<F, 10>(&ERF_SMALL, z);
-    let v = (a.min(3.95) - ERFCX_NEAR_AT.0) * (1.0 / ERFCX_NEAR_AT.1);
-    let big = 1.0 - exp_neg_f64::<F>(z) * horner64::<F, 23>(&ERFCX_NEAR, v);
-    let r = if a < 0.75 {
-        small
-    } else if a < 3.95 {
-        big
-    } else {
-        1.0
-    };
-    let r = f32::from_bits((r as f32).to_bits() | (x.to_bits() & 0x8000_0000));
-    if x != x {
-        x
-    } else {
-        r
-    }
-}
-
-/// `erfc x` for float32 in double, rounded once: `1 - x P(x²)` below 0.75, `e^{-x²}
-/// erfcx(|x|)` beyond (two polynomials, meeting at 3.95), `2 - e^{-x²} erfcx(|x|)` for negative
-/// `x`; 0 from 10.13 (the float32 result underflows), NaN kept.
-#[inline(always)]
-fn erfc_f32<const F: bool>(x: f32) -> f32 {
-    let d = x as f64;
-    let a = d.abs();
-    let z = a * a;
-    let small = 1.0 - d * horner64::<F, 10>(&ERF_SMALL, z);
-    let near = horner64::<F, 23>(&ERFCX_NEAR, (a.clamp(0.75, 3.95) - ERFCX_NEAR_AT.0) * (1.0 / ERFCX_NEAR_AT.1));
-    let far = horner64::<F, 21>(&ERFCX_FAR, (a.clamp(3.95, 10.13) - ERFCX_FAR_AT.0) * (1.0 / ERFCX_FAR_AT.1));
-    let t = exp_neg_f64::<F>(z) * if a < 3.95 { near } else { far };
-    let r = if a < 0.75 {
-        small
-    } else if d < 0.0 {
-        2.0 - t
-    } else if a < 10.13 {
-        t
-    } else {
-        0.0
-    };
-    if x != x {
-        x
-    } else {
-        r as f32
-    }
-}
-
-/// `erfinv(x) / x` for `w = -ln(1 - x²)` below 6.25 (|x| < 0.9978) as a polynomial in `(w -
-/// ERFINV_CENTRAL_AT.0) / ERFINV_CENTRAL_AT.1` (highest power first; a Chebyshev fit to
-/// mpmath, relative error < 3e-14).
-#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
-const ERFINV_CENTRAL: [f64; 21] = [
-    1.3858382465160003e-08,
-    5.729115063188104e-09,
-    -1.2937416953831541e-07,
-    5.733006107810588e-08,
-    5.958923680727966e-07,
-    -1.140404050685026e-06,
-    -7.447045667979232e-07,
-    7.191381449625213e-06,
-    -1.1216752217503078e-05,
-    -1.5057396800939777e-05,
-    9.33503612752776e-05,
-    -0.00011687940408117521,
-    -0.00026438881003719287,
-    0.0012324812205957026,
-    -0.0012716905192200437,
-    -0.004137307824859327,
-    0.01780833989185429,
-    -0.022604426546181187,
-    -0.058922530758592856,
-    0.7504940886087682,
-    1.6536545626831067,
-];
-const ERFINV_CENTRAL_AT: (f64, f64) = (3.125, 3.124999036171495);
-
-/// `erfinv(x) / x` for `w` from 6.25 to float32's last `x` below 1 (w ≈ 15.95) in `(√w -
-/// ERFINV_TAIL_AT.0) / ERFINV_TAIL_AT.1` (relative error < 2e-14).
-#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
-const ERFINV_TAIL: [f64; 17] = [
-    -2.5729876011367355e-09,
-    3.0916518321509267e-09,
-    2.5194476545742448e-08,
-    -9.666281353093873e-08,
-    9.31227115135305e-08,
-    5.043406365030672e-07,
-    -2.5827843984032025e-06,
-    5.047021996536762e-06,
-    2.1511306964554102e-06,
-    -4.616076743262772e-05,
-    0.00016694957972831118,
-    -0.0003967218471361422,
-    0.000783728574153369,
-    -0.0015761973452241601,
-    0.0030159691352187323,
-    0.7509262162720284,
-    3.080891852850962,
-];
-const ERFINV_TAIL_AT: (f64, f64) = (3.2470218565830136, 0.7470216261827067);
-
-/// `erfinv x` for float32 in double, rounded once (torch's float erfinv is MKL's): `x g(w)` with
-/// `w = -ln((1 - |x|)(1 + |x|))` (the product exact in double, its log as `ln_parts_f64`'s) and
-/// `g` one of two polynomials, in `w` below 6.25 and in `√w` above; ±inf at ±1, NaN beyond and
-/// at NaN, ±0 kept. Replaces a rational guess and two Newton steps on libm's erf (~40x).
-#[inline(always)]
-fn erfinv_f32<const F: bool>(x: f32) -> f32 {
-    let a = (x as f64).abs();
-    let (k, lm) = ln_parts_f64::<F>((1.0 - a) * (1.0 + a));
-    let w = -madd64::<F>(k, std::f64::consts::LN_2, lm);
-    let central = horner64::<F, 21>(&ERFINV_CENTRAL, (w - ERFINV_CENTRAL_AT.0) * (1.0 / ERFINV_CENTRAL_AT.1));
-    let tail = horner64::<F, 17>(&ERFINV_TAIL, (w.max(0.0).sqrt() - ERFINV_TAIL_AT.0) * (1.0 / ERFINV_TAIL_AT.1));
-    let r = (a * if w < 6.25 { central } else { tail }) as f32;
-    let r = if a == 1.0 { f32::INFINITY } else if a < 1.0 { r } else { f32::NAN };
-    if x != x || x == 0.0 {
-        x
-    } else {
-        r.copysign(x)
-    }
 }
 
 // Sleef's `lgammaf_u1` (PyTorch's `Vectorized<float>::lgamma`, so `torch.lgamma` on float32),
@@ -2127,9 +1916,8 @@ dispatched!(exp2_slice, exp2_f32);
 dispatched!(atanh_slice, atanh_f32);
 dispatched!(asinh_slice, asinh_f32);
 dispatched!(acosh_slice, acosh_f32);
-dispatched!(erf_slice, erf_f32);
-dispatched!(erfc_slice, erfc_f32);
-dispatched!(erfinv_slice, erfinv_f32);
+mod pieces;
+pub use pieces::{erf_slice, erfc_slice, erfinv_slice};
 dispatched!(round_slice, round_f32);
 dispatched!(lgamma_slice, lgamma_f32);
 
@@ -2700,6 +2488,12 @@ mod tests {
             assert_eq!(r as f64, (k as f64).exp2(), "exp2({k})");
         }
     }
+    /// A float32 kernel's result for one argument.
+    fn baseline(kernel: fn(&[f32], &mut [f32]), x: f32) -> f32 {
+        let mut o = [0.0];
+        kernel(&[x], &mut o);
+        o[0]
+    }
     #[test]
     fn double_precision_kernels_round_once() {
         // every 307th float32 bit pattern (both signs, subnormals, specials, huge trig
@@ -2766,8 +2560,8 @@ mod tests {
             ("atan", atan_slice, atan_f32::<false>),
             ("log1p", log1p_slice, log1p_f32::<false>),
             ("expm1", expm1_slice, expm1_f32::<false>),
-            ("erf", erf_slice, erf_f32::<false>),
-            ("erfc", erfc_slice, erfc_f32::<false>),
+            ("erf", erf_slice, |x| baseline(pieces::erf_chunks::<false, false>, x)),
+            ("erfc", erfc_slice, |x| baseline(pieces::erfc_chunks::<false, false>, x)),
         ] {
             kernel(&xs, &mut out);
             for (&x, &r) in xs.iter().zip(&out) {
