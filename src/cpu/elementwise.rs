@@ -231,84 +231,119 @@ fn float_map<T: StorageElem + Float>(s: &CpuStorage, l: &Layout, op: UnaryOp) ->
     Ok(out)
 }
 
+/// Where a float op's elementwise closure runs: into a contiguous destination from a
+/// storage walk (`Walk`), or over a contiguous range in place (`InPlace`). `float_map_with`
+/// names each op's closure once for both.
+trait FloatMapper<T> {
+    fn apply(self, f: impl Fn(T) -> T + Sync);
+}
+
+/// `dst[i] = f(x[i])` over the layout `l` of `s` (`float_map` and `out=`).
+struct Walk<'a, T> {
+    dst: &'a mut [T],
+    s: &'a CpuStorage,
+    l: &'a Layout,
+}
+
+impl<T: StorageElem> FloatMapper<T> for Walk<'_, T> {
+    fn apply(self, f: impl Fn(T) -> T + Sync) {
+        map1_into(self.dst, self.s, self.l, f)
+    }
+}
+
+/// `x[i] = f(x[i])` where the elements lie (the in-place ops without history): one pass, in
+/// chunks on the team when large.
+struct InPlace<'a, T>(&'a mut [T]);
+
+impl<T: Copy + Default + Send> FloatMapper<T> for InPlace<'_, T> {
+    fn apply(self, f: impl Fn(T) -> T + Sync) {
+        par_update(self.0, |c| super::math::update_tiered(c, None, T::default(), &|v, _| f(v)))
+    }
+}
+
 /// `dst[i] = op(x[i])` over a layout into a contiguous destination (`float_map` and `out=`).
 fn float_map_into<T: StorageElem + Float>(dst: &mut [T], s: &CpuStorage, l: &Layout, op: UnaryOp) {
+    float_map_with(op, Walk { dst, s, l })
+}
+
+/// The float op `op`'s elementwise closure, applied by `m`.
+fn float_map_with<T: StorageElem + Float>(op: UnaryOp, m: impl FloatMapper<T>) {
     use UnaryOp::*;
     let two = T::from_f64(2.0);
     let half = T::from_f64(0.5);
     match op {
-        Exp => map1_into(dst, s, l, |v: T| v.exp()),
-        Log => map1_into(dst, s, l, |v: T| v.ln()),
-        Sqrt => map1_into(dst, s, l, |v: T| v.sqrt()),
-        Rsqrt => map1_into(dst, s, l, |v: T| v.sqrt().recip()),
-        Sin => map1_into(dst, s, l, |v: T| v.sin()),
-        Cos => map1_into(dst, s, l, |v: T| v.cos()),
-        Tan => map1_into(dst, s, l, |v: T| v.tan()),
-        Tanh => map1_into(dst, s, l, |v: T| v.tanh()),
-        Sigmoid => map1_into(dst, s, l, |v: T| T::one() / (T::one() + (-v).exp())),
-        Reciprocal => map1_into(dst, s, l, |v: T| v.recip()),
-        Floor => map1_into(dst, s, l, |v: T| v.floor()),
-        Ceil => map1_into(dst, s, l, |v: T| v.ceil()),
-        Trunc => map1_into(dst, s, l, |v: T| v.trunc()),
+        Exp => m.apply(|v: T| v.exp()),
+        Log => m.apply(|v: T| v.ln()),
+        Sqrt => m.apply(|v: T| v.sqrt()),
+        Rsqrt => m.apply(|v: T| v.sqrt().recip()),
+        Sin => m.apply(|v: T| v.sin()),
+        Cos => m.apply(|v: T| v.cos()),
+        Tan => m.apply(|v: T| v.tan()),
+        Tanh => m.apply(|v: T| v.tanh()),
+        Sigmoid => m.apply(|v: T| T::one() / (T::one() + (-v).exp())),
+        Reciprocal => m.apply(|v: T| v.recip()),
+        Floor => m.apply(|v: T| v.floor()),
+        Ceil => m.apply(|v: T| v.ceil()),
+        Trunc => m.apply(|v: T| v.trunc()),
         // round half to even, like torch
-        Round => map1_into(dst, s, l, move |v: T| if (v - v.trunc()).abs() == half { (v / two).round() * two } else { v.round() }),
-        Log1p => map1_into(dst, s, l, |v: T| v.ln_1p()),
-        Expm1 => map1_into(dst, s, l, |v: T| v.exp_m1()),
-        Log2 => map1_into(dst, s, l, |v: T| v.log2()),
-        Log10 => map1_into(dst, s, l, |v: T| v.log10()),
-        Atan => map1_into(dst, s, l, |v: T| v.atan()),
-        Asin => map1_into(dst, s, l, |v: T| v.asin()),
-        Acos => map1_into(dst, s, l, |v: T| v.acos()),
-        Sinh => map1_into(dst, s, l, |v: T| v.sinh()),
-        Cosh => map1_into(dst, s, l, |v: T| v.cosh()),
-        Erf => map1_into(dst, s, l, |v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
-        Erfinv => map1_into(dst, s, l, |v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
+        Round => m.apply(move |v: T| if (v - v.trunc()).abs() == half { (v / two).round() * two } else { v.round() }),
+        Log1p => m.apply(|v: T| v.ln_1p()),
+        Expm1 => m.apply(|v: T| v.exp_m1()),
+        Log2 => m.apply(|v: T| v.log2()),
+        Log10 => m.apply(|v: T| v.log10()),
+        Atan => m.apply(|v: T| v.atan()),
+        Asin => m.apply(|v: T| v.asin()),
+        Acos => m.apply(|v: T| v.acos()),
+        Sinh => m.apply(|v: T| v.sinh()),
+        Cosh => m.apply(|v: T| v.cosh()),
+        Erf => m.apply(|v: T| T::from_f64(erf_f64(Elem::to_f64(v)))),
+        Erfinv => m.apply(|v: T| T::from_f64(erfinv_f64(Elem::to_f64(v)))),
         // SAFETY: a pure libm function of one double
-        Erfc => map1_into(dst, s, l, |v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
+        Erfc => m.apply(|v: T| T::from_f64(unsafe { erfc(Elem::to_f64(v)) })),
         // float64 (and a strided float32 walk): the formulas in double with libm's erf / tanh
-        Gelu => map1_into(dst, s, l, |v: T| T::from_f64(gelu_f64(Elem::to_f64(v)))),
-        GeluTanh => map1_into(dst, s, l, |v: T| T::from_f64(gelu_tanh_f64(Elem::to_f64(v)))),
-        Silu => map1_into(dst, s, l, |v: T| { let x = Elem::to_f64(v); T::from_f64(x / (1.0 + (-x).exp())) }),
+        Gelu => m.apply(|v: T| T::from_f64(gelu_f64(Elem::to_f64(v)))),
+        GeluTanh => m.apply(|v: T| T::from_f64(gelu_tanh_f64(Elem::to_f64(v)))),
+        Silu => m.apply(|v: T| { let x = Elem::to_f64(v); T::from_f64(x / (1.0 + (-x).exp())) }),
         // in the element type, as torch (sinc of an integer n is a rounding error, not 0)
-        Sinc => map1_into(dst, s, l, |v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
-        Exp2 => map1_into(dst, s, l, |v: T| v.exp2()),
-        Asinh => map1_into(dst, s, l, |v: T| v.asinh()),
-        Acosh => map1_into(dst, s, l, |v: T| v.acosh()),
-        Atanh => map1_into(dst, s, l, |v: T| v.atanh()),
-        Lgamma => map1_into(dst, s, l, |v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
+        Sinc => m.apply(|v: T| if v == T::zero() { T::one() } else { let p = T::from_f64(std::f64::consts::PI) * v; p.sin() / p }),
+        Exp2 => m.apply(|v: T| v.exp2()),
+        Asinh => m.apply(|v: T| v.asinh()),
+        Acosh => m.apply(|v: T| v.acosh()),
+        Atanh => m.apply(|v: T| v.atanh()),
+        Lgamma => m.apply(|v: T| T::from_f64(lgamma_f64(Elem::to_f64(v)))),
         // ATen's float kernel serves float32, float16 and bfloat16 (rounded from float)
-        Digamma if T::DTYPE == DType::Float64 => map1_into(dst, s, l, |v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
-        Digamma => map1_into(dst, s, l, |v: T| T::from_f64(super::math::digamma_f32(Elem::to_f64(v) as f32) as f64)),
-        Trigamma => map1_into(dst, s, l, |v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
-        Square => map1_into(dst, s, l, |v: T| v * v),
+        Digamma if T::DTYPE == DType::Float64 => m.apply(|v: T| T::from_f64(digamma_f64(Elem::to_f64(v)))),
+        Digamma => m.apply(|v: T| T::from_f64(super::math::digamma_f32(Elem::to_f64(v) as f32) as f64)),
+        Trigamma => m.apply(|v: T| T::from_f64(trigamma_f64(Elem::to_f64(v)))),
+        Square => m.apply(|v: T| v * v),
         Softplus(beta, threshold) => {
             let (beta, threshold) = (T::from_f64(beta), T::from_f64(threshold));
-            map1_into(dst, s, l, move |v: T| {
+            m.apply(move |v: T| {
                 let xb = v * beta;
                 if xb > threshold { v } else { xb.exp().ln_1p() / beta }
             })
         }
         Elu(neg, pos, is) => {
             let (neg, pos, is) = (T::from_f64(neg), T::from_f64(pos), T::from_f64(is));
-            map1_into(dst, s, l, move |v: T| if v > T::zero() { v * pos } else { (v * is).exp_m1() * neg })
+            m.apply(move |v: T| if v > T::zero() { v * pos } else { (v * is).exp_m1() * neg })
         }
         LeakyRelu(a) => {
             let a = T::from_f64(a);
-            map1_into(dst, s, l, move |v: T| if v > T::zero() { v } else { v * a })
+            m.apply(move |v: T| if v > T::zero() { v } else { v * a })
         }
         // the factor is built inside the closure (a choice between two captured values
         // compiles to a gather: see `Sign`)
-        LeakyReluSlope(a) => map1_into(dst, s, l, move |v: T| if v > T::zero() { T::one() } else { T::from_f64(a) }),
+        LeakyReluSlope(a) => m.apply(move |v: T| if v > T::zero() { T::one() } else { T::from_f64(a) }),
         // min(max(x + 3, 0), 6) with NaN kept (a NaN fails both comparisons), then ATen's order
-        Hardswish => map1_into(dst, s, l, |v: T| v * relu6_shifted(v) / T::from_f64(6.0)),
-        Hardsigmoid => map1_into(dst, s, l, |v: T| relu6_shifted(v) / T::from_f64(6.0)),
-        PowScalar(p) if p == 2.0 => map1_into(dst, s, l, |v: T| v * v),
+        Hardswish => m.apply(|v: T| v * relu6_shifted(v) / T::from_f64(6.0)),
+        Hardsigmoid => m.apply(|v: T| relu6_shifted(v) / T::from_f64(6.0)),
+        PowScalar(p) if p == 2.0 => m.apply(|v: T| v * v),
         // ATen's float and double kernels multiply for 3 and -2 (two roundings, not pow's one)
-        PowScalar(p) if p == 3.0 => map1_into(dst, s, l, |v: T| v * v * v),
-        PowScalar(p) if p == -2.0 => map1_into(dst, s, l, |v: T| T::one() / (v * v)),
+        PowScalar(p) if p == 3.0 => m.apply(|v: T| v * v * v),
+        PowScalar(p) if p == -2.0 => m.apply(|v: T| T::one() / (v * v)),
         PowScalar(p) => {
             let p = T::from_f64(p);
-            map1_into(dst, s, l, move |v: T| v.powf(p))
+            m.apply(move |v: T| v.powf(p))
         }
         _ => unreachable!("invariant: float op"),
     }
@@ -579,7 +614,8 @@ pub fn unary_inplace(s: &mut CpuStorage, r: std::ops::Range<usize>, op: UnaryOp)
     match s.dtype() {
         DType::Float32 => {
             let x = &mut f32::get_mut(s)[r];
-            if let Some(k) = f32_vector(op) {
+            // the vector kernels (as `unary`'s, so the same bits) read a copy of each block
+            fn through_buffer(x: &mut [f32], k: &(dyn Fn(&[f32], &mut [f32]) + Sync)) {
                 par_update(x, |c| {
                     let mut buf = [0f32; 1024];
                     for block in c.chunks_mut(buf.len()) {
@@ -587,7 +623,14 @@ pub fn unary_inplace(s: &mut CpuStorage, r: std::ops::Range<usize>, op: UnaryOp)
                         b.copy_from_slice(block);
                         k(b, block);
                     }
-                });
+                })
+            }
+            if let Some(p) = pow_exponent_f32(op) {
+                through_buffer(x, &|b, o| super::math::pow_f32_slice(b, p, o));
+                return Ok(true);
+            }
+            if let Some(k) = f32_vector(op) {
+                through_buffer(x, &k);
                 return Ok(true);
             }
             inplace_typed(x, op)
@@ -635,6 +678,11 @@ fn inplace_typed<T: StorageElem + Float + Negate + super::alloc::Cached + Send +
             each!(move |v: T| if v > hi { hi } else { v })
         }
         _ => {}
+    }
+    // the other float ops: their elementwise closure where the elements lie
+    if op.kind() == UnaryKind::Float {
+        float_map_with(op, InPlace(x));
+        return Ok(true);
     }
     // any other op: a block at a time through a buffer and the out-of-place kernel
     let failed = parking_lot::Mutex::new(None);

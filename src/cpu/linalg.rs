@@ -866,6 +866,56 @@ fn rotate_rows(a: &mut [f64], len: usize, p: usize, q: usize, c: f64, s: f64) {
     }
 }
 
+avx2_dispatch! {
+/// The p-norm distances from the point `a` (c features) to each of the `r2` points held as
+/// the columns of the row-major c×r2 `bt`, into `row` (length r2): for p = 0 the count of
+/// nonzero differences, for p = ∞ the largest, else `(Σ |a_e - b_e|^p)^(1/p)` (the square
+/// root for p = 2), each sum taken over the features in order from +0. The points run in
+/// the vector lanes, 32 at a time in registers (the loop over one pair's features was a
+/// serial chain of dependent additions).
+    pub fn p_distance_row(a: &[f64], bt: &[f64], r2: usize, p: f64, row: &mut [f64]) -> () => p_distance_row_body
+}
+
+#[inline(always)]
+fn p_distance_row_body(a: &[f64], bt: &[f64], r2: usize, p: f64, row: &mut [f64]) {
+    let row = &mut row[..r2];
+    if p == 0.0 {
+        distance_sums(a, bt, row, |s, d| s + if d != 0.0 { 1.0 } else { 0.0 });
+    } else if p == 1.0 {
+        distance_sums(a, bt, row, |s, d| s + d);
+    } else if p == 2.0 {
+        distance_sums(a, bt, row, |s, d| s + d * d);
+        row.iter_mut().for_each(|v| *v = v.sqrt());
+    } else if p.is_infinite() {
+        distance_sums(a, bt, row, f64::max);
+    } else {
+        distance_sums(a, bt, row, |s, d| s + d.powf(p));
+        row.iter_mut().for_each(|v| *v = v.powf(1.0 / p));
+    }
+}
+
+/// `row[j] = fold(+0, |a_e - bt[e][j]|)` over the features e in order, 32 columns at a time
+/// in a local block (registers), the rest one column at a time.
+#[inline(always)]
+fn distance_sums(a: &[f64], bt: &[f64], row: &mut [f64], f: impl Fn(f64, f64) -> f64) {
+    const B: usize = 32;
+    let r2 = row.len();
+    let full = r2 / B * B;
+    for j0 in (0..full).step_by(B) {
+        let mut acc = [0.0f64; B];
+        for (e, &ae) in a.iter().enumerate() {
+            let col = &bt[e * r2 + j0..e * r2 + j0 + B];
+            for (s, &b) in acc.iter_mut().zip(col) {
+                *s = f(*s, (ae - b).abs());
+            }
+        }
+        row[j0..j0 + B].copy_from_slice(&acc);
+    }
+    for (j, o) in row.iter_mut().enumerate().skip(full) {
+        *o = a.iter().enumerate().fold(0.0, |s, (e, &ae)| f(s, (ae - bt[e * r2 + j]).abs()));
+    }
+}
+
 /// Fill the columns `missing` of `cols` and append columns up to `total`, each orthonormal to
 /// all the others: Gram-Schmidt (twice) on the unit vectors in order, skipping dependent ones.
 #[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)

@@ -969,11 +969,10 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
     let (r1, r2, c) = (ma.m, mb.m, ma.n);
     let mut out = vec![0.0; ma.count * r1 * r2];
     for b in 0..ma.count {
-        let (xa, xb) = (ma.get(b), mb.get(b));
-        for i in 0..r1 {
-            for j in 0..r2 {
-                out[(b * r1 + i) * r2 + j] = p_distance(&xa[i * c..(i + 1) * c], &xb[j * c..(j + 1) * c], p);
-            }
+        // x2's points as columns, so one row's distances run in the vector lanes
+        let (xa, xbt) = (ma.get(b), k::transposed(mb.get(b), r2, c));
+        for (i, row) in out[b * r1 * r2..(b + 1) * r1 * r2].chunks_exact_mut(r2.max(1)).enumerate() {
+            k::p_distance_row(&xa[i * c..(i + 1) * c], &xbt, r2, p, row);
         }
     }
     let dist = build(&out, &dims(&batch, &[r1, r2]), x1)?;

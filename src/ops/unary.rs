@@ -320,6 +320,23 @@ pub fn check_relu_dtype(x: &Tensor) -> Result<()> {
 /// `x.clamp_(min, max)` in place: the bounds may not promote `x` past its dtype (torch's
 /// message names the element type as C++ does: `long int`).
 pub fn clamp_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> {
+    clamp_with_(x, lo, hi, |inp| clamp(inp, lo, hi))
+}
+
+/// `clamp_min_(x, min)` with a scalar bound: in place where no history is recorded, else
+/// ClampMinBackward0.
+pub fn clamp_min_(x: &Tensor, lo: Scalar) -> Result<()> {
+    clamp_with_(x, Some(lo), None, |inp| clamp_min(inp, lo))
+}
+
+/// `clamp_max_(x, max)` with a scalar bound (ClampMaxBackward0 when recorded).
+pub fn clamp_max_(x: &Tensor, hi: Scalar) -> Result<()> {
+    clamp_with_(x, None, Some(hi), |inp| clamp_max(inp, hi))
+}
+
+/// The in-place clamps: the bounds' result type checked against `x`'s as ATen's in-place ops
+/// do, then straight through the buffer, or `general` where history is recorded.
+fn clamp_with_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>, general: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<()> {
     use crate::dtype::{result_type, Priority};
     let mut parts = vec![(x.dtype(), Priority::Dimensioned)];
     parts.extend(lo.iter().chain(hi.iter()).map(|s| (Tensor::wrapped_scalar(*s).dtype(), Priority::Scalar)));
@@ -328,10 +345,10 @@ pub fn clamp_(x: &Tensor, lo: Option<Scalar>, hi: Option<Scalar>) -> Result<()> 
         bail!(Runtime, "result type {} can't be cast to the desired output type {}", rt.scalar_name(), x.dtype().cpp_type_name());
     }
     if lo.is_none() && hi.is_none() {
-        return super::inplace(x, |inp| clamp(inp, lo, hi));
+        return super::inplace(x, general);
     }
     let op = UnaryOp::Clamp(lo.map(|s| s.as_f64()), hi.map(|s| s.as_f64()));
-    super::inplace_unary(x, op, |inp| clamp(inp, lo, hi))
+    super::inplace_unary(x, op, general)
 }
 
 /// `clamp_min(x, min)` (ClampMinBackward0).

@@ -921,7 +921,7 @@ impl PyTensor {
     fn clamp_min_<'py>(slf: &Bound<'py, Self>, min: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         match scalar_opt(Some(min))? {
             Some(lo) if min.cast::<PyTensor>().is_err() => {
-                ops::inplace(&slf.get().t, |inp| ops::clamp_min(inp, lo))?;
+                ops::clamp_min_(&slf.get().t, lo)?;
                 Ok(slf.clone())
             }
             _ => Self::clamp_(slf, Some(min), None),
@@ -931,7 +931,7 @@ impl PyTensor {
     fn clamp_max_<'py>(slf: &Bound<'py, Self>, max: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         match scalar_opt(Some(max))? {
             Some(hi) if max.cast::<PyTensor>().is_err() => {
-                ops::inplace(&slf.get().t, |inp| ops::clamp_max(inp, hi))?;
+                ops::clamp_max_(&slf.get().t, hi)?;
                 Ok(slf.clone())
             }
             _ => Self::clamp_(slf, None, Some(max)),

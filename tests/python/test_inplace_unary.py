@@ -146,3 +146,34 @@ def test_fill_and_zero_write_the_buffer_and_check_numbers():
     y = w * 2
     y.fill_(3)
     assert type(y.grad_fn).__name__ == "FillBackward2"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_clamp_min_and_max_in_place(dtype):
+    x = _data(dtype)
+    for lo in (-0.5, 0, 2):
+        y = x.clone()
+        assert y.clamp_min_(lo) is y
+        np.testing.assert_array_equal(_bits(y), _bits(torch.clamp_min(x, lo)))
+        y = x.clone()
+        assert y.clamp_max_(lo) is y
+        np.testing.assert_array_equal(_bits(y), _bits(torch.clamp_max(x, lo)))
+    # recorded: the named backward, as PyTorch's
+    w = torch.ones(3, requires_grad=True)
+    y = w * 1
+    y.clamp_min_(0.5)
+    assert y.grad_fn.name() == "ClampMinBackward0"
+    y = w * 1
+    y.clamp_max_(0.5)
+    assert y.grad_fn.name() == "ClampMaxBackward0"
+
+
+def test_clamp_min_and_max_in_place_refuse_a_wider_bound():
+    # PyTorch's in-place result-type check, with C++ type names
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired output type long int$"):
+        torch.tensor([1, 2]).clamp_min_(0.5)
+    with pytest.raises(RuntimeError, match="^result type Long can't be cast to the desired output type bool$"):
+        torch.tensor([True]).clamp_max_(0)
+    t = torch.tensor([1, 5])
+    t.clamp_min_(2)
+    assert t.tolist() == [2, 5]

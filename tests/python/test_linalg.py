@@ -8,6 +8,7 @@ import functools
 import json
 import os
 
+import numpy as np
 import pytest
 
 import ferrograd
@@ -132,3 +133,22 @@ def test_matrix_exp_tangent_matches_central_differences():
     e = 1e-6
     fd = (ferrograd.linalg.matrix_exp(a + e * t) - ferrograd.linalg.matrix_exp(a - e * t)) / (2 * e)
     assert float((jt - fd).abs().max()) < 1e-7
+
+
+def test_cdist_direct_path_matches_the_definition():
+    # the direct (non-matrix-product) distances: every p, x2's rows not a multiple of the
+    # kernel's 32-column blocks, batch broadcast, float32 and float64
+    g = np.random.default_rng(7)
+    a = g.standard_normal((2, 5, 7))
+    b = g.standard_normal((45, 7))
+    b[3] = a[0, 1]  # a zero distance
+    diff = np.abs(a[:, :, None, :] - b[None, None, :, :])
+    want = {0.0: (diff != 0).sum(-1).astype(np.float64), 1.0: diff.sum(-1), 2.0: np.sqrt((diff ** 2).sum(-1)),
+            3.0: ((diff ** 3).sum(-1)) ** (1 / 3), float("inf"): diff.max(-1), 0.5: (np.sqrt(diff).sum(-1)) ** 2}
+    for dt, tol in ((np.float64, 1e-12), (np.float32, 1e-5)):
+        ta, tb = ferrograd.from_numpy(a.astype(dt)), ferrograd.from_numpy(b.astype(dt))
+        for p, w in want.items():
+            got = ferrograd.cdist(ta, tb, p=p, compute_mode="donot_use_mm_for_euclid_dist")
+            assert got.shape == (2, 5, 45) and got.dtype == ta.dtype
+            np.testing.assert_allclose(got.numpy(), w, rtol=tol, atol=tol, err_msg=f"p={p} {dt}")
+    assert ferrograd.cdist(ferrograd.zeros(3, 0), ferrograd.zeros(4, 0)).tolist() == [[0.0] * 4] * 3
