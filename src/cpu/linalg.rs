@@ -524,11 +524,12 @@ fn qr_body(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>
         j0 = j1;
     }
     let rr = if complete { m } else { k };
+    // R: the first k rows of wᵀ (a blocked transpose; element by element, with strided
+    // writes, it was a tenth of QR at 256×256), the reflectors below the diagonal zeroed
     let mut r = vec![0.0; rr * n];
-    for c in 0..n {
-        for i in 0..k.min(c + 1) {
-            r[i * n + c] = w[c * m + i];
-        }
+    super::transpose::transpose(&w, k, n, m, &mut r, n);
+    for (i, row) in r.chunks_exact_mut(n).take(k).enumerate() {
+        row[..i].fill(0.0);
     }
     let qc = if complete { m } else { k };
     let mut qcols = vec![0.0; qc * m];
@@ -567,22 +568,36 @@ fn block_reflector(w: &[f64], m: usize, j0: usize, j1: usize, taus: &[f64]) -> (
         v[c * mb + c + 1..(c + 1) * mb].copy_from_slice(&w[(j0 + c) * m + j0 + c + 1..(j0 + c + 1) * m]);
     }
     let mut t = vec![0.0; kb * kb];
+    // T's columns also kept contiguous (tc[p * kb + r] = T[r][p]), for the products below
+    let mut tc = vec![0.0; kb * kb];
     let mut z = vec![0.0; kb];
+    let zero: f64 = std::iter::empty::<f64>().sum();
+    let mut s = vec![zero; kb];
     for i in 0..kb {
         let tau = taus[j0 + i];
         if tau == 0.0 {
             continue;
         }
-        // z = V[:, ..i]ᵀ v_i (v_i is zero above row i), then T[..i, i] = -τ T[..i, ..i] z
+        // z = V[:, ..i]ᵀ v_i (v_i is zero above row i), then T[..i, i] = -τ T[..i, ..i] z:
+        // each T[r][i] sums T[r][p] z[p] over p = r..i ascending from the float sum's
+        // neutral element (as an iterator's `sum()`), all r at once along T's columns (the
+        // strided scalar sums were a twelfth of QR at 256×256)
         let vi = &v[i * mb + i..(i + 1) * mb];
         for p in 0..i {
             z[p] = dot(&v[p * mb + i..(p + 1) * mb], vi);
         }
+        s[..i].fill(zero);
+        for p in 0..i {
+            for (sr, &trp) in s[..=p].iter_mut().zip(&tc[p * kb..p * kb + p + 1]) {
+                *sr += trp * z[p];
+            }
+        }
         for r in 0..i {
-            let s: f64 = (r..i).map(|p| t[r * kb + p] * z[p]).sum();
-            t[r * kb + i] = -tau * s;
+            t[r * kb + i] = -tau * s[r];
+            tc[i * kb + r] = t[r * kb + i];
         }
         t[i * kb + i] = tau;
+        tc[i * kb + i] = tau;
     }
     (v, t)
 }
@@ -675,20 +690,24 @@ fn eigh_body(a: &[f64], n: usize, upper: bool) -> (Vec<f64>, Vec<f64>) {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&x, &y| d[x].total_cmp(&d[y]));
     let w: Vec<f64> = order.iter().map(|&i| d[i]).collect();
-    let mut vs = vec![0.0; n * n];
+    // `v` holds the eigenvectors as rows: in ascending order, then transposed
+    let mut rows = vec![0.0; n * n];
     for (c, &o) in order.iter().enumerate() {
-        for r in 0..n {
-            vs[r * n + c] = v[r * n + o];
-        }
+        rows[c * n..(c + 1) * n].copy_from_slice(&v[o * n..(o + 1) * n]);
     }
-    (w, vs)
+    (w, transposed(&rows, n, n))
 }
 
-/// Householder tridiagonalisation of the symmetric `v` (n×n, row-major) in place: `v`
-/// becomes the accumulated orthogonal transform, `d` the diagonal, `e` the subdiagonal.
+/// Householder tridiagonalisation of the symmetric `v` (n×n) in place: `v` becomes the
+/// accumulated orthogonal transform's transpose (row-major), `d` the diagonal, `e` the
+/// subdiagonal.
 #[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
 fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
-    let at = |r: usize, c: usize| r * n + c;
+    // EISPACK's loops run down columns (Fortran's contiguous direction), so the matrix is
+    // held by columns: element (r, c) at c·n + r (the input is symmetric, so the buffer
+    // reads the same either way; the transform comes out transposed, as `tql2` wants it).
+    // Held by rows, every inner loop strode a row and stayed scalar.
+    let at = |r: usize, c: usize| c * n + r;
     for j in 0..n {
         d[j] = v[at(n - 1, j)];
     }
@@ -782,12 +801,24 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     e[0] = 0.0;
 }
 
-/// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into `v`. The
-/// rotations act on pairs of `v`'s columns, so they run on its transpose, where the columns
-/// are rows (contiguous, the loop vectorised; same arithmetic, same values).
+/// `√(a² + b²)` as the plain formula where the squares neither overflow nor underflow
+/// (within an ulp or so), else libm's `hypot` (the QL iteration called libm's for every
+/// rotation: a fifth of `eigh` at 64×64).
+#[inline(always)]
+fn hypot(a: f64, b: f64) -> f64 {
+    let s = a * a + b * b;
+    if s > 1e-290 && s < 1e290 {
+        s.sqrt()
+    } else {
+        a.hypot(b)
+    }
+}
+
+/// The implicit QL iteration on the tridiagonal (`d`, `e`), accumulating into the
+/// transform's transpose `vt` (as `tred2` leaves it): the rotations act on pairs of the
+/// transform's columns, here rows (contiguous, the loop vectorised).
 #[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
-fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
-    let mut vt = transposed(v, n, n);
+fn tql2(vt: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     for i in 1..n {
         e[i - 1] = e[i];
     }
@@ -805,7 +836,7 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
             for _iter in 0..60 {
                 let mut g = d[l];
                 let mut p = (d[l + 1] - g) / (2.0 * e[l]);
-                let mut r = p.hypot(1.0);
+                let mut r = hypot(p, 1.0);
                 if p < 0.0 {
                     r = -r;
                 }
@@ -827,14 +858,14 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
                     s2 = s;
                     g = c * e[i];
                     h = c * p;
-                    r = p.hypot(e[i]);
+                    r = hypot(p, e[i]);
                     e[i + 1] = s * r;
                     s = e[i] / r;
                     c = p / r;
                     p = c * d[i] - s * g;
                     d[i + 1] = h + s * (c * g + s * d[i]);
                     // column i ← c·col_i - s·col_{i+1}, column i+1 ← s·col_i + c·col_{i+1}
-                    rotate_rows(&mut vt, n, i, i + 1, c, s);
+                    rotate_rows(vt, n, i, i + 1, c, s);
                 }
                 p = -s * s2 * c3 * el1 * e[l] / dl1;
                 e[l] = s * p;
@@ -847,7 +878,6 @@ fn tql2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
         d[l] += f;
         e[l] = 0.0;
     }
-    v.copy_from_slice(&transposed(&vt, n, n));
 }
 
 avx2_dispatch! {

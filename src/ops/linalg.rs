@@ -475,21 +475,16 @@ pub fn solve_triangular(a: &Tensor, b: &Tensor, upper: bool, left: bool, unit: b
 /// LAPACK's info; with `check_errors` a matrix that is not positive-definite raises.
 pub fn cholesky_ex(a: &Tensor, upper: bool, check_errors: bool, f: &str, node: &'static str) -> Result<(Tensor, Tensor)> {
     check_square(a, f, "A")?;
-    let m = Mats::of(a)?;
+    let mut m = Mats::of(a)?;
     let n = m.n;
     // the lower triangle (of Aᵀ where `upper`: LAPACK reads the upper one, i.e. the same
-    // values for a symmetric A)
-    let mut out = m.data.clone();
+    // values for a symmetric A), factored in place (the kernel zeroes the upper triangle)
+    let mut out = std::mem::take(&mut m.data);
     let mut info = vec![0.0; m.count];
     for b in 0..m.count {
         let l = &mut out[b * n * n..(b + 1) * n * n];
         if upper {
             transpose_in_place(l, n);
-        }
-        for r in 0..n {
-            for c in r + 1..n {
-                l[r * n + c] = 0.0;
-            }
         }
         let i = k::cholesky(l, n);
         info[b] = i as f64;
