@@ -743,10 +743,12 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
             for j in 0..i {
                 f = d[j];
                 v[at(j, i)] = f;
-                g = e[j] + v[at(j, j)] * f;
-                for k in j + 1..i {
-                    g += v[at(k, j)] * d[k];
-                    e[k] += v[at(k, j)] * f;
+                // column j below the diagonal, contiguous: its dot product with d, and e
+                // updated along it
+                let col = &v[at(j + 1, j)..at(i, j)];
+                g = e[j] + v[at(j, j)] * f + dot(col, &d[j + 1..i]);
+                for (ek, &vk) in e[j + 1..i].iter_mut().zip(col) {
+                    *ek += vk * f;
                 }
                 e[j] = g;
             }
@@ -762,8 +764,8 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
             for j in 0..i {
                 f = d[j];
                 g = e[j];
-                for k in j..i {
-                    v[at(k, j)] -= f * e[k] + g * d[k];
+                for ((vk, &ek), &dk) in v[at(j, j)..at(i, j)].iter_mut().zip(&e[j..i]).zip(&d[j..i]) {
+                    *vk -= f * ek + g * dk;
                 }
                 d[j] = v[at(i - 1, j)];
                 v[at(i, j)] = 0.0;
@@ -776,16 +778,17 @@ fn tred2(v: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
         v[at(i, i)] = 1.0;
         let h = d[i + 1];
         if h != 0.0 {
-            for k in 0..=i {
-                d[k] = v[at(k, i + 1)] / h;
+            // columns 0..=i (rows 0..=i) less their projections on column i + 1: whole
+            // contiguous columns (the columns j ≤ i lie before column i + 1 in the buffer)
+            let (left, right) = v.split_at_mut(at(0, i + 1));
+            let u = &right[..=i];
+            for (dk, &uk) in d[..=i].iter_mut().zip(u) {
+                *dk = uk / h;
             }
-            for j in 0..=i {
-                let mut g = 0.0;
-                for k in 0..=i {
-                    g += v[at(k, i + 1)] * v[at(k, j)];
-                }
-                for k in 0..=i {
-                    v[at(k, j)] -= g * d[k];
+            for col in left.chunks_exact_mut(n).take(i + 1) {
+                let g = dot(u, &col[..=i]);
+                for (ck, &dk) in col[..=i].iter_mut().zip(&d[..=i]) {
+                    *ck -= g * dk;
                 }
             }
         }
