@@ -112,28 +112,41 @@ pieces_dispatched!(erf_slice, erf_chunks);
 pieces_dispatched!(erfc_slice, erfc_chunks);
 pieces_dispatched!(erfinv_slice, erfinv_chunks);
 
+/// The three passes over chunks of `CHUNK` elements: `first(x)` gives an element's interval
+/// (the index bits of `floor_index`) and its `u`, `pieces` evaluates the table `t`, and
+/// `finish(x, p)` gives the result from the element and its polynomial's value.
+#[inline(always)]
+fn by_pieces<const F: bool, const W: bool, const N: usize>(x: &[f32], out: &mut [f32], t: &[[f64; 16]; N], first: impl Fn(f32) -> (u64, f64), finish: impl Fn(f32, f64) -> f32) {
+    let (mut idx, mut u, mut p) = ([0u64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
+    for (xc, oc) in x.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+        let n = xc.len().min(oc.len());
+        for ((&v, i), w) in xc[..n].iter().zip(&mut idx[..n]).zip(&mut u[..n]) {
+            (*i, *w) = first(v);
+        }
+        pieces::<F, W, N>(t, &idx[..n], &u[..n], &mut p[..n]);
+        for ((o, &v), &pv) in oc[..n].iter_mut().zip(&xc[..n]).zip(&p[..n]) {
+            *o = finish(v, pv);
+        }
+    }
+}
+
 /// `erf x`: `a · (erf(a) / a)` with `a = |x|` from `ERF_PIECES` below 3.95 (float32's erf is 1
 /// beyond), the sign of `x` kept (±0), NaN kept. Correctly rounded on every argument checked
 /// against libm's double erf (torch's float erf is MKL's, to an ulp).
 #[inline(always)]
 pub(super) fn erf_chunks<const F: bool, const W: bool>(x: &[f32], out: &mut [f32]) {
-    let (mut idx, mut u, mut p) = ([0u64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
-    for (xc, oc) in x.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        let n = xc.len().min(oc.len());
-        for ((&v, i), w) in xc[..n].iter().zip(&mut idx[..n]).zip(&mut u[..n]) {
-            let a = (v as f64).abs();
-            let (q, bits) = floor_index((a * 4.0).min(15.0));
-            *i = bits;
-            *w = a * 8.0 - (2.0 * q + 1.0);
-        }
-        pieces::<F, W, 10>(&ERF_PIECES, &idx[..n], &u[..n], &mut p[..n]);
-        for ((o, &v), &pv) in oc[..n].iter_mut().zip(&xc[..n]).zip(&p[..n]) {
-            let a = (v as f64).abs();
-            let r = if a < 3.95 { (a * pv) as f32 } else { 1.0 };
-            let r = f32::from_bits(r.to_bits() | (v.to_bits() & 0x8000_0000));
-            *o = if v != v { v } else { r };
-        }
-    }
+    let first = |v: f32| {
+        let a = (v as f64).abs();
+        let (q, bits) = floor_index((a * 4.0).min(15.0));
+        (bits, a * 8.0 - (2.0 * q + 1.0))
+    };
+    let finish = |v: f32, pv: f64| {
+        let a = (v as f64).abs();
+        let r = if a < 3.95 { (a * pv) as f32 } else { 1.0 };
+        let r = f32::from_bits(r.to_bits() | (v.to_bits() & 0x8000_0000));
+        if v != v { v } else { r }
+    };
+    by_pieces::<F, W, 10>(x, out, &ERF_PIECES, first, finish)
 }
 
 /// `e^{-z}` in double for `z ≥ 0` (clamped at 200, where the callers' products are far below
@@ -149,35 +162,30 @@ fn exp_neg_f64<const F: bool>(z: f64) -> f64 {
 /// negative `x`; 0 from 10.13 (the float32 result underflows), NaN kept.
 #[inline(always)]
 pub(super) fn erfc_chunks<const F: bool, const W: bool>(x: &[f32], out: &mut [f32]) {
-    let (mut idx, mut u, mut p) = ([0u64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
-    for (xc, oc) in x.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        let n = xc.len().min(oc.len());
-        for ((&v, i), w) in xc[..n].iter().zip(&mut idx[..n]).zip(&mut u[..n]) {
-            let a = (v as f64).abs();
-            let small = a < 0.75;
-            // beyond 0.75: thirteen intervals of 0.75 from 0.75, the last one extended
-            let far = a.min(10.5) - 0.75;
-            let (q, bits) = floor_index(if small { a * 4.0 } else { (far * (4.0 / 3.0)).min(12.0) + 3.0 });
-            *i = bits;
-            *w = if small { a * 8.0 - (2.0 * q + 1.0) } else { (far - (q - 2.5) * 0.75) * (1.0 / 0.375) };
-        }
-        pieces::<F, W, 13>(&ERFC_PIECES, &idx[..n], &u[..n], &mut p[..n]);
-        for ((o, &v), &pv) in oc[..n].iter_mut().zip(&xc[..n]).zip(&p[..n]) {
-            let d = v as f64;
-            let a = d.abs();
-            let t = exp_neg_f64::<F>(a * a) * pv;
-            let r = if a < 0.75 {
-                1.0 - d * pv
-            } else if d < 0.0 {
-                2.0 - t
-            } else if a < 10.13 {
-                t
-            } else {
-                0.0
-            };
-            *o = if v != v { v } else { r as f32 };
-        }
-    }
+    let first = |v: f32| {
+        let a = (v as f64).abs();
+        let small = a < 0.75;
+        // beyond 0.75: thirteen intervals of 0.75 from 0.75, the last one extended
+        let far = a.min(10.5) - 0.75;
+        let (q, bits) = floor_index(if small { a * 4.0 } else { (far * (4.0 / 3.0)).min(12.0) + 3.0 });
+        (bits, if small { a * 8.0 - (2.0 * q + 1.0) } else { (far - (q - 2.5) * 0.75) * (1.0 / 0.375) })
+    };
+    let finish = |v: f32, pv: f64| {
+        let d = v as f64;
+        let a = d.abs();
+        let t = exp_neg_f64::<F>(a * a) * pv;
+        let r = if a < 0.75 {
+            1.0 - d * pv
+        } else if d < 0.0 {
+            2.0 - t
+        } else if a < 10.13 {
+            t
+        } else {
+            0.0
+        };
+        if v != v { v } else { r as f32 }
+    };
+    by_pieces::<F, W, 13>(x, out, &ERFC_PIECES, first, finish)
 }
 
 /// `erfinv x`: `x · g(w)` with `w = -ln((1 - |x|)(1 + |x|))` (the product exact in double,
@@ -185,26 +193,21 @@ pub(super) fn erfc_chunks<const F: bool, const W: bool>(x: &[f32], out: &mut [f3
 /// below 1); ±inf at ±1, NaN beyond and at NaN, ±0 kept (torch's float erfinv is MKL's).
 #[inline(always)]
 pub(super) fn erfinv_chunks<const F: bool, const W: bool>(x: &[f32], out: &mut [f32]) {
-    let (mut idx, mut u, mut p) = ([0u64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
-    for (xc, oc) in x.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-        let n = xc.len().min(oc.len());
-        for ((&v, i), wu) in xc[..n].iter().zip(&mut idx[..n]).zip(&mut u[..n]) {
-            let a = (v as f64).abs();
-            let (k, lm) = ln_parts_f64::<F>((1.0 - a) * (1.0 + a));
-            let w = -madd64::<F>(k, std::f64::consts::LN_2, lm);
-            // NaN and +inf (|x| ≥ 1) take the last interval; their results are replaced below
-            let (q, bits) = floor_index(w.min(15.0));
-            *i = bits;
-            *wu = 2.0 * w - (2.0 * q + 1.0);
-        }
-        pieces::<F, W, 11>(&ERFINV_PIECES, &idx[..n], &u[..n], &mut p[..n]);
-        for ((o, &v), &pv) in oc[..n].iter_mut().zip(&xc[..n]).zip(&p[..n]) {
-            let a = (v as f64).abs();
-            let r = (a * pv) as f32;
-            let r = if a == 1.0 { f32::INFINITY } else if a < 1.0 { r } else { f32::NAN };
-            *o = if v != v || v == 0.0 { v } else { r.copysign(v) };
-        }
-    }
+    let first = |v: f32| {
+        let a = (v as f64).abs();
+        let (k, lm) = ln_parts_f64::<F>((1.0 - a) * (1.0 + a));
+        let w = -madd64::<F>(k, std::f64::consts::LN_2, lm);
+        // NaN and +inf (|x| ≥ 1) take the last interval; their results are replaced below
+        let (q, bits) = floor_index(w.min(15.0));
+        (bits, 2.0 * w - (2.0 * q + 1.0))
+    };
+    let finish = |v: f32, pv: f64| {
+        let a = (v as f64).abs();
+        let r = (a * pv) as f32;
+        let r = if a == 1.0 { f32::INFINITY } else if a < 1.0 { r } else { f32::NAN };
+        if v != v || v == 0.0 { v } else { r.copysign(v) }
+    };
+    by_pieces::<F, W, 11>(x, out, &ERFINV_PIECES, first, finish)
 }
 
 /// `erf(a) / a` on [i/4, (i+1)/4) for i < 16, in `u = 8a - (2i + 1)` ∈ [-1, 1]: column i, highest power first
