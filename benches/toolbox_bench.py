@@ -153,6 +153,13 @@ def workloads(T, np):
         a512, rhs512 = t((512, 512)), t((512, 16))
         yield "solve 512x512, 16 rhs", lambda: la.solve(a512, rhs512), None
         yield "cholesky 512x512", lambda: la.cholesky(s512), None
+        a128, w64 = t((128, 128)), t((64, 160))
+        yield "svdvals 64x64", lambda: la.svdvals(a64), None
+        yield "svd 128x128", lambda: la.svd(a128), None
+        yield "svd 64x160, thin", lambda: la.svd(w64, full_matrices=False), None
+        pts3 = t((512, 32))
+        yield "pdist 512 points, 32 dims", lambda: T.pdist(pts3), None
+        yield "pdist 512 points, p=1", lambda: T.pdist(pts3, p=1), None
 
     def rng_cases():
         # the generator's own streams (both libraries draw the same values from a seed)

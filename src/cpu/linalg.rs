@@ -1,8 +1,9 @@
 //! Dense linear algebra on one small matrix at a time, in f64, row-major and contiguous:
 //! LU with partial pivoting (LAPACK getrf's pivot choice: the first largest magnitude),
 //! substitution with triangular factors, Cholesky, Householder QR (LAPACK geqrf's reflectors,
-//! so R's diagonal signs are LAPACK's), cyclic Jacobi for symmetric eigenproblems and
-//! one-sided (Hestenes) Jacobi for the SVD. The op layer (`ops::linalg`) converts tensors to
+//! so R's diagonal signs are LAPACK's), Householder tridiagonalisation and implicit QL for
+//! symmetric eigenproblems (EISPACK's tred2 and tql2) and Golub-Kahan-Reinsch for the SVD
+//! (LINPACK's dsvdc). The op layer (`ops::linalg`) converts tensors to
 //! these buffers, runs a kernel per batch element and records the derivatives.
 //!
 //! Every kernel works in f64 whatever the tensor's dtype (PyTorch calls LAPACK in the
@@ -494,19 +495,11 @@ fn qr_body(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>
         for j in j0..j1 {
             let (head, tail) = w.split_at_mut((j + 1) * m);
             let col = &mut head[j * m..];
-            let alpha = col[j];
-            let xnorm = dot(&col[j + 1..], &col[j + 1..]).sqrt();
-            if xnorm == 0.0 {
-                continue; // H = I (τ = 0)
+            let tau = householder(&mut col[j..]);
+            if tau == 0.0 {
+                continue; // H = I
             }
-            let beta = if alpha > 0.0 { -alpha.hypot(xnorm) } else if alpha < 0.0 { alpha.abs().hypot(xnorm) } else { -xnorm };
-            let tau = (beta - alpha) / beta;
             taus[j] = tau;
-            let scale = 1.0 / (alpha - beta);
-            for x in &mut col[j + 1..] {
-                *x *= scale;
-            }
-            col[j] = beta;
             let v = &col[j + 1..];
             for c in tail[..(reach - j - 1) * m].chunks_exact_mut(m) {
                 reflect(v, tau, &mut c[j..]);
@@ -532,28 +525,80 @@ fn qr_body(a: &[f64], m: usize, n: usize, complete: bool) -> (Vec<f64>, Vec<f64>
         row[..i].fill(0.0);
     }
     let qc = if complete { m } else { k };
-    let mut qcols = vec![0.0; qc * m];
-    for c in 0..qc {
-        qcols[c * m + c] = 1.0;
-    }
-    // Q = H₀ H₁ ... H_{k-1} I: the last reflector (block) first
-    if blocks.is_empty() {
-        for j in (0..k).rev() {
-            if taus[j] == 0.0 {
-                continue;
-            }
-            let v = &w[j * m + j + 1..(j + 1) * m];
-            for c in qcols.chunks_exact_mut(m) {
-                reflect(v, taus[j], &mut c[j..]);
-            }
-        }
+    let qcols = if blocks.is_empty() {
+        form_q(&w, m, k, &taus, qc)
     } else {
+        let mut qcols = identity_columns(m, qc);
+        // Q = H₀ H₁ ... H_{k-1} I: the last block first
         for (j0, j1, v, t) in blocks.iter().rev() {
             // only Q's columns j0.. are not yet e_c in rows j0..
             apply_block(&mut qcols, m, *j0, *j1, qc, v, t, false);
         }
-    }
+        qcols
+    };
     (transposed(&qcols, qc, m), r)
+}
+
+/// The first `qc` columns of the m×m identity, held by columns.
+fn identity_columns(m: usize, qc: usize) -> Vec<f64> {
+    let mut q = vec![0.0; qc * m];
+    for c in 0..qc.min(m) {
+        q[c * m + c] = 1.0;
+    }
+    q
+}
+
+/// LAPACK's larfg on x = (α, x₁...): the reflector H = I - τ (1, v)(1, v)ᵀ with H x = (β, 0...);
+/// v is left in x[1..], β in x[0], τ returned (0, with x unchanged, where x[1..] is zero).
+#[inline(always)]
+fn householder(x: &mut [f64]) -> f64 {
+    let alpha = x[0];
+    let xnorm = dot(&x[1..], &x[1..]).sqrt();
+    if xnorm == 0.0 {
+        return 0.0;
+    }
+    let beta = if alpha > 0.0 { -alpha.hypot(xnorm) } else if alpha < 0.0 { alpha.abs().hypot(xnorm) } else { -xnorm };
+    let scale = 1.0 / (alpha - beta);
+    for xi in &mut x[1..] {
+        *xi *= scale;
+    }
+    x[0] = beta;
+    (beta - alpha) / beta
+}
+
+/// Reflector counts from which `form_q` applies them in blocks (two matrix products each).
+const FORM_Q_BLOCKED: usize = 96;
+/// Reflectors per block in `form_q`.
+const FORM_Q_NB: usize = 32;
+
+/// Q = H₀ H₁ ⋯ H_{k-1} on the first `qc` columns of the m×m identity (held by columns), the
+/// reflectors below the diagonal of the column-major `w` (columns of length m, as `qr` and
+/// the bidiagonalisation leave them) with their τ. From FORM_Q_BLOCKED reflectors, in blocks
+/// of FORM_Q_NB (the compact WY form; the last block first), else one at a time.
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
+fn form_q(w: &[f64], m: usize, k: usize, taus: &[f64], qc: usize) -> Vec<f64> {
+    let mut q = identity_columns(m, qc);
+    if k >= FORM_Q_BLOCKED {
+        let mut j1 = k;
+        while j1 > 0 {
+            let j0 = j1.saturating_sub(FORM_Q_NB);
+            let (v, t) = block_reflector(w, m, j0, j1, taus);
+            apply_block(&mut q, m, j0, j1, qc, &v, &t, false);
+            j1 = j0;
+        }
+        return q;
+    }
+    for j in (0..k).rev() {
+        if taus[j] == 0.0 {
+            continue;
+        }
+        let v = &w[j * m + j + 1..(j + 1) * m];
+        // columns before j are still e_c, zero in rows j..
+        for c in q.chunks_exact_mut(m).skip(j) {
+            reflect(v, taus[j], &mut c[j..]);
+        }
+    }
+    q
 }
 
 /// The compact WY form of reflectors j0..j1 of the column-major `w` (columns of length m):
@@ -883,81 +928,288 @@ fn tql2(vt: &mut [f64], d: &mut [f64], e: &mut [f64], n: usize) {
     }
 }
 
+/// What `svd` returns: U (m×uc, row-major), the singular values (descending) and Vᵀ (vr×n);
+/// U and Vᵀ are empty where the vectors were not asked for. `Err(info)`: the QR iteration
+/// did not converge within LAPACK's budget, `info` superdiagonals left (LAPACK's info).
+pub type SvdResult = Result<(Vec<f64>, Vec<f64>, Vec<f64>), usize>;
+
 avx2_dispatch! {
-/// Singular values (descending) and vectors of the m×n `a`: (U as m×uc, S of length k,
-/// Vᵀ as vr×n) with k = min(m, n), uc = vr = k, or m and n (`full`). One-sided Jacobi on
-/// the columns of A (or of Aᵀ when m < n); singular vectors of zero singular values and the
-/// `full` completions are orthonormal completions (Gram-Schmidt on the unit vectors).
-    pub fn svd(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) => svd_body
+/// Singular values (descending) and, with `vectors`, the vectors of the m×n `a`: (U as m×uc,
+/// S of length k, Vᵀ as vr×n) with k = min(m, n), uc = vr = k, or m and n (`full`).
+/// Golub-Kahan-Reinsch (LINPACK's dsvdc, as JAMA ports it): Householder bidiagonalisation,
+/// then implicit-shift QR sweeps on the bidiagonal, held by columns so that every
+/// reflection and rotation runs along contiguous memory. Non-finite input gives NaN values
+/// (the op layer raises on NaN first, as PyTorch does).
+    pub fn svd(a: &[f64], m: usize, n: usize, full: bool, vectors: bool) -> SvdResult => svd_body
 }
 
 #[inline(always)]
-fn svd_body(a: &[f64], m: usize, n: usize, full: bool) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+fn svd_body(a: &[f64], m: usize, n: usize, full: bool, vectors: bool) -> SvdResult {
     if m < n {
         // Aᵀ = V S Uᵀ
-        let (u2, s, vt2) = svd(&transposed(a, m, n), n, m, full);
+        let (u2, s, vt2) = svd(&transposed(a, m, n), n, m, full, vectors)?;
+        if !vectors {
+            return Ok((u2, s, vt2));
+        }
         // u2: n×uc2 (= V), vt2: vr2×m (= Uᵀ); U = vt2ᵀ (m×vr2), Vᵀ = u2ᵀ (uc2×n)
         let (uc2, vr2) = (u2.len() / n, vt2.len() / m);
-        return (transposed(&vt2, vr2, m), s, transposed(&u2, n, uc2));
+        return Ok((transposed(&vt2, vr2, m), s, transposed(&u2, n, uc2)));
     }
-    // m ≥ n: columns of A (stored as rows of `c`, contiguous), V accumulated likewise
+    // m ≥ n from here. U is held by columns (column j at u[j·m..]), m×ncu; V likewise, n×n,
+    // which makes the buffer V's transpose, row-major: Vᵀ as returned.
+    let ncu = if full { m } else { n };
+    let identity = |rows: usize, cols: usize| {
+        let mut x = vec![0.0; rows * cols];
+        (0..rows.min(cols)).for_each(|i| x[i * rows + i] = 1.0);
+        x
+    };
+    let finish = |u: Vec<f64>, s: Vec<f64>, v: Vec<f64>| -> SvdResult {
+        if !vectors {
+            return Ok((Vec::new(), s, Vec::new()));
+        }
+        Ok((transposed(&u, ncu, m), s, v))
+    };
+    let anrm = a.iter().fold(0.0f64, |acc, x| acc.max(x.abs()));
+    if n == 0 || anrm == 0.0 || !anrm.is_finite() {
+        let fill = if anrm == 0.0 || n == 0 { 0.0 } else { f64::NAN };
+        return finish(identity(m, ncu), vec![fill; n], identity(n, n));
+    }
+    // far from 1, scale by a power of two (exact) so that no square below over- or underflows
+    let (f1, f2) = if !(2f64.powi(-500)..=2f64.powi(500)).contains(&anrm) {
+        let e = -anrm.log2().floor() as i32;
+        (2f64.powi(e - e / 2), 2f64.powi(e / 2))
+    } else {
+        (1.0, 1.0)
+    };
+    // A by columns: A[i][j] = c[j·m + i]
     let mut c = transposed(a, m, n);
-    let mut v = vec![0.0; n * n];
-    for i in 0..n {
-        v[i * n + i] = 1.0;
+    if f1 != 1.0 {
+        c.iter_mut().for_each(|x| *x = *x * f1 * f2);
     }
-    for _sweep in 0..100 {
-        let mut rotated = false;
-        for p in 0..n {
-            for q in p + 1..n {
-                let (cp, cq) = (&c[p * m..(p + 1) * m], &c[q * m..(q + 1) * m]);
-                let (alpha, beta, gamma) = (dot(cp, cp), dot(cq, cq), dot(cp, cq));
-                if gamma == 0.0 || gamma.abs() <= f64::EPSILON * (alpha * beta).sqrt() || !gamma.is_finite() {
-                    continue;
-                }
-                rotated = true;
-                let zeta = (beta - alpha) / (2.0 * gamma);
-                let t = zeta.signum() / (zeta.abs() + (1.0 + zeta * zeta).sqrt());
-                let t = if zeta == 0.0 { 1.0 } else { t };
-                let cs = 1.0 / (1.0 + t * t).sqrt();
-                let sn = cs * t;
-                rotate_rows(&mut c, m, p, q, cs, sn);
-                rotate_rows(&mut v, n, p, q, cs, sn);
+    // Householder bidiagonalisation (LAPACK's gebd2): A = U B Vᵀ, B upper bidiagonal with
+    // diagonal s and superdiagonal e. Column reflector k stays below c's diagonal (as geqrf
+    // leaves them); row reflector k is kept in column k of `gw`, the (n-1)×(n-1) space of
+    // V's coordinates 1.. where it starts at row k.
+    let n1 = n - 1;
+    let mut s = vec![0.0; n];
+    let mut e = vec![0.0; n];
+    let mut tau_u = vec![0.0; n];
+    let mut tau_v = vec![0.0; n1];
+    let mut gw = vec![0.0; n1 * n1];
+    let mut g = vec![0.0; n];
+    let mut w = vec![0.0; m];
+    for k in 0..n {
+        let (head, tail) = c.split_at_mut((k + 1) * m);
+        let col = &mut head[k * m + k..];
+        let tau = householder(col);
+        s[k] = col[0];
+        tau_u[k] = tau;
+        if tau != 0.0 {
+            for cj in tail[..(n - k - 1) * m].chunks_exact_mut(m) {
+                reflect(&col[1..], tau, &mut cj[k..]);
             }
         }
-        if !rotated {
-            break;
+        if k + 1 < n {
+            // the row A[k][k+1..n] as a vector
+            let len = n - k - 1;
+            for (gi, j) in g[..len].iter_mut().zip(k + 1..n) {
+                *gi = c[j * m + k];
+            }
+            let tau = householder(&mut g[..len]);
+            e[k] = g[0];
+            tau_v[k] = tau;
+            g[0] = 1.0;
+            if tau != 0.0 && k + 1 < m {
+                // rows k+1..m of columns k+1..n: R ← R (I - τ g gᵀ), as w = R g, then
+                // column j -= τ gⱼ w
+                let wk = &mut w[k + 1..m];
+                wk.fill(0.0);
+                for (&gj, j) in g[..len].iter().zip(k + 1..n) {
+                    wk.iter_mut().zip(&c[j * m + k + 1..(j + 1) * m]).for_each(|(y, x)| *y += gj * x);
+                }
+                for (&gj, j) in g[..len].iter().zip(k + 1..n) {
+                    let t = -tau * gj;
+                    c[j * m + k + 1..(j + 1) * m].iter_mut().zip(&*wk).for_each(|(y, x)| *y += t * x);
+                }
+            }
+            gw[k * n1 + k + 1..(k + 1) * n1].copy_from_slice(&g[1..len]);
         }
     }
-    let norms: Vec<f64> = (0..n).map(|j| dot(&c[j * m..(j + 1) * m], &c[j * m..(j + 1) * m]).sqrt()).collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&x, &y| norms[y].total_cmp(&norms[x]));
-    let s: Vec<f64> = order.iter().map(|&j| norms[j]).collect();
-    // U's columns: the normalized columns, completed where a singular value is zero
-    let uc = if full { m } else { n };
-    let mut ucols: Vec<Vec<f64>> = Vec::with_capacity(uc);
-    let tiny = s.first().copied().unwrap_or(0.0) * f64::EPSILON * m as f64;
-    let mut missing = Vec::new();
-    for (i, &j) in order.iter().enumerate() {
-        if norms[j] > tiny && norms[j] > 0.0 {
-            ucols.push(c[j * m..(j + 1) * m].iter().map(|x| x / norms[j]).collect());
+    let (mut u, mut v) = (Vec::new(), Vec::new());
+    if vectors {
+        u = form_q(&c, m, n, &tau_u, ncu);
+        // V = 1 ⊕ (the row reflectors' product on coordinates 1..n)
+        let vq = form_q(&gw, n1, n1, &tau_v, n1);
+        v = vec![0.0; n * n];
+        v[0] = 1.0;
+        for (col, q) in v[n..].chunks_exact_mut(n).zip(vq.chunks_exact(n1.max(1))) {
+            col[1..].copy_from_slice(q);
+        }
+    }
+    bidiagonal_qr(&mut s, &mut e, &mut u, &mut v, m, n, vectors)?;
+    if f1 != 1.0 {
+        s.iter_mut().for_each(|x| *x = *x / f1 / f2);
+    }
+    finish(u, s, v)
+}
+
+/// dsvdc's iteration on the bidiagonal (diagonal `s`, superdiagonal `e`): deflation where an
+/// entry is negligible, else an implicit QR sweep with the Wilkinson-like shift of the
+/// trailing 2×2; the rotations act on the columns of U (m long) and V (n long), held as
+/// rows. Ends with the values positive and descending. `Err(info)` after 6n² sweeps without
+/// convergence (LAPACK's budget; non-finite entries never converge).
+#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
+fn bidiagonal_qr(s: &mut [f64], e: &mut [f64], u: &mut [f64], v: &mut [f64], m: usize, n: usize, vectors: bool) -> Result<(), usize> {
+    const EPS: f64 = f64::EPSILON;
+    let tiny = 2f64.powi(-966);
+    let mut p = n;
+    let pp = n - 1;
+    let mut sweeps = 0usize;
+    while p > 0 {
+        // k: the last negligible superdiagonal before p-1 (-1: none)
+        let mut k = p as isize - 2;
+        while k >= 0 {
+            let ku = k as usize;
+            if e[ku].abs() <= tiny + EPS * (s[ku].abs() + s[ku + 1].abs()) {
+                e[ku] = 0.0;
+                break;
+            }
+            k -= 1;
+        }
+        let kase;
+        if k == p as isize - 2 {
+            kase = 4; // s[p-1] has converged
         } else {
-            missing.push(i);
-            ucols.push(vec![0.0; m]);
+            let mut ks = p as isize - 1;
+            while ks > k {
+                let ksu = ks as usize;
+                let t = e[ksu].abs() * (ksu < p - 1) as u8 as f64 + if ks != k + 1 { e[ksu - 1].abs() } else { 0.0 };
+                if s[ksu].abs() <= tiny + EPS * t {
+                    s[ksu] = 0.0;
+                    break;
+                }
+                ks -= 1;
+            }
+            if ks == k {
+                kase = 3; // a QR sweep on k+1..p
+            } else if ks == p as isize - 1 {
+                kase = 1; // s[p-1] negligible: chase e[p-2] out
+            } else {
+                kase = 2; // s[ks] negligible: split there
+                k = ks;
+            }
+        }
+        let k = (k + 1) as usize;
+        match kase {
+            1 => {
+                let mut f = e[p - 2];
+                e[p - 2] = 0.0;
+                for j in (k..=p - 2).rev() {
+                    let t = hypot(s[j], f);
+                    let (cs, sn) = (s[j] / t, f / t);
+                    s[j] = t;
+                    if j != k {
+                        f = -sn * e[j - 1];
+                        e[j - 1] *= cs;
+                    }
+                    if vectors {
+                        rotate_rows(v, n, j, p - 1, cs, -sn);
+                    }
+                }
+            }
+            2 => {
+                let mut f = e[k - 1];
+                e[k - 1] = 0.0;
+                for j in k..p {
+                    let t = hypot(s[j], f);
+                    let (cs, sn) = (s[j] / t, f / t);
+                    s[j] = t;
+                    f = -sn * e[j];
+                    e[j] *= cs;
+                    if vectors {
+                        rotate_rows(u, m, k - 1, j, cs, sn);
+                    }
+                }
+            }
+            3 => {
+                sweeps += 1;
+                if sweeps > 6 * n * n {
+                    return Err(e[..p - 1].iter().filter(|x| **x != 0.0).count());
+                }
+                let scale = [s[p - 1], s[p - 2], e[p - 2], s[k], e[k]].iter().fold(0.0f64, |acc, x| acc.max(x.abs()));
+                let (sp, spm1, epm1, sk, ek) = (s[p - 1] / scale, s[p - 2] / scale, e[p - 2] / scale, s[k] / scale, e[k] / scale);
+                let b = ((spm1 + sp) * (spm1 - sp) + epm1 * epm1) / 2.0;
+                let cc = (sp * epm1) * (sp * epm1);
+                let mut shift = 0.0;
+                if b != 0.0 || cc != 0.0 {
+                    shift = (b * b + cc).sqrt();
+                    if b < 0.0 {
+                        shift = -shift;
+                    }
+                    shift = cc / (b + shift);
+                }
+                let mut f = (sk + sp) * (sk - sp) + shift;
+                let mut g = sk * ek;
+                for j in k..p - 1 {
+                    // one division per rotation (its reciprocal), not two
+                    let t = hypot(f, g);
+                    let r = 1.0 / t;
+                    let (cs, sn) = (f * r, g * r);
+                    if j != k {
+                        e[j - 1] = t;
+                    }
+                    f = cs * s[j] + sn * e[j];
+                    e[j] = cs * e[j] - sn * s[j];
+                    g = sn * s[j + 1];
+                    s[j + 1] *= cs;
+                    if vectors {
+                        rotate_rows(v, n, j, j + 1, cs, -sn);
+                    }
+                    let t = hypot(f, g);
+                    let r = 1.0 / t;
+                    let (cs, sn) = (f * r, g * r);
+                    s[j] = t;
+                    f = cs * e[j] + sn * s[j + 1];
+                    s[j + 1] = -sn * e[j] + cs * s[j + 1];
+                    g = sn * e[j + 1];
+                    e[j + 1] *= cs;
+                    if vectors {
+                        rotate_rows(u, m, j, j + 1, cs, -sn);
+                    }
+                }
+                e[p - 2] = f;
+            }
+            _ => {
+                // converged: make s[k] nonnegative, then move it down to its place
+                if s[k] <= 0.0 {
+                    s[k] = if s[k] < 0.0 { -s[k] } else { 0.0 };
+                    if vectors {
+                        v[k * n..(k + 1) * n].iter_mut().for_each(|x| *x = -*x);
+                    }
+                }
+                let mut k = k;
+                while k < pp && s[k] < s[k + 1] {
+                    s.swap(k, k + 1);
+                    if vectors {
+                        swap_rows(v, n, k, k + 1);
+                        if k < m - 1 {
+                            swap_rows(u, m, k, k + 1);
+                        }
+                    }
+                    k += 1;
+                }
+                p -= 1;
+            }
         }
     }
-    complete_basis(&mut ucols, &missing, m, uc);
-    let mut u = vec![0.0; m * uc];
-    for (j, col) in ucols.iter().enumerate() {
-        for i in 0..m {
-            u[i * uc + j] = col[i];
-        }
-    }
-    let mut vt = vec![0.0; n * n];
-    for (i, &j) in order.iter().enumerate() {
-        vt[i * n..(i + 1) * n].copy_from_slice(&v[j * n..(j + 1) * n]);
-    }
-    (u, s, vt)
+    Ok(())
+}
+
+/// Swap rows p < q (of `len`) of the row-major `a`.
+#[inline(always)]
+fn swap_rows(a: &mut [f64], len: usize, p: usize, q: usize) {
+    let (lo, hi) = a.split_at_mut(q * len);
+    lo[p * len..(p + 1) * len].swap_with_slice(&mut hi[..len]);
 }
 
 /// Rows p < q of the row-major `a` (rows of `len`) ← (c·row_p - s·row_q, s·row_p + c·row_q):
@@ -974,29 +1226,28 @@ fn rotate_rows(a: &mut [f64], len: usize, p: usize, q: usize, c: f64, s: f64) {
 }
 
 avx2_dispatch! {
-/// The p-norm distances from the point `a` (c features) to each of the `r2` points held as
-/// the columns of the row-major c×r2 `bt`, into `row` (length r2): for p = 0 the count of
-/// nonzero differences, for p = ∞ the largest, else `(Σ |a_e - b_e|^p)^(1/p)` (the square
-/// root for p = 2), each sum taken over the features in order from +0. The points run in
-/// the vector lanes, 32 at a time in registers (the loop over one pair's features was a
-/// serial chain of dependent additions).
-    pub fn p_distance_row(a: &[f64], bt: &[f64], r2: usize, p: f64, row: &mut [f64]) -> () => p_distance_row_body
+/// The p-norm distances from the point `a` (c features) to each of the `row.len()` points
+/// held as the columns of the row-major c×ld `bt` (rows `ld` apart: a sub-range of a
+/// matrix's columns), into `row`: for p = 0 the count of nonzero differences, for p = ∞ the
+/// largest, else `(Σ |a_e - b_e|^p)^(1/p)` (the square root for p = 2), each sum taken over
+/// the features in order from +0. The points run in the vector lanes, 32 at a time in
+/// registers (the loop over one pair's features was a serial chain of dependent additions).
+    pub fn p_distance_row(a: &[f64], bt: &[f64], ld: usize, p: f64, row: &mut [f64]) -> () => p_distance_row_body
 }
 
 #[inline(always)]
-fn p_distance_row_body(a: &[f64], bt: &[f64], r2: usize, p: f64, row: &mut [f64]) {
-    let row = &mut row[..r2];
+fn p_distance_row_body(a: &[f64], bt: &[f64], ld: usize, p: f64, row: &mut [f64]) {
     if p == 0.0 {
-        distance_sums(a, bt, row, |s, d| s + if d != 0.0 { 1.0 } else { 0.0 });
+        distance_sums(a, bt, ld, row, |s, d| s + if d != 0.0 { 1.0 } else { 0.0 });
     } else if p == 1.0 {
-        distance_sums(a, bt, row, |s, d| s + d);
+        distance_sums(a, bt, ld, row, |s, d| s + d);
     } else if p == 2.0 {
-        distance_sums(a, bt, row, |s, d| s + d * d);
+        distance_sums(a, bt, ld, row, |s, d| s + d * d);
         row.iter_mut().for_each(|v| *v = v.sqrt());
     } else if p.is_infinite() {
-        distance_sums(a, bt, row, f64::max);
+        distance_sums(a, bt, ld, row, f64::max);
     } else {
-        distance_sums(a, bt, row, |s, d| s + d.powf(p));
+        distance_sums(a, bt, ld, row, |s, d| s + d.powf(p));
         row.iter_mut().for_each(|v| *v = v.powf(1.0 / p));
     }
 }
@@ -1004,14 +1255,13 @@ fn p_distance_row_body(a: &[f64], bt: &[f64], r2: usize, p: f64, row: &mut [f64]
 /// `row[j] = fold(+0, |a_e - bt[e][j]|)` over the features e in order, 32 columns at a time
 /// in a local block (registers), the rest one column at a time.
 #[inline(always)]
-fn distance_sums(a: &[f64], bt: &[f64], row: &mut [f64], f: impl Fn(f64, f64) -> f64) {
+fn distance_sums(a: &[f64], bt: &[f64], ld: usize, row: &mut [f64], f: impl Fn(f64, f64) -> f64) {
     const B: usize = 32;
-    let r2 = row.len();
-    let full = r2 / B * B;
+    let full = row.len() / B * B;
     for j0 in (0..full).step_by(B) {
         let mut acc = [0.0f64; B];
         for (e, &ae) in a.iter().enumerate() {
-            let col = &bt[e * r2 + j0..e * r2 + j0 + B];
+            let col = &bt[e * ld + j0..e * ld + j0 + B];
             for (s, &b) in acc.iter_mut().zip(col) {
                 *s = f(*s, (ae - b).abs());
             }
@@ -1019,45 +1269,7 @@ fn distance_sums(a: &[f64], bt: &[f64], row: &mut [f64], f: impl Fn(f64, f64) ->
         row[j0..j0 + B].copy_from_slice(&acc);
     }
     for (j, o) in row.iter_mut().enumerate().skip(full) {
-        *o = a.iter().enumerate().fold(0.0, |s, (e, &ae)| f(s, (ae - bt[e * r2 + j]).abs()));
-    }
-}
-
-/// Fill the columns `missing` of `cols` and append columns up to `total`, each orthonormal to
-/// all the others: Gram-Schmidt (twice) on the unit vectors in order, skipping dependent ones.
-#[inline(always)] // built into the AVX2 kernels that call it (avx2_dispatch)
-fn complete_basis(cols: &mut Vec<Vec<f64>>, missing: &[usize], m: usize, total: usize) {
-    let need: Vec<usize> = missing.iter().copied().chain(cols.len()..total).collect();
-    while cols.len() < total {
-        cols.push(vec![0.0; m]);
-    }
-    let mut filled: Vec<bool> = vec![true; total];
-    for &i in &need {
-        filled[i] = false;
-    }
-    let mut e = 0;
-    for &slot in &need {
-        while e < m {
-            let mut x = vec![0.0; m];
-            x[e] = 1.0;
-            e += 1;
-            for _ in 0..2 {
-                for (j, col) in cols.iter().enumerate() {
-                    if filled[j] {
-                        let d: f64 = col.iter().zip(&x).map(|(a, b)| a * b).sum();
-                        for (xi, ci) in x.iter_mut().zip(col) {
-                            *xi -= d * ci;
-                        }
-                    }
-                }
-            }
-            let nrm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
-            if nrm > 1e-8 {
-                cols[slot] = x.iter().map(|v| v / nrm).collect();
-                filled[slot] = true;
-                break;
-            }
-        }
+        *o = a.iter().enumerate().fold(0.0, |s, (e, &ae)| f(s, (ae - bt[e * ld + j]).abs()));
     }
 }
 
@@ -1205,7 +1417,7 @@ mod tests {
     }
 
     #[test]
-    fn jacobi_eigh_and_svd() {
+    fn eigh_and_svd() {
         let sym = mm(&A, &tr(&A, 3, 3), 3, 3, 3);
         let (w, v) = eigh(&sym, 3, false);
         assert!(w[0] <= w[1] && w[1] <= w[2]);
@@ -1221,20 +1433,43 @@ mod tests {
         let (w, v) = eigh(&sym, 40, false);
         let vd: Vec<f64> = (0..1600).map(|i| v[i] * w[i % 40]).collect();
         assert!(close(&mm(&vd, &tr(&v, 40, 40), 40, 40, 40), &sym, 1e-11));
-        for (m, n) in [(3, 3), (4, 2), (2, 4), (3, 1)] {
-            let a: Vec<f64> = (0..m * n).map(|i| ((i * 5 + 1) % 7) as f64 - 3.0).collect();
-            let (u, s, vt) = svd(&a, m, n, false);
+        let eye = |k: usize| (0..k * k).map(|i| (i % (k + 1) == 0) as u8 as f64).collect::<Vec<_>>();
+        let big_tall: Vec<f64> = (0..40 * 25).map(|i| (((i * 53) % 97) as f64 - 48.0) / 9.0).collect();
+        let shapes: [(usize, usize, &[f64]); 6] = [(3, 3, &[]), (4, 2, &[]), (2, 4, &[]), (3, 1, &[]), (40, 25, &big_tall), (25, 40, &big_tall)];
+        for (m, n, given) in shapes {
+            let a: Vec<f64> = if given.is_empty() { (0..m * n).map(|i| ((i * 5 + 1) % 7) as f64 - 3.0).collect() } else { given.to_vec() };
+            let (u, s, vt) = svd(&a, m, n, false, true).unwrap();
             let k = m.min(n);
-            assert!(s.windows(2).all(|p| p[0] >= p[1]));
+            assert!(s.windows(2).all(|p| p[0] >= p[1]) && s.iter().all(|&x| x >= 0.0));
             let us: Vec<f64> = (0..m * k).map(|i| u[i] * s[i % k]).collect();
             assert!(close(&mm(&us, &vt, m, k, n), &a, 1e-12), "{m}x{n}");
-            let (uf, _, vtf) = svd(&a, m, n, true);
-            assert!(close(&mm(&tr(&uf, m, m), &uf, m, m, m), &(0..m * m).map(|i| (i % (m + 1) == 0) as u8 as f64).collect::<Vec<_>>(), 1e-12));
-            assert!(close(&mm(&vtf, &tr(&vtf, n, n), n, n, n), &(0..n * n).map(|i| (i % (n + 1) == 0) as u8 as f64).collect::<Vec<_>>(), 1e-12));
+            assert!(close(&mm(&tr(&u, m, k), &u, k, m, k), &eye(k), 1e-12));
+            assert!(close(&mm(&vt, &tr(&vt, k, n), k, n, k), &eye(k), 1e-12));
+            // the values alone are the same values
+            let (nu, s2, nv) = svd(&a, m, n, false, false).unwrap();
+            assert!(nu.is_empty() && nv.is_empty() && close(&s, &s2, 1e-12));
+            let (uf, sf, vtf) = svd(&a, m, n, true, true).unwrap();
+            assert!(close(&mm(&tr(&uf, m, m), &uf, m, m, m), &eye(m), 1e-12));
+            assert!(close(&mm(&vtf, &tr(&vtf, n, n), n, n, n), &eye(n), 1e-12));
+            let mut usf = vec![0.0; m * n];
+            (0..k).for_each(|i| (0..m).for_each(|r| usf[r * n + i] = uf[r * m + i] * sf[i]));
+            assert!(close(&mm(&usf, &vtf, m, n, n), &a, 1e-12), "full {m}x{n}");
         }
         // rank deficient: U still orthonormal
-        let (u, s, _) = svd(&[1.0, 2.0, 2.0, 4.0], 2, 2, false);
+        let (u, s, _) = svd(&[1.0, 2.0, 2.0, 4.0], 2, 2, false, true).unwrap();
         assert!(s[1].abs() < 1e-12);
-        assert!(close(&mm(&tr(&u, 2, 2), &u, 2, 2, 2), &[1.0, 0.0, 0.0, 1.0], 1e-12));
+        assert!(close(&mm(&tr(&u, 2, 2), &u, 2, 2, 2), &eye(2), 1e-12));
+        // repeated values, zero, scaled far from 1 (exactly, by powers of two), non-finite
+        let (u, s, vt) = svd(&eye(3), 3, 3, false, true).unwrap();
+        assert!(close(&s, &[1.0; 3], 1e-15) && close(&mm(&u, &vt, 3, 3, 3), &eye(3), 1e-15));
+        assert_eq!(svd(&[0.0; 6], 3, 2, false, true).unwrap().1, vec![0.0; 2]);
+        for scale in [2f64.powi(900), 2f64.powi(-1000)] {
+            let a: Vec<f64> = [3.0, 1.0, 4.0, 2.0].iter().map(|x| x * scale).collect();
+            let (_, s, _) = svd(&a, 2, 2, false, false).unwrap();
+            let (_, s1, _) = svd(&[3.0, 1.0, 4.0, 2.0], 2, 2, false, false).unwrap();
+            assert!(s.iter().zip(&s1).all(|(x, y)| (x / scale - y).abs() < 1e-12 * y), "{s:?}");
+        }
+        let (_, s, _) = svd(&[1.0, f64::INFINITY, 2.0, 3.0], 2, 2, false, true).unwrap();
+        assert!(s.iter().all(|x| x.is_nan()));
     }
 }

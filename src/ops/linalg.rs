@@ -199,7 +199,8 @@ fn scaled_inv_t(a: &[f64], n: usize, scale: f64, bump: Option<f64>) -> Vec<f64> 
 /// The cofactor matrix of the n×n `a` from its SVD A = U S Vᵀ:
 /// det(U)det(V)·U diag(∏_{j≠i} s_j) Vᵀ (defined at singular matrices too).
 fn cofactors_svd(a: &[f64], n: usize) -> Vec<f64> {
-    let (u, s, vt) = k::svd(a, n, n, false);
+    // finite: only reached from det's backward where the determinant is small, not NaN
+    let Ok((u, s, vt)) = k::svd(a, n, n, false, true) else { return vec![f64::NAN; n * n] };
     let det_of = |x: &[f64]| {
         let mut lu = x.to_vec();
         let mut p = vec![0; n];
@@ -749,16 +750,19 @@ pub fn svd(a: &Tensor, full: bool, vectors: bool, f: &str) -> Result<(Tensor, Te
     let (rows, cols) = (m.m, m.n);
     let kk = rows.min(cols);
     let (uc, vr) = if full { (rows, cols) } else { (kk, kk) };
+    // the vectors only where they are returned or the derivative needs them (svdvals)
+    let uv = vectors || crate::autograd::needs_history(&[a]);
     let (mut us, mut ss, mut vts) = (Vec::new(), Vec::new(), Vec::new());
     for b in 0..m.count {
-        let (u, s, vt) = k::svd(m.get(b), rows, cols, full);
+        let (u, s, vt) = svd_of(&m, b, full, uv, f)?;
         us.extend(u);
         ss.extend(s);
         vts.extend(vt);
     }
-    let u = build(&us, &dims(&m.batch, &[rows, uc]), a)?;
+    let (ushape, vshape) = if uv { (dims(&m.batch, &[rows, uc]), dims(&m.batch, &[vr, cols])) } else { (vec![0], vec![0]) };
+    let u = build(&us, &ushape, a)?;
     let s = build(&ss, &dims(&m.batch, &[kk]), a)?;
-    let vt = build(&vts, &dims(&m.batch, &[vr, cols]), a)?;
+    let vt = build(&vts, &vshape, a)?;
     let outs: Vec<&Tensor> = if vectors { vec![&u, &s, &vt] } else { vec![&s] };
     let (usave, vsave) = (u.clone(), vt.clone());
     record("LinalgSvdBackward0", &[a], &outs, &[Save::In(&usave), Save::In(&vsave), if vectors { Save::Out(1) } else { Save::Out(0) }], move |sv, g, _| {
@@ -779,6 +783,18 @@ pub fn svd(a: &Tensor, full: bool, vectors: bool, f: &str) -> Result<(Tensor, Te
     })?;
     Node::annotate_with(&s, &[(0, "U"), (1, "Vh"), (2, "S")], || vec![("full_matrices", SavedValue::Bool(full)), ("S_sym_argsize_minus_1", SavedValue::Int(kk as i64))]);
     Ok((u, s, vt))
+}
+
+/// The SVD of batch element `b` (`k::svd`), with LAPACK's errors as PyTorch words them: NaN
+/// input, or no convergence.
+fn svd_of(m: &Mats, b: usize, full: bool, vectors: bool, f: &str) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let x = m.get(b);
+    if x.iter().any(|v| v.is_nan()) {
+        return Err(Error::LinAlg(format!("{f}: {}The algorithm failed to converge because the input matrix contained non-finite values.", batch_prefix(&m.batch, b))));
+    }
+    k::svd(x, m.m, m.n, full, vectors).map_err(|info| {
+        Error::LinAlg(format!("{f}: {}The algorithm failed to converge because the input matrix is ill-conditioned or has too many repeated singular values (error code: {info}).", batch_prefix(&m.batch, b)))
+    })
 }
 
 /// d A = U diag(g) Vᵀ.
@@ -843,7 +859,7 @@ pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -
                 }
             }
         } else {
-            let (u, s, vt) = k::svd(m.get(b), rows, cols, false);
+            let (u, s, vt) = svd_of(&m, b, false, true, "linalg.svd")?;
             let kk = s.len();
             let tol = atol_v.max(rtol_v * s.first().copied().unwrap_or(0.0));
             for r in 0..cols {
@@ -877,22 +893,6 @@ pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -
 
 // ------------------------------------------------------------------ cdist
 
-/// ‖u − v‖_p (p = 0 counts the differing entries, p = ∞ is the largest difference).
-fn p_distance(u: &[f64], v: &[f64], p: f64) -> f64 {
-    let d = u.iter().zip(v).map(|(a, b)| (a - b).abs());
-    if p == 0.0 {
-        d.filter(|&x| x != 0.0).count() as f64
-    } else if p == 1.0 {
-        d.sum()
-    } else if p == 2.0 {
-        d.map(|x| x * x).sum::<f64>().sqrt()
-    } else if p.is_infinite() {
-        d.fold(0.0, f64::max)
-    } else {
-        d.map(|x| x.powf(p)).sum::<f64>().powf(1.0 / p)
-    }
-}
-
 /// ∂‖diff‖_p / ∂diff_k for one entry `diff` of a difference whose norm is `dist` (ATen's
 /// pdist backward kernels: 0 at a zero distance, and for p < 1 at a zero entry).
 fn p_distance_grad(diff: f64, dist: f64, p: f64) -> f64 {
@@ -922,7 +922,18 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
     let (n, c) = (x.shape()[0], x.shape()[1]);
     let pairs = move || (0..n).flat_map(move |i| (i + 1..n).map(move |j| (i, j)));
     let xv = x.to_f64_vec()?;
-    let out: Vec<f64> = pairs().map(|(i, j)| p_distance(&xv[i * c..(i + 1) * c], &xv[j * c..(j + 1) * c], p)).collect();
+    // row i's distances to rows i+1.. at once, those rows' points in the vector lanes (as
+    // cdist): a sub-range of the transpose's columns
+    let mut out = vec![0.0; n * n.saturating_sub(1) / 2];
+    if c > 0 {
+        let xt = k::transposed(&xv, n, c);
+        let mut at = 0;
+        for i in 0..n.saturating_sub(1) {
+            let len = n - i - 1;
+            k::p_distance_row(&xv[i * c..(i + 1) * c], &xt[i + 1..], n, p, &mut out[at..at + len]);
+            at += len;
+        }
+    }
     let out = build(&out, &[out.len()], x)?;
     record("PdistBackward0", &[x], &[&out], &[Save::In(x), Save::Out(0)], move |s, g, _| {
         let (x, d) = (s.get(0)?, s.get(1)?);

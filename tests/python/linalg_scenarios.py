@@ -271,6 +271,9 @@ def run(torch, device="cpu"):
         "svdvals_wide_f64": C(f=lambda a: torch.linalg.svdvals(a), ins=[D(wide)]),
         "svdvals_batch": C(f=lambda a: torch.linalg.svdvals(a), ins=[Gb]),
         "svdvals_singular": C(f=lambda a: torch.linalg.svdvals(a), ins=[D(sing3)], grad=False),
+        # an infinity (and no NaN): LAPACK ends in NaN values, without an error
+        "svdvals_inf": C(f=lambda a: torch.linalg.svdvals(a), ins=[T([[1.0, float("inf")], [2.0, 3.0]])], grad=False),
+        "svd_inf_values": C(f=lambda a: torch.linalg.svd(a)[1], ins=[D([[1.0, 2.0, 0.5], [float("-inf"), 3.0, 1.0]])], grad=False),
         # singular-value norms, rank, pseudo-inverse, condition number
         "matrix_norm_2": C(f=lambda a: torch.linalg.matrix_norm(a, 2), ins=[A3]),
         "matrix_norm_m2": C(f=lambda a: torch.linalg.matrix_norm(a, -2), ins=[A3]),
@@ -455,6 +458,16 @@ def run(torch, device="cpu"):
         "svd_1d": lambda: torch.linalg.svd(T(vec3)),
         "svd_int": lambda: torch.linalg.svd(ints),
         "svdvals_1d": lambda: torch.linalg.svdvals(T(vec3)),
+        # NaN anywhere: LinAlgError from svd's name, whichever function called it
+        "svd_nan": lambda: torch.linalg.svd(T([[1.0, float("nan")], [2.0, 3.0]])),
+        "svd_nan_wide_f64": lambda: torch.linalg.svd(D([[1.0, 2.0, 0.5], [0.0, float("nan"), 1.0]]), full_matrices=False),
+        "svdvals_nan_batch": lambda: torch.linalg.svdvals(T([g3, [[1.0, 0.0, 0.0], [0.0, float("nan"), 0.0], [0.0, 0.0, 1.0]]])),
+        "torch_svd_nan": lambda: torch.svd(T([[float("nan"), 1.0], [2.0, 3.0], [0.0, 1.0]])),
+        "matrix_norm_nuc_nan": lambda: torch.linalg.matrix_norm(T([[1.0, float("nan")], [2.0, 3.0]]), "nuc"),
+        "matrix_norm_2_nan_batch": lambda: torch.linalg.matrix_norm(T([g2, [[1.0, float("nan")], [2.0, 3.0]]]), 2),
+        "pinv_nan": lambda: torch.linalg.pinv(T([[1.0, float("nan")], [2.0, 3.0]])),
+        "matrix_rank_nan": lambda: torch.linalg.matrix_rank(T([[1.0, float("nan")], [2.0, 3.0]])),
+        "cond_nan": lambda: torch.linalg.cond(T([[1.0, float("nan")], [2.0, 3.0]])),
         "matrix_norm_2_1d": lambda: torch.linalg.matrix_norm(T(vec3), 2),
         "matrix_rank_1d": lambda: torch.linalg.matrix_rank(T(vec3)),
         "matrix_rank_int": lambda: torch.linalg.matrix_rank(ints),

@@ -152,3 +152,24 @@ def test_cdist_direct_path_matches_the_definition():
             assert got.shape == (2, 5, 45) and got.dtype == ta.dtype
             np.testing.assert_allclose(got.numpy(), w, rtol=tol, atol=tol, err_msg=f"p={p} {dt}")
     assert ferrograd.cdist(ferrograd.zeros(3, 0), ferrograd.zeros(4, 0)).tolist() == [[0.0] * 4] * 3
+
+
+def test_pdist_matches_the_definition():
+    # each row's distances to the rows after it at once (a sub-range of the transpose's
+    # columns): every p, more rows than one 32-point block, a repeated row, no columns
+    g = np.random.default_rng(11)
+    x = g.standard_normal((41, 6))
+    x[7] = x[30]  # a zero distance
+    i, j = np.triu_indices(41, 1)
+    diff = np.abs(x[i] - x[j])
+    want = {0.0: (diff != 0).sum(-1).astype(np.float64), 1.0: diff.sum(-1), 2.0: np.sqrt((diff ** 2).sum(-1)),
+            3.0: ((diff ** 3).sum(-1)) ** (1 / 3), float("inf"): diff.max(-1), 0.5: (np.sqrt(diff).sum(-1)) ** 2}
+    for dt, tol in ((np.float64, 1e-12), (np.float32, 1e-5)):
+        t = ferrograd.from_numpy(x.astype(dt))
+        for p, w in want.items():
+            got = ferrograd.pdist(t, p=p)
+            assert got.shape == (41 * 40 // 2,) and got.dtype == t.dtype
+            np.testing.assert_allclose(got.numpy(), w, rtol=tol, atol=tol, err_msg=f"p={p} {dt}")
+    assert ferrograd.pdist(ferrograd.zeros(4, 0)).tolist() == [0.0] * 6
+    assert ferrograd.pdist(ferrograd.zeros(1, 3)).shape == (0,)
+    assert ferrograd.pdist(ferrograd.zeros(0, 3)).shape == (0,)
