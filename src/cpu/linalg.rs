@@ -1253,12 +1253,16 @@ fn p_distance_row_body(a: &[f64], bt: &[f64], ld: usize, p: f64, row: &mut [f64]
 }
 
 /// `row[j] = fold(+0, |a_e - bt[e][j]|)` over the features e in order, 32 columns at a time
-/// in a local block (registers), the rest one column at a time.
+/// in a local block (registers). A last partial block runs the same way where `bt` holds
+/// the whole block's columns (callers pad it: `DISTANCE_PAD`), reading columns past the
+/// row's end whose results are dropped; else one column at a time.
 #[inline(always)]
 fn distance_sums(a: &[f64], bt: &[f64], ld: usize, row: &mut [f64], f: impl Fn(f64, f64) -> f64) {
-    const B: usize = 32;
-    let full = row.len() / B * B;
-    for j0 in (0..full).step_by(B) {
+    const B: usize = DISTANCE_PAD;
+    let len = row.len();
+    let c = a.len();
+    let mut j0 = 0;
+    while j0 < len && (j0 + B <= len || c == 0 || (c - 1) * ld + j0 + B <= bt.len()) {
         let mut acc = [0.0f64; B];
         for (e, &ae) in a.iter().enumerate() {
             let col = &bt[e * ld + j0..e * ld + j0 + B];
@@ -1266,12 +1270,18 @@ fn distance_sums(a: &[f64], bt: &[f64], ld: usize, row: &mut [f64], f: impl Fn(f
                 *s = f(*s, (ae - b).abs());
             }
         }
-        row[j0..j0 + B].copy_from_slice(&acc);
+        let w = B.min(len - j0);
+        row[j0..j0 + w].copy_from_slice(&acc[..w]);
+        j0 += B;
     }
-    for (j, o) in row.iter_mut().enumerate().skip(full) {
+    for (j, o) in row.iter_mut().enumerate().skip(j0) {
         *o = a.iter().enumerate().fold(0.0, |s, (e, &ae)| f(s, (ae - bt[e * ld + j]).abs()));
     }
 }
+
+/// The columns `p_distance_row` reads at once: a transpose padded with this many elements
+/// lets every partial block run as a whole one.
+pub const DISTANCE_PAD: usize = 32;
 
 #[cfg(test)]
 mod tests {

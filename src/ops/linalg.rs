@@ -926,7 +926,9 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
     // cdist): a sub-range of the transpose's columns
     let mut out = vec![0.0; n * n.saturating_sub(1) / 2];
     if c > 0 {
-        let xt = k::transposed(&xv, n, c);
+        // row i against the transpose's columns i+1.. (padded: no block of them is partial)
+        let mut xt = k::transposed(&xv, n, c);
+        xt.resize(xt.len() + k::DISTANCE_PAD, 0.0);
         let mut at = 0;
         for i in 0..n.saturating_sub(1) {
             let len = n - i - 1;
@@ -975,8 +977,11 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
     let (r1, r2, c) = (ma.m, mb.m, ma.n);
     let mut out = vec![0.0; ma.count * r1 * r2];
     for b in 0..ma.count {
-        // x2's points as columns, so one row's distances run in the vector lanes
-        let (xa, xbt) = (ma.get(b), k::transposed(mb.get(b), r2, c));
+        // x2's points as columns, so one row's distances run in the vector lanes (padded: no
+        // block of them is partial)
+        let xa = ma.get(b);
+        let mut xbt = k::transposed(mb.get(b), r2, c);
+        xbt.resize(xbt.len() + k::DISTANCE_PAD, 0.0);
         for (i, row) in out[b * r1 * r2..(b + 1) * r1 * r2].chunks_exact_mut(r2.max(1)).enumerate() {
             k::p_distance_row(&xa[i * c..(i + 1) * c], &xbt, r2, p, row);
         }
