@@ -958,11 +958,6 @@ fn svd_body(a: &[f64], m: usize, n: usize, full: bool, vectors: bool) -> SvdResu
     // m ≥ n from here. U is held by columns (column j at u[j·m..]), m×ncu; V likewise, n×n,
     // which makes the buffer V's transpose, row-major: Vᵀ as returned.
     let ncu = if full { m } else { n };
-    let identity = |rows: usize, cols: usize| {
-        let mut x = vec![0.0; rows * cols];
-        (0..rows.min(cols)).for_each(|i| x[i * rows + i] = 1.0);
-        x
-    };
     let finish = |u: Vec<f64>, s: Vec<f64>, v: Vec<f64>| -> SvdResult {
         if !vectors {
             return Ok((Vec::new(), s, Vec::new()));
@@ -972,7 +967,7 @@ fn svd_body(a: &[f64], m: usize, n: usize, full: bool, vectors: bool) -> SvdResu
     let anrm = a.iter().fold(0.0f64, |acc, x| acc.max(x.abs()));
     if n == 0 || anrm == 0.0 || !anrm.is_finite() {
         let fill = if anrm == 0.0 || n == 0 { 0.0 } else { f64::NAN };
-        return finish(identity(m, ncu), vec![fill; n], identity(n, n));
+        return finish(identity_columns(m, ncu), vec![fill; n], identity_columns(n, n));
     }
     // far from 1, scale by a power of two (exact) so that no square below over- or underflows
     let (f1, f2) = if !(2f64.powi(-500)..=2f64.powi(500)).contains(&anrm) {

@@ -922,8 +922,6 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
     let (n, c) = (x.shape()[0], x.shape()[1]);
     let pairs = move || (0..n).flat_map(move |i| (i + 1..n).map(move |j| (i, j)));
     let xv = x.to_f64_vec()?;
-    // row i's distances to rows i+1.. at once, those rows' points in the vector lanes (as
-    // cdist): a sub-range of the transpose's columns
     let mut out = vec![0.0; n * n.saturating_sub(1) / 2];
     if c > 0 {
         // row i against the transpose's columns i+1.. (padded: no block of them is partial)
