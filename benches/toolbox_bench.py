@@ -230,6 +230,7 @@ def workloads(T, np):
         yield "silu bf16 256x1024", lambda: F.silu(h), None
         yield "sigmoid bf16 256x1024", lambda: T.sigmoid(h), None
         yield "softmax bf16 256x1024", lambda: F.softmax(h, -1), None
+        yield "log_softmax bf16 256x1024", lambda: F.log_softmax(h, -1), None
         yield "layer_norm bf16 256x1024", lambda: F.layer_norm(h, (1024,), w, w), None
         # the float32 activations with ATen's kernels (GELU's A&S erf, Sleef's exp)
         f = t((256, 1024))

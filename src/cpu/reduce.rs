@@ -426,6 +426,30 @@ pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Resul
     }))
 }
 
+/// Softmax (or log-softmax) of float16 / bfloat16 rows as ATen's reduced-precision kernels:
+/// each block of rows widened to float32, `softmax_rows_half_f32` (in float, with ATen's
+/// roundings of the log-sum), rounded back once. Rows in blocks on the team.
+fn softmax_rows_half<H: StorageElem>(x: &[H], row: usize, log: bool) -> Result<Vec<H>> {
+    fn round_bf16(v: f32) -> f32 {
+        half::bf16::from_f32(v).to_f32()
+    }
+    fn round_f16(v: f32) -> f32 {
+        half::f16::from_f32(v).to_f32()
+    }
+    let round: fn(f32) -> f32 = if H::DTYPE == DType::BFloat16 { round_bf16 } else { round_f16 };
+    let mut out = super::alloc::take::<H>(x.len())?;
+    let per = super::rows_per_block(x.len() / row, row, super::CHUNK, usize::MAX);
+    super::par_row_blocks(&mut out, row, per, |_, row0, ob| {
+        let n = ob.len();
+        let (mut wide, mut res) = (vec![0f32; n], vec![0f32; n]);
+        let widened = super::half_cast(&x[row0 * row..row0 * row + n], &mut wide);
+        super::math::softmax_rows_half_f32(&wide, &mut res, row, log, round);
+        let rounded = super::half_cast(&res, ob);
+        debug_assert!(widened && rounded, "softmax_rows_half: a float16/bfloat16 slice");
+    });
+    Ok(out)
+}
+
 fn softmax_rows<T: StorageElem + Float>(x: &[T], row: usize, log: bool) -> Vec<T> {
     let mut out = vec![T::zero(); x.len()];
     for (o, r) in out.chunks_mut(row).zip(x.chunks(row)) {
@@ -594,6 +618,11 @@ pub fn scan(s: &CpuStorage, l: &Layout, row: usize, op: ScanOp) -> Result<CpuSto
                 let per = super::rows_per_block(x.len() / row, row, super::CHUNK, usize::MAX);
                 super::par_row_blocks(&mut out, row, per, |_, row0, ob| super::math::softmax_rows_f32(&x[row0 * row..row0 * row + ob.len()], ob, row, log));
                 return Ok(f32::wrap(out));
+            }
+            match dt {
+                DType::BFloat16 => return Ok(half::bf16::wrap(softmax_rows_half(rows_of(s, l)?, row, log)?)),
+                DType::Float16 => return Ok(half::f16::wrap(softmax_rows_half(rows_of(s, l)?, row, log)?)),
+                _ => {}
             }
             float_types!(dt, T => T::wrap(softmax_rows(rows_of::<T>(s, l)?, row, log)))
         }

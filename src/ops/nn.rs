@@ -28,6 +28,12 @@ fn rowwise(x: &Tensor, dim: usize, log: bool) -> Result<Tensor> {
     }
     let moved = if nd == 0 || dim == last { x.clone() } else { super::as_strided_view(&x, &super::layout_transpose(&x.layout(), dim, last)) };
     let dt = moved.dtype();
+    if dt.is_half() && nd > 0 && dim == last && moved.is_contiguous() && moved.device().is_cpu() {
+        // the CPU's reduced-precision row kernel: a block of rows widened to float32 at a
+        // time, ATen's steps (the log-sum rounded twice for log_softmax), rounded back once
+        let row = moved.shape().last().copied().unwrap_or(1).max(1);
+        return backend::scan(&moved.detach(), row, if log { ScanOp::LogSoftmax } else { ScanOp::Softmax });
+    }
     // a half row runs in float32 and is rounded once (ATen's reduced-precision kernels)
     let c = if !dt.is_half() && moved.is_contiguous() { moved.detach() } else { super::cast_raw(&moved, if dt.is_half() { crate::dtype::DType::Float32 } else { dt })? };
     let row = c.shape().last().copied().unwrap_or(1).max(1);
