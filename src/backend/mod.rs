@@ -14,7 +14,7 @@ pub use ops::{Attention, BinaryOp, Conv2d, ConvWindow, GridMode, GridPadding, Gr
 /// (the CUDA backend has no solver yet) and reaches the kernels only through here, so a
 /// device solver can take over behind this seam.
 pub mod host_linalg {
-    pub use crate::cpu::linalg::{cholesky, eigh, lu, lu_det, lu_solve, p_distance_row, qr, svd, transposed, tri_solve, DISTANCE_PAD};
+    pub use crate::cpu::linalg::{cholesky, eigh, lu, lu_det, lu_solve, distance_operand, p_distance_row, qr, svd, transposed, tri_solve};
 }
 
 use crate::device::Device;

@@ -197,7 +197,25 @@ impl BackendStorage for CpuStorage {
         elementwise::clamp_backward(self, l, x.0, x.1, lo, hi).map(Some)
     }
     fn softmax_mid(&self, l: &Layout, dims: [usize; 3], log: bool) -> Result<Option<Self>> {
-        if CpuStorage::dtype(self) != DType::Float32 {
+        let dt = CpuStorage::dtype(self);
+        if dt.is_half() && !log {
+            // ATen's reduced-precision kernel in float32 (widened here, rounded back once),
+            // its columns split over the threads with grain 0
+            let round = super::half_rounding(dt);
+            let wide = super::contiguous_cast(self, l, DType::Float32)?;
+            let x = f32::get(&wide);
+            let mut out = super::alloc::take::<f32>(x.len())?;
+            let parts = super::math::aten_parts(dims[0] * dims[2], 0, crate::runtime::num_threads());
+            let o = super::team::SendPtr(out.as_mut_ptr());
+            super::team::run(parts.len(), &|p| {
+                // SAFETY: `out` holds outer·dim·inner elements and outlives `run`; the parts
+                // are disjoint column ranges, so no element is written by two parts.
+                unsafe { super::math::softmax_mid_f32(x, o.get(), dims, parts[p].clone(), Some(round)) }
+            });
+            let out = f32::wrap(out);
+            return Ok(Some(super::contiguous_cast(&out, &Layout::contiguous(&l.shape), dt)?));
+        }
+        if dt != DType::Float32 {
             return Ok(None);
         }
         let n = l.numel();
@@ -226,7 +244,7 @@ impl BackendStorage for CpuStorage {
         super::team::run(parts.len(), &|p| {
             // SAFETY: `out` holds outer·dim·inner elements and outlives `run`; the parts are
             // disjoint column ranges, so no element is written by two parts.
-            unsafe { super::math::softmax_mid_f32(x, o.get(), dims, parts[p].clone()) }
+            unsafe { super::math::softmax_mid_f32(x, o.get(), dims, parts[p].clone(), None) }
         });
         Ok(Some(f32::wrap(out)))
     }

@@ -1278,6 +1278,18 @@ fn distance_sums(a: &[f64], bt: &[f64], ld: usize, row: &mut [f64], f: impl Fn(f
 /// lets every partial block run as a whole one.
 pub const DISTANCE_PAD: usize = 32;
 
+/// `p_distance_row`'s operand: the c×m transpose of the m×c row-major points `x`, its rows
+/// `ld` apart, padded by `DISTANCE_PAD` (no block of columns is partial). Where m is a
+/// multiple of 64 (rows of 512 bytes, 4 KiB at 512 points) the features' rows of a block all
+/// fall in a few L1 sets (8 ways each for 32 rows read together), so `ld` then steps one
+/// cache line past m.
+pub fn distance_operand(x: &[f64], m: usize, c: usize) -> (Vec<f64>, usize) {
+    let ld = if m > 0 && m % 64 == 0 { m + 8 } else { m };
+    let mut t = vec![0.0; c * ld + DISTANCE_PAD];
+    super::transpose::transpose(x, c, m, c, &mut t, ld);
+    (t, ld)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

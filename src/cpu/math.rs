@@ -19,24 +19,17 @@ fn madd<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
     }
 }
 
-/// `e^x` as Sleef's `expf_u10` (the kernel behind PyTorch's vectorised float exp, and so its
-/// sigmoid, GELU, ...): `q = rint(x / ln 2)` from the rounded product, the remainder
-/// `s = x - q ln 2` in two fused steps (ln 2 split in a short head and a tail), a degree-6
-/// polynomial `1 + s + s² u(s)`, scaled by `2^q` in two halves (so results down to the
-/// subnormals round as Sleef's do). Correctly rounded on ~99% of inputs; 0 below -104,
-/// +inf above 100, NaN kept.
+/// Sleef's `expf_u10` steps for a `d` the caller has brought into range: `q = rint(d / ln 2)`
+/// from the rounded product, the remainder `s = d - q ln 2` in two fused steps (ln 2 split in
+/// a short head and a tail), `u = 1 + s + s² p(s)` with p of degree 5; returns `(u, q)`, so
+/// `e^d = u · 2^q`.
 #[inline(always)]
-fn exp_f32<const F: bool>(x: f32) -> f32 {
+fn exp_core_f32<const F: bool>(d: f32) -> (f32, i32) {
     const LOG2E: f32 = std::f32::consts::LOG2_E;
     const L2U: f32 = 0.693_145_751_953_125;
     #[allow(clippy::excessive_precision)]
     const L2L: f32 = 1.428606765330187045e-06;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting rounds to even
-    // out-of-range inputs are replaced by the selects below; the clamp keeps q in range.
-    // Below -104 (the result is 0) the computation runs on 0 instead: from -105 its last
-    // product underflows, and a subnormal result costs a microcode assist on Intel cores
-    // (~100 cycles an element: a causal attention's -inf scores took 60% of its softmax)
-    let d = if x < -104.0 { 0.0 } else { x.clamp(-105.0, 101.0) };
     // two separate roundings (the product, then to integer), as Sleef's `vrint(d * R_LN2)`
     let t = d * LOG2E + ROUND;
     let q = t - ROUND;
@@ -53,7 +46,23 @@ fn exp_f32<const F: bool>(x: f32) -> f32 {
         u = madd::<F>(u, s, 0.166666671633720397949219);
         u = madd::<F>(u, s, 0.5);
     }
-    let u = 1.0 + madd::<F>(s * s, u, s);
+    (1.0 + madd::<F>(s * s, u, s), e)
+}
+
+/// `e^x` as Sleef's `expf_u10` (the kernel behind PyTorch's vectorised float exp, and so its
+/// sigmoid, GELU, ...): `q = rint(x / ln 2)` from the rounded product, the remainder
+/// `s = x - q ln 2` in two fused steps (ln 2 split in a short head and a tail), a degree-6
+/// polynomial `1 + s + s² u(s)`, scaled by `2^q` in two halves (so results down to the
+/// subnormals round as Sleef's do). Correctly rounded on ~99% of inputs; 0 below -104,
+/// +inf above 100, NaN kept.
+#[inline(always)]
+fn exp_f32<const F: bool>(x: f32) -> f32 {
+    // out-of-range inputs are replaced by the selects below; the clamp keeps q in range.
+    // Below -104 (the result is 0) the computation runs on 0 instead: from -105 its last
+    // product underflows, and a subnormal result costs a microcode assist on Intel cores
+    // (~100 cycles an element: a causal attention's -inf scores took 60% of its softmax)
+    let d = if x < -104.0 { 0.0 } else { x.clamp(-105.0, 101.0) };
+    let (u, e) = exp_core_f32::<F>(d);
     // 2^e in two halves, so e = 128 (x near 88.7) and e = -150 stay representable
     let h = e >> 1;
     let p1 = f32::from_bits(((h + 127) as u32) << 23);
@@ -1389,30 +1398,10 @@ pub fn f32_to_bf16(x: &[f32], out: &mut [half::bf16]) {
 /// and `2^q` in one step: no selects for overflow, underflow or subnormal results.
 #[inline(always)]
 fn exp_normal_f32<const F: bool>(x: f32) -> f32 {
-    const LOG2E: f32 = std::f32::consts::LOG2_E;
-    const L2U: f32 = 0.693_145_751_953_125;
-    #[allow(clippy::excessive_precision)]
-    const L2L: f32 = 1.428606765330187045e-06;
-    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding and subtracting rounds to even
     // e^-87 ≈ 1.6e-38: q ≥ -126, so 2^q is normal (one `vmaxps`: a NaN gives -87)
     let d = if x > -87.0 { x } else { -87.0 };
-    let t = d * LOG2E + ROUND;
-    let q = t - ROUND;
-    // the integer sits in the low mantissa bits of t, the exponent's bias added on the bits
-    let bits = (t.to_bits() as i32).wrapping_sub(ROUND.to_bits() as i32 - 127);
-    let s = madd::<F>(q, -L2L, madd::<F>(q, -L2U, d));
-    #[allow(clippy::excessive_precision)]
-    let mut u = 0.000198527617612853646278381f32;
-    #[allow(clippy::excessive_precision)]
-    {
-        u = madd::<F>(u, s, 0.00139304355252534151077271);
-        u = madd::<F>(u, s, 0.00833336077630519866943359);
-        u = madd::<F>(u, s, 0.0416664853692054748535156);
-        u = madd::<F>(u, s, 0.166666671633720397949219);
-        u = madd::<F>(u, s, 0.5);
-    }
-    let u = 1.0 + madd::<F>(s * s, u, s);
-    u * f32::from_bits((bits as u32) << 23)
+    let (u, q) = exp_core_f32::<F>(d);
+    u * f32::from_bits(((q + 127) as u32) << 23)
 }
 
 /// ATen's vectorised float `erf` (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7), which
@@ -1707,25 +1696,40 @@ pub fn aten_parts(n: usize, grain: usize, threads: usize) -> Vec<std::ops::Range
 /// division — and the rest the scalar one (`std::max`, which keeps a leading NaN only, libm's
 /// `expf`, the same sum and division). Writes only `out`'s elements of those columns.
 ///
+/// With `half` (float16 / bfloat16 widened into `x`; `half` rounds a float to that type), as
+/// ATen's reduced-precision `_vec_softmax`: the runs are `Vectorized<Half>`'s width (twice
+/// float's), and the scalar path rounds each exponential to the type, then multiplies it by
+/// `1 / sum` (rounded); the caller rounds the results, and the split is `aten_parts` with
+/// grain 0.
+///
 /// # Safety
 /// `out` is valid for writes of `outer·dim·inner` elements, and no other thread writes the
 /// elements of the columns `cols` during the call.
-pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>) {
+pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, half: Option<fn(f32) -> f32>) {
     #[inline(always)]
-    fn body<const F: bool>(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool) {
-        let w = if w16 { 16 } else { 8 };
+    fn body<const F: bool>(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool, half: Option<fn(f32) -> f32>) {
+        // the vector path's run of columns: Vectorized<float>'s width, or Vectorized<Half>'s
+        let w = if w16 { 16 } else { 8 } * if half.is_some() { 2 } else { 1 };
         let [_, dim, inner] = dims;
         let mut idx = cols.start;
         while idx < cols.end {
             let (o, i) = (idx / inner, idx % inner);
             let base = o * dim * inner + i;
             if i + 4 * w <= inner && idx + 4 * w <= cols.end {
-                // four vectors' columns at once (the same values: columns are independent),
+                // four runs' columns at once (the same values: columns are independent),
                 // four cache lines a row instead of one
-                if w16 { group::<F, 64>(x, out, base, dim, inner) } else { group::<F, 32>(x, out, base, dim, inner) }
+                match w {
+                    8 => group::<F, 32>(x, out, base, dim, inner),
+                    16 => group::<F, 64>(x, out, base, dim, inner),
+                    _ => group::<F, 128>(x, out, base, dim, inner),
+                }
                 idx += 4 * w;
             } else if i + w <= inner && idx + w <= cols.end {
-                if w16 { group::<F, 16>(x, out, base, dim, inner) } else { group::<F, 8>(x, out, base, dim, inner) }
+                match w {
+                    8 => group::<F, 8>(x, out, base, dim, inner),
+                    16 => group::<F, 16>(x, out, base, dim, inner),
+                    _ => group::<F, 32>(x, out, base, dim, inner),
+                }
                 idx += w;
             } else {
                 let n = if idx + w > cols.end { cols.end - idx } else { inner - i };
@@ -1745,12 +1749,19 @@ pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: 
                         let e = (x[b + d * inner] - m).exp();
                         // SAFETY: b + d·inner < outer·dim·inner, a position of column idx + c,
                         // which only this call writes (the caller's contract).
-                        unsafe { *out.add(b + d * inner) = e };
+                        unsafe { *out.add(b + d * inner) = half.map_or(e, |r| r(e)) };
                         sum += e;
                     }
+                    let inv = 1.0 / sum;
                     for d in 0..dim {
                         // SAFETY: as above.
-                        unsafe { *out.add(b + d * inner) /= sum };
+                        unsafe {
+                            let o = out.add(b + d * inner);
+                            *o = match half {
+                                Some(r) => r(*o * inv),
+                                None => *o / sum,
+                            };
+                        }
                     }
                 }
                 idx += n;
@@ -1791,7 +1802,7 @@ pub unsafe fn softmax_mid_f32(x: &[f32], out: *mut f32, dims: [usize; 3], cols: 
         }
     }
     let w16 = aten_lanes() == 16;
-    tiered!(body(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool) -> ())
+    tiered!(body(x: &[f32], out: *mut f32, dims: [usize; 3], cols: std::ops::Range<usize>, w16: bool, half: Option<fn(f32) -> f32>) -> ())
 }
 
 /// Log-softmax over the middle dim of a contiguous (outer, dim, inner) float32 tensor, as

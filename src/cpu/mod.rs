@@ -34,6 +34,18 @@ use half::f16;
 pub const PAR_THRESHOLD: usize = 1 << 16;
 pub(crate) const CHUNK: usize = 1 << 14;
 
+/// Rounding a float to `dt` (float16 or bfloat16, nearest even) and back: what storing a
+/// float32 result in that dtype does.
+pub(crate) fn half_rounding(dt: DType) -> fn(f32) -> f32 {
+    fn bf16(v: f32) -> f32 {
+        half::bf16::from_f32(v).to_f32()
+    }
+    fn f16(v: f32) -> f32 {
+        half::f16::from_f32(v).to_f32()
+    }
+    if dt == DType::BFloat16 { bf16 } else { f16 }
+}
+
 /// Whether `n` elements are worth splitting over the threads.
 fn parallel(n: usize) -> bool {
     n >= PAR_THRESHOLD && crate::runtime::num_threads() > 1

@@ -430,13 +430,7 @@ pub fn arg_reduce(s: &CpuStorage, l: &Layout, row: usize, is_max: bool) -> Resul
 /// each block of rows widened to float32, `softmax_rows_half_f32` (in float, with ATen's
 /// roundings of the log-sum), rounded back once. Rows in blocks on the team.
 fn softmax_rows_half<H: StorageElem>(x: &[H], row: usize, log: bool) -> Result<Vec<H>> {
-    fn round_bf16(v: f32) -> f32 {
-        half::bf16::from_f32(v).to_f32()
-    }
-    fn round_f16(v: f32) -> f32 {
-        half::f16::from_f32(v).to_f32()
-    }
-    let round: fn(f32) -> f32 = if H::DTYPE == DType::BFloat16 { round_bf16 } else { round_f16 };
+    let round = super::half_rounding(H::DTYPE);
     let mut out = super::alloc::take::<H>(x.len())?;
     let per = super::rows_per_block(x.len() / row, row, super::CHUNK, usize::MAX);
     super::par_row_blocks(&mut out, row, per, |_, row0, ob| {

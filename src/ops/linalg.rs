@@ -925,12 +925,11 @@ pub fn pdist(x: &Tensor, p: f64) -> Result<Tensor> {
     let mut out = vec![0.0; n * n.saturating_sub(1) / 2];
     if c > 0 {
         // row i against the transpose's columns i+1.. (padded: no block of them is partial)
-        let mut xt = k::transposed(&xv, n, c);
-        xt.resize(xt.len() + k::DISTANCE_PAD, 0.0);
+        let (xt, ld) = k::distance_operand(&xv, n, c);
         let mut at = 0;
         for i in 0..n.saturating_sub(1) {
             let len = n - i - 1;
-            k::p_distance_row(&xv[i * c..(i + 1) * c], &xt[i + 1..], n, p, &mut out[at..at + len]);
+            k::p_distance_row(&xv[i * c..(i + 1) * c], &xt[i + 1..], ld, p, &mut out[at..at + len]);
             at += len;
         }
     }
@@ -978,10 +977,9 @@ pub fn cdist(x1: &Tensor, x2: &Tensor, p: f64) -> Result<Tensor> {
         // x2's points as columns, so one row's distances run in the vector lanes (padded: no
         // block of them is partial)
         let xa = ma.get(b);
-        let mut xbt = k::transposed(mb.get(b), r2, c);
-        xbt.resize(xbt.len() + k::DISTANCE_PAD, 0.0);
+        let (xbt, ld) = k::distance_operand(mb.get(b), r2, c);
         for (i, row) in out[b * r1 * r2..(b + 1) * r1 * r2].chunks_exact_mut(r2.max(1)).enumerate() {
-            k::p_distance_row(&xa[i * c..(i + 1) * c], &xbt, r2, p, row);
+            k::p_distance_row(&xa[i * c..(i + 1) * c], &xbt, ld, p, row);
         }
     }
     let dist = build(&out, &dims(&batch, &[r1, r2]), x1)?;

@@ -1,7 +1,8 @@
 """float16 / bfloat16 softmax and log-softmax rows, run by tests/python/test_softmax_half.py
 against PyTorch 2.13's results recorded by tools/record_softmax_half_goldens.py. Rows shorter
 than, equal to and longer than a vector, and rows holding NaN and infinities; the last dim and
-a middle dim. Results as the dtype's 16-bit patterns, base64."""
+the first or a middle one (whose values depend on the thread count, as PyTorch's: recorded
+at one and two threads). Results as the dtype's 16-bit patterns, base64."""
 
 import base64
 
@@ -44,4 +45,15 @@ def run(lib):
                 if n in (7, 1024):
                     out[f"{name} {op} {n} dim 0"] = bits(getattr(F, op)(x.t().contiguous(), 0))
             out[f"{name} all -inf row {n}"] = bits(F.softmax(lib.full((2, n), float("-inf")).to(dt), -1))
+        # over the first of (7, 70) and (5, 4, 40): columns in ATen's vector runs and outside
+        for shape in [(7, 70), (5, 4, 40)]:
+            g = np.random.default_rng(len(shape))
+            v = (g.standard_normal(shape) * 4).astype(np.float32)
+            v.flat[3] = np.nan
+            v.flat[100] = np.inf
+            x = lib.from_numpy(v).to(dt)
+            tag = "x".join(map(str, shape))
+            for op in ("softmax", "log_softmax"):
+                out[f"{name} {op} {tag} dim 0"] = bits(getattr(F, op)(x, 0))
+                out[f"{name} {op} {tag} dim 1"] = bits(getattr(F, op)(x, 1))
     return out

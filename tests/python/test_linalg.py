@@ -142,6 +142,13 @@ def test_cdist_direct_path_matches_the_definition():
     a = g.standard_normal((2, 5, 7))
     b = g.standard_normal((45, 7))
     b[3] = a[0, 1]  # a zero distance
+    check_cdist_direct(a, b)
+    # 64 points of x2: the transpose's rows one cache line longer than its points
+    check_cdist_direct(a, g.standard_normal((64, 7)))
+    assert ferrograd.cdist(ferrograd.zeros(3, 0), ferrograd.zeros(4, 0)).tolist() == [[0.0] * 4] * 3
+
+
+def check_cdist_direct(a, b):
     diff = np.abs(a[:, :, None, :] - b[None, None, :, :])
     want = {0.0: (diff != 0).sum(-1).astype(np.float64), 1.0: diff.sum(-1), 2.0: np.sqrt((diff ** 2).sum(-1)),
             3.0: ((diff ** 3).sum(-1)) ** (1 / 3), float("inf"): diff.max(-1), 0.5: (np.sqrt(diff).sum(-1)) ** 2}
@@ -149,18 +156,19 @@ def test_cdist_direct_path_matches_the_definition():
         ta, tb = ferrograd.from_numpy(a.astype(dt)), ferrograd.from_numpy(b.astype(dt))
         for p, w in want.items():
             got = ferrograd.cdist(ta, tb, p=p, compute_mode="donot_use_mm_for_euclid_dist")
-            assert got.shape == (2, 5, 45) and got.dtype == ta.dtype
+            assert got.shape == (2, 5, len(b)) and got.dtype == ta.dtype
             np.testing.assert_allclose(got.numpy(), w, rtol=tol, atol=tol, err_msg=f"p={p} {dt}")
-    assert ferrograd.cdist(ferrograd.zeros(3, 0), ferrograd.zeros(4, 0)).tolist() == [[0.0] * 4] * 3
 
 
-def test_pdist_matches_the_definition():
+@pytest.mark.parametrize("n", [41, 128])
+def test_pdist_matches_the_definition(n):
     # each row's distances to the rows after it at once (a sub-range of the transpose's
-    # columns): every p, more rows than one 32-point block, a repeated row, no columns
+    # columns): every p, more rows than one 32-point block, a repeated row, no columns; 128
+    # points: a multiple of 64, where the transpose's rows are one cache line longer
     g = np.random.default_rng(11)
-    x = g.standard_normal((41, 6))
+    x = g.standard_normal((n, 6))
     x[7] = x[30]  # a zero distance
-    i, j = np.triu_indices(41, 1)
+    i, j = np.triu_indices(n, 1)
     diff = np.abs(x[i] - x[j])
     want = {0.0: (diff != 0).sum(-1).astype(np.float64), 1.0: diff.sum(-1), 2.0: np.sqrt((diff ** 2).sum(-1)),
             3.0: ((diff ** 3).sum(-1)) ** (1 / 3), float("inf"): diff.max(-1), 0.5: (np.sqrt(diff).sum(-1)) ** 2}
@@ -168,7 +176,7 @@ def test_pdist_matches_the_definition():
         t = ferrograd.from_numpy(x.astype(dt))
         for p, w in want.items():
             got = ferrograd.pdist(t, p=p)
-            assert got.shape == (41 * 40 // 2,) and got.dtype == t.dtype
+            assert got.shape == (n * (n - 1) // 2,) and got.dtype == t.dtype
             np.testing.assert_allclose(got.numpy(), w, rtol=tol, atol=tol, err_msg=f"p={p} {dt}")
     assert ferrograd.pdist(ferrograd.zeros(4, 0)).tolist() == [0.0] * 6
     assert ferrograd.pdist(ferrograd.zeros(1, 3)).shape == (0,)
