@@ -190,8 +190,7 @@ pub fn walk1(layout: &Layout, mut f: impl FnMut(usize)) {
 pub fn walk2(a: &Layout, b: &Layout, mut f: impl FnMut(usize, usize)) {
     debug_assert_eq!(a.shape, b.shape);
     let nd = a.ndim();
-    let n = a.numel();
-    if n == 0 {
+    if a.numel() == 0 {
         return;
     }
     if nd == 0 {
@@ -200,18 +199,34 @@ pub fn walk2(a: &Layout, b: &Layout, mut f: impl FnMut(usize, usize)) {
     }
     let inner = a.shape[nd - 1];
     let (sa, sb) = (a.strides[nd - 1], b.strides[nd - 1]);
-    let mut idx: Dims = SmallVec::from_elem(0, nd);
-    let (mut ba, mut bb) = (a.offset, b.offset);
-    let mut done = 0;
-    while done < n {
+    walk2_rows(a, b, 0..a.numel() / inner, |ba, bb| {
         let (mut oa, mut ob) = (ba, bb);
         for _ in 0..inner {
             f(oa, ob);
             oa += sa;
             ob += sb;
         }
-        done += inner;
-        let mut d = nd - 1;
+    });
+}
+
+/// Call `f(row_offset_a, row_offset_b)` for the rows `rows` (a row: one index of the leading
+/// dims, row-major, of two layouts of the same shape with at least one dim): the first row's
+/// index found by division, each next one stepped from the last (an odometer).
+#[inline]
+pub fn walk2_rows(a: &Layout, b: &Layout, rows: std::ops::Range<usize>, mut f: impl FnMut(usize, usize)) {
+    debug_assert_eq!(a.shape, b.shape);
+    let lead = a.ndim() - 1;
+    let mut idx: Dims = SmallVec::from_elem(0, lead);
+    let (mut rem, mut ba, mut bb) = (rows.start, a.offset, b.offset);
+    for d in (0..lead).rev() {
+        idx[d] = rem % a.shape[d];
+        rem /= a.shape[d];
+        ba += idx[d] * a.strides[d];
+        bb += idx[d] * b.strides[d];
+    }
+    for _ in rows {
+        f(ba, bb);
+        let mut d = lead;
         while d > 0 {
             d -= 1;
             idx[d] += 1;

@@ -25,7 +25,7 @@ pub mod topk_order;
 pub use matmul::{gemm, gemm_batch, MatmulArgs};
 
 use crate::dtype::{DType, Elem};
-use crate::shape::{walk1, walk2, Layout};
+use crate::shape::{walk1, walk2, walk2_rows, Layout};
 use crate::storage::{CpuStorage, StorageElem};
 use crate::with_buf;
 use half::f16;
@@ -64,42 +64,13 @@ fn copy_rows_between<T: Copy + Send + Sync>(d: &mut [T], dl: &Layout, s: &[T], s
     let inner = dl.shape[nd - 1];
     let n = dl.numel();
     let rows = n / inner;
-    // rows `range` in order: each row's offsets in both layouts stepped from the last (an
-    // odometer over the leading dims; dividing a row number down to its index cost ~10 ns a
-    // row, a sixth of a short row's copy)
-    let copy_range = |range: std::ops::Range<usize>, row: &mut dyn FnMut(usize, usize)| {
-        let lead = nd - 1;
-        let mut idx = vec![0usize; lead];
-        let (mut rem, mut od, mut os) = (range.start, dl.offset, sl.offset);
-        for dim in (0..lead).rev() {
-            idx[dim] = rem % dl.shape[dim];
-            rem /= dl.shape[dim];
-            od += idx[dim] * dl.strides[dim];
-            os += idx[dim] * sl.strides[dim];
-        }
-        for _ in range {
-            row(od, os);
-            // the next row: the last leading dim steps, carrying into the ones before it
-            let mut dim = lead;
-            while dim > 0 {
-                dim -= 1;
-                idx[dim] += 1;
-                od += dl.strides[dim];
-                os += sl.strides[dim];
-                if idx[dim] < dl.shape[dim] {
-                    break;
-                }
-                od -= dl.strides[dim] * dl.shape[dim];
-                os -= sl.strides[dim] * dl.shape[dim];
-                idx[dim] = 0;
-            }
-        }
-    };
+    // each row's offsets in both layouts stepped from the last (`walk2_rows`; dividing a row
+    // number down to its index cost ~10 ns a row, a sixth of a short row's copy)
     if parallel(n) && rows_disjoint(dl) && rows > 1 {
         let dp = team::SendPtr(d.as_mut_ptr());
         let dlen = d.len();
         team::run_blocks(rows, &|range| {
-            copy_range(range, &mut |od, os| {
+            walk2_rows(dl, sl, range, |od, os| {
                 assert!(od + inner <= dlen, "copy_rows_between: destination row in bounds");
                 // SAFETY: row r's destination `od..od + inner` is in bounds (asserted) and
                 // disjoint from every other row's (`disjoint`), so each part writes only its
@@ -109,7 +80,7 @@ fn copy_rows_between<T: Copy + Send + Sync>(d: &mut [T], dl: &Layout, s: &[T], s
             })
         });
     } else {
-        copy_range(0..rows, &mut |od, os| d[od..od + inner].copy_from_slice(&s[os..os + inner]));
+        walk2_rows(dl, sl, 0..rows, |od, os| d[od..od + inner].copy_from_slice(&s[os..os + inner]));
     }
     true
 }
